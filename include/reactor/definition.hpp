@@ -1,0 +1,115 @@
+// Definition: an immutable, validated saga graph, made by Builder::build().
+// Cheap to copy (a shared handle); safe to use from many threads.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "reactor/argument.hpp"
+#include "reactor/args.hpp"
+#include "reactor/map_results.hpp"
+#include "reactor/retry_policy.hpp"
+#include "reactor/schema.hpp"
+#include "reactor/step.hpp"
+#include "reactor/step_context.hpp"
+#include "reactor/step_result.hpp"
+
+namespace reactor {
+
+class Observer;
+
+// Thrown by Builder::build() (and Registry::add) for a definition that cannot
+// run. The message names the reactor and the offending step.
+class DefinitionError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+using RunFn = std::function<StepResult(const Args&, StepContext&)>;
+// `error` is the message of the failure being compensated.
+using CompensateFn = std::function<StepResult(const std::string& error, const Args&, StepContext&)>;
+// `result` is the value the step returned when it completed.
+using UndoFn = std::function<StepResult(const Value& result, const Args&, StepContext&)>;
+using StepFactory = std::function<std::unique_ptr<Step>()>;
+using CollectFn = std::function<Value(const MapResults&)>;
+
+enum class StepKind { kStep, kCompose, kMap };
+
+struct DefinitionData;
+
+struct ArgumentSpec {
+  std::string name;
+  ArgumentSource source;
+};
+
+struct InputSpec {
+  std::string name;
+  Schema schema;
+};
+
+// One node of the graph. Read-only once built.
+struct StepSpec {
+  std::string name;
+  StepKind kind = StepKind::kStep;
+  std::size_t index = 0;  // position in definition order
+
+  std::vector<ArgumentSpec> arguments;
+  bool declares_arguments = false;  // if not, the step receives the reactor inputs
+  std::vector<std::string> wait_for;
+  std::vector<std::size_t> dependencies;  // indices of the steps this one waits for
+  std::vector<std::size_t> dependents;    // indices of the steps waiting for this one
+
+  // kStep: either the three functions or a factory of Step objects.
+  RunFn run;
+  CompensateFn compensate;
+  UndoFn undo;
+  StepFactory factory;
+
+  RetryPolicy retry;
+  std::optional<Duration> timeout;
+  std::optional<Schema> output_schema;
+
+  // kCompose: the child reactor. kMap: the element reactor.
+  std::shared_ptr<const DefinitionData> child;
+  // kMap only.
+  std::optional<ArgumentSource> map_source;
+  bool atomic = true;
+  CollectFn collect;
+};
+
+struct DefinitionData {
+  std::string name;
+  std::vector<InputSpec> inputs;
+  std::vector<StepSpec> steps;
+  std::optional<std::size_t> returns;  // index of the step whose value is the run's
+  int max_concurrency = 1;
+  std::vector<std::shared_ptr<Observer>> observers;
+  std::string fingerprint;  // hash of the graph's structure
+};
+
+class Definition {
+ public:
+  explicit Definition(std::shared_ptr<const DefinitionData> data) : data_(std::move(data)) {}
+
+  const std::string& name() const { return data_->name; }
+  const std::vector<InputSpec>& inputs() const { return data_->inputs; }
+  const std::vector<StepSpec>& steps() const { return data_->steps; }
+  // nullptr when there is no such step.
+  const StepSpec* find_step(const std::string& name) const;
+  int max_concurrency() const { return data_->max_concurrency; }
+  // Changes whenever steps, their kinds, arguments, dependencies or composed
+  // children change; not when only step code changes.
+  const std::string& fingerprint() const { return data_->fingerprint; }
+
+  const std::shared_ptr<const DefinitionData>& data() const { return data_; }
+
+ private:
+  std::shared_ptr<const DefinitionData> data_;
+};
+
+}  // namespace reactor

@@ -1,0 +1,81 @@
+// Engine: runs registered reactors.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "reactor/clock.hpp"
+#include "reactor/definition.hpp"
+#include "reactor/observer.hpp"
+#include "reactor/registry.hpp"
+#include "reactor/run.hpp"
+#include "reactor/run_result.hpp"
+#include "reactor/status.hpp"
+
+namespace reactor {
+
+struct EngineOptions {
+  // Every wait (retry backoff, timeouts) goes through it. Default: real time.
+  std::shared_ptr<Clock> clock;
+  // Called for every run, before the reactor's own observers.
+  std::vector<std::shared_ptr<Observer>> observers;
+  // Seed of the jitter generator; 0 picks a random seed.
+  std::uint64_t random_seed = 0;
+  // Threads available to runs with max_concurrency > 1 (0: hardware threads).
+  int parallel_threads = 0;
+};
+
+struct RunOptions {
+  // Replaces the body of the step at this path ("charge", "payment/charge"):
+  // used by reactor/testing.hpp to mock steps and force failures.
+  std::map<std::string, RunFn> overrides;
+  // Called with the root run after every recorded step, under the run's lock.
+  // A non-ok status stops the run where it is (the durable layer returns
+  // LeaseLost here when another writer took over).
+  std::function<Status(const Run& root)> on_checkpoint;
+  // Use this id instead of a fresh UUID.
+  std::string run_id;
+};
+
+class Engine {
+ public:
+  explicit Engine(EngineOptions options = {});
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  Registry& registry() { return registry_; }
+  const Registry& registry() const { return registry_; }
+  Clock& clock() const;
+
+  // Validates the inputs, then runs the reactor to its end in this process.
+  // Unknown names and invalid inputs come back as a failed RunResult with
+  // ErrorKind::kUnknownReactor / kInputInvalid; no step runs.
+  RunResult run(const std::string& reactor, Value inputs, const RunOptions& options = {});
+  RunResult run(const Definition& definition, Value inputs, const RunOptions& options = {});
+
+  // Continues a run from its state (e.g. a snapshot taken by on_checkpoint):
+  // steps already completed are not run again. A run already terminal is
+  // returned as it is.
+  RunResult resume(Run run, const RunOptions& options = {});
+  // The same for a definition that need not be registered. A run started on
+  // another version of the graph fails with ErrorKind::kDefinitionChanged.
+  RunResult resume(const Definition& definition, Run run, const RunOptions& options = {});
+
+  // Starts a run record without running it (status kPending).
+  Run create_run(const Definition& definition, Value inputs, const std::string& run_id = "") const;
+
+ private:
+  struct Impl;
+  Registry registry_;
+  std::unique_ptr<Impl> impl_;
+};
+
+// A fresh random (version 4) UUID.
+std::string new_run_id();
+
+}  // namespace reactor

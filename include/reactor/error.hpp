@@ -1,0 +1,63 @@
+// The errors a run can end with, and the failures met while rolling back.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "reactor/schema.hpp"
+#include "reactor/value.hpp"
+
+namespace reactor {
+
+// What kind of failure ended a run. Callers branch on this, not on messages.
+enum class ErrorKind {
+  kStepFailed,          // a step returned Failure or threw, after its last attempt
+  kTimeout,             // a step outlived its timeout on its last attempt
+  kInputInvalid,        // reactor inputs were rejected; no step ran
+  kArgumentResolution,  // a step's argument could not be resolved; not compensated
+  kOutputInvalid,       // a step's output failed its validation; compensated
+  kCompensationFailed,  // the failing step's compensate failed too
+  kUnknownReactor,      // no reactor registered under the name
+  kDefinitionChanged,   // the run was started on a different graph
+  kCorruptRecord,       // a stored record could not be read
+  kInternal,
+};
+
+const char* to_string(ErrorKind kind);
+ErrorKind error_kind_from_string(const std::string& s);
+
+// A rollback action (compensate or undo) that did not succeed. Rollback
+// carries on past it; every one is listed in the run's error.
+struct RollbackFailure {
+  std::string step;    // step path, e.g. "payment/charge" inside a composed child
+  std::string kind;    // "compensate" or "undo"
+  std::string reason;  // "returned_failure" or "raised"
+  std::string message;
+
+  friend bool operator==(const RollbackFailure&, const RollbackFailure&) = default;
+};
+
+void to_json(Value& j, const RollbackFailure& f);
+void from_json(const Value& j, RollbackFailure& f);
+
+// Why a run failed.
+struct RunError {
+  ErrorKind kind = ErrorKind::kStepFailed;
+  std::string step;     // path of the step that failed (empty for input errors)
+  std::string reactor;  // reactor that owns that step
+  std::string exception_type;  // C++ type of a thrown exception, if any
+  std::string message;
+  Value details;         // the Failure's payload, if it carried one
+  int attempts = 0;      // attempts made by the failing step
+  bool retryable = true; // as the last attempt reported it
+  std::vector<FieldError> validation_errors;
+  std::vector<RollbackFailure> rollback_failures;
+  Value inputs;          // the run's inputs, redacted fields masked
+
+  friend bool operator==(const RunError&, const RunError&) = default;
+};
+
+void to_json(Value& j, const RunError& e);
+void from_json(const Value& j, RunError& e);
+
+}  // namespace reactor

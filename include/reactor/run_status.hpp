@@ -1,0 +1,41 @@
+// The statuses of a run and of a step record.
+#pragma once
+
+#include <string>
+
+namespace reactor {
+
+enum class RunStatus {
+  kPending,      // created, not started
+  kEnqueued,     // waiting for a worker
+  kRunning,
+  kPaused,
+  kRollingBack,  // a step failed; compensation and undo in progress
+  kCompleted,
+  kFailed,
+  kHalted,       // a step returned Halt: stopped without rollback
+  kCancelled,
+  kAborted,
+};
+
+const char* to_string(RunStatus s);
+// Throws std::invalid_argument for an unknown name.
+RunStatus run_status_from_string(const std::string& s);
+bool is_terminal(RunStatus s);
+
+enum class StepStatus {
+  kPending,
+  kRunning,            // body started, outcome not recorded yet
+  kRetryScheduled,     // an attempt failed; the next one is due at retry_at
+  kCompleted,          // Success: on the undo stack
+  kSkipped,            // Skipped: value flows on, never undone
+  kHalted,
+  kFailed,             // last attempt failed; compensation pending or not needed
+  kCompensated,        // failed, then compensated (or compensation failed)
+  kUndone,             // completed, then undone (or undo failed)
+};
+
+const char* to_string(StepStatus s);
+StepStatus step_status_from_string(const std::string& s);
+
+}  // namespace reactor

@@ -1,0 +1,46 @@
+// Status: how library operations report errors as values (after LevelDB).
+#pragma once
+
+#include <string>
+#include <utility>
+
+namespace reactor {
+
+enum class StatusCode {
+  kOk,
+  kNotFound,         // no such run, reactor or record
+  kInvalidArgument,  // the caller's input was rejected
+  kCorruption,       // a stored record could not be read
+  kLeaseLost,        // another writer holds the run now; nothing was written
+  kUnavailable,      // a backend could not be reached
+  kInternal,
+};
+
+const char* to_string(StatusCode code);
+
+class Status {
+ public:
+  Status() = default;  // ok
+  Status(StatusCode code, std::string message) : code_(code), message_(std::move(message)) {}
+
+  static Status Ok() { return {}; }
+  static Status NotFound(std::string m) { return {StatusCode::kNotFound, std::move(m)}; }
+  static Status InvalidArgument(std::string m) {
+    return {StatusCode::kInvalidArgument, std::move(m)};
+  }
+  static Status Corruption(std::string m) { return {StatusCode::kCorruption, std::move(m)}; }
+  static Status LeaseLost(std::string m) { return {StatusCode::kLeaseLost, std::move(m)}; }
+  static Status Unavailable(std::string m) { return {StatusCode::kUnavailable, std::move(m)}; }
+  static Status Internal(std::string m) { return {StatusCode::kInternal, std::move(m)}; }
+
+  bool ok() const { return code_ == StatusCode::kOk; }
+  StatusCode code() const { return code_; }
+  const std::string& message() const { return message_; }
+  std::string to_string() const;
+
+ private:
+  StatusCode code_ = StatusCode::kOk;
+  std::string message_;
+};
+
+}  // namespace reactor

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Reactor needs, but only those that are missing.
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+
+packages=(
+  build-essential cmake ninja-build g++ pkg-config
+  nlohmann-json3-dev libsqlite3-dev libhiredis-dev libcli11-dev
+  libgtest-dev libgmock-dev libbenchmark-dev redis-server
+)
+
+missing=()
+for pkg in "${packages[@]}"; do
+  if ! dpkg -s "$pkg" 2>/dev/null | grep -q '^Status: install ok installed'; then
+    missing+=("$pkg")
+  fi
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  echo "deps.sh: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+
+sudo_cmd=()
+if [[ $(id -u) -ne 0 ]]; then
+  if command -v sudo >/dev/null 2>&1; then
+    sudo_cmd=(sudo --preserve-env=DEBIAN_FRONTEND)
+  else
+    echo "deps.sh: missing packages (${missing[*]}) and not root, no sudo available" >&2
+    exit 1
+  fi
+fi
+
+echo "deps.sh: installing missing packages: ${missing[*]}"
+"${sudo_cmd[@]}" apt-get update
+"${sudo_cmd[@]}" apt-get install -y --no-install-recommends "${missing[@]}"

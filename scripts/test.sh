@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Full local/CI test run: release build + all tests, then ASan/UBSan unit tests.
+# Add a stage: call run_stage <preset> <build target or "all"> [extra ctest args...].
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+JOBS=${REACTOR_JOBS:-2}
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+log() { printf '\n=== test.sh: %s\n' "$*"; }
+
+# ---------------------------------------------------------------------------------------------
+# Services hook. start_services starts external services (e.g. redis-server on a free loopback
+# port), exports their connection settings for the tests, and appends each PID to SERVICE_PIDS;
+# stop_services (run from the EXIT trap) stops exactly those PIDs.
+# ---------------------------------------------------------------------------------------------
+SERVICE_PIDS=()
+
+start_services() {
+  :  # nothing yet
+}
+
+stop_services() {
+  local pid
+  for pid in "${SERVICE_PIDS[@]}"; do
+    if kill -0 "$pid" 2>/dev/null; then
+      kill "$pid" 2>/dev/null || true
+      wait "$pid" 2>/dev/null || true
+    fi
+  done
+  SERVICE_PIDS=()
+}
+
+on_exit() {
+  local rc=$?
+  stop_services
+  if [[ $rc -ne 0 ]]; then
+    echo "test.sh: FAILED (exit $rc)" >&2
+  fi
+  exit "$rc"
+}
+trap on_exit EXIT
+
+# run_stage <preset> <target|all> [ctest args...]
+run_stage() {
+  local preset=$1 target=$2
+  shift 2
+  local start=$SECONDS
+  log "[$preset] configure"
+  cmake --preset "$preset"
+  log "[$preset] build ($target)"
+  if [[ $target == all ]]; then
+    cmake --build --preset "$preset" -j"$JOBS"
+  else
+    cmake --build --preset "$preset" -j"$JOBS" --target "$target"
+  fi
+  log "[$preset] test"
+  ctest --preset "$preset" --output-on-failure -j"$JOBS" "$@"
+  log "[$preset] passed in $((SECONDS - start))s"
+}
+
+bash scripts/deps.sh
+start_services
+
+run_stage release all
+run_stage asan reactor_unit_tests -LE integration
+
+echo "test.sh: all stages passed"

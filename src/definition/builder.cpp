@@ -1,0 +1,200 @@
+// Builder: collects the declaration as written; build() checks it whole.
+#include "reactor/builder.hpp"
+
+#include "definition/graph_check.hpp"
+
+namespace reactor {
+
+struct Builder::State {
+  DefinitionData data;
+  std::optional<std::string> returns_name;
+  // Misuse found while declaring (a modifier with no step to apply to, a map
+  // modifier on a plain step). Reported by build(), so the chain stays fluent.
+  std::vector<std::string> misuse;
+};
+
+Builder::Builder(std::string reactor_name) : state_(std::make_unique<State>()) {
+  state_->data.name = std::move(reactor_name);
+}
+Builder::Builder(Builder&&) noexcept = default;
+Builder& Builder::operator=(Builder&&) noexcept = default;
+Builder::~Builder() = default;
+
+Builder& Builder::input(std::string name, Schema schema) {
+  state_->data.inputs.push_back(InputSpec{std::move(name), std::move(schema)});
+  return *this;
+}
+
+Builder& Builder::max_concurrency(int n) {
+  state_->data.max_concurrency = n;
+  return *this;
+}
+
+Builder& Builder::observe(std::shared_ptr<Observer> observer) {
+  state_->data.observers.push_back(std::move(observer));
+  return *this;
+}
+
+static StepSpec new_step(std::string name, StepKind kind, std::size_t index) {
+  StepSpec s;
+  s.name = std::move(name);
+  s.kind = kind;
+  s.index = index;
+  return s;
+}
+
+Builder& Builder::add_step(std::string name, RunFn fn) {
+  auto& steps = state_->data.steps;
+  steps.push_back(new_step(std::move(name), StepKind::kStep, steps.size()));
+  steps.back().run = std::move(fn);
+  return *this;
+}
+
+Builder& Builder::add_step_class(std::string name, StepFactory factory) {
+  auto& steps = state_->data.steps;
+  steps.push_back(new_step(std::move(name), StepKind::kStep, steps.size()));
+  steps.back().factory = std::move(factory);
+  return *this;
+}
+
+Builder& Builder::compose(std::string name, const Definition& child) {
+  auto& steps = state_->data.steps;
+  steps.push_back(new_step(std::move(name), StepKind::kCompose, steps.size()));
+  steps.back().child = child.data();
+  return *this;
+}
+
+Builder& Builder::map(std::string name, const Definition& element_reactor) {
+  auto& steps = state_->data.steps;
+  steps.push_back(new_step(std::move(name), StepKind::kMap, steps.size()));
+  steps.back().child = element_reactor.data();
+  return *this;
+}
+
+StepSpec* Builder::current(const char* modifier) {
+  if (state_->data.steps.empty()) {
+    state_->misuse.push_back(std::string(modifier) + "() called before any step was declared");
+    return nullptr;
+  }
+  return &state_->data.steps.back();
+}
+
+Builder& Builder::argument(std::string name, ArgumentSource source) {
+  if (StepSpec* s = current("argument")) {
+    s->declares_arguments = true;
+    s->arguments.push_back(ArgumentSpec{std::move(name), std::move(source)});
+  }
+  return *this;
+}
+
+Builder& Builder::wait_for(std::string step) {
+  if (StepSpec* s = current("wait_for")) s->wait_for.push_back(std::move(step));
+  return *this;
+}
+
+Builder& Builder::wait_for(std::initializer_list<std::string> steps) {
+  for (const auto& s : steps) wait_for(s);
+  return *this;
+}
+
+// Rollback functions belong to plain steps: a composed child or a map rolls
+// back through its own steps.
+static bool accepts_rollback_fn(const StepSpec& s) { return s.kind == StepKind::kStep; }
+
+Builder& Builder::compensate(CompensateFn fn) {
+  if (StepSpec* s = current("compensate")) {
+    if (!accepts_rollback_fn(*s) || s->factory) {
+      state_->misuse.push_back("step '" + s->name +
+                               "': compensate() applies to function steps only (a Step class, "
+                               "compose or map rolls back through its own code)");
+    }
+    s->compensate = std::move(fn);
+  }
+  return *this;
+}
+
+Builder& Builder::undo(UndoFn fn) {
+  if (StepSpec* s = current("undo")) {
+    if (!accepts_rollback_fn(*s) || s->factory) {
+      state_->misuse.push_back("step '" + s->name +
+                               "': undo() applies to function steps only (a Step class, compose "
+                               "or map rolls back through its own code)");
+    }
+    s->undo = std::move(fn);
+  }
+  return *this;
+}
+
+Builder& Builder::retries(RetryPolicy policy) {
+  if (StepSpec* s = current("retries")) {
+    if (s->kind != StepKind::kStep) {
+      state_->misuse.push_back("step '" + s->name +
+                               "': retries() is not allowed on compose or map (their own steps "
+                               "declare retries)");
+    }
+    s->retry = policy;
+  }
+  return *this;
+}
+
+Builder& Builder::timeout(Duration limit) {
+  if (StepSpec* s = current("timeout")) {
+    if (s->kind != StepKind::kStep) {
+      state_->misuse.push_back("step '" + s->name + "': timeout() applies to plain steps only");
+    }
+    s->timeout = limit;
+  }
+  return *this;
+}
+
+Builder& Builder::validate_output(Schema schema) {
+  if (StepSpec* s = current("validate_output")) s->output_schema = std::move(schema);
+  return *this;
+}
+
+static void require_map(StepSpec& s, const char* modifier, std::vector<std::string>& misuse) {
+  if (s.kind != StepKind::kMap) {
+    misuse.push_back("step '" + s.name + "': " + modifier + "() applies to map steps only");
+  }
+}
+
+Builder& Builder::source(ArgumentSource collection) {
+  if (StepSpec* s = current("source")) {
+    require_map(*s, "source", state_->misuse);
+    s->map_source = std::move(collection);
+  }
+  return *this;
+}
+
+Builder& Builder::atomic(bool atomic) {
+  if (StepSpec* s = current("atomic")) {
+    require_map(*s, "atomic", state_->misuse);
+    s->atomic = atomic;
+  }
+  return *this;
+}
+
+Builder& Builder::collect(CollectFn fn) {
+  if (StepSpec* s = current("collect")) {
+    require_map(*s, "collect", state_->misuse);
+    s->collect = std::move(fn);
+  }
+  return *this;
+}
+
+Builder& Builder::returns(std::string step) {
+  state_->returns_name = std::move(step);
+  return *this;
+}
+
+Definition Builder::build() const {
+  const std::string& name = state_->data.name;
+  if (!state_->misuse.empty()) {
+    throw DefinitionError("reactor '" + name + "': " + state_->misuse.front());
+  }
+  auto data = std::make_shared<DefinitionData>(state_->data);
+  finish_definition(*data, state_->returns_name);  // throws DefinitionError
+  return Definition(std::move(data));
+}
+
+}  // namespace reactor

@@ -1,0 +1,272 @@
+#include "definition/graph_check.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+
+namespace reactor {
+namespace {
+
+class Checker {
+ public:
+  explicit Checker(DefinitionData& d) : d_(d) {}
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw DefinitionError("reactor '" + d_.name + "': " + what);
+  }
+  [[noreturn]] void fail_step(const StepSpec& s, const std::string& what) const {
+    fail("step '" + s.name + "': " + what);
+  }
+
+  void check_names() {
+    if (d_.name.empty()) throw DefinitionError("a reactor needs a non-empty name");
+    if (d_.max_concurrency < 1) fail("max_concurrency must be at least 1");
+    std::set<std::string> inputs;
+    for (const auto& in : d_.inputs) {
+      if (in.name.empty()) fail("an input needs a non-empty name");
+      if (!inputs.insert(in.name).second) fail("duplicate input '" + in.name + "'");
+    }
+    for (const auto& s : d_.steps) {
+      if (s.name.empty()) fail("a step needs a non-empty name");
+      if (s.name.find_first_of("/[]:") != std::string::npos) {
+        fail_step(s, "names may not contain '/', '[', ']' or ':' (they build step paths)");
+      }
+      if (!index_.emplace(s.name, s.index).second) fail("duplicate step name '" + s.name + "'");
+    }
+  }
+
+  void check_body(const StepSpec& s) const {
+    if (s.kind == StepKind::kStep && !s.run && !s.factory) fail_step(s, "has no body");
+    if (s.kind != StepKind::kStep && !s.child) fail_step(s, "has no child reactor");
+    if (s.kind == StepKind::kMap && !s.map_source) {
+      fail_step(s, "a map needs a source() collection");
+    }
+    if (s.kind != StepKind::kMap && s.collect) fail_step(s, "collect() applies to maps only");
+  }
+
+  void check_retry(const StepSpec& s) const {
+    const RetryPolicy& r = s.retry;
+    if (r.max_attempts() < 1) fail_step(s, "max_attempts must be at least 1");
+    if (r.base_delay() < Duration::zero()) fail_step(s, "retry delay must not be negative");
+    if (r.max_delay() && *r.max_delay() < Duration::zero()) {
+      fail_step(s, "retry max_delay must not be negative");
+    }
+    if (r.jitter() < Duration::zero()) fail_step(s, "retry jitter must not be negative");
+    if (s.timeout && *s.timeout <= Duration::zero()) fail_step(s, "timeout must be positive");
+  }
+
+  void check_source(const StepSpec& s, const ArgumentSource& src, const std::string& arg) const {
+    switch (src.kind()) {
+      case ArgumentSource::Kind::kInput:
+        if (!has_input(src.name())) {
+          fail_step(s, "argument '" + arg + "' refers to unknown input '" + src.name() + "'");
+        }
+        break;
+      case ArgumentSource::Kind::kResult:
+        if (!index_.count(src.name())) {
+          fail_step(s, "argument '" + arg + "' refers to unknown step '" + src.name() + "'");
+        }
+        if (src.name() == s.name) fail_step(s, "argument '" + arg + "' refers to its own result");
+        break;
+      case ArgumentSource::Kind::kElement:
+        if (s.kind != StepKind::kMap || src.name() != s.name) {
+          fail_step(s, "argument '" + arg + "': element(\"" + src.name() +
+                           "\") is only valid among the arguments of map '" + src.name() + "'");
+        }
+        break;
+      case ArgumentSource::Kind::kValue:
+        break;
+    }
+  }
+
+  void check_arguments(const StepSpec& s) const {
+    std::set<std::string> names;
+    for (const auto& a : s.arguments) {
+      if (!names.insert(a.name).second) fail_step(s, "duplicate argument '" + a.name + "'");
+      check_source(s, a.source, a.name);
+    }
+    if (s.map_source) {
+      if (s.map_source->kind() == ArgumentSource::Kind::kElement) {
+        fail_step(s, "source() cannot be an element");
+      }
+      check_source(s, *s.map_source, "source");
+    }
+    for (const auto& w : s.wait_for) {
+      if (!index_.count(w)) fail_step(s, "wait_for refers to unknown step '" + w + "'");
+      if (w == s.name) fail_step(s, "wait_for refers to itself");
+    }
+    if (s.kind != StepKind::kStep) check_child_inputs(s, names);
+  }
+
+  // A composed child or a map element gets the step's arguments as inputs:
+  // each must be one the child declares, and every required one must be given.
+  void check_child_inputs(const StepSpec& s, const std::set<std::string>& given) const {
+    std::set<std::string> declared;
+    for (const auto& in : s.child->inputs) {
+      declared.insert(in.name);
+      if (!in.schema.is_optional() && !given.count(in.name)) {
+        fail_step(s, "child reactor '" + s.child->name + "' requires input '" + in.name +
+                         "', which no argument provides");
+      }
+    }
+    for (const auto& g : given) {
+      if (!declared.count(g)) {
+        fail_step(s, "argument '" + g + "' is not an input of child reactor '" + s.child->name +
+                         "'");
+      }
+    }
+    if (s.kind == StepKind::kMap) {
+      bool has_element = std::any_of(s.arguments.begin(), s.arguments.end(), [](const auto& a) {
+        return a.source.kind() == ArgumentSource::Kind::kElement;
+      });
+      if (!has_element) {
+        fail_step(s, "a map needs an argument bound to element(\"" + s.name + "\")");
+      }
+    }
+  }
+
+  void resolve_dependencies() {
+    for (auto& s : d_.steps) {
+      std::set<std::size_t> deps;
+      for (const auto& a : s.arguments) {
+        if (a.source.kind() == ArgumentSource::Kind::kResult) deps.insert(index_.at(a.source.name()));
+      }
+      if (s.map_source && s.map_source->kind() == ArgumentSource::Kind::kResult) {
+        deps.insert(index_.at(s.map_source->name()));
+      }
+      for (const auto& w : s.wait_for) deps.insert(index_.at(w));
+      s.dependencies.assign(deps.begin(), deps.end());
+    }
+    for (const auto& s : d_.steps) {
+      for (auto dep : s.dependencies) d_.steps[dep].dependents.push_back(s.index);
+    }
+  }
+
+  // Kahn's algorithm; on a cycle, walk it to name its steps.
+  void check_acyclic() const {
+    const auto n = d_.steps.size();
+    std::vector<int> indegree(n, 0);
+    std::vector<std::vector<std::size_t>> dependents(n);
+    for (const auto& s : d_.steps) {
+      for (auto dep : s.dependencies) dependents[dep].push_back(s.index);
+      indegree[s.index] = static_cast<int>(s.dependencies.size());
+    }
+    std::vector<std::size_t> ready;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (indegree[i] == 0) ready.push_back(i);
+    }
+    std::size_t seen = 0;
+    while (!ready.empty()) {
+      auto i = ready.back();
+      ready.pop_back();
+      ++seen;
+      for (auto d : dependents[i]) {
+        if (--indegree[d] == 0) ready.push_back(d);
+      }
+    }
+    if (seen == n) return;
+    fail("dependency cycle: " + describe_cycle(indegree));
+  }
+
+  std::string describe_cycle(const std::vector<int>& indegree) const {
+    // Every step left with indegree > 0 lies on or behind a cycle; following
+    // unresolved dependencies from one must revisit a step.
+    std::size_t at = 0;
+    while (indegree[at] == 0) ++at;
+    std::vector<std::size_t> path;
+    std::map<std::size_t, std::size_t> pos;
+    while (!pos.count(at)) {
+      pos[at] = path.size();
+      path.push_back(at);
+      for (auto dep : d_.steps[at].dependencies) {
+        if (indegree[dep] > 0) {
+          at = dep;
+          break;
+        }
+      }
+    }
+    std::string out;
+    for (std::size_t k = pos[at]; k < path.size(); ++k) out += d_.steps[path[k]].name + " -> ";
+    return out + d_.steps[at].name;
+  }
+
+  void resolve_returns(const std::optional<std::string>& returns_name) {
+    if (!returns_name) return;
+    auto it = index_.find(*returns_name);
+    if (it == index_.end()) fail("returns() names unknown step '" + *returns_name + "'");
+    d_.returns = it->second;
+  }
+
+  bool has_input(const std::string& name) const {
+    return std::any_of(d_.inputs.begin(), d_.inputs.end(),
+                       [&](const InputSpec& in) { return in.name == name; });
+  }
+
+ private:
+  DefinitionData& d_;
+  std::map<std::string, std::size_t> index_;
+};
+
+// FNV-1a: stable across processes and compilers, unlike std::hash.
+class Fingerprint {
+ public:
+  void add(const std::string& s) {
+    for (unsigned char c : s) mix(c);
+    mix(0xff);  // separator, so ("ab","c") differs from ("a","bc")
+  }
+  std::string hex() const {
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h_));
+    return buf;
+  }
+
+ private:
+  void mix(unsigned char c) {
+    h_ ^= c;
+    h_ *= 0x100000001b3ULL;
+  }
+  std::uint64_t h_ = 0xcbf29ce484222325ULL;
+};
+
+void add_source(Fingerprint& f, const ArgumentSource& src) {
+  f.add(std::to_string(static_cast<int>(src.kind())));
+  f.add(src.name());
+  f.add(src.path());
+}
+
+std::string fingerprint_of(const DefinitionData& d) {
+  Fingerprint f;
+  f.add(d.name);
+  for (const auto& in : d.inputs) f.add("in:" + in.name);
+  for (const auto& s : d.steps) {
+    f.add("step:" + s.name);
+    f.add(std::to_string(static_cast<int>(s.kind)));
+    for (const auto& a : s.arguments) {
+      f.add("arg:" + a.name);
+      add_source(f, a.source);
+    }
+    for (const auto& w : s.wait_for) f.add("wait:" + w);
+    if (s.map_source) add_source(f, *s.map_source);
+    if (s.child) f.add("child:" + s.child->fingerprint);
+  }
+  return f.hex();
+}
+
+}  // namespace
+
+void finish_definition(DefinitionData& data, const std::optional<std::string>& returns_name) {
+  Checker c(data);
+  c.check_names();
+  for (const auto& s : data.steps) {
+    c.check_body(s);
+    c.check_retry(s);
+    c.check_arguments(s);
+  }
+  c.resolve_dependencies();
+  c.check_acyclic();
+  c.resolve_returns(returns_name);
+  data.fingerprint = fingerprint_of(data);
+}
+
+}  // namespace reactor

@@ -1,0 +1,128 @@
+#include "execution/argument_resolver.hpp"
+
+#include <charconv>
+
+namespace reactor {
+namespace {
+
+const Value kNull = nullptr;
+
+const Value* step_index_child(const Value& v, std::string_view key) {
+  if (v.is_object()) {
+    auto it = v.find(key);
+    return it == v.end() ? nullptr : &*it;
+  }
+  if (v.is_array()) {
+    std::size_t idx = 0;
+    auto [p, ec] = std::from_chars(key.data(), key.data() + key.size(), idx);
+    if (ec != std::errc() || p != key.data() + key.size() || idx >= v.size()) return nullptr;
+    return &v[idx];
+  }
+  return nullptr;
+}
+
+// The value a source names, before path and transform; nullptr with `error`
+// set when it does not exist.
+const Value* base_value(const ArgumentSource& src, const Run& run, const Value* element,
+                        std::string& error) {
+  switch (src.kind()) {
+    case ArgumentSource::Kind::kInput: {
+      auto it = run.inputs.find(src.name());
+      // An optional input that was not given resolves to null.
+      return it == run.inputs.end() ? &kNull : &*it;
+    }
+    case ArgumentSource::Kind::kResult:
+      for (const auto& rec : run.steps) {
+        if (rec.name == src.name()) return &rec.result;
+      }
+      error = "no result of step '" + src.name() + "'";
+      return nullptr;
+    case ArgumentSource::Kind::kValue:
+      return &src.literal();
+    case ArgumentSource::Kind::kElement:
+      if (element == nullptr) error = "element(\"" + src.name() + "\") used outside its map";
+      return element;
+  }
+  return nullptr;
+}
+
+std::string describe(const ArgumentSource& src) {
+  switch (src.kind()) {
+    case ArgumentSource::Kind::kInput:
+      return "input '" + src.name() + "'";
+    case ArgumentSource::Kind::kResult:
+      return "result of step '" + src.name() + "'";
+    case ArgumentSource::Kind::kValue:
+      return "value";
+    case ArgumentSource::Kind::kElement:
+      return "element of map '" + src.name() + "'";
+  }
+  return "source";
+}
+
+// Resolves `src` to either a view (stable for the step's lifetime) or an owned
+// value; calls `view` or `own` accordingly. Returns an error message.
+template <typename View, typename Own>
+std::optional<std::string> resolve_one(const ArgumentSource& src, const Run& run,
+                                       const Value* element, View&& view, Own&& own) {
+  std::string error;
+  const Value* v = base_value(src, run, element, error);
+  if (v == nullptr) return error;
+  if (!src.path().empty()) {
+    v = follow_path(*v, src.path());
+    if (v == nullptr) return "path '" + src.path() + "' not found in " + describe(src);
+  }
+  if (!src.transform_fn()) {
+    view(v);
+    return std::nullopt;
+  }
+  try {
+    own(src.transform_fn()(*v));
+  } catch (const std::exception& e) {
+    return "transform of " + describe(src) + " threw: " + e.what();
+  } catch (...) {
+    return "transform of " + describe(src) + " threw";
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+const Value* follow_path(const Value& v, const std::string& path) {
+  const Value* at = &v;
+  std::string_view rest = path;
+  while (at != nullptr && !rest.empty()) {
+    auto dot = rest.find('.');
+    at = step_index_child(*at, rest.substr(0, dot));
+    rest = dot == std::string_view::npos ? std::string_view{} : rest.substr(dot + 1);
+  }
+  return at;
+}
+
+std::optional<std::string> resolve_arguments(const StepSpec& step, const Run& run,
+                                             const Value* element, Args& out) {
+  if (!step.declares_arguments) {
+    // A step without declared arguments receives the reactor's inputs.
+    if (run.inputs.is_object()) {
+      for (auto it = run.inputs.begin(); it != run.inputs.end(); ++it) {
+        out.add_view(it.key(), &it.value());
+      }
+    }
+    return std::nullopt;
+  }
+  for (const auto& arg : step.arguments) {
+    auto err = resolve_one(
+        arg.source, run, element, [&](const Value* v) { out.add_view(arg.name, v); },
+        [&](Value v) { out.add_owned(arg.name, std::move(v)); });
+    if (err) return "argument '" + arg.name + "': " + *err;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> resolve_source(const ArgumentSource& source, const Run& run,
+                                          const DefinitionData&, Value& out) {
+  return resolve_one(
+      source, run, nullptr, [&](const Value* v) { out = *v; }, [&](Value v) { out = std::move(v); });
+}
+
+}  // namespace reactor

@@ -1,0 +1,22 @@
+// Checks a run's inputs against its reactor's declaration, and masks the
+// redacted ones for errors, traces and logs.
+#pragma once
+
+#include <vector>
+
+#include "reactor/definition.hpp"
+#include "reactor/schema.hpp"
+
+namespace reactor {
+
+// Applies defaults to `inputs` and returns every field error (empty: valid).
+// Undeclared inputs are errors too: a typo must not pass silently.
+std::vector<FieldError> validate_inputs(const DefinitionData& def, Value& inputs);
+
+// A copy of `inputs` with every redacted field replaced by "[REDACTED]".
+Value redact_inputs(const DefinitionData& def, const Value& inputs);
+
+// "amount: must be at least 1; order_id: is missing"
+std::string describe(const std::vector<FieldError>& errors);
+
+}  // namespace reactor

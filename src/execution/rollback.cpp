@@ -1,0 +1,160 @@
+// Rollback: compensate what failed, then undo what completed, newest first.
+// Every action is recorded before the next starts, so a rollback cut short
+// by a crash resumes without repeating finished compensations or undos.
+#include <algorithm>
+
+#include "execution/argument_resolver.hpp"
+#include "execution/run_driver.hpp"
+#include "execution/step_invoker.hpp"
+
+namespace reactor {
+namespace {
+
+RollbackFailure failure_of(const std::string& path, const char* kind, const StepResult& r) {
+  const bool raised = !r.exception_type().empty();
+  return RollbackFailure{path, kind, raised ? "raised" : "returned_failure", r.message()};
+}
+
+}  // namespace
+
+void RunDriver::rollback(Lock& lock) {
+  if (!run_.error) run_.error = RunError{};
+  // Steps waiting for a retry get no further attempt: their last one failed.
+  for (auto& rec : run_.steps) {
+    if (rec.status == StepStatus::kRetryScheduled) rec.status = StepStatus::kFailed;
+  }
+  // The step whose failure started the rollback is compensated first, then
+  // any sibling branch that failed while it was in flight.
+  std::vector<std::size_t> failed;
+  if (run_.failed_step) failed.push_back(*run_.failed_step);
+  for (std::size_t i = 0; i < run_.steps.size(); ++i) {
+    if (run_.steps[i].status == StepStatus::kFailed && i != run_.failed_step) failed.push_back(i);
+  }
+  for (auto i : failed) {
+    if (ex_.stopped()) return;
+    compensate(i, lock);
+  }
+  undo_completed(lock, run_.error->rollback_failures);
+  if (ex_.stopped()) return;
+  run_.status = RunStatus::kFailed;
+  ex_.checkpoint();
+  RunError error = *run_.error;
+  lock.unlock();
+  ex_.observers().notify("run_fail", [&](Observer& o) { o.on_run_fail(run_event(), error); });
+  lock.lock();
+}
+
+// Compensates failed step i once, if its body started. A composed child or
+// map has already rolled itself back; there is nothing left to compensate.
+void RunDriver::compensate(std::size_t i, Lock& lock) {
+  StepRecord& rec = run_.steps[i];
+  if (rec.status != StepStatus::kFailed) return;
+  const StepSpec& spec = def_.steps[i];
+  const bool has_code = spec.factory || spec.compensate;
+  if (spec.kind != StepKind::kStep || !rec.body_started || !has_code) {
+    rec.status = StepStatus::kCompensated;
+    ex_.checkpoint();
+    return;
+  }
+  const std::string path = path_of(i);
+  const std::string error = rec.error;
+  lock.unlock();
+  ex_.observers().notify("compensate_start", [&](Observer& o) { o.on_compensate_start(event(i, 0)); });
+  Args args;
+  StepResult r = Success();
+  if (auto err = resolve_arguments(spec, run_, nullptr, args)) {
+    r = Failure("arguments: " + *err, false);
+  } else {
+    auto body = [&](std::stop_token stop) {
+      StepContext ctx(run_.root_id, def_.name, path, rec.attempts, stop, ex_.clock());
+      if (spec.factory) return spec.factory()->compensate(error, args, ctx);
+      return spec.compensate(error, args, ctx);
+    };
+    r = invoke_user_code(body, std::nullopt, ex_.clock()).result;
+  }
+  lock.lock();
+  ex_.trace(TraceType::kCompensate, path, rec.attempts, r.ok() ? "success" : "failure",
+            r.ok() ? "" : r.message());
+  if (!r.ok()) {
+    run_.error->rollback_failures.push_back(failure_of(path, "compensate", r));
+    // The saga is now in a state nobody undid: say so in the error's kind.
+    run_.error->kind = ErrorKind::kCompensationFailed;
+    run_.error->message =
+        "compensation of step '" + path + "' failed: " + r.message() + " (after: " + error + ")";
+  }
+  rec.status = StepStatus::kCompensated;
+  ex_.checkpoint();
+  lock.unlock();
+  if (r.ok()) {
+    ex_.observers().notify("compensate_complete",
+                           [&](Observer& o) { o.on_compensate_complete(event(i, 0)); });
+  } else {
+    ex_.observers().notify("compensate_fail",
+                           [&](Observer& o) { o.on_compensate_fail(event(i, 0), r.message()); });
+  }
+  lock.lock();
+}
+
+void RunDriver::undo_completed(Lock& lock, std::vector<RollbackFailure>& failures) {
+  std::vector<std::size_t> completed;
+  for (std::size_t i = 0; i < run_.steps.size(); ++i) {
+    if (run_.steps[i].status == StepStatus::kCompleted) completed.push_back(i);
+  }
+  std::sort(completed.begin(), completed.end(), [&](std::size_t a, std::size_t b) {
+    return run_.steps[a].completion_seq > run_.steps[b].completion_seq;
+  });
+  for (auto i : completed) {
+    if (ex_.stopped()) return;
+    undo(i, lock, failures);
+  }
+}
+
+void RunDriver::undo(std::size_t i, Lock& lock, std::vector<RollbackFailure>& failures) {
+  StepRecord& rec = run_.steps[i];
+  const StepSpec& spec = def_.steps[i];
+  if (spec.kind != StepKind::kStep) {
+    // A composed child or a map: undo what its runs completed, the map's
+    // elements highest index first.
+    for (std::size_t k = rec.children.size(); k-- > 0;) {
+      RunDriver(ex_, *spec.child, rec.children[k]).undo_completed(lock, failures);
+    }
+    rec.status = StepStatus::kUndone;
+    ex_.checkpoint();
+    return;
+  }
+  if (!spec.factory && !spec.undo) {
+    rec.status = StepStatus::kUndone;
+    ex_.checkpoint();
+    return;
+  }
+  const std::string path = path_of(i);
+  lock.unlock();
+  ex_.observers().notify("undo_start", [&](Observer& o) { o.on_undo_start(event(i, 0)); });
+  Args args;
+  StepResult r = Success();
+  if (auto err = resolve_arguments(spec, run_, nullptr, args)) {
+    r = Failure("arguments: " + *err, false);
+  } else {
+    auto body = [&](std::stop_token stop) {
+      StepContext ctx(run_.root_id, def_.name, path, rec.attempts, stop, ex_.clock());
+      if (spec.factory) return spec.factory()->undo(rec.result, args, ctx);
+      return spec.undo(rec.result, args, ctx);
+    };
+    r = invoke_user_code(body, std::nullopt, ex_.clock()).result;
+  }
+  lock.lock();
+  ex_.trace(TraceType::kUndo, path, rec.attempts, r.ok() ? "success" : "failure",
+            r.ok() ? "" : r.message());
+  if (!r.ok()) failures.push_back(failure_of(path, "undo", r));
+  rec.status = StepStatus::kUndone;
+  ex_.checkpoint();
+  lock.unlock();
+  if (r.ok()) {
+    ex_.observers().notify("undo_complete", [&](Observer& o) { o.on_undo_complete(event(i, 0)); });
+  } else {
+    ex_.observers().notify("undo_fail", [&](Observer& o) { o.on_undo_fail(event(i, 0), r.message()); });
+  }
+  lock.lock();
+}
+
+}  // namespace reactor

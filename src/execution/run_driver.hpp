@@ -1,0 +1,106 @@
+// RunDriver: moves one run (a root, a composed child or a map element) from
+// where its records say it is to a terminal status. All progress is written
+// into the Run as it happens; the driver's own fields are a cache rebuilt from
+// the records on every drive(), which is what makes any snapshot resumable.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <queue>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "execution/execution.hpp"
+#include "reactor/definition.hpp"
+#include "reactor/run.hpp"
+
+namespace reactor {
+
+class RunDriver {
+ public:
+  RunDriver(Execution& ex, const DefinitionData& def, Run& run);
+
+  // Runs to completed, failed or halted, or returns early once the execution
+  // is stopped (a refused checkpoint). Caller must not hold the mutex.
+  void drive();
+
+  // Undoes every completed step of the run, newest first (composed children
+  // and map elements recursively), appending failures to `failures`. Used by
+  // the run's own rollback and when a parent rolls back a finished child.
+  // Caller holds the mutex; it is released around user code.
+  void undo_completed(std::unique_lock<std::mutex>& lock, std::vector<RollbackFailure>& failures);
+
+ private:
+  using Lock = std::unique_lock<std::mutex>;
+
+  // What one attempt of a step came to, before it is recorded.
+  struct Attempt {
+    StepResult result = Success();
+    ErrorKind kind = ErrorKind::kStepFailed;
+    bool body_started = true;
+    std::vector<FieldError> validation_errors;
+    // Set when a composed child or map element failed (already rolled back):
+    // its error becomes the run's, and the step is neither retried nor
+    // compensated.
+    std::optional<RunError> child_error;
+    // The tree stopped mid-child: record nothing.
+    bool interrupted = false;
+  };
+
+  // run_driver.cpp — lifecycle and scheduling.
+  bool start(Lock& lock);
+  void forward(Lock& lock);
+  void rebuild_schedule();
+  void launch(std::size_t i, Lock& lock, bool wait_for_retry);
+  void sleep_until_next_retry(Lock& lock);
+  void finish_completed(Lock& lock);
+  void finish_halted(Lock& lock);
+  bool stop_launching() const;
+
+  // step_attempt.cpp — one attempt of one step, and recording it.
+  void execute(std::size_t i);
+  Attempt attempt(std::size_t i, int attempt_no);
+  Attempt run_plain(const StepSpec& spec, const Args& args, int attempt_no);
+  Attempt run_compose(std::size_t i, const Args& args);
+  Attempt run_map(std::size_t i);
+  void validate_output(const StepSpec& spec, Attempt& a);
+  void record(std::size_t i, int attempt_no, Attempt a, Lock& lock);
+  void record_failure(std::size_t i, int attempt_no, Attempt a);
+  void mark_done(std::size_t i);
+
+  // rollback.cpp — compensation of failed steps, undo of completed ones.
+  void rollback(Lock& lock);
+  void compensate(std::size_t i, Lock& lock);
+  void undo(std::size_t i, Lock& lock, std::vector<RollbackFailure>& failures);
+
+  // Shared helpers.
+  const std::string& path_of(std::size_t i) const;
+  EventContext event(std::size_t i, int attempt) const;
+  EventContext run_event() const;
+  Run& child_run(std::size_t i, std::size_t k, const Value& inputs, const std::string& path,
+                 Lock& lock);
+
+  Execution& ex_;
+  const DefinitionData& def_;
+  Run& run_;
+  std::vector<std::string> paths_;  // only when run_.path is not empty
+
+  // Schedule cache, rebuilt from the records by rebuild_schedule().
+  std::vector<std::size_t> waiting_on_;  // unfinished dependencies per step
+  std::priority_queue<std::size_t, std::vector<std::size_t>, std::greater<>> ready_;
+  std::set<std::size_t> retry_waiting_;
+  int in_flight_ = 0;
+  bool halting_ = false;
+  bool failing_ = false;
+  std::condition_variable settled_;
+};
+
+// A new, pending child run of `parent`.
+Run make_child_run(const DefinitionData& def, const Run& parent, std::string path, Value inputs,
+                   std::int64_t now_ms);
+
+}  // namespace reactor

@@ -1,0 +1,300 @@
+// One attempt of one step, and how its outcome is recorded.
+#include <chrono>
+
+#include "execution/argument_resolver.hpp"
+#include "execution/inputs.hpp"
+#include "execution/run_driver.hpp"
+#include "execution/step_invoker.hpp"
+
+namespace reactor {
+
+// Attempts step i (once; a failure with attempts left is recorded as a
+// scheduled retry and picked up again by the scheduler).
+void RunDriver::execute(std::size_t i) {
+  int attempt_no = 0;
+  {
+    Lock lock(ex_.mutex());
+    StepRecord& rec = run_.steps[i];
+    rec.status = StepStatus::kRunning;
+    attempt_no = ++rec.attempts;
+    rec.started_at_ms = ex_.now_ms();
+  }
+  ex_.observers().notify("step_start", [&](Observer& o) { o.on_step_start(event(i, attempt_no)); });
+  Attempt a = attempt(i, attempt_no);
+  Lock lock(ex_.mutex());
+  if (a.interrupted || ex_.stopped()) return;
+  record(i, attempt_no, std::move(a), lock);
+}
+
+RunDriver::Attempt RunDriver::attempt(std::size_t i, int attempt_no) {
+  const StepSpec& spec = def_.steps[i];
+  if (!ex_.options().overrides.empty()) {
+    auto it = ex_.options().overrides.find(path_of(i));
+    if (it != ex_.options().overrides.end()) {
+      StepSpec mocked = spec;
+      mocked.kind = StepKind::kStep;
+      mocked.run = it->second;
+      mocked.factory = nullptr;
+      Args args;
+      if (auto err = resolve_arguments(spec, run_, nullptr, args)) {
+        return Attempt{Failure(*err, false), ErrorKind::kArgumentResolution, false, {}, {}, false};
+      }
+      return run_plain(mocked, args, attempt_no);
+    }
+  }
+  if (spec.kind == StepKind::kMap) return run_map(i);
+  Args args;
+  if (auto err = resolve_arguments(spec, run_, nullptr, args)) {
+    return Attempt{Failure(*err, false), ErrorKind::kArgumentResolution, false, {}, {}, false};
+  }
+  if (spec.kind == StepKind::kCompose) return run_compose(i, args);
+  Attempt a = run_plain(spec, args, attempt_no);
+  return a;
+}
+
+RunDriver::Attempt RunDriver::run_plain(const StepSpec& spec, const Args& args, int attempt_no) {
+  const std::string& path = path_of(spec.index);
+  auto body = [&](std::stop_token stop) {
+    StepContext ctx(run_.root_id, def_.name, path, attempt_no, stop, ex_.clock());
+    if (spec.factory) return spec.factory()->run(args, ctx);
+    return spec.run(args, ctx);
+  };
+  Invocation inv = invoke_user_code(body, spec.timeout, ex_.clock());
+  Attempt a;
+  a.kind = inv.timed_out ? ErrorKind::kTimeout : ErrorKind::kStepFailed;
+  a.result = std::move(inv.result);
+  validate_output(spec, a);
+  return a;
+}
+
+// An output that fails its schema is a failure of a step whose side effect
+// exists: not retried, but compensated.
+void RunDriver::validate_output(const StepSpec& spec, Attempt& a) {
+  if (!spec.output_schema || !a.result.ok()) return;
+  std::vector<FieldError> errors;
+  spec.output_schema->validate(spec.name, a.result.value(), errors);
+  if (errors.empty()) return;
+  a.result = Failure("invalid output: " + describe(errors), false);
+  a.kind = ErrorKind::kOutputInvalid;
+  a.validation_errors = std::move(errors);
+}
+
+// The child run at children[k] of step i, created on first use. Caller holds
+// the lock.
+Run& RunDriver::child_run(std::size_t i, std::size_t k, const Value& inputs,
+                          const std::string& path, Lock&) {
+  auto& children = run_.steps[i].children;
+  if (children.size() <= k) {
+    children.push_back(make_child_run(*def_.steps[i].child, run_, path, inputs, ex_.now_ms()));
+  }
+  return children[k];
+}
+
+RunDriver::Attempt RunDriver::run_compose(std::size_t i, const Args& args) {
+  const StepSpec& spec = def_.steps[i];
+  Run* child = nullptr;
+  {
+    Lock lock(ex_.mutex());
+    child = &child_run(i, 0, args.to_json(), path_of(i), lock);
+  }
+  RunDriver(ex_, *spec.child, *child).drive();
+  Lock lock(ex_.mutex());
+  Attempt a;
+  switch (child->status) {
+    case RunStatus::kCompleted:
+      a.result = Success(child->value);
+      break;
+    case RunStatus::kHalted:
+      // A child's Halt halts the parent: the saga as a whole stops.
+      a.result = Halt(child->value);
+      break;
+    case RunStatus::kFailed:
+      a.result = Failure(child->error ? child->error->message : "child failed", false);
+      a.child_error = child->error;
+      break;
+    default:
+      a.interrupted = true;  // the tree was stopped mid-child
+  }
+  return a;
+}
+
+RunDriver::Attempt RunDriver::run_map(std::size_t i) {
+  const StepSpec& spec = def_.steps[i];
+  Value items;
+  if (auto err = resolve_source(*spec.map_source, run_, def_, items)) {
+    return Attempt{Failure("source: " + *err, false), ErrorKind::kArgumentResolution, false, {},
+                   {}, false};
+  }
+  if (!items.is_array()) {
+    return Attempt{Failure("source of map '" + spec.name + "' is not an array", false),
+                   ErrorKind::kArgumentResolution, false, {}, {}, false};
+  }
+  {
+    Lock lock(ex_.mutex());
+    run_.steps[i].children.reserve(items.size());  // child references stay valid
+  }
+  std::vector<ElementOutcome> outcomes;
+  outcomes.reserve(items.size());
+  Attempt a;
+  for (std::size_t k = 0; k < items.size(); ++k) {
+    Args args;
+    if (auto err = resolve_arguments(spec, run_, &items[k], args)) {
+      a = Attempt{Failure("element " + std::to_string(k) + ": " + *err, false),
+                  ErrorKind::kArgumentResolution, false, {}, {}, false};
+      break;
+    }
+    Run* child = nullptr;
+    {
+      Lock lock(ex_.mutex());
+      child = &child_run(i, k, args.to_json(), path_of(i) + "[" + std::to_string(k) + "]", lock);
+    }
+    RunDriver(ex_, *spec.child, *child).drive();
+    Lock lock(ex_.mutex());
+    if (child->status == RunStatus::kCompleted) {
+      outcomes.push_back(ElementOutcome{k, true, child->value, {}});
+      continue;
+    }
+    if (child->status == RunStatus::kHalted) {
+      a.result = Halt(child->value);
+      return a;
+    }
+    if (child->status != RunStatus::kFailed) {
+      a.interrupted = true;
+      return a;
+    }
+    outcomes.push_back(ElementOutcome{k, false, nullptr, child->error ? child->error->message : ""});
+    if (spec.atomic) {
+      a.result = Failure(child->error ? child->error->message : "element failed", false);
+      a.child_error = child->error;
+      break;
+    }
+  }
+  if (a.result.ok()) {
+    if (!spec.collect) {
+      Value out = Value::array();
+      for (const auto& o : outcomes) {
+        if (spec.atomic) {
+          out.push_back(o.value);
+        } else {
+          out.push_back(o.ok ? Value{{"index", o.index}, {"ok", true}, {"value", o.value}}
+                             : Value{{"index", o.index}, {"ok", false}, {"error", o.error}});
+        }
+      }
+      a.result = Success(std::move(out));
+      return a;
+    }
+    auto body = [&](std::stop_token) { return Success(spec.collect(MapResults(outcomes))); };
+    a.result = invoke_user_code(body, std::nullopt, ex_.clock()).result;
+    if (a.result.ok()) return a;
+    a.body_started = false;  // the elements roll back; the map itself has no side effect
+  }
+  // The map failed: undo its completed elements, highest index first.
+  Lock lock(ex_.mutex());
+  std::vector<RollbackFailure> failures;
+  auto& children = run_.steps[i].children;
+  for (std::size_t k = children.size(); k-- > 0;) {
+    RunDriver(ex_, *spec.child, children[k]).undo_completed(lock, failures);
+  }
+  if (!a.child_error) {
+    RunError e;
+    e.step = path_of(i);
+    e.reactor = def_.name;
+    e.exception_type = a.result.exception_type();
+    e.message = a.result.message();
+    e.retryable = false;
+    a.child_error = e;
+  }
+  for (auto& f : failures) a.child_error->rollback_failures.push_back(std::move(f));
+  a.body_started = false;
+  return a;
+}
+
+void RunDriver::mark_done(std::size_t i) {
+  for (auto d : def_.steps[i].dependents) {
+    if (--waiting_on_[d] == 0 && run_.steps[d].status == StepStatus::kPending) ready_.push(d);
+  }
+}
+
+void RunDriver::record(std::size_t i, int attempt_no, Attempt a, Lock& lock) {
+  StepRecord& rec = run_.steps[i];
+  rec.finished_at_ms = ex_.now_ms();
+  const std::string& path = path_of(i);
+  const Outcome outcome = a.result.outcome();
+  switch (outcome) {
+    case Outcome::kSuccess:
+      rec.status = StepStatus::kCompleted;
+      rec.completion_seq = run_.next_completion_seq++;
+      break;
+    case Outcome::kSkipped:
+      rec.status = StepStatus::kSkipped;
+      break;
+    case Outcome::kHalt:
+      rec.status = StepStatus::kHalted;
+      halting_ = true;
+      break;
+    case Outcome::kFailure:
+      record_failure(i, attempt_no, std::move(a));
+      return;
+  }
+  rec.result = std::move(a.result).value();
+  ex_.trace(TraceType::kRun, path, attempt_no, to_string(outcome));
+  if (outcome != Outcome::kHalt) mark_done(i);
+  ex_.checkpoint();
+  if (ex_.observers().empty()) return;
+  lock.unlock();
+  ex_.observers().notify("step_complete", [&](Observer& o) {
+    o.on_step_complete(event(i, attempt_no), to_string(outcome));
+  });
+  lock.lock();
+}
+
+// A failed attempt: schedule the next one, or make the failure final and
+// start the rollback. Caller holds the lock.
+void RunDriver::record_failure(std::size_t i, int attempt_no, Attempt a) {
+  StepRecord& rec = run_.steps[i];
+  const StepSpec& spec = def_.steps[i];
+  const std::string message = a.result.message();
+  rec.error = message;
+  rec.body_started = a.body_started;
+  ex_.trace(TraceType::kRun, path_of(i), attempt_no, "failure", message);
+
+  const bool may_retry = !a.child_error && a.result.retryable() && !failing_ && !halting_ &&
+                         attempt_no < spec.retry.max_attempts();
+  if (may_retry) {
+    Duration delay = spec.retry.delay_before_jitter(attempt_no) + ex_.jitter(spec.retry.jitter());
+    rec.status = StepStatus::kRetryScheduled;
+    rec.retry_at_ms = to_unix_ms(ex_.clock().now() + delay);
+    retry_waiting_.insert(i);
+    ex_.checkpoint();
+    ex_.observers().notify("step_retry", [&](Observer& o) {
+      o.on_step_retry(event(i, attempt_no), delay, message);
+    });
+    return;
+  }
+  rec.status = StepStatus::kFailed;
+  if (!failing_) {
+    failing_ = true;
+    run_.failed_step = i;
+    if (a.child_error) {
+      run_.error = std::move(a.child_error);
+    } else {
+      RunError e;
+      e.kind = a.kind;
+      e.step = path_of(i);
+      e.reactor = def_.name;
+      e.exception_type = a.result.exception_type();
+      e.message = message;
+      e.details = a.result.value();
+      e.attempts = attempt_no;
+      e.retryable = a.result.retryable();
+      e.validation_errors = std::move(a.validation_errors);
+      run_.error = std::move(e);
+    }
+    run_.error->inputs = redact_inputs(def_, run_.inputs);
+  }
+  ex_.checkpoint();
+  ex_.observers().notify("step_fail",
+                         [&](Observer& o) { o.on_step_fail(event(i, attempt_no), message); });
+}
+
+}  // namespace reactor

@@ -1,0 +1,60 @@
+#include "execution/step_invoker.hpp"
+
+#include <cxxabi.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <memory>
+#include <thread>
+#include <typeinfo>
+
+#include "reactor/args.hpp"
+
+namespace reactor {
+namespace {
+
+StepResult call_catching(const std::function<StepResult(std::stop_token)>& body,
+                         std::stop_token token) {
+  try {
+    return body(token);
+  } catch (const UndeclaredArgument& e) {
+    // A programming error in the step: retrying cannot help.
+    return Failure(e.what(), false);
+  } catch (const std::exception& e) {
+    return FailureFromException(demangled_type_name(typeid(e)), e.what());
+  } catch (...) {
+    return FailureFromException("unknown", "a non-standard exception was thrown");
+  }
+}
+
+}  // namespace
+
+std::string demangled_type_name(const std::type_info& type) {
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> name(
+      abi::__cxa_demangle(type.name(), nullptr, nullptr, &status), std::free);
+  return status == 0 && name ? std::string(name.get()) : std::string(type.name());
+}
+
+Invocation invoke_user_code(const std::function<StepResult(std::stop_token)>& body,
+                            std::optional<Duration> timeout, Clock& clock) {
+  if (!timeout) return Invocation{call_catching(body, std::stop_token{}), false};
+
+  std::stop_source cancel;
+  std::atomic<bool> fired{false};
+  const TimePoint deadline = clock.now() + *timeout;
+  std::jthread watchdog([&](std::stop_token finished) {
+    if (clock.wait_until(deadline, finished)) {
+      fired.store(true);
+      cancel.request_stop();
+    }
+  });
+  StepResult result = call_catching(body, cancel.get_token());
+  watchdog.request_stop();
+  watchdog.join();
+  if (!fired.load()) return Invocation{std::move(result), false};
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(*timeout).count();
+  return Invocation{Failure("timed out after " + std::to_string(ms) + " ms", true), true};
+}
+
+}  // namespace reactor

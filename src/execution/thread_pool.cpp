@@ -1,0 +1,43 @@
+#include "execution/thread_pool.hpp"
+
+namespace reactor {
+
+ThreadPool::ThreadPool(int max_threads) : max_threads_(max_threads < 1 ? 1 : max_threads) {}
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard lock(mu_);
+    closing_ = true;
+  }
+  cv_.notify_all();
+  for (auto& t : threads_) t.join();
+}
+
+void ThreadPool::submit(std::function<void()> task) {
+  std::lock_guard lock(mu_);
+  queue_.push_back(std::move(task));
+  // Queued work beyond the idle threads needs a thread of its own.
+  if (static_cast<int>(queue_.size()) > idle_ &&
+      static_cast<int>(threads_.size()) < max_threads_) {
+    threads_.emplace_back([this] { work(); });
+  } else {
+    cv_.notify_one();
+  }
+}
+
+void ThreadPool::work() {
+  std::unique_lock lock(mu_);
+  for (;;) {
+    ++idle_;
+    cv_.wait(lock, [&] { return closing_ || !queue_.empty(); });
+    --idle_;
+    if (queue_.empty()) return;  // closing and drained
+    auto task = std::move(queue_.front());
+    queue_.pop_front();
+    lock.unlock();
+    task();
+    lock.lock();
+  }
+}
+
+}  // namespace reactor
