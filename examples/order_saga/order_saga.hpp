@@ -1,0 +1,68 @@
+// OrderSaga: reserve stock → charge card → ship, each with the code that
+// reverts it. The example every Reactor command and demo runs.
+//
+// Orders whose order_id is a multiple of 10 have their card declined at the
+// charge step: the saga then compensates the charge and releases the stock.
+#pragma once
+
+#include <map>
+#include <mutex>
+#include <string>
+
+#include <reactor/reactor.hpp>
+
+namespace examples {
+
+// In-memory stand-ins for the external systems a real saga would call. Each
+// call takes the step's idempotency key, as a real API would: repeating a
+// call with the same key changes nothing.
+class Inventory {
+ public:
+  std::string reserve(int order_id, const std::string& idempotency_key);
+  void release(const std::string& reservation);
+  int reserved() const;  // reservations currently held
+  int released() const;
+
+ private:
+  mutable std::mutex mu_;
+  std::map<std::string, std::string> by_key_;  // idempotency key → reservation
+  std::map<std::string, bool> held_;           // reservation → still held
+  int released_ = 0;
+};
+
+class Payments {
+ public:
+  // Throws nothing; a declined card is reported by returning false.
+  bool charge(int order_id, int amount, const std::string& idempotency_key, std::string& charge_id);
+  void refund(const std::string& charge_id);
+  int charged_total() const;  // cents charged and not refunded
+
+ private:
+  mutable std::mutex mu_;
+  std::map<std::string, std::pair<std::string, int>> by_key_;  // key → (charge id, amount)
+  std::map<std::string, int> live_;                            // charge id → amount
+};
+
+class Shipping {
+ public:
+  std::string ship(int order_id, const std::string& idempotency_key);
+  int shipped() const;
+
+ private:
+  mutable std::mutex mu_;
+  std::map<std::string, std::string> by_key_;
+};
+
+struct OrderServices {
+  Inventory inventory;
+  Payments payments;
+  Shipping shipping;
+};
+
+// The saga, bound to `services` (which must outlive the definition).
+reactor::Definition order_saga(OrderServices& services);
+
+// Registers every example reactor ("OrderSaga").
+void register_examples(reactor::Registry& registry, OrderServices& services);
+
+}  // namespace examples
