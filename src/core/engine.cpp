@@ -1,7 +1,6 @@
 #include "reactor/engine.hpp"
 
 #include <random>
-#include <thread>
 
 #include "execution/execution.hpp"
 #include "execution/run_driver.hpp"
@@ -11,7 +10,7 @@ namespace reactor {
 struct Engine::Impl {
   explicit Impl(EngineOptions o)
       : options(std::move(o)),
-        pool(options.parallel_threads > 0 ? options.parallel_threads * 64 : 256) {
+        pool(options.max_parallel_threads) {
     if (!options.clock) options.clock = SystemClock::instance();
   }
 

@@ -1,0 +1,204 @@
+#include "reactor/schema.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <exception>
+#include <regex>
+#include <stdexcept>
+
+namespace reactor {
+
+struct Schema::CompiledPattern {
+  std::regex regex;
+};
+
+namespace {
+
+// Bounds are doubles; print 1 as "1", not "1.000000", and any other value in its shortest exact
+// form, so the message reads like the definition that set it.
+std::string format_bound(double bound) {
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, bound);
+  if (ec != std::errc()) return std::to_string(bound);
+  return std::string(buf, end);
+}
+
+void add(std::vector<FieldError>& out, const std::string& field, std::string message) {
+  out.push_back(FieldError{field, std::move(message)});
+}
+
+}  // namespace
+
+const char* to_string(ValueType type) {
+  switch (type) {
+    case ValueType::kAny:
+      return "any";
+    case ValueType::kInteger:
+      return "integer";
+    case ValueType::kNumber:
+      return "number";
+    case ValueType::kString:
+      return "string";
+    case ValueType::kBoolean:
+      return "boolean";
+    case ValueType::kArray:
+      return "array";
+    case ValueType::kObject:
+      return "object";
+  }
+  return "unknown";
+}
+
+void to_json(Value& j, const FieldError& e) {
+  j = Value{{"field", e.field}, {"message", e.message}};
+}
+
+void from_json(const Value& j, FieldError& e) {
+  j.at("field").get_to(e.field);
+  j.at("message").get_to(e.message);
+}
+
+Schema& Schema::min(double bound) {
+  min_ = bound;
+  return *this;
+}
+
+Schema& Schema::max(double bound) {
+  max_ = bound;
+  return *this;
+}
+
+Schema& Schema::min_length(std::size_t n) {
+  min_length_ = n;
+  return *this;
+}
+
+Schema& Schema::max_length(std::size_t n) {
+  max_length_ = n;
+  return *this;
+}
+
+Schema& Schema::length(std::size_t min_n, std::size_t max_n) {
+  min_length_ = min_n;
+  max_length_ = max_n;
+  return *this;
+}
+
+// Compiled here, once, so a bad expression fails while the definition is built rather than on
+// the first run, and validation never recompiles it.
+Schema& Schema::pattern(std::string regex) {
+  try {
+    compiled_pattern_ = std::make_shared<const CompiledPattern>(
+        CompiledPattern{std::regex(regex, std::regex::ECMAScript)});
+  } catch (const std::regex_error& e) {
+    throw std::invalid_argument("invalid pattern '" + regex + "': " + e.what());
+  }
+  pattern_ = std::move(regex);
+  return *this;
+}
+
+Schema& Schema::one_of(std::vector<Value> allowed) {
+  one_of_ = std::move(allowed);
+  return *this;
+}
+
+Schema& Schema::check(Check rule) {
+  checks_.push_back(std::move(rule));
+  return *this;
+}
+
+Schema& Schema::optional() {
+  optional_ = true;
+  return *this;
+}
+
+Schema& Schema::default_value(Value v) {
+  default_ = std::move(v);
+  return *this;
+}
+
+Schema& Schema::redacted() {
+  redacted_ = true;
+  return *this;
+}
+
+// No message below quotes the value: it may be a redacted secret.
+void Schema::validate_type(const std::string& field, const Value& v,
+                           std::vector<FieldError>& out) const {
+  switch (type_) {
+    case ValueType::kAny:
+      return;
+    case ValueType::kInteger:
+      // A float with an integral value (1.0) is still a float: JSON writers that emit it meant
+      // a number, and accepting it would make get<int64_t>() truncate silently elsewhere.
+      if (!v.is_number_integer()) add(out, field, "must be an integer");
+      return;
+    case ValueType::kNumber:
+      if (!v.is_number()) add(out, field, "must be a number");
+      return;
+    case ValueType::kString:
+      if (!v.is_string()) add(out, field, "must be a string");
+      return;
+    case ValueType::kBoolean:
+      if (!v.is_boolean()) add(out, field, "must be a boolean");
+      return;
+    case ValueType::kArray:
+      if (!v.is_array()) add(out, field, "must be an array");
+      return;
+    case ValueType::kObject:
+      if (!v.is_object()) add(out, field, "must be an object");
+      return;
+  }
+}
+
+// A type error ends validation (the predicates would only repeat it); otherwise every broken
+// predicate is reported, so a caller can fix all of them in one go. Each predicate applies to
+// the kinds of value it is meaningful for (bounds to numbers, lengths to strings and arrays,
+// patterns to strings), which matters for any() schemas.
+void Schema::validate(const std::string& field, const Value& v,
+                      std::vector<FieldError>& out) const {
+  const std::size_t before = out.size();
+  validate_type(field, v, out);
+  if (out.size() != before) return;
+
+  if (v.is_number()) {
+    const double n = v.get<double>();
+    if (min_ && n < *min_) add(out, field, "must be at least " + format_bound(*min_));
+    if (max_ && n > *max_) add(out, field, "must be at most " + format_bound(*max_));
+  }
+
+  if (v.is_string() || v.is_array()) {
+    // Strings count UTF-8 bytes: a bound on storage size, which is what limits usually protect.
+    const std::size_t len = v.is_string() ? v.get_ref<const std::string&>().size() : v.size();
+    if (min_length_ && len < *min_length_) {
+      add(out, field, "length must be at least " + std::to_string(*min_length_));
+    }
+    if (max_length_ && len > *max_length_) {
+      add(out, field, "length must be at most " + std::to_string(*max_length_));
+    }
+  }
+
+  if (compiled_pattern_ && v.is_string() &&
+      !std::regex_match(v.get_ref<const std::string&>(), compiled_pattern_->regex)) {
+    add(out, field, "must match pattern " + *pattern_);
+  }
+
+  if (!one_of_.empty() && std::find(one_of_.begin(), one_of_.end(), v) == one_of_.end()) {
+    add(out, field, "must be one of " + Value(one_of_).dump());
+  }
+
+  // Custom rules may rely on the built-in ones (a length, a type), so they run only when those
+  // pass. They are user code: an exception becomes an error of this field, not of the caller.
+  if (out.size() != before) return;
+  for (const Check& rule : checks_) {
+    try {
+      if (std::optional<std::string> message = rule(v)) add(out, field, std::move(*message));
+    } catch (const std::exception& e) {
+      add(out, field, std::string("check failed: ") + e.what());
+    } catch (...) {
+      add(out, field, "check failed");
+    }
+  }
+}
+
+}  // namespace reactor

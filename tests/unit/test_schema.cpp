@@ -1,0 +1,204 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "reactor/schema.hpp"
+
+namespace reactor {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+
+std::vector<std::string> messages(const Schema& schema, const Value& v) {
+  std::vector<FieldError> errors;
+  schema.validate("f", v, errors);
+  std::vector<std::string> out;
+  for (const FieldError& e : errors) {
+    EXPECT_EQ(e.field, "f");
+    out.push_back(e.message);
+  }
+  return out;
+}
+
+TEST(SchemaTest, TypeNames) {
+  EXPECT_STREQ(to_string(ValueType::kAny), "any");
+  EXPECT_STREQ(to_string(ValueType::kInteger), "integer");
+  EXPECT_STREQ(to_string(ValueType::kNumber), "number");
+  EXPECT_STREQ(to_string(ValueType::kString), "string");
+  EXPECT_STREQ(to_string(ValueType::kBoolean), "boolean");
+  EXPECT_STREQ(to_string(ValueType::kArray), "array");
+  EXPECT_STREQ(to_string(ValueType::kObject), "object");
+}
+
+TEST(SchemaTest, IntegerAcceptsSignedAndUnsignedOnly) {
+  EXPECT_THAT(messages(integer(), Value(-3)), IsEmpty());
+  EXPECT_THAT(messages(integer(), Value(3u)), IsEmpty());
+  EXPECT_THAT(messages(integer(), Value::parse("18446744073709551615")), IsEmpty());
+  EXPECT_THAT(messages(integer(), Value(1.0)), ElementsAre("must be an integer"));
+  EXPECT_THAT(messages(integer(), Value("1")), ElementsAre("must be an integer"));
+  EXPECT_THAT(messages(integer(), Value(nullptr)), ElementsAre("must be an integer"));
+  EXPECT_THAT(messages(integer(), Value(true)), ElementsAre("must be an integer"));
+}
+
+TEST(SchemaTest, EachTypeRejectsOtherKinds) {
+  EXPECT_THAT(messages(number(), Value(1)), IsEmpty());
+  EXPECT_THAT(messages(number(), Value(1.5)), IsEmpty());
+  EXPECT_THAT(messages(number(), Value("1.5")), ElementsAre("must be a number"));
+  EXPECT_THAT(messages(string(), Value("x")), IsEmpty());
+  EXPECT_THAT(messages(string(), Value(1)), ElementsAre("must be a string"));
+  EXPECT_THAT(messages(boolean(), Value(false)), IsEmpty());
+  EXPECT_THAT(messages(boolean(), Value(0)), ElementsAre("must be a boolean"));
+  EXPECT_THAT(messages(array(), Value::array()), IsEmpty());
+  EXPECT_THAT(messages(array(), Value::object()), ElementsAre("must be an array"));
+  EXPECT_THAT(messages(object(), Value::object()), IsEmpty());
+  EXPECT_THAT(messages(object(), Value::array()), ElementsAre("must be an object"));
+}
+
+TEST(SchemaTest, AnyAcceptsEverything) {
+  for (const Value& v : {Value(nullptr), Value(1), Value("s"), Value::array(), Value::object()}) {
+    EXPECT_THAT(messages(any(), v), IsEmpty()) << v.dump();
+  }
+}
+
+TEST(SchemaTest, NumericBounds) {
+  const Schema amount = integer().min(1).max(100);
+  EXPECT_THAT(messages(amount, Value(1)), IsEmpty());
+  EXPECT_THAT(messages(amount, Value(100)), IsEmpty());
+  EXPECT_THAT(messages(amount, Value(0)), ElementsAre("must be at least 1"));
+  EXPECT_THAT(messages(amount, Value(101)), ElementsAre("must be at most 100"));
+  EXPECT_THAT(messages(number().min(0.5), Value(0.25)), ElementsAre("must be at least 0.5"));
+  EXPECT_THAT(messages(number().max(-2), Value(-1)), ElementsAre("must be at most -2"));
+}
+
+TEST(SchemaTest, TypeErrorStopsValidation) {
+  const Schema s = integer().min(5).one_of({1, 2}).check(
+      [](const Value&) { return std::optional<std::string>("custom"); });
+  EXPECT_THAT(messages(s, Value("abc")), ElementsAre("must be an integer"));
+}
+
+TEST(SchemaTest, StringAndArrayLengths) {
+  EXPECT_THAT(messages(string().min_length(2), Value("a")),
+              ElementsAre("length must be at least 2"));
+  EXPECT_THAT(messages(string().max_length(3), Value("abcd")),
+              ElementsAre("length must be at most 3"));
+  EXPECT_THAT(messages(string().length(1, 3), Value("abc")), IsEmpty());
+  EXPECT_THAT(messages(array().length(2, 3), Value::array({1})),
+              ElementsAre("length must be at least 2"));
+  EXPECT_THAT(messages(array().max_length(1), Value::array({1, 2})),
+              ElementsAre("length must be at most 1"));
+}
+
+TEST(SchemaTest, StringLengthCountsUtf8Bytes) {
+  // "é" is two bytes in UTF-8.
+  EXPECT_THAT(messages(string().max_length(1), Value("\xC3\xA9")),
+              ElementsAre("length must be at most 1"));
+}
+
+TEST(SchemaTest, PatternMustMatchTheWholeString) {
+  const Schema s = string().pattern("^x+$");
+  EXPECT_THAT(messages(s, Value("xxx")), IsEmpty());
+  EXPECT_THAT(messages(s, Value("xxy")), ElementsAre("must match pattern ^x+$"));
+  // regex_match, not regex_search: an unanchored pattern still covers the whole string.
+  EXPECT_THAT(messages(string().pattern("a"), Value("ab")), ElementsAre("must match pattern a"));
+}
+
+TEST(SchemaTest, InvalidPatternIsRejectedWhenDeclared) {
+  EXPECT_THROW(string().pattern("(unclosed"), std::invalid_argument);
+}
+
+TEST(SchemaTest, CopiesShareTheCompiledPattern) {
+  Schema original = string().pattern("[0-9]+");
+  Schema copy = original;
+  EXPECT_THAT(messages(copy, Value("123")), IsEmpty());
+  EXPECT_THAT(messages(copy, Value("12a")), ElementsAre("must match pattern [0-9]+"));
+}
+
+TEST(SchemaTest, OneOfListsTheAllowedValues) {
+  const Schema currency = string().one_of({"EUR", "USD"});
+  EXPECT_THAT(messages(currency, Value("EUR")), IsEmpty());
+  EXPECT_THAT(messages(currency, Value("GBP")), ElementsAre(R"(must be one of ["EUR","USD"])"));
+}
+
+TEST(SchemaTest, CollectsEveryBrokenPredicate) {
+  const Schema s = string().min_length(5).pattern("^[a-z]+$").one_of({"hello", "world"});
+  EXPECT_THAT(messages(s, Value("AB")),
+              ElementsAre("length must be at least 5", "must match pattern ^[a-z]+$",
+                          R"(must be one of ["hello","world"])"));
+  EXPECT_THAT(messages(integer().min(10).one_of({20, 30}), Value(5)),
+              ElementsAre("must be at least 10", "must be one of [20,30]"));
+}
+
+TEST(SchemaTest, CustomChecksRunAfterBuiltInsPass) {
+  int calls = 0;
+  auto even = [&calls](const Value& v) -> std::optional<std::string> {
+    ++calls;
+    if (v.get<int>() % 2 != 0) return "must be even";
+    return std::nullopt;
+  };
+  auto small = [](const Value& v) -> std::optional<std::string> {
+    if (v.get<int>() > 10) return "must be small";
+    return std::nullopt;
+  };
+  const Schema s = integer().min(0).check(even).check(small);
+  EXPECT_THAT(messages(s, Value(4)), IsEmpty());
+  EXPECT_THAT(messages(s, Value(13)), ElementsAre("must be even", "must be small"));
+  calls = 0;
+  EXPECT_THAT(messages(s, Value(-1)), ElementsAre("must be at least 0"));
+  EXPECT_EQ(calls, 0);
+}
+
+TEST(SchemaTest, ThrowingCheckBecomesAFieldError) {
+  const Schema s = any().check(
+      [](const Value&) -> std::optional<std::string> { throw std::runtime_error("boom"); });
+  EXPECT_THAT(messages(s, Value(1)), ElementsAre("check failed: boom"));
+}
+
+TEST(SchemaTest, MessagesNeverContainTheValue) {
+  const std::string secret = "s3cr3t-t0k3n";
+  const Schema s =
+      string().redacted().min_length(100).max_length(2).pattern("^x$").one_of({"a", "b"});
+  std::vector<FieldError> errors;
+  s.validate("token", Value(secret), errors);
+  ASSERT_EQ(errors.size(), 4u);
+  for (const FieldError& e : errors) {
+    EXPECT_EQ(e.message.find(secret), std::string::npos) << e.message;
+    EXPECT_EQ(e.field, "token");
+  }
+  errors.clear();
+  integer().redacted().validate("pin", Value(secret), errors);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].message.find(secret), std::string::npos);
+}
+
+TEST(SchemaTest, AppendsToExistingErrors) {
+  std::vector<FieldError> errors{{"other", "earlier"}};
+  integer().validate("n", Value("x"), errors);
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_EQ(errors[1], (FieldError{"n", "must be an integer"}));
+}
+
+TEST(SchemaTest, PresenceFlags) {
+  EXPECT_FALSE(string().is_optional());
+  EXPECT_TRUE(string().optional().is_optional());
+  const Schema with_default = string().default_value("EUR");
+  EXPECT_TRUE(with_default.is_optional());
+  ASSERT_TRUE(with_default.default_val().has_value());
+  EXPECT_EQ(*with_default.default_val(), "EUR");
+  EXPECT_FALSE(string().is_redacted());
+  EXPECT_TRUE(string().redacted().is_redacted());
+  EXPECT_EQ(integer().type(), ValueType::kInteger);
+}
+
+TEST(SchemaTest, FieldErrorJsonRoundTrip) {
+  const FieldError e{"amount", "must be at least 1"};
+  const Value j = e;
+  EXPECT_EQ(j, (Value{{"field", "amount"}, {"message", "must be at least 1"}}));
+  EXPECT_EQ(j.get<FieldError>(), e);
+}
+
+}  // namespace
+}  // namespace reactor
