@@ -25,8 +25,10 @@ struct EngineOptions {
   std::vector<std::shared_ptr<Observer>> observers;
   // Seed of the jitter generator; 0 picks a random seed.
   std::uint64_t random_seed = 0;
-  // Threads available to runs with max_concurrency > 1 (0: hardware threads).
-  int parallel_threads = 0;
+  // Most threads the pool for parallel branches (max_concurrency > 1) may
+  // grow to. It grows only while every thread is busy, so that a branch that
+  // waits on its own branches (a composed child) can never starve it.
+  int max_parallel_threads = 256;
 };
 
 struct RunOptions {
