@@ -20,10 +20,28 @@
 #include <gmock/gmock.h>
 
 #include <memory>
+#include <ostream>
 #include <string>
 #include <utility>
 
 #include "reactor/reactor.hpp"
+
+namespace reactor {
+
+// How GoogleTest prints a RunResult in failure messages (found by ADL): one
+// line instead of a byte dump.
+inline void PrintTo(const RunResult& r, std::ostream* os) {
+  *os << "RunResult{" << r.reactor << " run " << r.run_id << ", status " << to_string(r.status);
+  if (r.error) {
+    *os << ", error " << to_string(r.error->kind) << " at '" << r.error->step
+        << "': " << r.error->message;
+  } else if (!r.value.is_null()) {
+    *os << ", value " << r.value.dump();
+  }
+  *os << ", trace \"" << r.trace_summary() << "\"}";
+}
+
+}  // namespace reactor
 
 namespace reactor::testing {
 
@@ -32,7 +50,9 @@ class TestRun {
   explicit TestRun(Definition definition, EngineOptions options = {})
       : definition_(std::move(definition)), engine_(std::make_unique<Engine>(std::move(options))) {}
 
-  // Replaces the body of the step at `path` ("charge", "payment/charge").
+  // Replaces the body of the step at `path` ("charge", "payment/charge"). A
+  // mocked compose or map step runs once, as a plain step; a mocked map's
+  // element() arguments are left out.
   template <typename F>
   TestRun& mock_step(const std::string& path, F fn) {
     if constexpr (std::is_invocable_v<F, const Args&, StepContext&>) {

@@ -148,7 +148,16 @@ Builder& Builder::timeout(Duration limit) {
 }
 
 Builder& Builder::validate_output(Schema schema) {
-  if (StepSpec* s = current("validate_output")) s->output_schema = std::move(schema);
+  if (StepSpec* s = current("validate_output")) {
+    // Only a plain step's value is checked (and compensated on failure); accepting the
+    // modifier on compose or map would silently check nothing.
+    if (s->kind != StepKind::kStep) {
+      state_->misuse.push_back("step '" + s->name +
+                               "': validate_output() applies to plain steps only (check a "
+                               "composed reactor's or a map's value in its own steps)");
+    }
+    s->output_schema = std::move(schema);
+  }
   return *this;
 }
 

@@ -69,7 +69,7 @@ class RunDriver {
   Attempt run_map(std::size_t i);
   void validate_output(const StepSpec& spec, Attempt& a);
   void record(std::size_t i, int attempt_no, Attempt a, Lock& lock);
-  void record_failure(std::size_t i, int attempt_no, Attempt a);
+  void record_failure(std::size_t i, int attempt_no, Attempt a, Lock& lock);
   void mark_done(std::size_t i);
 
   // rollback.cpp — compensation of failed steps, undo of completed ones.

@@ -1,5 +1,7 @@
 // One attempt of one step, and how its outcome is recorded.
 #include <chrono>
+#include <optional>
+#include <vector>
 
 #include "execution/argument_resolver.hpp"
 #include "execution/inputs.hpp"
@@ -7,6 +9,17 @@
 #include "execution/step_invoker.hpp"
 
 namespace reactor {
+namespace {
+
+// The error of a failed child run (composed reactor or map element). A child that failed
+// before any of its steps ran (its inputs were rejected) names no step: name the child instead.
+std::optional<RunError> child_failure(const Run& child) {
+  std::optional<RunError> e = child.error;
+  if (e && e->step.empty()) e->step = child.path;
+  return e;
+}
+
+}  // namespace
 
 // Attempts step i (once; a failure with attempts left is recorded as a
 // scheduled retry and picked up again by the scheduler).
@@ -35,8 +48,12 @@ RunDriver::Attempt RunDriver::attempt(std::size_t i, int attempt_no) {
       mocked.kind = StepKind::kStep;
       mocked.run = it->second;
       mocked.factory = nullptr;
+      // A mocked map runs once, not per element: its element() arguments have no value.
+      std::erase_if(mocked.arguments, [](const ArgumentSpec& arg) {
+        return arg.source.kind() == ArgumentSource::Kind::kElement;
+      });
       Args args;
-      if (auto err = resolve_arguments(spec, run_, nullptr, args)) {
+      if (auto err = resolve_arguments(mocked, run_, nullptr, args)) {
         return Attempt{Failure(*err, false), ErrorKind::kArgumentResolution, false, {}, {}, false};
       }
       return run_plain(mocked, args, attempt_no);
@@ -110,7 +127,7 @@ RunDriver::Attempt RunDriver::run_compose(std::size_t i, const Args& args) {
       break;
     case RunStatus::kFailed:
       a.result = Failure(child->error ? child->error->message : "child failed", false);
-      a.child_error = child->error;
+      a.child_error = child_failure(*child);
       break;
     default:
       a.interrupted = true;  // the tree was stopped mid-child
@@ -165,7 +182,7 @@ RunDriver::Attempt RunDriver::run_map(std::size_t i) {
     outcomes.push_back(ElementOutcome{k, false, nullptr, child->error ? child->error->message : ""});
     if (spec.atomic) {
       a.result = Failure(child->error ? child->error->message : "element failed", false);
-      a.child_error = child->error;
+      a.child_error = child_failure(*child);
       break;
     }
   }
@@ -201,6 +218,7 @@ RunDriver::Attempt RunDriver::run_map(std::size_t i) {
     e.reactor = def_.name;
     e.exception_type = a.result.exception_type();
     e.message = a.result.message();
+    e.attempts = run_.steps[i].attempts;
     e.retryable = false;
     a.child_error = e;
   }
@@ -233,7 +251,7 @@ void RunDriver::record(std::size_t i, int attempt_no, Attempt a, Lock& lock) {
       halting_ = true;
       break;
     case Outcome::kFailure:
-      record_failure(i, attempt_no, std::move(a));
+      record_failure(i, attempt_no, std::move(a), lock);
       return;
   }
   rec.result = std::move(a.result).value();
@@ -249,8 +267,8 @@ void RunDriver::record(std::size_t i, int attempt_no, Attempt a, Lock& lock) {
 }
 
 // A failed attempt: schedule the next one, or make the failure final and
-// start the rollback. Caller holds the lock.
-void RunDriver::record_failure(std::size_t i, int attempt_no, Attempt a) {
+// start the rollback. Caller holds the lock; it is released around observers.
+void RunDriver::record_failure(std::size_t i, int attempt_no, Attempt a, Lock& lock) {
   StepRecord& rec = run_.steps[i];
   const StepSpec& spec = def_.steps[i];
   const std::string message = a.result.message();
@@ -266,9 +284,12 @@ void RunDriver::record_failure(std::size_t i, int attempt_no, Attempt a) {
     rec.retry_at_ms = to_unix_ms(ex_.clock().now() + delay);
     retry_waiting_.insert(i);
     ex_.checkpoint();
+    if (ex_.observers().empty()) return;
+    lock.unlock();
     ex_.observers().notify("step_retry", [&](Observer& o) {
       o.on_step_retry(event(i, attempt_no), delay, message);
     });
+    lock.lock();
     return;
   }
   rec.status = StepStatus::kFailed;
@@ -293,8 +314,11 @@ void RunDriver::record_failure(std::size_t i, int attempt_no, Attempt a) {
     run_.error->inputs = redact_inputs(def_, run_.inputs);
   }
   ex_.checkpoint();
+  if (ex_.observers().empty()) return;
+  lock.unlock();
   ex_.observers().notify("step_fail",
                          [&](Observer& o) { o.on_step_fail(event(i, attempt_no), message); });
+  lock.lock();
 }
 
 }  // namespace reactor
