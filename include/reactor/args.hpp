@@ -46,6 +46,7 @@ class Args {
   // For the engine and for tests.
   void add_view(std::string name, const Value* value);
   void add_owned(std::string name, Value value);
+  void reserve(std::size_t n) { entries_.reserve(n); }
 
  private:
   struct Entry {

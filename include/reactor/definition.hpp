@@ -45,6 +45,8 @@ struct DefinitionData;
 struct ArgumentSpec {
   std::string name;
   ArgumentSource source;
+  // kResult: index of the step named by source.name(), set by build().
+  std::size_t result_step = static_cast<std::size_t>(-1);
 };
 
 struct InputSpec {

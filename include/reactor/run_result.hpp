@@ -47,6 +47,8 @@ struct RunResult {
 };
 
 RunResult make_run_result(const Run& run);
+// The same, taking the run's values instead of copying them.
+RunResult make_run_result(Run&& run);
 
 // {"schema_version": 1, "run_id": …, "status": …, "value": …, "error": …,
 //  "trace": […], "steps": […]}. from_json throws std::invalid_argument on an

@@ -26,6 +26,22 @@ void flatten(const Run& run, const std::string& prefix, std::vector<StepOutcome>
   }
 }
 
+std::size_t count_steps(const Run& run) {
+  std::size_t n = run.steps.size();
+  for (const StepRecord& record : run.steps) {
+    for (const Run& child : record.children) n += count_steps(child);
+  }
+  return n;
+}
+
+void flatten_move(Run& run, const std::string& prefix, std::vector<StepOutcome>& out) {
+  for (StepRecord& record : run.steps) {
+    out.push_back(StepOutcome{prefix.empty() ? std::move(record.name) : prefix + record.name,
+                              record.status, std::move(record.result), record.attempts});
+    for (Run& child : record.children) flatten_move(child, child_prefix(prefix, child.path), out);
+  }
+}
+
 Value step_outcome_to_json(const StepOutcome& s) {
   return Value{{"step", s.step},
                {"status", to_string(s.status)},
@@ -94,6 +110,19 @@ RunResult make_run_result(const Run& run) {
   r.error = run.error;
   r.trace = run.trace;
   flatten(run, "", r.steps);
+  return r;
+}
+
+RunResult make_run_result(Run&& run) {
+  RunResult r;
+  r.run_id = std::move(run.id);
+  r.reactor = std::move(run.reactor);
+  r.status = run.status;
+  r.value = std::move(run.value);
+  r.error = std::move(run.error);
+  r.trace = std::move(run.trace);
+  r.steps.reserve(count_steps(run));
+  flatten_move(run, "", r.steps);
   return r;
 }
 

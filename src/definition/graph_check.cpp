@@ -129,8 +129,11 @@ class Checker {
   void resolve_dependencies() {
     for (auto& s : d_.steps) {
       std::set<std::size_t> deps;
-      for (const auto& a : s.arguments) {
-        if (a.source.kind() == ArgumentSource::Kind::kResult) deps.insert(index_.at(a.source.name()));
+      for (auto& a : s.arguments) {
+        if (a.source.kind() == ArgumentSource::Kind::kResult) {
+          a.result_step = index_.at(a.source.name());
+          deps.insert(a.result_step);
+        }
       }
       if (s.map_source && s.map_source->kind() == ArgumentSource::Kind::kResult) {
         deps.insert(index_.at(s.map_source->name()));

@@ -24,7 +24,7 @@ const Value* step_index_child(const Value& v, std::string_view key) {
 // The value a source names, before path and transform; nullptr with `error`
 // set when it does not exist.
 const Value* base_value(const ArgumentSource& src, const Run& run, const Value* element,
-                        std::string& error) {
+                        std::string& error, std::size_t hint) {
   switch (src.kind()) {
     case ArgumentSource::Kind::kInput: {
       auto it = run.inputs.find(src.name());
@@ -32,6 +32,7 @@ const Value* base_value(const ArgumentSource& src, const Run& run, const Value* 
       return it == run.inputs.end() ? &kNull : &*it;
     }
     case ArgumentSource::Kind::kResult:
+      if (hint < run.steps.size()) return &run.steps[hint].result;
       for (const auto& rec : run.steps) {
         if (rec.name == src.name()) return &rec.result;
       }
@@ -64,9 +65,10 @@ std::string describe(const ArgumentSource& src) {
 // value; calls `view` or `own` accordingly. Returns an error message.
 template <typename View, typename Own>
 std::optional<std::string> resolve_one(const ArgumentSource& src, const Run& run,
-                                       const Value* element, View&& view, Own&& own) {
+                                       const Value* element, View&& view, Own&& own,
+                                       std::size_t hint = static_cast<std::size_t>(-1)) {
   std::string error;
-  const Value* v = base_value(src, run, element, error);
+  const Value* v = base_value(src, run, element, error, hint);
   if (v == nullptr) return error;
   if (!src.path().empty()) {
     v = follow_path(*v, src.path());
@@ -110,10 +112,11 @@ std::optional<std::string> resolve_arguments(const StepSpec& step, const Run& ru
     }
     return std::nullopt;
   }
+  out.reserve(step.arguments.size());
   for (const auto& arg : step.arguments) {
     auto err = resolve_one(
         arg.source, run, element, [&](const Value* v) { out.add_view(arg.name, v); },
-        [&](Value v) { out.add_owned(arg.name, std::move(v)); });
+        [&](Value v) { out.add_owned(arg.name, std::move(v)); }, arg.result_step);
     if (err) return "argument '" + arg.name + "': " + *err;
   }
   return std::nullopt;
