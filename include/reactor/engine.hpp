@@ -8,8 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "reactor/backend.hpp"
 #include "reactor/clock.hpp"
 #include "reactor/definition.hpp"
+#include "reactor/durability.hpp"
 #include "reactor/observer.hpp"
 #include "reactor/registry.hpp"
 #include "reactor/run.hpp"
@@ -29,6 +31,12 @@ struct EngineOptions {
   // grow to. It grows only while every thread is busy, so that a branch that
   // waits on its own branches (a composed child) can never starve it.
   int max_parallel_threads = 256;
+
+  // Durable execution: with a backend (see open_backend), every run is
+  // stored, holds a fenced lease while it executes, commits each step, and
+  // is recovered by workers if its process dies. nullptr: in-process only.
+  std::shared_ptr<Backend> backend;
+  DurabilityOptions durability;
 };
 
 struct RunOptions {
@@ -68,11 +76,22 @@ class Engine {
   // another version of the graph fails with ErrorKind::kDefinitionChanged.
   RunResult resume(const Definition& definition, Run run, const RunOptions& options = {});
 
+  // Durable mode only (InvalidArgument without a backend). Validates the inputs here, in the caller, then persists
+  // the run as `enqueued` together with its job in one commit, and returns its
+  // id at once. NotFound for an unknown reactor, InvalidArgument (listing
+  // every field error) for invalid inputs.
+  Status run_in_background(const std::string& reactor, Value inputs, std::string& run_id);
+  // The stored state of a run: status, steps, trace, value or error.
+  Status find(const std::string& run_id, RunResult& out);
+  // The backend, or nullptr in in-process mode.
+  Backend* backend() const;
+
   // Starts a run record without running it (status kPending).
   Run create_run(const Definition& definition, Value inputs, const std::string& run_id = "") const;
 
  private:
   struct Impl;
+  friend struct EngineInternals;
   Registry registry_;
   std::unique_ptr<Impl> impl_;
 };

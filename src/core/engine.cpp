@@ -2,27 +2,64 @@
 
 #include <random>
 
-#include "execution/execution.hpp"
-#include "execution/run_driver.hpp"
+#include "core/engine_internals.hpp"
+#include "durability/durable_runner.hpp"
+#include "durability/lease_keeper.hpp"
+#include "execution/execute.hpp"
+#include "execution/inputs.hpp"
 
 namespace reactor {
 
 struct Engine::Impl {
-  explicit Impl(EngineOptions o)
-      : options(std::move(o)),
-        pool(options.max_parallel_threads) {
+  Impl(EngineOptions o, Registry& registry)
+      : options(std::move(o)), pool(options.max_parallel_threads) {
     if (!options.clock) options.clock = SystemClock::instance();
+    // Seeded once: a random_device per run costs microseconds on some VMs.
+    base_seed = options.random_seed != 0
+                    ? options.random_seed
+                    : (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
+    if (options.backend) open_durable(registry);
   }
 
-  std::uint64_t next_seed() {
-    if (options.random_seed == 0) return std::random_device{}();
-    return options.random_seed + seeds_used++;
+  void open_durable(Registry& registry) {
+    keeper = std::make_unique<LeaseKeeper>(*options.backend, *options.clock);
+    durable = std::make_unique<DurableEnv>(DurableEnv{
+        registry, *options.backend, *options.clock, options.durability, *keeper,
+        [this](Run& run, const Definition& def, ExecuteHooks hooks) {
+          return execute(run, def, nullptr, hooks, false);
+        },
+        [this](Duration max) { return jitter(max); }});
+  }
+
+  ExecuteOutcome execute(Run& run, const Definition& def, const RunOptions* run_options,
+                         const ExecuteHooks& hooks, bool root_is_new) {
+    std::vector<std::shared_ptr<Observer>> observers = options.observers;
+    for (const auto& o : def.data()->observers) observers.push_back(o);
+    ExecuteEnv env{*options.clock, std::move(observers),
+                   run_options ? &run_options->overrides : nullptr, pool, next_seed()};
+    return execute_run(run, def, env, hooks, root_is_new);
+  }
+
+  std::uint64_t next_seed() { return base_seed + seeds_used++; }
+
+  Duration jitter(Duration max) {
+    if (max <= Duration::zero()) return Duration::zero();
+    std::lock_guard lock(rng_mu);
+    std::uniform_int_distribution<Duration::rep> dist(0, max.count());
+    return Duration(dist(rng));
   }
 
   EngineOptions options;
   ThreadPool pool;
+  std::uint64_t base_seed = 0;
   std::atomic<std::uint64_t> seeds_used{0};
+  std::mutex rng_mu;
+  std::mt19937_64 rng{std::random_device{}()};
+  std::unique_ptr<LeaseKeeper> keeper;
+  std::unique_ptr<DurableEnv> durable;
 };
+
+DurableEnv* EngineInternals::durable_env(Engine& engine) { return engine.impl_->durable.get(); }
 
 namespace {
 
@@ -43,10 +80,13 @@ RunResult failed_before_start(const std::string& reactor, ErrorKind kind, std::s
 
 }  // namespace
 
-Engine::Engine(EngineOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {}
+Engine::Engine(EngineOptions options)
+    : impl_(std::make_unique<Impl>(std::move(options), registry_)) {}
 Engine::~Engine() = default;
 
 Clock& Engine::clock() const { return *impl_->options.clock; }
+
+Backend* Engine::backend() const { return impl_->options.backend.get(); }
 
 Run Engine::create_run(const Definition& definition, Value inputs,
                        const std::string& run_id) const {
@@ -74,7 +114,11 @@ RunResult Engine::run(const std::string& reactor, Value inputs, const RunOptions
 }
 
 RunResult Engine::run(const Definition& definition, Value inputs, const RunOptions& options) {
-  return resume(definition, create_run(definition, std::move(inputs), options.run_id), options);
+  Run run = create_run(definition, std::move(inputs), options.run_id);
+  if (impl_->durable && options.overrides.empty() && !options.on_checkpoint) {
+    return run_synchronously(*impl_->durable, definition, std::move(run));
+  }
+  return resume(definition, std::move(run), options);
 }
 
 RunResult Engine::resume(Run run, const RunOptions& options) {
@@ -95,13 +139,36 @@ RunResult Engine::resume(const Definition& definition, Run run, const RunOptions
                                run.id);
   }
   if (!is_terminal(run.status)) {
-    std::vector<std::shared_ptr<Observer>> observers = impl_->options.observers;
-    for (const auto& o : definition.data()->observers) observers.push_back(o);
-    Execution ex(run, clock(), ObserverHub(std::move(observers)), options, impl_->pool,
-                 impl_->next_seed());
-    RunDriver(ex, *definition.data(), run).drive();
+    ExecuteHooks hooks;
+    if (options.on_checkpoint) {
+      hooks.commit = [&options](const Run& root, const CheckpointDelta&) {
+        return options.on_checkpoint(root);
+      };
+    }
+    impl_->execute(run, definition, &options, hooks, false);
   }
-  return make_run_result(run);
+  return make_run_result(std::move(run));
+}
+
+Status Engine::run_in_background(const std::string& reactor, Value inputs, std::string& run_id) {
+  if (!impl_->durable) {
+    return Status::InvalidArgument("run_in_background needs an engine with a backend");
+  }
+  auto def = registry_.find(reactor);
+  if (!def) return Status::NotFound("no reactor is registered as '" + reactor + "'");
+  // Validated here, in the caller: a bad input is the caller's error, not a
+  // failed run discovered later by a worker.
+  std::vector<FieldError> errors = validate_inputs(*def->data(), inputs);
+  if (!errors.empty()) return Status::InvalidArgument("invalid inputs: " + describe(errors));
+  Run run = create_run(*def, std::move(inputs));
+  Status s = persist_background_run(*impl_->durable, run);
+  if (s.ok()) run_id = run.id;
+  return s;
+}
+
+Status Engine::find(const std::string& run_id, RunResult& out) {
+  if (!impl_->durable) return Status::InvalidArgument("find needs an engine with a backend");
+  return load_result(*impl_->durable, run_id, out);
 }
 
 }  // namespace reactor

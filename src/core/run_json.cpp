@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/run_json.hpp"
 #include "reactor/run.hpp"
 
 namespace reactor {
@@ -12,22 +13,6 @@ namespace {
 
 Value run_body_to_json(const Run& run);
 Run run_body_from_json(const Value& j);
-
-Value step_record_to_json(const StepRecord& s) {
-  Value children = Value::array();
-  for (const Run& child : s.children) children.push_back(run_body_to_json(child));
-  return Value{{"name", s.name},
-               {"status", to_string(s.status)},
-               {"result", s.result},
-               {"attempts", s.attempts},
-               {"completion_seq", s.completion_seq},
-               {"started_at_ms", s.started_at_ms},
-               {"finished_at_ms", s.finished_at_ms},
-               {"retry_at_ms", s.retry_at_ms},
-               {"error", s.error},
-               {"body_started", s.body_started},
-               {"children", std::move(children)}};
-}
 
 // Children carry no schema_version of their own: they are only ever read as part of their root.
 Value run_body_to_json(const Run& run) {
@@ -61,24 +46,6 @@ const Value& array_at(const Value& j, const char* key) {
 
 void require_object(const Value& j, const char* what) {
   if (!j.is_object()) throw std::invalid_argument(std::string(what) + " is not an object");
-}
-
-StepRecord step_record_from_json(const Value& j) {
-  require_object(j, "step record");
-  StepRecord s;
-  j.at("name").get_to(s.name);
-  s.status = step_status_from_string(j.at("status").get<std::string>());
-  s.result = j.at("result");
-  j.at("attempts").get_to(s.attempts);
-  j.at("completion_seq").get_to(s.completion_seq);
-  j.at("started_at_ms").get_to(s.started_at_ms);
-  j.at("finished_at_ms").get_to(s.finished_at_ms);
-  j.at("retry_at_ms").get_to(s.retry_at_ms);
-  j.at("error").get_to(s.error);
-  j.at("body_started").get_to(s.body_started);
-  for (const Value& child : array_at(j, "children"))
-    s.children.push_back(run_body_from_json(child));
-  return s;
 }
 
 Run run_body_from_json(const Value& j) {
@@ -124,6 +91,47 @@ void check_schema_version(const Value& j) {
 }
 
 }  // namespace
+
+Value step_record_to_json(const StepRecord& s, bool with_children) {
+  Value j{{"name", s.name},
+               {"status", to_string(s.status)},
+               {"result", s.result},
+               {"attempts", s.attempts},
+               {"completion_seq", s.completion_seq},
+               {"started_at_ms", s.started_at_ms},
+               {"finished_at_ms", s.finished_at_ms},
+               {"retry_at_ms", s.retry_at_ms},
+               {"error", s.error},
+               {"body_started", s.body_started}};
+  if (with_children) {
+    Value children = Value::array();
+    for (const Run& child : s.children) children.push_back(run_body_to_json(child));
+    j["children"] = std::move(children);
+  }
+  return j;
+}
+
+StepRecord step_record_from_json(const Value& j) {
+  require_object(j, "step record");
+  StepRecord s;
+  j.at("name").get_to(s.name);
+  s.status = step_status_from_string(j.at("status").get<std::string>());
+  s.result = j.at("result");
+  j.at("attempts").get_to(s.attempts);
+  j.at("completion_seq").get_to(s.completion_seq);
+  j.at("started_at_ms").get_to(s.started_at_ms);
+  j.at("finished_at_ms").get_to(s.finished_at_ms);
+  j.at("retry_at_ms").get_to(s.retry_at_ms);
+  j.at("error").get_to(s.error);
+  j.at("body_started").get_to(s.body_started);
+  // Durable step rows carry no children: those are runs of their own there.
+  if (j.contains("children")) {
+    for (const Value& child : array_at(j, "children")) {
+      s.children.push_back(run_body_from_json(child));
+    }
+  }
+  return s;
+}
 
 Value run_to_json(const Run& run) {
   Value j = run_body_to_json(run);

@@ -2,14 +2,25 @@
 
 namespace reactor {
 
-Execution::Execution(Run& root, Clock& clock, ObserverHub observers, const RunOptions& options,
-                     ThreadPool& pool, std::uint64_t jitter_seed)
+Execution::Execution(Run& root, const ExecuteEnv& env, const ExecuteHooks& hooks,
+                     bool root_is_new)
     : root_(root),
-      clock_(clock),
-      observers_(std::move(observers)),
-      options_(options),
-      pool_(pool),
-      rng_(jitter_seed) {}
+      clock_(env.clock),
+      observers_(env.observers),
+      overrides_(env.overrides != nullptr && !env.overrides->empty() ? env.overrides : nullptr),
+      hooks_(hooks),
+      pool_(env.pool),
+      rng_(env.jitter_seed) {
+  // Trace events up to here are stored already, unless the run is new.
+  delta_.trace_begin = root_is_new ? 0 : root.trace.size();
+  if (root_is_new) delta_.created.push_back(&root);
+}
+
+const RunFn* Execution::override_for(const std::string& path) const {
+  if (overrides_ == nullptr) return nullptr;
+  auto it = overrides_->find(path);
+  return it == overrides_->end() ? nullptr : &it->second;
+}
 
 void Execution::trace(TraceType type, const std::string& step, int attempt, std::string outcome,
                       std::string message) {
@@ -17,11 +28,36 @@ void Execution::trace(TraceType type, const std::string& step, int attempt, std:
       TraceEvent{type, step, attempt, std::move(outcome), std::move(message), now_ms()});
 }
 
-void Execution::checkpoint() {
-  root_.updated_at_ms = now_ms();
-  if (!options_.on_checkpoint || stopped()) return;
-  Status s = options_.on_checkpoint(root_);
-  if (!s.ok()) stopped_.store(true, std::memory_order_relaxed);
+void Execution::trace_at(std::int64_t at_ms, TraceType type, const std::string& step,
+                         int attempt, std::string outcome) {
+  root_.trace.push_back(TraceEvent{type, step, attempt, std::move(outcome), {}, at_ms});
+}
+
+void Execution::checkpoint(bool force) { checkpoint_at(now_ms(), force); }
+
+void Execution::checkpoint_at(std::int64_t now, bool force) {
+  root_.updated_at_ms = now;
+  if (stopped()) return;
+  if (!hooks_.commit) {
+    delta_ = CheckpointDelta{{}, {}, {}, root_.trace.size()};
+    return;
+  }
+  const auto min_gap = std::chrono::duration_cast<std::chrono::milliseconds>(
+                           hooks_.checkpoint_min_interval)
+                           .count();
+  if (!force && min_gap > 0 && now - last_commit_ms_ < min_gap) return;
+  Status s = hooks_.commit(root_, delta_);
+  if (!s.ok()) {
+    stop_reason_ = s;
+    stopped_.store(true, std::memory_order_relaxed);
+    return;
+  }
+  last_commit_ms_ = now;
+  delta_ = CheckpointDelta{{}, {}, {}, root_.trace.size()};
+}
+
+void Execution::yield_until(std::int64_t due_ms) {
+  if (!yield_at_ms_ || due_ms < *yield_at_ms_) yield_at_ms_ = due_ms;
 }
 
 Duration Execution::jitter(Duration max) {

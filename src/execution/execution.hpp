@@ -1,33 +1,37 @@
 // Execution: what every level of one run tree shares while it executes — the
-// root run, the lock that guards it, the clock, observers and options.
+// root run, the lock that guards it, the clock, observers, the durable hooks,
+// and what changed since the last checkpoint.
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "execution/execute.hpp"
 #include "execution/observer_hub.hpp"
 #include "execution/thread_pool.hpp"
+#include "reactor/checkpoint.hpp"
 #include "reactor/clock.hpp"
-#include "reactor/engine.hpp"
 #include "reactor/run.hpp"
 
 namespace reactor {
 
 class Execution {
  public:
-  Execution(Run& root, Clock& clock, ObserverHub observers, const RunOptions& options,
-            ThreadPool& pool, std::uint64_t jitter_seed);
+  Execution(Run& root, const ExecuteEnv& env, const ExecuteHooks& hooks, bool root_is_new);
 
   Run& root() { return root_; }
   Clock& clock() { return clock_; }
   const ObserverHub& observers() const { return observers_; }
-  const RunOptions& options() const { return options_; }
+  const ExecuteHooks& hooks() const { return hooks_; }
   ThreadPool& pool() { return pool_; }
+  // The step bodies to replace, by path (tests), or nullptr.
+  const RunFn* override_for(const std::string& path) const;
 
   // Guards every field of every Run in the tree. Step bodies, user rollback
   // code and observers run without it.
@@ -38,11 +42,30 @@ class Execution {
   // Appends to the root's trace. Caller holds mutex().
   void trace(TraceType type, const std::string& step, int attempt, std::string outcome,
              std::string message = {});
+  void trace_at(std::int64_t at_ms, TraceType type, const std::string& step, int attempt,
+                std::string outcome);
 
-  // Hands the root to the checkpoint hook. Caller holds mutex(). Once a
-  // checkpoint is refused the whole tree stops where it is (stopped()).
-  void checkpoint();
+  // Record what changed, for the next checkpoint. Caller holds mutex().
+  void touch_step(const Run& run, std::size_t i) { delta_.steps.emplace_back(&run, i); }
+  void touch_header(const Run& run) { delta_.headers.push_back(&run); }
+  void touch_created(const Run& run) { delta_.created.push_back(&run); }
+
+  // Hands what changed to the commit hook. Caller holds mutex(). Mid-run
+  // checkpoints may be coalesced (checkpoint_min_interval) unless `force`:
+  // terminal states and hand-offs always force. Once a commit is refused the
+  // whole tree stops where it is (stopped()).
+  void checkpoint(bool force = false);
+  void checkpoint_at(std::int64_t now_ms, bool force = false);
   bool stopped() const { return stopped_.load(std::memory_order_relaxed); }
+  const Status& stop_reason() const { return stop_reason_; }
+
+  // Hands the run back instead of waiting for a retry due at `due_ms`
+  // (hooks().yield_on_retry_wait): every driver unwinds.
+  void yield_until(std::int64_t due_ms);
+  bool yielded() const { return yield_at_ms_.has_value(); }
+  const std::optional<std::int64_t>& yield_at_ms() const { return yield_at_ms_; }
+  // Stop launching steps: stopped or yielded.
+  bool halted_from_outside() const { return stopped() || yielded(); }
 
   // Uniform in [0, max]. Thread-safe.
   Duration jitter(Duration max);
@@ -51,10 +74,15 @@ class Execution {
   Run& root_;
   Clock& clock_;
   ObserverHub observers_;
-  const RunOptions& options_;
+  const std::map<std::string, RunFn>* overrides_;
+  const ExecuteHooks& hooks_;
   ThreadPool& pool_;
   std::mutex mu_;
+  CheckpointDelta delta_;
+  std::int64_t last_commit_ms_ = 0;
   std::atomic<bool> stopped_{false};
+  Status stop_reason_;
+  std::optional<std::int64_t> yield_at_ms_;
   std::mutex rng_mu_;
   std::mt19937_64 rng_;
 };

@@ -21,7 +21,10 @@ void RunDriver::rollback(Lock& lock) {
   if (!run_.error) run_.error = RunError{};
   // Steps waiting for a retry get no further attempt: their last one failed.
   for (auto& rec : run_.steps) {
-    if (rec.status == StepStatus::kRetryScheduled) rec.status = StepStatus::kFailed;
+    if (rec.status == StepStatus::kRetryScheduled) {
+      rec.status = StepStatus::kFailed;
+      ex_.touch_step(run_, static_cast<std::size_t>(&rec - run_.steps.data()));
+    }
   }
   // The step whose failure started the rollback is compensated first, then
   // any sibling branch that failed while it was in flight.
@@ -37,7 +40,8 @@ void RunDriver::rollback(Lock& lock) {
   undo_completed(lock, run_.error->rollback_failures);
   if (ex_.stopped()) return;
   run_.status = RunStatus::kFailed;
-  ex_.checkpoint();
+  ex_.touch_header(run_);
+  ex_.checkpoint(/*force=*/true);
   RunError error = *run_.error;
   lock.unlock();
   ex_.observers().notify("run_fail", [&](Observer& o) { o.on_run_fail(run_event(), error); });
@@ -53,6 +57,7 @@ void RunDriver::compensate(std::size_t i, Lock& lock) {
   const bool has_code = spec.factory || spec.compensate;
   if (spec.kind != StepKind::kStep || !rec.body_started || !has_code) {
     rec.status = StepStatus::kCompensated;
+    ex_.touch_step(run_, i);
     ex_.checkpoint();
     return;
   }
@@ -83,6 +88,8 @@ void RunDriver::compensate(std::size_t i, Lock& lock) {
         "compensation of step '" + path + "' failed: " + r.message() + " (after: " + error + ")";
   }
   rec.status = StepStatus::kCompensated;
+  ex_.touch_step(run_, i);
+  ex_.touch_header(run_);  // the error may name a compensation failure
   ex_.checkpoint();
   lock.unlock();
   if (r.ok()) {
@@ -119,11 +126,13 @@ void RunDriver::undo(std::size_t i, Lock& lock, std::vector<RollbackFailure>& fa
       RunDriver(ex_, *spec.child, rec.children[k]).undo_completed(lock, failures);
     }
     rec.status = StepStatus::kUndone;
+    ex_.touch_step(run_, i);
     ex_.checkpoint();
     return;
   }
   if (!spec.factory && !spec.undo) {
     rec.status = StepStatus::kUndone;
+    ex_.touch_step(run_, i);
     ex_.checkpoint();
     return;
   }
@@ -147,6 +156,8 @@ void RunDriver::undo(std::size_t i, Lock& lock, std::vector<RollbackFailure>& fa
             r.ok() ? "" : r.message());
   if (!r.ok()) failures.push_back(failure_of(path, "undo", r));
   rec.status = StepStatus::kUndone;
+  ex_.touch_step(run_, i);
+  ex_.touch_header(run_);
   ex_.checkpoint();
   lock.unlock();
   if (r.ok()) {

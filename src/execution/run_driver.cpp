@@ -29,7 +29,7 @@ void RunDriver::drive() {
   Lock lock(ex_.mutex());
   if (run_.status == RunStatus::kPending && !start(lock)) return;
   if (run_.status == RunStatus::kRunning) forward(lock);
-  if (ex_.stopped()) return;
+  if (ex_.halted_from_outside()) return;
   if (run_.status == RunStatus::kRollingBack) rollback(lock);
 }
 
@@ -47,13 +47,15 @@ bool RunDriver::start(Lock& lock) {
     e.inputs = redact_inputs(def_, run_.inputs);
     run_.status = RunStatus::kFailed;
     run_.error = e;
-    ex_.checkpoint();
+    ex_.touch_header(run_);
+    ex_.checkpoint(/*force=*/true);
     lock.unlock();
     ex_.observers().notify("run_fail", [&](Observer& o) { o.on_run_fail(run_event(), e); });
     lock.lock();
     return false;
   }
   run_.status = RunStatus::kRunning;
+  ex_.touch_header(run_);
   ex_.checkpoint();
   if (!ex_.observers().empty()) {
     Value redacted = redact_inputs(def_, run_.inputs);
@@ -93,10 +95,13 @@ void RunDriver::rebuild_schedule() {
   }
 }
 
-bool RunDriver::stop_launching() const { return halting_ || failing_ || ex_.stopped(); }
+bool RunDriver::stop_launching() const {
+  return halting_ || failing_ || ex_.halted_from_outside();
+}
 
 void RunDriver::forward(Lock& lock) {
   rebuild_schedule();
+  if (&run_ == &ex_.root()) run_.trace.reserve(run_.trace.size() + def_.steps.size());
   const int max = def_.max_concurrency;
   for (;;) {
     while (!stop_launching() && in_flight_ < max && !ready_.empty()) {
@@ -118,10 +123,11 @@ void RunDriver::forward(Lock& lock) {
     }
     settled_.wait(lock);
   }
-  if (ex_.stopped()) return;
+  if (ex_.halted_from_outside()) return;
   if (failing_) {
     run_.status = RunStatus::kRollingBack;
-    ex_.checkpoint();
+    ex_.touch_header(run_);
+    ex_.checkpoint(/*force=*/true);
   } else if (halting_) {
     finish_halted(lock);
   } else {
@@ -154,6 +160,13 @@ void RunDriver::launch(std::size_t i, Lock& lock, bool wait_for_retry) {
 void RunDriver::sleep_until_next_retry(Lock& lock) {
   std::int64_t due = INT64_MAX;
   for (auto i : retry_waiting_) due = std::min(due, run_.steps[i].retry_at_ms);
+  if (due > ex_.now_ms() && ex_.hooks().yield_on_retry_wait) {
+    // A worker does not hold a thread through a backoff: the run goes back to
+    // the queue, due when the retry is, with its state written first.
+    ex_.checkpoint(/*force=*/true);
+    ex_.yield_until(due);
+    return;
+  }
   lock.unlock();
   ex_.clock().sleep_until(from_unix_ms(due));
   lock.lock();
@@ -176,7 +189,8 @@ void RunDriver::finish_completed(Lock& lock) {
     for (const auto& rec : run_.steps) run_.value[rec.name] = rec.result;
   }
   run_.status = RunStatus::kCompleted;
-  ex_.checkpoint();
+  ex_.touch_header(run_);
+  ex_.checkpoint(/*force=*/true);
   lock.unlock();
   ex_.observers().notify("run_complete",
                          [&](Observer& o) { o.on_run_complete(run_event(), "completed"); });
@@ -188,7 +202,8 @@ void RunDriver::finish_halted(Lock& lock) {
     if (rec.status == StepStatus::kHalted) run_.value = rec.result;
   }
   run_.status = RunStatus::kHalted;
-  ex_.checkpoint();
+  ex_.touch_header(run_);
+  ex_.checkpoint(/*force=*/true);
   lock.unlock();
   ex_.observers().notify("run_complete",
                          [&](Observer& o) { o.on_run_complete(run_event(), "halted"); });

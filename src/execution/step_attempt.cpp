@@ -41,12 +41,11 @@ void RunDriver::execute(std::size_t i) {
 
 RunDriver::Attempt RunDriver::attempt(std::size_t i, int attempt_no) {
   const StepSpec& spec = def_.steps[i];
-  if (!ex_.options().overrides.empty()) {
-    auto it = ex_.options().overrides.find(path_of(i));
-    if (it != ex_.options().overrides.end()) {
+  {
+    if (const RunFn* mock = ex_.override_for(path_of(i))) {
       StepSpec mocked = spec;
       mocked.kind = StepKind::kStep;
-      mocked.run = it->second;
+      mocked.run = *mock;
       mocked.factory = nullptr;
       // A mocked map runs once, not per element: its element() arguments have no value.
       std::erase_if(mocked.arguments, [](const ArgumentSpec& arg) {
@@ -76,7 +75,10 @@ RunDriver::Attempt RunDriver::run_plain(const StepSpec& spec, const Args& args, 
     if (spec.factory) return spec.factory()->run(args, ctx);
     return spec.run(args, ctx);
   };
-  Invocation inv = invoke_user_code(body, spec.timeout, ex_.clock());
+  Invocation inv = spec.timeout ? invoke_user_code(body, spec.timeout, ex_.clock(),
+                                                   ex_.hooks().on_hung_step,
+                                                   ex_.hooks().hung_step_grace)
+                                : Invocation{call_user_code_inline(body), false};
   Attempt a;
   a.kind = inv.timed_out ? ErrorKind::kTimeout : ErrorKind::kStepFailed;
   a.result = std::move(inv.result);
@@ -103,6 +105,7 @@ Run& RunDriver::child_run(std::size_t i, std::size_t k, const Value& inputs,
   auto& children = run_.steps[i].children;
   if (children.size() <= k) {
     children.push_back(make_child_run(*def_.steps[i].child, run_, path, inputs, ex_.now_ms()));
+    ex_.touch_created(children.back());
   }
   return children[k];
 }
@@ -235,7 +238,8 @@ void RunDriver::mark_done(std::size_t i) {
 
 void RunDriver::record(std::size_t i, int attempt_no, Attempt a, Lock& lock) {
   StepRecord& rec = run_.steps[i];
-  rec.finished_at_ms = ex_.now_ms();
+  const std::int64_t now = ex_.now_ms();
+  rec.finished_at_ms = now;
   const std::string& path = path_of(i);
   const Outcome outcome = a.result.outcome();
   switch (outcome) {
@@ -255,9 +259,11 @@ void RunDriver::record(std::size_t i, int attempt_no, Attempt a, Lock& lock) {
       return;
   }
   rec.result = std::move(a.result).value();
-  ex_.trace(TraceType::kRun, path, attempt_no, to_string(outcome));
+  ex_.trace_at(now, TraceType::kRun, path, attempt_no, to_string(outcome));
   if (outcome != Outcome::kHalt) mark_done(i);
-  ex_.checkpoint();
+  ex_.touch_step(run_, i);
+  ex_.touch_header(run_);  // its completion counter moved
+  ex_.checkpoint_at(now);
   if (ex_.observers().empty()) return;
   lock.unlock();
   ex_.observers().notify("step_complete", [&](Observer& o) {
@@ -283,6 +289,7 @@ void RunDriver::record_failure(std::size_t i, int attempt_no, Attempt a, Lock& l
     rec.status = StepStatus::kRetryScheduled;
     rec.retry_at_ms = to_unix_ms(ex_.clock().now() + delay);
     retry_waiting_.insert(i);
+    ex_.touch_step(run_, i);
     ex_.checkpoint();
     if (ex_.observers().empty()) return;
     lock.unlock();
@@ -312,7 +319,9 @@ void RunDriver::record_failure(std::size_t i, int attempt_no, Attempt a, Lock& l
       run_.error = std::move(e);
     }
     run_.error->inputs = redact_inputs(def_, run_.inputs);
+    ex_.touch_header(run_);
   }
+  ex_.touch_step(run_, i);
   ex_.checkpoint();
   if (ex_.observers().empty()) return;
   lock.unlock();

@@ -37,17 +37,18 @@ std::string demangled_type_name(const std::type_info& type) {
 }
 
 Invocation invoke_user_code(const std::function<StepResult(std::stop_token)>& body,
-                            std::optional<Duration> timeout, Clock& clock) {
+                            std::optional<Duration> timeout, Clock& clock,
+                            const std::function<void()>& on_hung, Duration hung_grace) {
   if (!timeout) return Invocation{call_catching(body, std::stop_token{}), false};
 
   std::stop_source cancel;
   std::atomic<bool> fired{false};
   const TimePoint deadline = clock.now() + *timeout;
   std::jthread watchdog([&](std::stop_token finished) {
-    if (clock.wait_until(deadline, finished)) {
-      fired.store(true);
-      cancel.request_stop();
-    }
+    if (!clock.wait_until(deadline, finished)) return;
+    fired.store(true);
+    cancel.request_stop();
+    if (on_hung && clock.wait_until(deadline + hung_grace, finished)) on_hung();
   });
   StepResult result = call_catching(body, cancel.get_token());
   watchdog.request_stop();

@@ -6,6 +6,9 @@
 #include <optional>
 #include <string>
 
+#include <typeinfo>
+
+#include "reactor/args.hpp"
 #include "reactor/clock.hpp"
 #include "reactor/step_result.hpp"
 
@@ -18,11 +21,29 @@ struct Invocation {
 
 // Runs `body(stop_token)`. With a timeout, a watchdog signals the token when
 // the clock passes the deadline; once the body returns, the result is then a
-// retryable timeout failure whatever the body returned.
+// retryable timeout failure whatever the body returned. If the body is still
+// running `hung_grace` after that, `on_hung` is called (once): the durable
+// layer stops the run's heartbeat so a hung thread cannot hold it forever.
 Invocation invoke_user_code(const std::function<StepResult(std::stop_token)>& body,
-                            std::optional<Duration> timeout, Clock& clock);
+                            std::optional<Duration> timeout, Clock& clock,
+                            const std::function<void()>& on_hung = {},
+                            Duration hung_grace = Duration::zero());
 
 // "std::runtime_error" for a std::runtime_error.
 std::string demangled_type_name(const std::type_info& type);
+
+// The no-timeout path without a std::function: calls body(std::stop_token{}) directly.
+template <typename Body>
+StepResult call_user_code_inline(Body& body) {
+  try {
+    return body(std::stop_token{});
+  } catch (const UndeclaredArgument& e) {
+    return Failure(e.what(), false);
+  } catch (const std::exception& e) {
+    return FailureFromException(demangled_type_name(typeid(e)), e.what());
+  } catch (...) {
+    return FailureFromException("unknown", "a non-standard exception was thrown");
+  }
+}
 
 }  // namespace reactor

@@ -1,0 +1,108 @@
+// Backend: the storage, job queue and leases a durable engine runs on, and
+// the one atomic operation where they meet: commit.
+//
+// Implementations: memory (tests, inline mode), SQLite (embedded default),
+// Redis (distributed). All are held to tests/conformance. No engine code
+// branches on which backend it talks to.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "reactor/clock.hpp"
+#include "reactor/records.hpp"
+#include "reactor/status.hpp"
+
+namespace reactor {
+
+// Everything one durable step writes, applied all or nothing.
+struct CommitRequest {
+  // The run whose lease fences this commit. With fencing_token 0 the commit
+  // is unfenced (creating a run that nobody can hold yet).
+  std::string root_id;
+  std::uint64_t fencing_token = 0;
+
+  std::vector<RunHeaderRow> headers;  // upserted
+  std::vector<RunInputsRow> inputs;   // inserted once; ignored if present
+  std::vector<StepRow> steps;         // upserted
+  std::vector<TraceRow> trace;        // appended (idempotent per seq)
+  std::vector<JobSpec> enqueue;       // follow-up jobs
+  // Acknowledge (delete) this delivered job, if its lease is still ours.
+  std::optional<std::int64_t> ack_job;
+  std::string ack_owner;
+  // Release the run's lease (the run ended or was handed back).
+  bool release_lease = false;
+  std::string lease_owner;
+};
+
+// A job handed to a worker, with the lease of its run when it was free.
+struct Delivery {
+  Job job;
+  bool run_leased = false;
+  Lease run_lease;  // ours when run_leased; otherwise the current holder's
+};
+
+// The lease key of a root run.
+inline std::string run_lease_key(const std::string& root_id) { return "run:" + root_id; }
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+  // The URL this backend was opened with, password masked.
+  virtual std::string describe() const = 0;
+
+  // Applies `c` atomically. If c.fencing_token is set and is not the newest
+  // token of the run's lease, nothing is written and LeaseLost is returned.
+  // Durable when it returns ok (as the backend's durability settings allow).
+  virtual Status commit(const CommitRequest& c) = 0;
+
+  // Reads a root run and all its children. NotFound if absent.
+  virtual Status load_run(const std::string& root_id, StoredRun& out) = 0;
+  // One header only (a root or child). NotFound if absent.
+  virtual Status load_header(const std::string& run_id, RunHeaderRow& out) = 0;
+  virtual Status list_runs(const RunFilter& filter, std::vector<RunHeaderRow>& out) = 0;
+
+  // Fetch-and-lease in one operation: the oldest due job of `queues` (FIFO by
+  // run_at, then enqueue order) whose delivery lease is free or expired is
+  // leased to `owner` until now + visibility, and the lease of its run
+  // ("run:<run id>") is taken for `owner` too when free (ttl run_lease_ttl).
+  // nullopt when no job is due.
+  virtual Status fetch(const std::vector<std::string>& queues, const std::string& owner,
+                       Duration visibility, Duration run_lease_ttl,
+                       std::optional<Delivery>& out) = 0;
+  // Puts a delivered job back, due after `delay`, without counting it as done
+  // (a worker that cannot serve it, a graceful shutdown).
+  virtual Status release_job(std::int64_t job_id, const std::string& owner, Duration delay) = 0;
+  // Whether a job for `run_id` exists (queued or in delivery).
+  virtual Status has_job(const std::string& run_id, bool& out) = 0;
+
+  // Takes the lease on `key` for `owner` when it is free or expired, with a
+  // token greater than every earlier one. A lease held by someone else is not
+  // an error: `granted` is false and `out` describes the holder.
+  virtual Status acquire_lease(const std::string& key, const std::string& owner, Duration ttl,
+                               bool& granted, Lease& out) = 0;
+  // Extends a lease still held by (owner, token). LeaseLost otherwise.
+  virtual Status extend_lease(const std::string& key, const std::string& owner,
+                              std::uint64_t token, Duration ttl) = 0;
+  // Releases it if still held by (owner, token); a no-op otherwise.
+  virtual Status release_lease(const std::string& key, const std::string& owner,
+                               std::uint64_t token) = 0;
+
+  // Recovery: root runs that are running or rolling back with no live lease,
+  // and enqueued root runs with no job; at most `limit`.
+  virtual Status find_orphans(std::size_t limit, std::vector<RunHeaderRow>& out) = 0;
+  // Deletes terminal runs (with their children, steps, trace) whose expiry
+  // passed; never a running one. Returns how many roots were purged.
+  virtual Status purge_expired(std::size_t limit, std::size_t& purged) = 0;
+};
+
+// Opens a backend by URL: "memory:", "sqlite:///path/to/file.db"
+// (options: ?synchronous=normal), later "redis://host:port/db". Unavailable
+// with a message naming the URL when it cannot be opened.
+Status open_backend(const std::string& url, std::shared_ptr<Clock> clock,
+                    std::unique_ptr<Backend>& out);
+
+}  // namespace reactor

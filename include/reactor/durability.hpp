@@ -1,0 +1,39 @@
+// DurabilityOptions: how an Engine with a backend persists and recovers runs.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <string>
+
+#include "reactor/value.hpp"
+
+namespace reactor {
+
+struct DurabilityOptions {
+  // Retention: every write re-stamps a run's expiry to now + context_ttl;
+  // the sweeper purges terminal runs past it (never a running one).
+  Duration context_ttl = std::chrono::hours(24);
+  // The run's liveness lease (context_lock_ttl): extended every ttl/3 while
+  // the run executes. A worker that dies loses it after at most this long,
+  // and the sweeper then hands the run to another worker.
+  Duration lease_ttl = std::chrono::seconds(60);
+  // Mid-run checkpoints closer together than this are coalesced (0: every
+  // step). Terminal states and hand-offs are always written at once. A crash
+  // may then re-run every step since the last written checkpoint.
+  Duration checkpoint_min_interval{0};
+  // A delivery that finds its run's lease held by a live execution (a
+  // duplicate) is put off by base + uniform(0, jitter), as often as needed,
+  // without spending any retry budget.
+  Duration lock_snooze_base_delay = std::chrono::seconds(1);
+  Duration lock_snooze_jitter = std::chrono::seconds(1);
+  // Cap on snoozes for any other contention; the run then fails.
+  int lock_snooze_max_attempts = 20;
+  // A step still running this long after its timeout fired is deemed hung:
+  // the heartbeat of its run stops so another worker can take over.
+  Duration hung_step_grace = std::chrono::seconds(30);
+  // The queue a reactor's jobs go to (default: its name), so services that
+  // share one store never take each other's runs.
+  std::function<std::string(const std::string& reactor)> queue_for;
+};
+
+}  // namespace reactor

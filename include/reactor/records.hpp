@@ -1,0 +1,105 @@
+// The durable records a backend stores: run headers, step records, trace
+// events, jobs and leases. Backends store these shapes and nothing else, so
+// one conformance suite can hold every backend to the same contract.
+// The layouts are documented in docs/storage.md.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "reactor/run_status.hpp"
+#include "reactor/value.hpp"
+
+namespace reactor {
+
+// The small, fixed-size part of a run (a root, a composed child or a map
+// element). Everything that grows with the run lives in StepRow / TraceRow.
+struct RunHeaderRow {
+  std::string id;
+  std::string root_id;
+  std::string parent_id;  // empty for a root
+  std::string reactor;
+  RunStatus status = RunStatus::kPending;
+  std::string fingerprint;
+  int schema_version = 0;
+  // JSON text of the rest of the header (path, value, error, failed step,
+  // completion counter, times). Opaque to backends.
+  std::string body;
+  std::int64_t updated_at_ms = 0;
+  // After this time a terminal run may be purged. Re-stamped on every write.
+  std::int64_t expires_at_ms = 0;
+};
+
+// Inputs are written once, when the run is created.
+struct RunInputsRow {
+  std::string run_id;
+  std::string inputs;  // JSON text
+};
+
+// One step of one run: (run id, step index) → JSON text of the StepRecord
+// without its children (children are runs of their own).
+struct StepRow {
+  std::string run_id;
+  std::uint32_t index = 0;
+  std::string body;
+};
+
+// One trace event of a root run, appended, never rewritten.
+struct TraceRow {
+  std::string root_id;
+  std::uint64_t seq = 0;  // position in the root's trace, from 0
+  std::string body;
+};
+
+// Everything stored for one root run and its children.
+struct StoredRun {
+  std::vector<RunHeaderRow> headers;  // root first
+  std::vector<RunInputsRow> inputs;
+  std::vector<StepRow> steps;
+  std::vector<TraceRow> trace;  // by seq
+  std::uint64_t fencing_token = 0;  // newest token granted on the run's lease
+};
+
+enum class JobKind { kStart, kResume };
+const char* to_string(JobKind k);
+JobKind job_kind_from_string(const std::string& s);
+
+// A job carries identity only: what to do and to which run. Everything else
+// is read from storage when the job runs.
+struct JobSpec {
+  std::string queue;
+  JobKind kind = JobKind::kResume;
+  std::string run_id;  // a root run id
+  std::string reactor;
+  std::int64_t run_at_ms = 0;  // not delivered before
+  int snoozes = 0;             // times this delivery was put off by lease contention
+};
+
+struct Job {
+  std::int64_t id = 0;
+  JobSpec spec;
+  int deliveries = 0;  // including this one
+  std::string lease_owner;
+  std::int64_t lease_expires_ms = 0;
+};
+
+// A lease on a key (a run's liveness lease, a sweeper window). The token
+// grows with every grant and is never reused for the key: writes fenced by a
+// stale token are refused.
+struct Lease {
+  std::string key;
+  std::string owner;
+  std::uint64_t token = 0;
+  std::int64_t expires_at_ms = 0;
+};
+
+// Filter for listing runs (roots only).
+struct RunFilter {
+  std::optional<RunStatus> status;
+  std::optional<std::string> reactor;
+  std::size_t limit = 50;
+};
+
+}  // namespace reactor

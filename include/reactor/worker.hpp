@@ -1,0 +1,75 @@
+// Worker: executes background runs. N threads in one process fetch jobs from
+// the queues of the reactors registered with the engine, each taking the
+// run's lease, loading it by id, resuming it and committing every step.
+// Each worker process also runs the recovery sweeper by itself.
+//
+// The one-line main of a user's worker binary:
+//
+//   int main() {
+//     reactor::Engine engine(reactor::EngineOptions::durable("sqlite:///var/lib/app/reactor.db"));
+//     register_my_reactors(engine.registry());
+//     return reactor::run_worker(engine, {.threads = 4});
+//   }
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "reactor/engine.hpp"
+
+namespace reactor {
+
+struct WorkerOptions {
+  int threads = 1;
+  // How long a fetched job stays invisible to other workers; a worker that
+  // dies mid-job has it redelivered after this. Default: the lease ttl.
+  Duration visibility_timeout{0};
+  // Idle fetch back-off ceiling (backends without blocking fetch poll).
+  Duration poll_interval = std::chrono::milliseconds(50);
+  bool sweeper = true;
+  Duration sweep_interval = std::chrono::seconds(30);
+  std::size_t sweep_limit = 1000;
+  // Queues to serve; default: the queue of every registered reactor.
+  std::vector<std::string> queues;
+};
+
+struct WorkerStats {
+  std::uint64_t jobs = 0;           // deliveries handled
+  std::uint64_t runs_finished = 0;  // runs this worker took to a terminal status
+  std::uint64_t snoozed = 0;        // deliveries put off by lease contention
+  std::uint64_t handed_back = 0;    // jobs for reactors this worker does not serve
+  std::uint64_t lease_lost = 0;     // executions stopped by a newer writer
+  std::uint64_t sweeps = 0;
+  std::uint64_t requeued = 0;       // runs the sweeper handed back to the queue
+};
+
+class Worker {
+ public:
+  // `engine` must have a backend and outlive the worker.
+  Worker(Engine& engine, WorkerOptions options);
+  ~Worker();  // stop() and wait()
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
+
+  void start();
+  // Stops fetching. Runs in flight finish their current delivery.
+  void stop();
+  // Returns once every thread has ended (after stop()).
+  void wait();
+
+  WorkerStats stats() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Runs a worker until SIGTERM or SIGINT, then shuts down gracefully.
+// Returns the process exit code.
+int run_worker(Engine& engine, WorkerOptions options);
+
+}  // namespace reactor

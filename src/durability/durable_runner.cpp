@@ -1,0 +1,232 @@
+#include "durability/durable_runner.hpp"
+
+#include "durability/run_records.hpp"
+#include "reactor/engine.hpp"
+
+namespace reactor {
+
+const char* to_string(DeliveryOutcome o) {
+  switch (o) {
+    case DeliveryOutcome::kFinished: return "finished";
+    case DeliveryOutcome::kYielded: return "yielded";
+    case DeliveryOutcome::kSnoozed: return "snoozed";
+    case DeliveryOutcome::kHandedBack: return "handed_back";
+    case DeliveryOutcome::kAcknowledged: return "acknowledged";
+    case DeliveryOutcome::kFailedRun: return "failed_run";
+    case DeliveryOutcome::kLeaseLost: return "lease_lost";
+    case DeliveryOutcome::kBackendError: return "backend_error";
+  }
+  return "unknown";
+}
+
+namespace {
+
+// How one execution writes: every commit is fenced by its lease token; the
+// commit that makes the run terminal also acknowledges the job that brought
+// it here and releases the lease, so a finished run costs no extra round trip.
+struct Writer {
+  DurableEnv& env;
+  Lease lease;
+  std::optional<std::int64_t> job_id;
+  std::string job_owner;
+
+  CommitRequest fenced() const {
+    CommitRequest c;
+    c.root_id = lease.key.substr(4);  // "run:<id>"
+    c.fencing_token = lease.token;
+    c.lease_owner = lease.owner;
+    return c;
+  }
+
+  void finish_with(CommitRequest& c) const {
+    if (job_id) {
+      c.ack_job = job_id;
+      c.ack_owner = job_owner;
+    }
+    c.release_lease = true;
+  }
+
+  Status checkpoint(const Run& root, const CheckpointDelta& delta) const {
+    CommitRequest c = fenced();
+    encode_delta(root, delta, env.expiry_ms(), c);
+    if (is_terminal(root.status)) finish_with(c);
+    return env.backend.commit(c);
+  }
+};
+
+ExecuteHooks hooks_for(DurableEnv& env, const Writer& w, LeaseKeeper::Entry& entry,
+                       bool yield_on_retry_wait) {
+  ExecuteHooks h;
+  h.commit = [&w, &entry](const Run& root, const CheckpointDelta& delta) {
+    if (entry.lost) return Status::LeaseLost("lease of run " + root.id + " was taken over");
+    return w.checkpoint(root, delta);
+  };
+  h.yield_on_retry_wait = yield_on_retry_wait;
+  h.checkpoint_min_interval = env.options.checkpoint_min_interval;
+  h.hung_step_grace = env.options.hung_step_grace;
+  h.on_hung_step = [&entry] { entry.abandoned = true; };
+  return h;
+}
+
+// A terminal record for a run this process cannot execute.
+Status fail_run(DurableEnv& env, const Writer& w, Run run, ErrorKind kind, std::string message) {
+  RunError e;
+  e.kind = kind;
+  e.reactor = run.reactor;
+  e.message = std::move(message);
+  e.retryable = false;
+  run.status = RunStatus::kFailed;
+  run.error = e;
+  run.updated_at_ms = env.now_ms();
+  CommitRequest c = w.fenced();
+  c.headers.push_back(encode_header(run, env.expiry_ms()));
+  w.finish_with(c);
+  return env.backend.commit(c);
+}
+
+// The header of a run whose records cannot be read: enough to mark it failed.
+Run shell_of(const Delivery& d, const StoredRun& stored) {
+  Run run;
+  run.id = run.root_id = d.job.spec.run_id;
+  run.reactor = d.job.spec.reactor;
+  if (!stored.headers.empty()) run.fingerprint = stored.headers.front().fingerprint;
+  return run;
+}
+
+DeliveryOutcome snooze(DurableEnv& env, const Delivery& d, const std::string& owner) {
+  JobSpec again = d.job.spec;
+  again.snoozes += 1;
+  Duration delay = env.options.lock_snooze_base_delay + env.jitter(env.options.lock_snooze_jitter);
+  again.run_at_ms = to_unix_ms(env.clock.now() + delay);
+  CommitRequest c;
+  c.enqueue.push_back(again);
+  c.ack_job = d.job.id;
+  c.ack_owner = owner;
+  return env.backend.commit(c).ok() ? DeliveryOutcome::kSnoozed : DeliveryOutcome::kBackendError;
+}
+
+DeliveryOutcome acknowledge(DurableEnv& env, const Writer& w) {
+  CommitRequest c = w.fenced();
+  w.finish_with(c);
+  return env.backend.commit(c).ok() ? DeliveryOutcome::kAcknowledged
+                                    : DeliveryOutcome::kBackendError;
+}
+
+DeliveryOutcome execute_delivery(DurableEnv& env, const Definition& def, Run run,
+                                 const Writer& w) {
+  if (run.status == RunStatus::kEnqueued) run.status = RunStatus::kPending;
+  auto entry = env.keeper.keep(w.lease, env.options.lease_ttl);
+  ExecuteOutcome out = env.execute(run, def, hooks_for(env, w, *entry, true));
+  env.keeper.drop(entry);
+  if (out.stopped) {
+    return out.stop_reason.code() == StatusCode::kLeaseLost ? DeliveryOutcome::kLeaseLost
+                                                             : DeliveryOutcome::kBackendError;
+  }
+  if (is_terminal(run.status)) return DeliveryOutcome::kFinished;
+  if (!out.resume_at_ms) return DeliveryOutcome::kBackendError;  // cannot happen: say so loudly
+  // Waiting for a retry: hand the run back to the queue instead of holding a
+  // thread. Its state (the scheduled retry) is already committed.
+  CommitRequest c = w.fenced();
+  c.enqueue.push_back(JobSpec{env.queue_for(run.reactor), JobKind::kResume, run.id, run.reactor,
+                              *out.resume_at_ms, 0});
+  w.finish_with(c);
+  Status s = env.backend.commit(c);
+  if (s.code() == StatusCode::kLeaseLost) return DeliveryOutcome::kLeaseLost;
+  return s.ok() ? DeliveryOutcome::kYielded : DeliveryOutcome::kBackendError;
+}
+
+}  // namespace
+
+Status persist_background_run(DurableEnv& env, const Run& run) {
+  CommitRequest c;
+  Run enqueued = run;
+  enqueued.status = RunStatus::kEnqueued;
+  encode_whole_run(enqueued, env.expiry_ms(), c);
+  // Persist before enqueue, in one commit: there is never a job without its
+  // run, nor (short of deleting a job by hand) a run without its job.
+  c.enqueue.push_back(
+      JobSpec{env.queue_for(run.reactor), JobKind::kStart, run.id, run.reactor, env.now_ms(), 0});
+  return env.backend.commit(c);
+}
+
+RunResult run_synchronously(DurableEnv& env, const Definition& def, Run run) {
+  const std::string owner = new_run_id();
+  bool granted = false;
+  Lease lease;
+  Status s = env.backend.acquire_lease(run_lease_key(run.id), owner, env.options.lease_ttl,
+                                       granted, lease);
+  RunResult failed;
+  failed.run_id = run.id;
+  failed.reactor = run.reactor;
+  failed.status = RunStatus::kFailed;
+  if (!s.ok() || !granted) {
+    failed.error = RunError{};
+    failed.error->kind = ErrorKind::kInternal;
+    failed.error->reactor = run.reactor;
+    failed.error->message = s.ok() ? "run " + run.id + " is already held by another execution"
+                                   : "cannot take the run's lease: " + s.to_string();
+    return failed;
+  }
+  Writer w{env, lease, std::nullopt, ""};
+  auto entry = env.keeper.keep(lease, env.options.lease_ttl);
+  ExecuteOutcome out = env.execute(run, def, hooks_for(env, w, *entry, false));
+  env.keeper.drop(entry);
+  RunResult r = make_run_result(run);
+  if (out.stopped) {
+    // The run did not advance durably past its last commit: say so, and let
+    // recovery (the sweeper, once the lease lapses) carry it on.
+    r.error = RunError{};
+    r.error->kind = ErrorKind::kInternal;
+    r.error->reactor = run.reactor;
+    r.error->message = "stopped: " + out.stop_reason.to_string() +
+                       "; the run continues from its last checkpoint under recovery";
+  }
+  return r;
+}
+
+DeliveryOutcome process_delivery(DurableEnv& env, const Delivery& d, const std::string& owner) {
+  const JobSpec& job = d.job.spec;
+  auto def = env.registry.find(job.reactor);
+  if (!def) {
+    // Misrouted: another service's reactor. Hand it back untouched.
+    if (d.run_leased) env.backend.release_lease(d.run_lease.key, owner, d.run_lease.token);
+    env.backend.release_job(d.job.id, owner, env.options.lock_snooze_base_delay);
+    return DeliveryOutcome::kHandedBack;
+  }
+  if (!d.run_leased) return snooze(env, d, owner);
+
+  Writer w{env, d.run_lease, d.job.id, owner};
+  StoredRun stored;
+  Status s = env.backend.load_run(job.run_id, stored);
+  if (s.code() == StatusCode::kNotFound) return acknowledge(env, w);
+  if (!s.ok()) return DeliveryOutcome::kBackendError;
+
+  Run run;
+  s = decode_run(stored, run);
+  if (!s.ok()) {
+    // Reading it again will not help: fail the run, keep serving the rest.
+    s = fail_run(env, w, shell_of(d, stored), ErrorKind::kCorruptRecord, s.message());
+    return s.ok() ? DeliveryOutcome::kFailedRun : DeliveryOutcome::kBackendError;
+  }
+  if (is_terminal(run.status)) return acknowledge(env, w);
+  if (run.fingerprint != def->fingerprint()) {
+    s = fail_run(env, w, run, ErrorKind::kDefinitionChanged,
+                 "run " + run.id + " was started on another definition of '" + run.reactor +
+                     "' (fingerprint " + run.fingerprint + ", now " + def->fingerprint() + ")");
+    return s.ok() ? DeliveryOutcome::kFailedRun : DeliveryOutcome::kBackendError;
+  }
+  return execute_delivery(env, *def, std::move(run), w);
+}
+
+Status load_result(DurableEnv& env, const std::string& run_id, RunResult& out) {
+  StoredRun stored;
+  Status s = env.backend.load_run(run_id, stored);
+  if (!s.ok()) return s;
+  Run run;
+  s = decode_run(stored, run);
+  if (!s.ok()) return s;
+  out = make_run_result(run);
+  return Status::Ok();
+}
+
+}  // namespace reactor

@@ -1,0 +1,64 @@
+// The durable paths of a run: started in the background (persisted with its
+// job in one commit), executed by a worker from a delivered job, or executed
+// synchronously by its caller — in each case holding the run's fenced lease
+// and committing every step through the backend.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "durability/lease_keeper.hpp"
+#include "execution/execute.hpp"
+#include "reactor/backend.hpp"
+#include "reactor/durability.hpp"
+#include "reactor/registry.hpp"
+#include "reactor/run_result.hpp"
+
+namespace reactor {
+
+struct DurableEnv {
+  Registry& registry;
+  Backend& backend;
+  Clock& clock;
+  const DurabilityOptions& options;
+  LeaseKeeper& keeper;
+  // Runs the executor on a run tree with the given hooks.
+  std::function<ExecuteOutcome(Run&, const Definition&, ExecuteHooks)> execute;
+  // Jitter for snoozes: uniform in [0, max].
+  std::function<Duration(Duration max)> jitter;
+
+  std::string queue_for(const std::string& reactor) const {
+    return options.queue_for ? options.queue_for(reactor) : reactor;
+  }
+  std::int64_t now_ms() const { return to_unix_ms(clock.now()); }
+  std::int64_t expiry_ms() const { return to_unix_ms(clock.now() + options.context_ttl); }
+};
+
+// What became of one delivered job.
+enum class DeliveryOutcome {
+  kFinished,     // the run reached a terminal status here
+  kYielded,      // handed back to the queue until a retry is due
+  kSnoozed,      // the run's lease was held: put off
+  kHandedBack,   // this process does not serve the reactor
+  kAcknowledged, // nothing to do (run gone or already terminal)
+  kFailedRun,    // the run could not be read or resumed: marked failed
+  kLeaseLost,    // a newer writer took the run: stopped, nothing written
+  kBackendError, // the store failed; the job will be redelivered
+};
+const char* to_string(DeliveryOutcome o);
+
+// Persists `run` as `enqueued` together with its start job, in one commit.
+Status persist_background_run(DurableEnv& env, const Run& run);
+
+// Executes `run` in this thread, durably: it holds the run's lease (so the
+// sweeper leaves it alone while this process lives, and hands it to a worker
+// if this process dies), and commits every step.
+RunResult run_synchronously(DurableEnv& env, const Definition& def, Run run);
+
+DeliveryOutcome process_delivery(DurableEnv& env, const Delivery& delivery,
+                                 const std::string& owner);
+
+// Loads a run as a RunResult. NotFound, or Corruption for unreadable records.
+Status load_result(DurableEnv& env, const std::string& run_id, RunResult& out);
+
+}  // namespace reactor

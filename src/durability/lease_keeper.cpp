@@ -1,0 +1,56 @@
+#include "durability/lease_keeper.hpp"
+
+#include <vector>
+
+namespace reactor {
+
+LeaseKeeper::LeaseKeeper(Backend& backend, Clock& clock)
+    : backend_(backend), clock_(clock), thread_([this](std::stop_token s) { loop(s); }) {}
+
+LeaseKeeper::~LeaseKeeper() {
+  thread_.request_stop();
+  thread_.join();
+}
+
+std::shared_ptr<LeaseKeeper::Entry> LeaseKeeper::keep(const Lease& lease, Duration ttl) {
+  auto e = std::make_shared<Entry>();
+  e->lease = lease;
+  e->ttl = ttl;
+  std::lock_guard lock(mu_);
+  entries_[e.get()] = e;
+  return e;
+}
+
+void LeaseKeeper::drop(const std::shared_ptr<Entry>& entry) {
+  std::lock_guard lock(mu_);
+  entries_.erase(entry.get());
+}
+
+void LeaseKeeper::beat() {
+  std::vector<std::shared_ptr<Entry>> due;
+  {
+    std::lock_guard lock(mu_);
+    for (auto& [_, e] : entries_) due.push_back(e);
+  }
+  for (auto& e : due) {
+    if (e->lost || e->abandoned) continue;
+    Status s = backend_.extend_lease(e->lease.key, e->lease.owner, e->lease.token, e->ttl);
+    // Unavailable: keep trying; the lease may still be ours when the store
+    // comes back. LeaseLost: someone newer holds it; stop for good.
+    if (s.code() == StatusCode::kLeaseLost) e->lost = true;
+  }
+}
+
+void LeaseKeeper::loop(std::stop_token stop) {
+  // The shortest ttl/3 of the leases held, re-read every pass.
+  while (!stop.stop_requested()) {
+    Duration period = std::chrono::seconds(1);
+    {
+      std::lock_guard lock(mu_);
+      for (auto& [_, e] : entries_) period = std::min(period, e->ttl / 3);
+    }
+    if (clock_.wait_until(clock_.now() + period, stop)) beat();
+  }
+}
+
+}  // namespace reactor

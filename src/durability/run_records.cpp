@@ -1,0 +1,205 @@
+#include "durability/run_records.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+#include "core/run_json.hpp"
+
+namespace reactor {
+namespace {
+
+Value header_body(const Run& run) {
+  return Value{{"path", run.path},
+               {"value", run.value},
+               {"error", run.error ? Value(*run.error) : Value(nullptr)},
+               {"failed_step", run.failed_step ? Value(*run.failed_step) : Value(nullptr)},
+               {"next_completion_seq", run.next_completion_seq},
+               {"step_count", run.steps.size()},
+               {"created_at_ms", run.created_at_ms}};
+}
+
+StepRow step_row(const Run& run, std::size_t i) {
+  return StepRow{run.id, static_cast<std::uint32_t>(i),
+                 step_record_to_json(run.steps[i], /*with_children=*/false).dump()};
+}
+
+void encode_created(const Run& run, std::int64_t expires_at_ms, CommitRequest& out) {
+  out.headers.push_back(encode_header(run, expires_at_ms));
+  out.inputs.push_back(RunInputsRow{run.id, run.inputs.dump()});
+  for (std::size_t i = 0; i < run.steps.size(); ++i) out.steps.push_back(step_row(run, i));
+}
+
+void encode_trace(const Run& root, std::size_t begin, CommitRequest& out) {
+  for (std::size_t k = begin; k < root.trace.size(); ++k) {
+    out.trace.push_back(TraceRow{root.id, k, Value(root.trace[k]).dump()});
+  }
+}
+
+void encode_tree(const Run& run, std::int64_t expires_at_ms, CommitRequest& out) {
+  encode_created(run, expires_at_ms, out);
+  for (const auto& rec : run.steps) {
+    for (const auto& child : rec.children) encode_tree(child, expires_at_ms, out);
+  }
+}
+
+// Where a child hangs under its parent, read from its path: a composed child
+// is "<parent path>/<step>" ("<step>" under a root), a map element adds "[k]".
+struct Placement {
+  std::string step;
+  std::size_t element = 0;
+};
+
+Placement placement_of(const std::string& parent_path, const std::string& child_path) {
+  std::string rest = child_path;
+  if (!parent_path.empty()) {
+    if (child_path.rfind(parent_path + "/", 0) != 0) {
+      throw std::invalid_argument("child path '" + child_path + "' is not under '" +
+                                  parent_path + "'");
+    }
+    rest = child_path.substr(parent_path.size() + 1);
+  }
+  Placement p;
+  auto bracket = rest.find('[');
+  p.step = rest.substr(0, bracket);
+  if (bracket != std::string::npos) p.element = std::stoul(rest.substr(bracket + 1));
+  return p;
+}
+
+Run decode_header(const RunHeaderRow& row) {
+  if (row.schema_version < 1 || row.schema_version > Run::kSchemaVersion) {
+    throw std::invalid_argument("run " + row.id + " has unsupported schema_version " +
+                                std::to_string(row.schema_version));
+  }
+  Value body = Value::parse(row.body);
+  Run run;
+  run.id = row.id;
+  run.root_id = row.root_id;
+  run.parent_id = row.parent_id;
+  run.reactor = row.reactor;
+  run.status = row.status;
+  run.fingerprint = row.fingerprint;
+  run.path = body.at("path").get<std::string>();
+  run.value = body.at("value");
+  if (!body.at("error").is_null()) run.error = body.at("error").get<RunError>();
+  if (!body.at("failed_step").is_null()) run.failed_step = body.at("failed_step").get<std::size_t>();
+  run.next_completion_seq = body.at("next_completion_seq").get<std::uint64_t>();
+  run.steps.resize(body.at("step_count").get<std::size_t>());
+  run.created_at_ms = body.at("created_at_ms").get<std::int64_t>();
+  run.updated_at_ms = row.updated_at_ms;
+  return run;
+}
+
+void attach_children(Run& parent, std::map<std::string, std::vector<Run*>>& by_parent) {
+  auto it = by_parent.find(parent.id);
+  if (it == by_parent.end()) return;
+  // Place each child at its step (and element index), then recurse.
+  std::map<std::pair<std::size_t, std::size_t>, Run*> placed;
+  for (Run* child : it->second) {
+    Placement p = placement_of(parent.path, child->path);
+    std::size_t step = parent.steps.size();
+    for (std::size_t i = 0; i < parent.steps.size(); ++i) {
+      if (parent.steps[i].name == p.step) step = i;
+    }
+    if (step == parent.steps.size()) {
+      throw std::invalid_argument("child run " + child->id + " names unknown step '" + p.step + "'");
+    }
+    placed[{step, p.element}] = child;
+  }
+  for (auto& [where, child] : placed) {
+    auto& children = parent.steps[where.first].children;
+    if (children.size() != where.second) {
+      throw std::invalid_argument("children of step '" + parent.steps[where.first].name +
+                                  "' are not contiguous");
+    }
+    children.push_back(std::move(*child));
+  }
+  for (auto& rec : parent.steps) {
+    for (auto& child : rec.children) attach_children(child, by_parent);
+  }
+}
+
+Run decode_tree(const StoredRun& stored) {
+  if (stored.headers.empty()) throw std::invalid_argument("no run header");
+  std::map<std::string, Run> runs;
+  for (const auto& h : stored.headers) runs.emplace(h.id, decode_header(h));
+  for (const auto& in : stored.inputs) {
+    auto it = runs.find(in.run_id);
+    if (it != runs.end()) it->second.inputs = Value::parse(in.inputs);
+  }
+  for (const auto& row : stored.steps) {
+    auto it = runs.find(row.run_id);
+    if (it == runs.end()) continue;
+    if (row.index >= it->second.steps.size()) {
+      throw std::invalid_argument("step " + std::to_string(row.index) + " of run " + row.run_id +
+                                  " is out of range");
+    }
+    it->second.steps[row.index] = step_record_from_json(Value::parse(row.body));
+  }
+  const std::string root_id = stored.headers.front().root_id;
+  auto root_it = runs.find(root_id);
+  if (root_it == runs.end()) throw std::invalid_argument("root header missing");
+  std::map<std::string, std::vector<Run*>> by_parent;
+  for (auto& [id, run] : runs) {
+    if (id != root_id) by_parent[run.parent_id].push_back(&run);
+  }
+  Run root = std::move(root_it->second);
+  attach_children(root, by_parent);
+  for (const auto& row : stored.trace) {
+    if (row.seq != root.trace.size()) throw std::invalid_argument("trace has a gap");
+    root.trace.push_back(Value::parse(row.body).get<TraceEvent>());
+  }
+  return root;
+}
+
+}  // namespace
+
+RunHeaderRow encode_header(const Run& run, std::int64_t expires_at_ms) {
+  return RunHeaderRow{run.id,
+                      run.root_id,
+                      run.parent_id,
+                      run.reactor,
+                      run.status,
+                      run.fingerprint,
+                      Run::kSchemaVersion,
+                      header_body(run).dump(),
+                      run.updated_at_ms,
+                      expires_at_ms};
+}
+
+void encode_whole_run(const Run& root, std::int64_t expires_at_ms, CommitRequest& out) {
+  encode_tree(root, expires_at_ms, out);
+  encode_trace(root, 0, out);
+}
+
+void encode_delta(const Run& root, const CheckpointDelta& delta, std::int64_t expires_at_ms,
+                  CommitRequest& out) {
+  std::set<const Run*> written;
+  for (const Run* run : delta.created) {
+    if (written.insert(run).second) encode_created(*run, expires_at_ms, out);
+  }
+  for (const Run* run : delta.headers) {
+    if (written.insert(run).second) out.headers.push_back(encode_header(*run, expires_at_ms));
+  }
+  std::set<std::pair<const Run*, std::size_t>> steps_written;
+  for (const auto& [run, i] : delta.steps) {
+    if (delta.created.end() != std::find(delta.created.begin(), delta.created.end(), run)) continue;
+    if (steps_written.insert({run, i}).second) out.steps.push_back(step_row(*run, i));
+  }
+  // Expiry is re-stamped on every write: the root's header always goes.
+  if (!written.count(&root)) out.headers.push_back(encode_header(root, expires_at_ms));
+  encode_trace(root, delta.trace_begin, out);
+}
+
+Status decode_run(const StoredRun& stored, Run& out) {
+  try {
+    out = decode_tree(stored);
+    return Status::Ok();
+  } catch (const std::exception& e) {
+    std::string id = stored.headers.empty() ? "?" : stored.headers.front().root_id;
+    return Status::Corruption("run " + id + ": unreadable record: " + e.what());
+  }
+}
+
+}  // namespace reactor

@@ -1,0 +1,45 @@
+#include "durability/sweeper.hpp"
+
+namespace reactor {
+
+Sweeper::Sweeper(Backend& backend, Clock& clock, Duration interval, std::size_t limit,
+                 std::function<std::string(const std::string&)> queue_for)
+    : backend_(backend),
+      clock_(clock),
+      interval_(interval),
+      limit_(limit),
+      queue_for_(std::move(queue_for)) {}
+
+SweepReport Sweeper::sweep_if_due(const std::string& owner) {
+  const auto window = clock_.now().time_since_epoch() / interval_;
+  bool granted = false;
+  Lease holder;
+  // The claim outlives its window, so nobody claims the same window again.
+  Status s = backend_.acquire_lease("sweeper:" + std::to_string(window), owner, interval_ * 2,
+                                    granted, holder);
+  if (!s.ok()) return SweepReport{false, 0, 0, s};
+  if (!granted) return SweepReport{};
+  return sweep_now();
+}
+
+SweepReport Sweeper::sweep_now() {
+  SweepReport report;
+  report.swept = true;
+  std::vector<RunHeaderRow> orphans;
+  report.status = backend_.find_orphans(limit_, orphans);
+  if (!report.status.ok()) return report;
+  const std::int64_t now = to_unix_ms(clock_.now());
+  // One commit per run: a re-enqueue that races a live worker is harmless,
+  // since the duplicate job only snoozes on the run's lease.
+  for (const auto& run : orphans) {
+    CommitRequest c;
+    c.enqueue.push_back(JobSpec{queue_for_(run.reactor), JobKind::kResume, run.id, run.reactor, now, 0});
+    report.status = backend_.commit(c);
+    if (!report.status.ok()) return report;
+    ++report.requeued;
+  }
+  report.status = backend_.purge_expired(limit_, report.purged);
+  return report;
+}
+
+}  // namespace reactor

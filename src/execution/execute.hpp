@@ -1,0 +1,59 @@
+// execute_run: the one entry point that drives a run tree, used by the
+// in-process Engine and by the durable paths (worker deliveries, synchronous
+// durable runs) alike.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "execution/thread_pool.hpp"
+#include "reactor/checkpoint.hpp"
+#include "reactor/clock.hpp"
+#include "reactor/definition.hpp"
+#include "reactor/observer.hpp"
+#include "reactor/run.hpp"
+#include "reactor/status.hpp"
+
+namespace reactor {
+
+// How the durable layer plugs into one execution.
+struct ExecuteHooks {
+  // Writes what changed. Called under the run's lock after every recorded
+  // step (coalesced by checkpoint_min_interval) and always for terminal
+  // states. A non-ok status stops the whole tree where it is.
+  std::function<Status(const Run& root, const CheckpointDelta& delta)> commit;
+  // Instead of sleeping until a retry is due when nothing else can run,
+  // return with the run still running and ExecuteOutcome::resume_at_ms set.
+  bool yield_on_retry_wait = false;
+  Duration checkpoint_min_interval{0};
+  // Called once when a step keeps running hung_step_grace past its timeout.
+  std::function<void()> on_hung_step;
+  Duration hung_step_grace{0};
+};
+
+struct ExecuteEnv {
+  Clock& clock;
+  std::vector<std::shared_ptr<Observer>> observers;
+  const std::map<std::string, RunFn>* overrides = nullptr;
+  ThreadPool& pool;
+  std::uint64_t jitter_seed = 0;
+};
+
+struct ExecuteOutcome {
+  // A commit was refused: the run stopped where its last commit left it.
+  bool stopped = false;
+  Status stop_reason;
+  // Yielded while waiting for a retry due at this time.
+  std::optional<std::int64_t> resume_at_ms;
+};
+
+// Drives `root` (pending, running or rolling back) until it is terminal, it
+// yields, or a commit is refused. With `root_is_new`, the first commit
+// writes the whole tree.
+ExecuteOutcome execute_run(Run& root, const Definition& def, const ExecuteEnv& env,
+                           const ExecuteHooks& hooks, bool root_is_new);
+
+}  // namespace reactor
