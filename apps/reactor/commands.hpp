@@ -1,9 +1,13 @@
 // The `reactor` command-line tool: one function per subcommand.
 #pragma once
 
+#include <optional>
 #include <string>
 
 namespace reactor_cli {
+
+// Where runs are stored when --storage is not given: the demo's SQLite file.
+inline const char* kDefaultStorage = "sqlite://reactor.db";
 
 struct DemoOptions {
   int orders = 20;
@@ -15,12 +19,42 @@ struct DemoOptions {
 int run_demo(const DemoOptions& options);
 
 struct StartOptions {
+  std::string storage = kDefaultStorage;
   std::string reactor;
   std::string input_json = "{}";
+  bool background = false;
   bool json = false;
 };
 
-// Runs one registered example reactor in this process and prints its result.
+// Starts one registered example reactor: waits and prints its result, or
+// with --background prints its id at once.
 int run_start(const StartOptions& options);
+
+struct WorkerCliOptions {
+  std::string storage = kDefaultStorage;
+  int threads = 1;
+  double lease_ttl_s = 60;
+  double sweep_interval_s = 30;
+};
+
+// Serves the example reactors until SIGTERM/SIGINT.
+int run_worker_command(const WorkerCliOptions& options);
+
+struct RunsOptions {
+  std::string storage = kDefaultStorage;
+  std::optional<std::string> status;
+  std::size_t limit = 50;
+  bool json = false;
+};
+int run_runs(const RunsOptions& options);
+
+struct ShowOptions {
+  std::string storage = kDefaultStorage;
+  std::string run_id;
+  bool json = false;
+};
+int run_show(const ShowOptions& options);
+
+int run_sweep(const std::string& storage);
 
 }  // namespace reactor_cli

@@ -1,13 +1,15 @@
 // reactor: run and inspect sagas from the shell.
 #include <CLI/CLI.hpp>
 
-#include <iostream>
-
 #include "commands.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"reactor: durable sagas for C++ — run and inspect reactors"};
+  CLI::App app{"reactor: durable sagas for C++ — run, serve and inspect reactors"};
   app.require_subcommand(1);
+  std::string storage = reactor_cli::kDefaultStorage;
+  app.add_option("--storage", storage,
+                 "Where runs are stored: sqlite:///path.db, sqlite://relative.db or memory:")
+      ->capture_default_str();
 
   reactor_cli::DemoOptions demo;
   auto* demo_cmd = app.add_subcommand("demo", "Run a batch of OrderSaga runs and show the outcome");
@@ -16,18 +18,48 @@ int main(int argc, char** argv) {
   demo_cmd->add_flag("--log", demo.log_events, "Print one key=value line per engine event");
 
   reactor_cli::StartOptions start;
-  auto* start_cmd = app.add_subcommand("start", "Run one registered reactor and print its result");
+  auto* start_cmd = app.add_subcommand("start", "Start one registered reactor");
   start_cmd->add_option("name", start.reactor, "Registered reactor name (e.g. OrderSaga)")
       ->required();
   start_cmd->add_option("--input", start.input_json, "Inputs as a JSON object");
+  start_cmd->add_flag("--background", start.background,
+                      "Persist the run with its job and print its id at once");
   start_cmd->add_flag("--json", start.json, "Print the run result as JSON");
+
+  reactor_cli::WorkerCliOptions worker;
+  auto* worker_cmd = app.add_subcommand("worker", "Serve the example reactors' background runs");
+  worker_cmd->add_option("--threads", worker.threads, "Worker threads")->check(CLI::Range(1, 256));
+  worker_cmd->add_option("--lease-ttl", worker.lease_ttl_s, "Run lease TTL in seconds")
+      ->check(CLI::PositiveNumber);
+  worker_cmd->add_option("--sweep-interval", worker.sweep_interval_s,
+                         "Recovery sweep interval in seconds")
+      ->check(CLI::PositiveNumber);
+
+  reactor_cli::RunsOptions runs;
+  auto* runs_cmd = app.add_subcommand("runs", "List stored runs, newest first");
+  runs_cmd->add_option("--status", runs.status, "Only runs with this status");
+  runs_cmd->add_option("--limit", runs.limit, "At most this many");
+  runs_cmd->add_flag("--json", runs.json, "One JSON object per line");
+
+  reactor_cli::ShowOptions show;
+  auto* show_cmd = app.add_subcommand("show", "Show one stored run: status, steps, trace, error");
+  show_cmd->add_option("run_id", show.run_id, "Run id")->required();
+  show_cmd->add_flag("--json", show.json, "Print the run result as JSON");
+
+  auto* sweep_cmd =
+      app.add_subcommand("sweep", "Re-enqueue runs nobody executes; purge expired ones");
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);  // --help prints to stdout with 0; errors to stderr, non-zero
   }
+  start.storage = worker.storage = runs.storage = show.storage = storage;
   if (*demo_cmd) return reactor_cli::run_demo(demo);
   if (*start_cmd) return reactor_cli::run_start(start);
+  if (*worker_cmd) return reactor_cli::run_worker_command(worker);
+  if (*runs_cmd) return reactor_cli::run_runs(runs);
+  if (*show_cmd) return reactor_cli::run_show(show);
+  if (*sweep_cmd) return reactor_cli::run_sweep(storage);
   return 2;
 }

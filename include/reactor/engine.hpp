@@ -83,6 +83,9 @@ class Engine {
   Status run_in_background(const std::string& reactor, Value inputs, std::string& run_id);
   // The stored state of a run: status, steps, trace, value or error.
   Status find(const std::string& run_id, RunResult& out);
+  // One recovery sweep now, without the window claim (`reactor sweep`):
+  // re-enqueues runs nobody executes and purges expired ones.
+  Status sweep_once(std::size_t& requeued, std::size_t& purged);
   // The backend, or nullptr in in-process mode.
   Backend* backend() const;
 

@@ -5,6 +5,7 @@
 #include "core/engine_internals.hpp"
 #include "durability/durable_runner.hpp"
 #include "durability/lease_keeper.hpp"
+#include "durability/sweeper.hpp"
 #include "execution/execute.hpp"
 #include "execution/inputs.hpp"
 
@@ -164,6 +165,17 @@ Status Engine::run_in_background(const std::string& reactor, Value inputs, std::
   Status s = persist_background_run(*impl_->durable, run);
   if (s.ok()) run_id = run.id;
   return s;
+}
+
+Status Engine::sweep_once(std::size_t& requeued, std::size_t& purged) {
+  if (!impl_->durable) return Status::InvalidArgument("sweep needs an engine with a backend");
+  DurableEnv& env = *impl_->durable;
+  Sweeper sweeper(env.backend, env.clock, std::chrono::seconds(1), 1000,
+                  [&env](const std::string& r) { return env.queue_for(r); });
+  SweepReport report = sweeper.sweep_now();
+  requeued = report.requeued;
+  purged = report.purged;
+  return report.status;
 }
 
 Status Engine::find(const std::string& run_id, RunResult& out) {

@@ -49,7 +49,9 @@ struct Kit {
   }
   UndoFn undo(const std::string& name) {
     return [this, name](const Value& result, const Args&, StepContext&) {
-      log.add("undo " + name + (result.is_null() ? "" : " " + result.dump()));
+      std::string line = "undo " + name;
+      if (!result.is_null()) line.append(" ").append(result.dump());
+      log.add(line);
       return Success();
     };
   }

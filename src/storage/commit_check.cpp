@@ -1,0 +1,33 @@
+#include "storage/commit_check.hpp"
+
+namespace reactor::storage {
+
+Status check_commit(const CommitRequest& c) {
+  if (c.fencing_token != 0 && c.root_id.empty()) {
+    return Status::InvalidArgument("commit: a fenced commit needs the root run id");
+  }
+  for (const auto& h : c.headers) {
+    if (h.id.empty() || h.root_id.empty()) {
+      return Status::InvalidArgument("commit: run header without id or root id (run '" + h.id +
+                                     "')");
+    }
+  }
+  for (const auto& i : c.inputs) {
+    if (i.run_id.empty()) return Status::InvalidArgument("commit: inputs without run id");
+  }
+  for (const auto& s : c.steps) {
+    if (s.run_id.empty()) return Status::InvalidArgument("commit: step row without run id");
+  }
+  for (const auto& t : c.trace) {
+    if (t.root_id.empty()) return Status::InvalidArgument("commit: trace row without root id");
+  }
+  for (const auto& j : c.enqueue) {
+    if (j.run_id.empty() || j.queue.empty()) {
+      return Status::InvalidArgument("commit: job without run id or queue (run '" + j.run_id +
+                                     "')");
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace reactor::storage

@@ -1,0 +1,63 @@
+// MemoryBackend: the Backend contract held in maps under one mutex. For unit
+// tests and inline mode; nothing survives the process. Expiry is judged by the
+// injected Clock, so tests drive leases and visibility timeouts without sleeping.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include "reactor/backend.hpp"
+
+namespace reactor {
+
+class MemoryBackend final : public Backend {
+ public:
+  explicit MemoryBackend(std::shared_ptr<Clock> clock, std::string url = "memory:");
+
+  std::string describe() const override;
+  Status commit(const CommitRequest& c) override;
+  Status load_run(const std::string& root_id, StoredRun& out) override;
+  Status load_header(const std::string& run_id, RunHeaderRow& out) override;
+  Status list_runs(const RunFilter& filter, std::vector<RunHeaderRow>& out) override;
+  Status fetch(const std::vector<std::string>& queues, const std::string& owner,
+               Duration visibility, Duration run_lease_ttl,
+               std::optional<Delivery>& out) override;
+  Status release_job(std::int64_t job_id, const std::string& owner, Duration delay) override;
+  Status has_job(const std::string& run_id, bool& out) override;
+  Status acquire_lease(const std::string& key, const std::string& owner, Duration ttl,
+                       bool& granted, Lease& out) override;
+  Status extend_lease(const std::string& key, const std::string& owner, std::uint64_t token,
+                      Duration ttl) override;
+  Status release_lease(const std::string& key, const std::string& owner,
+                       std::uint64_t token) override;
+  Status find_orphans(std::size_t limit, std::vector<RunHeaderRow>& out) override;
+  Status purge_expired(std::size_t limit, std::size_t& purged) override;
+
+ private:
+  // All helpers expect mu_ held.
+  bool lease_live(const Lease& l, std::int64_t now) const;
+  bool try_acquire(const std::string& key, const std::string& owner, std::int64_t ttl_ms,
+                   std::int64_t now, Lease& out);
+  bool run_has_job(const std::string& run_id) const;
+
+  const std::shared_ptr<Clock> clock_;
+  const std::string url_;
+
+  mutable std::mutex mu_;
+  std::map<std::string, RunHeaderRow> runs_;                      // by run id
+  std::map<std::string, std::string> inputs_;                     // run id -> inputs
+  std::map<std::pair<std::string, std::uint32_t>, std::string> steps_;  // (run, idx) -> body
+  std::map<std::pair<std::string, std::uint64_t>, std::string> trace_;  // (root, seq) -> body
+  std::map<std::int64_t, Job> jobs_;                              // by id = enqueue order
+  std::map<std::string, Lease> leases_;  // owner empty = released; the token stays
+  std::int64_t next_job_id_ = 1;
+  // One counter for every key: a token is never reused, even for a lease row
+  // that was deleted and created again.
+  std::uint64_t last_token_ = 0;
+};
+
+}  // namespace reactor

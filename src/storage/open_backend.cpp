@@ -1,0 +1,90 @@
+// open_backend: the one place that maps a backend URL to an implementation.
+#include <string_view>
+
+#include "reactor/backend.hpp"
+#include "storage/memory/memory_backend.hpp"
+#include "storage/sqlite/sqlite_backend.hpp"
+
+namespace reactor {
+
+namespace {
+
+bool starts_with(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+// "sqlite:///abs/path.db", "sqlite://relative.db" or "sqlite:relative.db", with an optional
+// "?synchronous=full|normal|off".
+Status parse_sqlite_url(const std::string& url, SqliteOptions& out) {
+  std::string_view rest = std::string_view(url).substr(std::string_view("sqlite:").size());
+  if (starts_with(rest, "//")) rest.remove_prefix(2);  // "///abs" keeps its leading '/'
+  std::string_view query;
+  if (auto q = rest.find('?'); q != std::string_view::npos) {
+    query = rest.substr(q + 1);
+    rest = rest.substr(0, q);
+  }
+  if (rest.empty()) {
+    return Status::InvalidArgument("backend URL " + url + " names no database file");
+  }
+  out.path = std::string(rest);
+  while (!query.empty()) {
+    const auto amp = query.find('&');
+    const std::string_view option = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+    if (option.empty()) continue;
+    const auto eq = option.find('=');
+    const std::string_view name = option.substr(0, eq);
+    const std::string_view value =
+        eq == std::string_view::npos ? std::string_view() : option.substr(eq + 1);
+    if (name != "synchronous") {
+      return Status::InvalidArgument("backend URL " + url + ": unknown option '" +
+                                     std::string(name) + "' (known: synchronous)");
+    }
+    if (value == "full") {
+      out.synchronous = sqlite::Synchronous::kFull;
+    } else if (value == "normal") {
+      out.synchronous = sqlite::Synchronous::kNormal;
+    } else if (value == "off") {
+      out.synchronous = sqlite::Synchronous::kOff;
+    } else {
+      return Status::InvalidArgument("backend URL " + url + ": synchronous must be full, normal "
+                                     "or off, not '" + std::string(value) + "'");
+    }
+  }
+  return Status::Ok();
+}
+
+// A URL fit for messages: the user-info part ("user:password@") becomes "***@".
+std::string masked(const std::string& url) {
+  const auto scheme_end = url.find("://");
+  if (scheme_end == std::string::npos) return url;
+  const auto authority = scheme_end + 3;
+  const auto at = url.find('@', authority);
+  const auto slash = url.find('/', authority);
+  if (at == std::string::npos || (slash != std::string::npos && slash < at)) return url;
+  return url.substr(0, authority) + "***" + url.substr(at);
+}
+
+}  // namespace
+
+Status open_backend(const std::string& url, std::shared_ptr<Clock> clock,
+                    std::unique_ptr<Backend>& out) {
+  if (!clock) clock = SystemClock::instance();
+  if (url == "memory:" || url == "memory://") {
+    out = std::make_unique<MemoryBackend>(std::move(clock), url);
+    return Status::Ok();
+  }
+  if (starts_with(url, "sqlite:")) {
+    SqliteOptions options;
+    if (Status s = parse_sqlite_url(url, options); !s.ok()) return s;
+    return SqliteBackend::open(url, options, std::move(clock), out);
+  }
+  if (starts_with(url, "redis://") || starts_with(url, "rediss://")) {
+    return Status::Unavailable("backend URL " + masked(url) +
+                               ": the Redis backend is not available in this build yet");
+  }
+  return Status::InvalidArgument("unknown backend URL '" + masked(url) +
+                                 "' (expected memory:, sqlite:///path/to/file.db)");
+}
+
+}  // namespace reactor

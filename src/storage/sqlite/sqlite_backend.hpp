@@ -1,0 +1,68 @@
+// SqliteBackend: the Backend contract in one SQLite file (WAL mode), safe for
+// several threads and several processes on one host. Every operation is one
+// transaction (BEGIN IMMEDIATE when it writes), retried whole a bounded number
+// of times when another connection holds the lock past the busy timeout.
+// Expiry is judged by the injected Clock. Layout: docs/storage.md.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "reactor/backend.hpp"
+#include "storage/sqlite/sqlite_connection.hpp"
+
+namespace reactor {
+
+struct SqliteOptions {
+  std::string path;  // the database file; its directory must exist
+  sqlite::Synchronous synchronous = sqlite::Synchronous::kFull;
+  int busy_timeout_ms = 5000;
+  int max_attempts = 10;  // whole-transaction attempts on SQLITE_BUSY / SQLITE_LOCKED
+};
+
+class SqliteBackend final : public Backend {
+ public:
+  // Opens the file (creating it if missing), switches it to WAL and migrates
+  // the schema. Unavailable naming `url` when any of that fails.
+  static Status open(const std::string& url, const SqliteOptions& options,
+                     std::shared_ptr<Clock> clock, std::unique_ptr<Backend>& out);
+
+  std::string describe() const override;
+  Status commit(const CommitRequest& c) override;
+  Status load_run(const std::string& root_id, StoredRun& out) override;
+  Status load_header(const std::string& run_id, RunHeaderRow& out) override;
+  Status list_runs(const RunFilter& filter, std::vector<RunHeaderRow>& out) override;
+  Status fetch(const std::vector<std::string>& queues, const std::string& owner,
+               Duration visibility, Duration run_lease_ttl,
+               std::optional<Delivery>& out) override;
+  Status release_job(std::int64_t job_id, const std::string& owner, Duration delay) override;
+  Status has_job(const std::string& run_id, bool& out) override;
+  Status acquire_lease(const std::string& key, const std::string& owner, Duration ttl,
+                       bool& granted, Lease& out) override;
+  Status extend_lease(const std::string& key, const std::string& owner, std::uint64_t token,
+                      Duration ttl) override;
+  Status release_lease(const std::string& key, const std::string& owner,
+                       std::uint64_t token) override;
+  Status find_orphans(std::size_t limit, std::vector<RunHeaderRow>& out) override;
+  Status purge_expired(std::size_t limit, std::size_t& purged) override;
+
+ private:
+  enum class Mode { kRead, kWrite };
+
+  SqliteBackend(std::string url, const SqliteOptions& options, std::shared_ptr<Clock> clock);
+
+  // Runs `body` in one transaction, retrying it whole on SQLITE_BUSY/LOCKED.
+  // A non-ok Status from `body` rolls back and is returned as is; a SQLite
+  // error becomes Unavailable / Corruption / Internal naming `what`.
+  template <typename Body>
+  Status transact(Mode mode, const char* what, Body&& body);
+
+  std::int64_t now_ms() const;
+
+  const std::string url_;
+  const SqliteOptions options_;
+  const std::shared_ptr<Clock> clock_;
+  sqlite::ConnectionPool pool_;
+};
+
+}  // namespace reactor

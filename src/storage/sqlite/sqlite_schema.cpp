@@ -1,0 +1,117 @@
+#include "storage/sqlite/sqlite_schema.hpp"
+
+namespace reactor::sqlite {
+
+namespace {
+
+// Version 1: runs, inputs, steps, trace, jobs, leases and the fencing-token counter.
+void create_v1(Connection& db) {
+  db.exec(R"sql(
+    CREATE TABLE runs (
+      id             TEXT PRIMARY KEY,
+      root_id        TEXT NOT NULL,
+      parent_id      TEXT NOT NULL DEFAULT '',
+      reactor        TEXT NOT NULL,
+      status         TEXT NOT NULL,
+      fingerprint    TEXT NOT NULL DEFAULT '',
+      schema_version INTEGER NOT NULL,
+      body           TEXT NOT NULL,
+      updated_at     INTEGER NOT NULL,
+      expires_at     INTEGER NOT NULL
+    );
+    CREATE INDEX runs_root_id ON runs(root_id);
+    CREATE INDEX runs_status ON runs(status);
+
+    CREATE TABLE run_inputs (
+      run_id TEXT PRIMARY KEY,
+      inputs TEXT NOT NULL
+    );
+
+    CREATE TABLE steps (
+      run_id TEXT NOT NULL,
+      idx    INTEGER NOT NULL,
+      body   TEXT NOT NULL,
+      PRIMARY KEY (run_id, idx)
+    ) WITHOUT ROWID;
+
+    CREATE TABLE trace (
+      root_id TEXT NOT NULL,
+      seq     INTEGER NOT NULL,
+      body    TEXT NOT NULL,
+      PRIMARY KEY (root_id, seq)
+    ) WITHOUT ROWID;
+
+    CREATE TABLE jobs (
+      id            INTEGER PRIMARY KEY AUTOINCREMENT,
+      queue         TEXT NOT NULL,
+      kind          TEXT NOT NULL,
+      run_id        TEXT NOT NULL,
+      reactor       TEXT NOT NULL,
+      run_at        INTEGER NOT NULL,
+      snoozes       INTEGER NOT NULL DEFAULT 0,
+      deliveries    INTEGER NOT NULL DEFAULT 0,
+      lease_owner   TEXT,
+      lease_expires INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX jobs_due ON jobs(queue, run_at, id);
+    CREATE INDEX jobs_run_id ON jobs(run_id);
+
+    CREATE TABLE leases (
+      key        TEXT PRIMARY KEY,
+      owner      TEXT,
+      token      INTEGER NOT NULL,
+      expires_at INTEGER NOT NULL
+    );
+
+    CREATE TABLE counters (
+      name  TEXT PRIMARY KEY,
+      value INTEGER NOT NULL
+    );
+    INSERT INTO counters(name, value) VALUES ('fencing_token', 0);
+  )sql");
+}
+
+}  // namespace
+
+const std::vector<Migration>& migrations() {
+  static const std::vector<Migration> list{
+      {1, "runs, run_inputs, steps, trace, jobs, leases, counters", &create_v1},
+  };
+  return list;
+}
+
+int latest_schema_version() { return migrations().back().version; }
+
+int schema_version(Connection& db) {
+  {
+    Statement exists =
+        db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'");
+    if (!exists.step()) return 0;
+  }
+  Statement st = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'");
+  if (!st.step()) return 0;
+  return static_cast<int>(st.int64(0));
+}
+
+void migrate(Connection& db) {
+  db.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value NOT NULL)");
+  const int current = schema_version(db);
+  const int latest = latest_schema_version();
+  if (current > latest) {
+    throw SchemaTooNew("database schema version " + std::to_string(current) +
+                       " is newer than this build supports (" + std::to_string(latest) + ")");
+  }
+  for (const Migration& m : migrations()) {
+    if (m.version <= current) continue;
+    m.apply(db);
+  }
+  if (current != latest) {
+    db.prepare(
+          "INSERT INTO meta(key, value) VALUES ('schema_version', ?) "
+          "ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+        .bind(latest)
+        .run();
+  }
+}
+
+}  // namespace reactor::sqlite

@@ -1,0 +1,140 @@
+// The typed fixture and the record builders shared by the conformance tests.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "conformance/backends.hpp"
+#include "reactor/backend.hpp"
+
+namespace reactor::conformance {
+
+using namespace std::chrono_literals;
+
+inline RunHeaderRow header(const std::string& id, RunStatus status,
+                           const std::string& parent_id = "", const std::string& root_id = "",
+                           std::int64_t updated_at_ms = 1, std::int64_t expires_at_ms = 0) {
+  RunHeaderRow h;
+  h.id = id;
+  h.root_id = root_id.empty() ? (parent_id.empty() ? id : parent_id) : root_id;
+  h.parent_id = parent_id;
+  h.reactor = "OrderSaga";
+  h.status = status;
+  h.fingerprint = "fp-1";
+  h.schema_version = 1;
+  h.body = R"({"id":")" + id + R"("})";
+  h.updated_at_ms = updated_at_ms;
+  h.expires_at_ms = expires_at_ms;
+  return h;
+}
+
+inline JobSpec job(const std::string& queue, const std::string& run_id, std::int64_t run_at_ms = 0,
+                   JobKind kind = JobKind::kResume) {
+  JobSpec j;
+  j.queue = queue;
+  j.kind = kind;
+  j.run_id = run_id;
+  j.reactor = "OrderSaga";
+  j.run_at_ms = run_at_ms;
+  return j;
+}
+
+// Everything in a StoredRun as text, so EXPECT_EQ shows a readable difference.
+inline std::string dump(const RunHeaderRow& h) {
+  std::ostringstream os;
+  os << "header " << h.id << " root=" << h.root_id << " parent=" << h.parent_id
+     << " reactor=" << h.reactor << " status=" << to_string(h.status) << " fp=" << h.fingerprint
+     << " v=" << h.schema_version << " body=" << h.body << " updated=" << h.updated_at_ms
+     << " expires=" << h.expires_at_ms;
+  return os.str();
+}
+
+inline std::string dump(const StoredRun& r) {
+  std::ostringstream os;
+  for (const auto& h : r.headers) os << dump(h) << "\n";
+  for (const auto& i : r.inputs) os << "inputs " << i.run_id << " " << i.inputs << "\n";
+  for (const auto& s : r.steps) os << "step " << s.run_id << "#" << s.index << " " << s.body << "\n";
+  for (const auto& t : r.trace) os << "trace " << t.root_id << "@" << t.seq << " " << t.body << "\n";
+  os << "token " << r.fencing_token << "\n";
+  return os.str();
+}
+
+template <typename Factory>
+class BackendConformance : public ::testing::Test {
+ protected:
+  static constexpr Duration kVisibility = 30s;
+  static constexpr Duration kLeaseTtl = 10s;
+
+  void SetUp() override {
+    Status s = factory_.open(backend_);
+    ASSERT_TRUE(s.ok()) << s.to_string();
+  }
+
+  Backend& db() { return *backend_; }
+  std::int64_t now_ms() const { return factory_.now_ms(); }
+  void advance(Duration d) { factory_.advance(d); }
+
+  void commit_ok(const CommitRequest& c) {
+    Status s = backend_->commit(c);
+    ASSERT_TRUE(s.ok()) << s.to_string();
+  }
+
+  // Creates runs (unfenced) with optional jobs.
+  void create(std::vector<RunHeaderRow> headers, std::vector<JobSpec> jobs = {}) {
+    CommitRequest c;
+    c.headers = std::move(headers);
+    c.enqueue = std::move(jobs);
+    commit_ok(c);
+  }
+
+  void enqueue(std::vector<JobSpec> jobs) { create({}, std::move(jobs)); }
+
+  std::optional<Delivery> fetch(const std::vector<std::string>& queues, const std::string& owner,
+                                Duration visibility = kVisibility, Duration ttl = kLeaseTtl) {
+    std::optional<Delivery> d;
+    Status s = backend_->fetch(queues, owner, visibility, ttl, d);
+    EXPECT_TRUE(s.ok()) << s.to_string();
+    return d;
+  }
+
+  Lease acquire(const std::string& key, const std::string& owner, bool expect_granted,
+                Duration ttl = kLeaseTtl) {
+    bool granted = !expect_granted;
+    Lease lease;
+    Status s = backend_->acquire_lease(key, owner, ttl, granted, lease);
+    EXPECT_TRUE(s.ok()) << s.to_string();
+    EXPECT_EQ(granted, expect_granted) << key << " for " << owner << "; held by " << lease.owner;
+    return lease;
+  }
+
+  StoredRun load(const std::string& root_id) {
+    StoredRun run;
+    Status s = backend_->load_run(root_id, run);
+    EXPECT_TRUE(s.ok()) << s.to_string();
+    return run;
+  }
+
+  bool has_job(const std::string& run_id) {
+    bool out = false;
+    Status s = backend_->has_job(run_id, out);
+    EXPECT_TRUE(s.ok()) << s.to_string();
+    return out;
+  }
+
+  std::vector<std::string> ids(const std::vector<RunHeaderRow>& rows) {
+    std::vector<std::string> out;
+    for (const auto& h : rows) out.push_back(h.id);
+    return out;
+  }
+
+  Factory factory_;                   // outlives backend_ (declared first)
+  std::unique_ptr<Backend> backend_;
+};
+
+}  // namespace reactor::conformance

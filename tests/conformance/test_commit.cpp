@@ -1,0 +1,204 @@
+// Commit and load: what one durable step writes, and how it reads back.
+#include "conformance/conformance_support.hpp"
+
+namespace reactor::conformance {
+namespace {
+
+template <typename Factory>
+class CommitConformance : public BackendConformance<Factory> {};
+TYPED_TEST_SUITE(CommitConformance, ConformanceBackends, BackendName);
+
+TYPED_TEST(CommitConformance, RoundTripsHeadersInputsStepsAndTrace) {
+  CommitRequest first;
+  first.headers = {header("r1", RunStatus::kRunning), header("c1", RunStatus::kRunning, "r1")};
+  first.inputs = {{"r1", R"({"order_id":1})"}, {"c1", R"({"child":true})"}};
+  first.steps = {{"r1", 0, "s0"}, {"r1", 1, "s1"}, {"c1", 0, "c1-s0"}};
+  first.trace = {{"r1", 0, "t0"}, {"r1", 1, "t1"}};
+  this->commit_ok(first);
+
+  // Another root's rows never show up in r1.
+  CommitRequest other;
+  other.headers = {header("r2", RunStatus::kRunning)};
+  other.inputs = {{"r2", "{}"}};
+  other.steps = {{"r2", 0, "r2-s0"}};
+  other.trace = {{"r2", 0, "r2-t0"}};
+  this->commit_ok(other);
+
+  CommitRequest second;
+  RunHeaderRow root = header("r1", RunStatus::kCompleted);
+  root.body = R"({"value":42})";
+  root.updated_at_ms = 7;
+  root.expires_at_ms = 99;
+  second.headers = {root, header("c0", RunStatus::kCompleted, "c1", "r1")};  // a grandchild
+  second.inputs = {{"r1", R"({"order_id":"rewritten"})"}};  // inputs are written once
+  second.steps = {{"r1", 1, "s1-updated"}, {"r1", 2, "s2"}};   // upserted
+  second.trace = {{"r1", 1, "t1-duplicate"}, {"r1", 2, "t2"}}; // idempotent per seq
+  this->commit_ok(second);
+
+  StoredRun run = this->load("r1");
+  // The root first, then its descendants (children and grandchildren) by id.
+  EXPECT_EQ(dump(run),
+            dump(root) +
+                "\n" + dump(header("c0", RunStatus::kCompleted, "c1", "r1")) + "\n" +
+                dump(header("c1", RunStatus::kRunning, "r1")) + "\n" +
+                "inputs r1 {\"order_id\":1}\n"
+                "inputs c1 {\"child\":true}\n"
+                "step r1#0 s0\n"
+                "step r1#1 s1-updated\n"
+                "step r1#2 s2\n"
+                "step c1#0 c1-s0\n"
+                "trace r1@0 t0\n"
+                "trace r1@1 t1\n"
+                "trace r1@2 t2\n"
+                "token 0\n");
+
+  StoredRun r2 = this->load("r2");
+  ASSERT_EQ(r2.headers.size(), 1u);
+  EXPECT_EQ(r2.steps.size(), 1u);
+  EXPECT_EQ(r2.trace.size(), 1u);
+}
+
+TYPED_TEST(CommitConformance, LoadHeaderReadsRootsAndChildren) {
+  this->create({header("r1", RunStatus::kRunning), header("c1", RunStatus::kPaused, "r1")});
+  RunHeaderRow h;
+  ASSERT_TRUE(this->db().load_header("c1", h).ok());
+  EXPECT_EQ(dump(h), dump(header("c1", RunStatus::kPaused, "r1")));
+  ASSERT_TRUE(this->db().load_header("r1", h).ok());
+  EXPECT_EQ(dump(h), dump(header("r1", RunStatus::kRunning)));
+}
+
+TYPED_TEST(CommitConformance, UnknownRunsAreNotFound) {
+  this->create({header("r1", RunStatus::kRunning), header("c1", RunStatus::kRunning, "r1")});
+  StoredRun run;
+  EXPECT_EQ(this->db().load_run("nope", run).code(), StatusCode::kNotFound);
+  // load_run reads root runs; a child is read with its root.
+  EXPECT_EQ(this->db().load_run("c1", run).code(), StatusCode::kNotFound);
+  RunHeaderRow h;
+  EXPECT_EQ(this->db().load_header("nope", h).code(), StatusCode::kNotFound);
+}
+
+TYPED_TEST(CommitConformance, StaleFencedCommitWritesNothing) {
+  CommitRequest seed;
+  seed.headers = {header("r1", RunStatus::kRunning)};
+  seed.inputs = {{"r1", "{}"}};
+  seed.steps = {{"r1", 0, "s0"}};
+  seed.trace = {{"r1", 0, "t0"}};
+  seed.enqueue = {job("q", "r1")};
+  this->commit_ok(seed);
+
+  // w1 takes the job and the run, then stalls past both timeouts; w2 takes over.
+  auto d1 = this->fetch({"q"}, "w1");
+  ASSERT_TRUE(d1 && d1->run_leased);
+  this->advance(this->kVisibility + this->kLeaseTtl);
+  auto d2 = this->fetch({"q"}, "w2");
+  ASSERT_TRUE(d2 && d2->run_leased);
+  ASSERT_GT(d2->run_lease.token, d1->run_lease.token);
+  const std::string before = dump(this->load("r1"));
+
+  // The zombie's commit: every kind of write, fenced by its stale token.
+  CommitRequest stale;
+  stale.root_id = "r1";
+  stale.fencing_token = d1->run_lease.token;
+  stale.headers = {header("r1", RunStatus::kCompleted), header("r9", RunStatus::kRunning)};
+  stale.inputs = {{"r9", "{}"}};
+  stale.steps = {{"r1", 0, "zombie"}, {"r1", 5, "zombie"}};
+  stale.trace = {{"r1", 1, "zombie"}};
+  stale.enqueue = {job("q2", "r1")};
+  stale.ack_job = d1->job.id;
+  stale.ack_owner = "w1";
+  stale.release_lease = true;
+  stale.lease_owner = "w1";
+  EXPECT_EQ(this->db().commit(stale).code(), StatusCode::kLeaseLost);
+
+  EXPECT_EQ(dump(this->load("r1")), before);
+  RunHeaderRow h;
+  EXPECT_EQ(this->db().load_header("r9", h).code(), StatusCode::kNotFound);
+  EXPECT_FALSE(this->fetch({"q2"}, "w3"));
+  Lease holder = this->acquire(run_lease_key("r1"), "w3", false);
+  EXPECT_EQ(holder.owner, "w2");
+  EXPECT_EQ(holder.token, d2->run_lease.token);
+
+  // The same commit fenced by the newest token goes through, all of it.
+  stale.fencing_token = d2->run_lease.token;
+  stale.ack_job = d2->job.id;
+  stale.ack_owner = "w2";
+  stale.lease_owner = "w2";
+  this->commit_ok(stale);
+  StoredRun after = this->load("r1");
+  EXPECT_EQ(after.headers[0].status, RunStatus::kCompleted);
+  EXPECT_EQ(after.steps.size(), 2u);
+  EXPECT_EQ(after.trace.size(), 2u);
+  ASSERT_TRUE(this->db().load_header("r9", h).ok());
+  this->acquire(run_lease_key("r1"), "w3", true);  // released by the commit
+  EXPECT_TRUE(this->fetch({"q2"}, "w4"));
+}
+
+TYPED_TEST(CommitConformance, FencedCommitWithoutLeaseIsRefused) {
+  this->create({header("r1", RunStatus::kRunning)});
+  CommitRequest c;
+  c.root_id = "r1";
+  c.fencing_token = 12345;
+  c.headers = {header("r1", RunStatus::kCompleted)};
+  EXPECT_EQ(this->db().commit(c).code(), StatusCode::kLeaseLost);
+  EXPECT_EQ(this->load("r1").headers[0].status, RunStatus::kRunning);
+}
+
+TYPED_TEST(CommitConformance, NewestTokenFencesSuccessfully) {
+  this->create({header("r1", RunStatus::kRunning)});
+  Lease lease = this->acquire(run_lease_key("r1"), "w1", true);
+  EXPECT_EQ(this->load("r1").fencing_token, lease.token);
+
+  CommitRequest c;
+  c.root_id = "r1";
+  c.fencing_token = lease.token;
+  c.steps = {{"r1", 0, "done"}};
+  this->commit_ok(c);
+
+  // Expiry alone does not fence: until someone takes the lease over, the token is the newest.
+  this->advance(this->kLeaseTtl * 2);
+  c.steps = {{"r1", 1, "late but unopposed"}};
+  this->commit_ok(c);
+  EXPECT_EQ(this->load("r1").steps.size(), 2u);
+
+  Lease next = this->acquire(run_lease_key("r1"), "w2", true);
+  c.steps = {{"r1", 2, "zombie"}};
+  EXPECT_EQ(this->db().commit(c).code(), StatusCode::kLeaseLost);
+  c.fencing_token = next.token;
+  c.steps = {{"r1", 2, "successor"}};
+  this->commit_ok(c);
+  StoredRun run = this->load("r1");
+  EXPECT_EQ(run.steps.back().body, "successor");
+  EXPECT_EQ(run.fencing_token, next.token);
+}
+
+TYPED_TEST(CommitConformance, CommitReleasesTheRunLeaseOnlyForItsHolder) {
+  this->create({header("r1", RunStatus::kRunning)});
+  Lease lease = this->acquire(run_lease_key("r1"), "w1", true);
+
+  CommitRequest c;
+  c.root_id = "r1";
+  c.fencing_token = lease.token;
+  c.release_lease = true;
+  c.lease_owner = "someone-else";
+  this->commit_ok(c);  // written, but the lease is not theirs to release
+  this->acquire(run_lease_key("r1"), "w2", false);
+
+  c.lease_owner = "w1";
+  c.headers = {header("r1", RunStatus::kCompleted)};
+  this->commit_ok(c);
+  Lease next = this->acquire(run_lease_key("r1"), "w2", true);
+  EXPECT_GT(next.token, lease.token);
+}
+
+TYPED_TEST(CommitConformance, MalformedCommitIsRejectedWhole) {
+  CommitRequest c;
+  c.headers = {header("r1", RunStatus::kRunning), header("", RunStatus::kRunning)};
+  c.enqueue = {job("q", "r1")};
+  EXPECT_EQ(this->db().commit(c).code(), StatusCode::kInvalidArgument);
+  RunHeaderRow h;
+  EXPECT_EQ(this->db().load_header("r1", h).code(), StatusCode::kNotFound);
+  EXPECT_FALSE(this->has_job("r1"));
+}
+
+}  // namespace
+}  // namespace reactor::conformance

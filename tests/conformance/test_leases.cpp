@@ -1,0 +1,89 @@
+// Leases: acquire, contend, expire, extend, release; tokens only grow.
+#include "conformance/conformance_support.hpp"
+
+namespace reactor::conformance {
+namespace {
+
+template <typename Factory>
+class LeaseConformance : public BackendConformance<Factory> {};
+TYPED_TEST_SUITE(LeaseConformance, ConformanceBackends, BackendName);
+
+TYPED_TEST(LeaseConformance, AcquireContendExpireReacquire) {
+  const std::int64_t start = this->now_ms();
+  Lease a = this->acquire("k", "A", true);
+  EXPECT_EQ(a.key, "k");
+  EXPECT_EQ(a.owner, "A");
+  EXPECT_GT(a.token, 0u);
+  EXPECT_EQ(a.expires_at_ms, start + 10'000);
+
+  // Held: not granted, and the answer names the holder.
+  Lease seen = this->acquire("k", "B", false);
+  EXPECT_EQ(seen.owner, "A");
+  EXPECT_EQ(seen.token, a.token);
+  EXPECT_EQ(seen.expires_at_ms, a.expires_at_ms);
+  // A live lease is not re-granted, not even to its holder (owners are per execution).
+  EXPECT_EQ(this->acquire("k", "A", false).token, a.token);
+
+  this->advance(this->kLeaseTtl - 1ms);
+  this->acquire("k", "B", false);
+  this->advance(1ms);  // expires_at is the first instant the lease is free
+  Lease b = this->acquire("k", "B", true);
+  EXPECT_GT(b.token, a.token);
+  EXPECT_EQ(b.owner, "B");
+
+  // One counter for every key: a token is never handed out twice.
+  Lease other = this->acquire("other", "A", true);
+  EXPECT_GT(other.token, b.token);
+}
+
+TYPED_TEST(LeaseConformance, ExtendByHolderOnly) {
+  Lease a = this->acquire("k", "A", true);
+  this->advance(8s);
+  ASSERT_TRUE(this->db().extend_lease("k", "A", a.token, 10s).ok());
+  this->advance(8s);  // past the original expiry, inside the extended one
+  Lease seen = this->acquire("k", "B", false);
+  EXPECT_EQ(seen.expires_at_ms, this->now_ms() + 2'000);
+
+  EXPECT_EQ(this->db().extend_lease("k", "B", a.token, 10s).code(), StatusCode::kLeaseLost);
+  EXPECT_EQ(this->db().extend_lease("k", "A", a.token + 1, 10s).code(), StatusCode::kLeaseLost);
+  EXPECT_EQ(this->db().extend_lease("nope", "A", a.token, 10s).code(), StatusCode::kLeaseLost);
+
+  this->advance(3s);
+  Lease b = this->acquire("k", "B", true);
+  EXPECT_EQ(this->db().extend_lease("k", "A", a.token, 10s).code(), StatusCode::kLeaseLost);
+  EXPECT_TRUE(this->db().extend_lease("k", "B", b.token, 10s).ok());
+}
+
+TYPED_TEST(LeaseConformance, ReleaseByHolderFreesTheKey) {
+  this->create({header("r1", RunStatus::kRunning)});
+  const std::string key = run_lease_key("r1");
+  Lease a = this->acquire(key, "A", true);
+
+  ASSERT_TRUE(this->db().release_lease(key, "B", a.token).ok());  // not B's: no-op
+  this->acquire(key, "C", false);
+  ASSERT_TRUE(this->db().release_lease(key, "A", a.token + 1).ok());  // stale token: no-op
+  this->acquire(key, "C", false);
+
+  ASSERT_TRUE(this->db().release_lease(key, "A", a.token).ok());
+  EXPECT_EQ(this->load("r1").fencing_token, a.token);  // the newest token survives release
+  EXPECT_EQ(this->db().extend_lease(key, "A", a.token, 10s).code(), StatusCode::kLeaseLost);
+  Lease c = this->acquire(key, "C", true);
+  EXPECT_GT(c.token, a.token);
+
+  // A late release by the previous holder does not touch the new one.
+  ASSERT_TRUE(this->db().release_lease(key, "A", a.token).ok());
+  EXPECT_EQ(this->acquire(key, "D", false).owner, "C");
+  EXPECT_EQ(this->load("r1").fencing_token, c.token);
+}
+
+TYPED_TEST(LeaseConformance, EmptyKeyOrOwnerIsInvalid) {
+  bool granted = true;
+  Lease out;
+  EXPECT_EQ(this->db().acquire_lease("", "A", 1s, granted, out).code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(this->db().acquire_lease("k", "", 1s, granted, out).code(),
+            StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace reactor::conformance

@@ -1,0 +1,188 @@
+// open_backend: URL forms, options and the errors a user meets first.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "reactor/backend.hpp"
+
+namespace reactor {
+namespace {
+
+namespace fs = std::filesystem;
+
+class TempDir {
+ public:
+  TempDir() {
+    char tmpl[] = "/tmp/reactor-open-backend-XXXXXX";
+    const char* d = ::mkdtemp(tmpl);
+    path_ = d ? d : "";
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// Runs a query on the file directly, bypassing the backend.
+std::string query_one(const std::string& file, const std::string& sql) {
+  sqlite3* db = nullptr;
+  std::string out;
+  if (sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) == SQLITE_OK) {
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW) {
+      const auto* text = sqlite3_column_text(st, 0);
+      out = text ? reinterpret_cast<const char*>(text) : "";
+    }
+    sqlite3_finalize(st);
+  }
+  sqlite3_close(db);
+  return out;
+}
+
+std::shared_ptr<Clock> clock() { return std::make_shared<ManualClock>(); }
+
+TEST(OpenBackend, Memory) {
+  std::unique_ptr<Backend> b;
+  ASSERT_TRUE(open_backend("memory:", clock(), b).ok());
+  EXPECT_EQ(b->describe(), "memory:");
+}
+
+TEST(OpenBackend, UnknownSchemeIsInvalidArgumentNamingTheUrl) {
+  std::unique_ptr<Backend> b;
+  Status s = open_backend("postgres://db.example/x", clock(), b);
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("postgres://db.example/x"), std::string::npos) << s.to_string();
+  EXPECT_FALSE(b);
+}
+
+TEST(OpenBackend, RedisIsUnavailableForNowAndThePasswordIsMasked) {
+  std::unique_ptr<Backend> b;
+  Status s = open_backend("redis://:hunter2@127.0.0.1:6379/0", clock(), b);
+  EXPECT_EQ(s.code(), StatusCode::kUnavailable);
+  EXPECT_NE(s.message().find("127.0.0.1:6379/0"), std::string::npos) << s.to_string();
+  EXPECT_EQ(s.message().find("hunter2"), std::string::npos) << s.to_string();
+}
+
+TEST(OpenBackend, SqliteAbsolutePathCreatesAWalDatabaseAtSchemaVersion1) {
+  TempDir dir;
+  const std::string file = dir.path() + "/reactor.db";
+  std::unique_ptr<Backend> b;
+  Status s = open_backend("sqlite://" + file, clock(), b);
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  EXPECT_EQ(b->describe(), "sqlite://" + file);
+  EXPECT_TRUE(fs::exists(file));
+  EXPECT_EQ(query_one(file, "PRAGMA journal_mode"), "wal");
+  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "1");
+}
+
+TEST(OpenBackend, SqliteRelativePaths) {
+  TempDir dir;
+  const fs::path cwd = fs::current_path();
+  fs::current_path(dir.path());
+  std::unique_ptr<Backend> a, b;
+  Status sa = open_backend("sqlite:one.db", clock(), a);
+  Status sb = open_backend("sqlite://two.db?synchronous=normal", clock(), b);
+  fs::current_path(cwd);
+  EXPECT_TRUE(sa.ok()) << sa.to_string();
+  EXPECT_TRUE(sb.ok()) << sb.to_string();
+  EXPECT_TRUE(fs::exists(dir.path() + "/one.db"));
+  EXPECT_TRUE(fs::exists(dir.path() + "/two.db"));
+}
+
+TEST(OpenBackend, SqliteSynchronousOption) {
+  TempDir dir;
+  for (const char* mode : {"full", "normal", "off"}) {
+    std::unique_ptr<Backend> b;
+    Status s = open_backend("sqlite://" + dir.path() + "/s.db?synchronous=" + mode, clock(), b);
+    EXPECT_TRUE(s.ok()) << mode << ": " << s.to_string();
+  }
+  std::unique_ptr<Backend> b;
+  Status bad = open_backend("sqlite://" + dir.path() + "/s.db?synchronous=sometimes", clock(), b);
+  EXPECT_EQ(bad.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(bad.message().find("sometimes"), std::string::npos);
+  Status unknown = open_backend("sqlite://" + dir.path() + "/s.db?cache=huge", clock(), b);
+  EXPECT_EQ(unknown.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(open_backend("sqlite://", clock(), b).code(), StatusCode::kInvalidArgument);
+}
+
+TEST(OpenBackend, SqliteMissingDirectoryIsUnavailableNamingTheUrl) {
+  TempDir dir;
+  const std::string url = "sqlite://" + dir.path() + "/missing/reactor.db";
+  std::unique_ptr<Backend> b;
+  Status s = open_backend(url, clock(), b);
+  EXPECT_EQ(s.code(), StatusCode::kUnavailable);
+  EXPECT_NE(s.message().find(url), std::string::npos) << s.to_string();
+  EXPECT_FALSE(fs::exists(dir.path() + "/missing"));
+}
+
+TEST(OpenBackend, SqliteFileThatIsNotADatabaseIsUnavailableNamingTheUrl) {
+  TempDir dir;
+  const std::string file = dir.path() + "/notes.txt";
+  std::ofstream(file) << "these are not the pages you are looking for\n"
+                      << std::string(4096, 'x');
+  const std::string url = "sqlite://" + file;
+  std::unique_ptr<Backend> b;
+  Status s = open_backend(url, clock(), b);
+  EXPECT_EQ(s.code(), StatusCode::kUnavailable);
+  EXPECT_NE(s.message().find(url), std::string::npos) << s.to_string();
+}
+
+TEST(OpenBackend, SqliteSchemaNewerThanThisBuildIsUnavailable) {
+  TempDir dir;
+  const std::string file = dir.path() + "/future.db";
+  {
+    std::unique_ptr<Backend> b;
+    ASSERT_TRUE(open_backend("sqlite://" + file, clock(), b).ok());
+  }
+  query_one(file, "UPDATE meta SET value = 99 WHERE key = 'schema_version'");
+  std::unique_ptr<Backend> b;
+  Status s = open_backend("sqlite://" + file, clock(), b);
+  EXPECT_EQ(s.code(), StatusCode::kUnavailable);
+  EXPECT_NE(s.message().find("99"), std::string::npos) << s.to_string();
+}
+
+TEST(OpenBackend, SqliteKeepsRunsAndTokensAcrossReopen) {
+  TempDir dir;
+  const std::string url = "sqlite://" + dir.path() + "/durable.db";
+  std::uint64_t token = 0;
+  {
+    std::unique_ptr<Backend> b;
+    ASSERT_TRUE(open_backend(url, clock(), b).ok());
+    CommitRequest c;
+    RunHeaderRow h;
+    h.id = h.root_id = "r1";
+    h.reactor = "OrderSaga";
+    h.status = RunStatus::kRunning;
+    h.body = "{}";
+    c.headers = {h};
+    c.steps = {{"r1", 0, "s0"}};
+    ASSERT_TRUE(b->commit(c).ok());
+    bool granted = false;
+    Lease lease;
+    ASSERT_TRUE(b->acquire_lease("other", "w", std::chrono::seconds(1), granted, lease).ok());
+    token = lease.token;
+  }
+  std::unique_ptr<Backend> b;
+  ASSERT_TRUE(open_backend(url, clock(), b).ok());
+  StoredRun run;
+  ASSERT_TRUE(b->load_run("r1", run).ok());
+  ASSERT_EQ(run.steps.size(), 1u);
+  EXPECT_EQ(run.steps[0].body, "s0");
+  bool granted = false;
+  Lease lease;
+  ASSERT_TRUE(b->acquire_lease("run:r1", "w", std::chrono::seconds(1), granted, lease).ok());
+  EXPECT_TRUE(granted);
+  EXPECT_GT(lease.token, token);
+}
+
+}  // namespace
+}  // namespace reactor

@@ -1,0 +1,260 @@
+// The job queue: FIFO among due jobs, delays, visibility timeouts, routing,
+// acks, release, and the run lease taken with a delivery.
+#include <algorithm>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "conformance/conformance_support.hpp"
+
+namespace reactor::conformance {
+namespace {
+
+template <typename Factory>
+class QueueConformance : public BackendConformance<Factory> {};
+TYPED_TEST_SUITE(QueueConformance, ConformanceBackends, BackendName);
+
+TYPED_TEST(QueueConformance, FetchIsFifoAmongDueJobs) {
+  const std::int64_t now = this->now_ms();
+  JobSpec start = job("q", "r-b", now - 20, JobKind::kStart);
+  start.snoozes = 3;
+  this->enqueue({job("q", "r-a", now - 10), start, job("q", "r-c", now),
+                 job("q", "r-d", now + 5'000)});
+  this->enqueue({job("q", "r-e", now - 20)});  // same run_at as r-b, enqueued later
+
+  std::vector<std::string> order;
+  while (auto d = this->fetch({"q"}, "w")) order.push_back(d->job.spec.run_id);
+  EXPECT_EQ(order, (std::vector<std::string>{"r-b", "r-e", "r-a", "r-c"}));
+
+  // Not before run_at.
+  this->advance(4'999ms);
+  EXPECT_FALSE(this->fetch({"q"}, "w"));
+  this->advance(1ms);
+  auto d = this->fetch({"q"}, "w");
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->job.spec.run_id, "r-d");
+}
+
+TYPED_TEST(QueueConformance, DeliveryCarriesTheJobAndItsLease) {
+  const std::int64_t now = this->now_ms();
+  JobSpec spec = job("q", "r1", now - 1, JobKind::kStart);
+  spec.snoozes = 2;
+  this->enqueue({spec});
+  auto d = this->fetch({"q"}, "w1");
+  ASSERT_TRUE(d);
+  EXPECT_GT(d->job.id, 0);
+  EXPECT_EQ(d->job.spec.queue, "q");
+  EXPECT_EQ(d->job.spec.kind, JobKind::kStart);
+  EXPECT_EQ(d->job.spec.run_id, "r1");
+  EXPECT_EQ(d->job.spec.reactor, "OrderSaga");
+  EXPECT_EQ(d->job.spec.run_at_ms, now - 1);
+  EXPECT_EQ(d->job.spec.snoozes, 2);
+  EXPECT_EQ(d->job.deliveries, 1);
+  EXPECT_EQ(d->job.lease_owner, "w1");
+  EXPECT_EQ(d->job.lease_expires_ms, now + 30'000);
+}
+
+TYPED_TEST(QueueConformance, FetchedJobIsInvisibleUntilItsVisibilityTimeout) {
+  this->enqueue({job("q", "r1")});
+  auto first = this->fetch({"q"}, "w1");
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->job.deliveries, 1);
+  EXPECT_FALSE(this->fetch({"q"}, "w2"));
+  this->advance(this->kVisibility - 1ms);
+  EXPECT_FALSE(this->fetch({"q"}, "w2"));
+  this->advance(1ms);
+  auto again = this->fetch({"q"}, "w2");
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->job.id, first->job.id);
+  EXPECT_EQ(again->job.deliveries, 2);
+  EXPECT_EQ(again->job.lease_owner, "w2");
+}
+
+TYPED_TEST(QueueConformance, FetchTakesTheRunLeaseWhenFree) {
+  this->create({header("r1", RunStatus::kEnqueued)}, {job("q", "r1"), job("q", "r1")});
+  const std::int64_t now = this->now_ms();
+  auto d1 = this->fetch({"q"}, "w1", this->kVisibility, 20s);
+  ASSERT_TRUE(d1);
+  EXPECT_TRUE(d1->run_leased);
+  EXPECT_EQ(d1->run_lease.key, run_lease_key("r1"));
+  EXPECT_EQ(d1->run_lease.owner, "w1");
+  EXPECT_GT(d1->run_lease.token, 0u);
+  EXPECT_EQ(d1->run_lease.expires_at_ms, now + 20'000);
+  EXPECT_EQ(this->load("r1").fencing_token, d1->run_lease.token);
+
+  // A duplicate delivery of the same run: the job is delivered, the run is reported busy.
+  auto d2 = this->fetch({"q"}, "w2");
+  ASSERT_TRUE(d2);
+  EXPECT_NE(d2->job.id, d1->job.id);
+  EXPECT_FALSE(d2->run_leased);
+  EXPECT_EQ(d2->run_lease.owner, "w1");
+  EXPECT_EQ(d2->run_lease.token, d1->run_lease.token);
+  EXPECT_EQ(d2->job.lease_owner, "w2");
+
+  // A lease taken by acquire_lease counts the same.
+  this->enqueue({job("q", "r2")});
+  Lease held = this->acquire(run_lease_key("r2"), "sweeper", true);
+  auto d3 = this->fetch({"q"}, "w3");
+  ASSERT_TRUE(d3);
+  EXPECT_FALSE(d3->run_leased);
+  EXPECT_EQ(d3->run_lease.owner, "sweeper");
+  EXPECT_EQ(d3->run_lease.token, held.token);
+}
+
+TYPED_TEST(QueueConformance, QueuesAreRoutedApart) {
+  this->enqueue({job("a", "a1"), job("b", "b1"), job("a", "a2"), job("b", "b2")});
+  EXPECT_FALSE(this->fetch({}, "w"));
+  EXPECT_FALSE(this->fetch({"c"}, "w"));
+  std::vector<std::string> from_a;
+  while (auto d = this->fetch({"a"}, "w")) {
+    EXPECT_EQ(d->job.spec.queue, "a");
+    from_a.push_back(d->job.spec.run_id);
+  }
+  EXPECT_EQ(from_a, (std::vector<std::string>{"a1", "a2"}));
+
+  this->enqueue({job("a", "a3")});
+  std::vector<std::string> from_both;
+  while (auto d = this->fetch({"b", "a"}, "w")) from_both.push_back(d->job.spec.run_id);
+  EXPECT_EQ(from_both, (std::vector<std::string>{"b1", "b2", "a3"}));
+}
+
+TYPED_TEST(QueueConformance, AckInCommitDeletesTheJob) {
+  this->create({header("r1", RunStatus::kEnqueued)}, {job("q", "r1")});
+  auto d = this->fetch({"q"}, "w1");
+  ASSERT_TRUE(d && d->run_leased);
+
+  CommitRequest c;
+  c.root_id = "r1";
+  c.fencing_token = d->run_lease.token;
+  c.headers = {header("r1", RunStatus::kCompleted)};
+  c.ack_job = d->job.id;
+  c.ack_owner = "w1";
+  c.release_lease = true;
+  c.lease_owner = "w1";
+  this->commit_ok(c);
+  EXPECT_FALSE(this->has_job("r1"));
+  this->advance(this->kVisibility * 2);
+  EXPECT_FALSE(this->fetch({"q"}, "w2"));
+}
+
+TYPED_TEST(QueueConformance, AckByAFormerDeliveryKeepsTheJob) {
+  this->enqueue({job("q", "r1"), job("q", "r2")});
+  auto first = this->fetch({"q"}, "w1");
+  ASSERT_TRUE(first);
+  this->advance(this->kVisibility);
+  auto again = this->fetch({"q"}, "w2");
+  ASSERT_TRUE(again);
+  ASSERT_EQ(again->job.id, first->job.id);
+
+  CommitRequest late;
+  late.ack_job = first->job.id;
+  late.ack_owner = "w1";  // its delivery is now w2's
+  this->commit_ok(late);
+  EXPECT_TRUE(this->has_job("r1"));
+
+  // An unleased job (never fetched, or released) may be acked by anyone.
+  auto pending = this->fetch({"q"}, "peek");  // r2: learn its id ...
+  ASSERT_TRUE(pending);
+  ASSERT_TRUE(this->db().release_job(pending->job.id, "peek", 0ms).ok());  // ... and put it back
+  CommitRequest unleased;
+  unleased.ack_job = pending->job.id;
+  unleased.ack_owner = "anyone";
+  this->commit_ok(unleased);
+  EXPECT_FALSE(this->has_job("r2"));
+}
+
+TYPED_TEST(QueueConformance, ReleaseJobPutsItBackAfterTheDelay) {
+  this->enqueue({job("q", "r1")});
+  auto d = this->fetch({"q"}, "w1");
+  ASSERT_TRUE(d);
+  ASSERT_TRUE(this->db().release_job(d->job.id, "w2", 0ms).ok());  // not w2's: no-op
+  EXPECT_FALSE(this->fetch({"q"}, "w2"));
+
+  ASSERT_TRUE(this->db().release_job(d->job.id, "w1", 5s).ok());
+  EXPECT_TRUE(this->has_job("r1"));
+  this->advance(5s - 1ms);
+  EXPECT_FALSE(this->fetch({"q"}, "w2"));
+  this->advance(1ms);
+  auto again = this->fetch({"q"}, "w2");
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->job.id, d->job.id);
+  EXPECT_EQ(again->job.deliveries, 2);
+  EXPECT_EQ(again->job.spec.run_at_ms, this->now_ms());
+}
+
+TYPED_TEST(QueueConformance, HasJobWhileQueuedOrInDelivery) {
+  EXPECT_FALSE(this->has_job("r1"));
+  this->enqueue({job("q", "r1", this->now_ms() + 60'000)});
+  EXPECT_TRUE(this->has_job("r1"));
+  EXPECT_FALSE(this->has_job("r2"));
+  this->advance(60s);
+  auto d = this->fetch({"q"}, "w1");
+  ASSERT_TRUE(d);
+  EXPECT_TRUE(this->has_job("r1"));
+  CommitRequest ack;
+  ack.ack_job = d->job.id;
+  ack.ack_owner = "w1";
+  this->commit_ok(ack);
+  EXPECT_FALSE(this->has_job("r1"));
+}
+
+TYPED_TEST(QueueConformance, ConcurrentFetchersGetEachJobOnce) {
+  constexpr int kJobs = 120;
+  constexpr int kWorkers = 4;
+  for (int i = 0; i < kJobs; i += 10) {
+    std::vector<JobSpec> batch;
+    std::vector<RunHeaderRow> runs;
+    for (int j = i; j < i + 10; ++j) {
+      runs.push_back(header("run-" + std::to_string(j), RunStatus::kEnqueued));
+      batch.push_back(job("q", "run-" + std::to_string(j)));
+    }
+    this->create(runs, batch);
+  }
+
+  std::mutex mu;
+  std::vector<std::int64_t> seen;
+  std::vector<std::string> errors;
+  std::vector<std::thread> workers;
+  for (int w = 0; w < kWorkers; ++w) {
+    workers.emplace_back([&, w] {
+      for (int n = 0;; ++n) {
+        const std::string owner = "w" + std::to_string(w) + "-" + std::to_string(n);
+        std::optional<Delivery> d;
+        Status s = this->db().fetch({"q"}, owner, this->kVisibility, this->kLeaseTtl, d);
+        if (s.ok() && !d) return;
+        if (s.ok() && !d->run_leased) s = Status::Internal("run lease busy for a fresh run");
+        if (s.ok()) {
+          CommitRequest c;
+          c.root_id = d->job.spec.run_id;
+          c.fencing_token = d->run_lease.token;
+          c.headers = {header(d->job.spec.run_id, RunStatus::kCompleted)};
+          c.ack_job = d->job.id;
+          c.ack_owner = owner;
+          c.release_lease = true;
+          c.lease_owner = owner;
+          s = this->db().commit(c);
+        }
+        std::lock_guard lock(mu);
+        if (!s.ok()) {
+          errors.push_back(s.to_string());
+          return;
+        }
+        seen.push_back(d->job.id);
+      }
+    });
+  }
+  for (auto& t : workers) t.join();
+  EXPECT_TRUE(errors.empty()) << errors.front();
+  std::set<std::int64_t> unique(seen.begin(), seen.end());
+  EXPECT_EQ(seen.size(), static_cast<std::size_t>(kJobs));
+  EXPECT_EQ(unique.size(), static_cast<std::size_t>(kJobs));
+  std::vector<RunHeaderRow> rows;
+  RunFilter done;
+  done.status = RunStatus::kCompleted;
+  done.limit = 1000;
+  ASSERT_TRUE(this->db().list_runs(done, rows).ok());
+  EXPECT_EQ(rows.size(), static_cast<std::size_t>(kJobs));
+}
+
+}  // namespace
+}  // namespace reactor::conformance

@@ -1,0 +1,157 @@
+// What sweepers and operators read: orphans, expired runs, run listings.
+#include "conformance/conformance_support.hpp"
+
+namespace reactor::conformance {
+namespace {
+
+template <typename Factory>
+class RecoveryConformance : public BackendConformance<Factory> {};
+TYPED_TEST_SUITE(RecoveryConformance, ConformanceBackends, BackendName);
+
+TYPED_TEST(RecoveryConformance, FindOrphansListsOnlyRootsNobodyIsServing) {
+  int t = 0;
+  auto root = [&](const std::string& id, RunStatus s) {
+    return header(id, s, "", "", ++t);  // updated_at gives the expected order
+  };
+  this->create({root("running-no-lease", RunStatus::kRunning),
+                root("running-live", RunStatus::kRunning),
+                root("running-expired", RunStatus::kRunning),
+                root("running-released", RunStatus::kRunning),
+                root("rolling-back-no-lease", RunStatus::kRollingBack),
+                root("completed", RunStatus::kCompleted),
+                root("failed", RunStatus::kFailed),
+                root("halted", RunStatus::kHalted),
+                root("paused", RunStatus::kPaused),
+                root("pending", RunStatus::kPending),
+                root("enqueued-with-job", RunStatus::kEnqueued),
+                root("enqueued-without-job", RunStatus::kEnqueued),
+                header("child-running", RunStatus::kRunning, "running-live"),
+                header("child-enqueued", RunStatus::kEnqueued, "running-no-lease")},
+               {job("q", "enqueued-with-job")});
+
+  this->acquire(run_lease_key("running-expired"), "w", true, 1s);
+  this->advance(2s);
+  this->acquire(run_lease_key("running-live"), "w", true, 60s);
+  Lease released = this->acquire(run_lease_key("running-released"), "w", true, 60s);
+  ASSERT_TRUE(this->db().release_lease(released.key, "w", released.token).ok());
+  this->acquire(run_lease_key("completed"), "w", true, 1s);  // terminal: never an orphan
+  this->advance(2s);
+
+  std::vector<RunHeaderRow> out;
+  ASSERT_TRUE(this->db().find_orphans(100, out).ok());
+  EXPECT_EQ(this->ids(out),
+            (std::vector<std::string>{"running-no-lease", "running-expired", "running-released",
+                                      "rolling-back-no-lease", "enqueued-without-job"}));
+
+  ASSERT_TRUE(this->db().find_orphans(2, out).ok());
+  EXPECT_EQ(this->ids(out), (std::vector<std::string>{"running-no-lease", "running-expired"}));
+
+  // A job in delivery still counts as a job.
+  ASSERT_TRUE(this->fetch({"q"}, "w2").has_value());
+  ASSERT_TRUE(this->db().find_orphans(100, out).ok());
+  EXPECT_EQ(out.size(), 5u);
+}
+
+TYPED_TEST(RecoveryConformance, PurgeExpiredDeletesExpiredTerminalRunsWithAllTheirRows) {
+  const std::int64_t now = this->now_ms();
+  auto run_with_rows = [&](const std::string& id, RunStatus s, std::int64_t expires_at) {
+    CommitRequest c;
+    RunHeaderRow root = header(id, s);
+    root.expires_at_ms = expires_at;
+    RunHeaderRow child = header(id + "-child", s, id);
+    child.expires_at_ms = expires_at;
+    c.headers = {root, child};
+    c.inputs = {{id, "{}"}, {id + "-child", "{}"}};
+    c.steps = {{id, 0, "s"}, {id + "-child", 0, "s"}};
+    c.trace = {{id, 0, "t"}};
+    this->commit_ok(c);
+  };
+  run_with_rows("done-old", RunStatus::kCompleted, now - 1);
+  run_with_rows("failed-old", RunStatus::kFailed, now);  // expires_at <= now
+  run_with_rows("running-old", RunStatus::kRunning, now - 1);
+  run_with_rows("rolling-back-old", RunStatus::kRollingBack, now - 1);
+  run_with_rows("done-future", RunStatus::kCompleted, now + 1);
+  run_with_rows("done-no-expiry", RunStatus::kCompleted, 0);  // 0: kept forever
+  // A stale job and a released run lease of a purged run go with it.
+  this->enqueue({job("q", "done-old")});
+  Lease old = this->acquire(run_lease_key("done-old"), "w", true);
+  ASSERT_TRUE(this->db().release_lease(old.key, "w", old.token).ok());
+  // Dead leases on other keys are swept too; tokens keep growing afterwards.
+  Lease window = this->acquire("sweeper:window", "w", true, 1ms);
+
+  this->advance(1ms);  // "done-future" expires now too; purge it in a second pass
+  std::size_t purged = 0;
+  ASSERT_TRUE(this->db().purge_expired(2, purged).ok());
+  EXPECT_EQ(purged, 2u);
+
+  StoredRun run;
+  RunHeaderRow h;
+  for (const std::string id : {"done-old", "failed-old"}) {
+    EXPECT_EQ(this->db().load_run(id, run).code(), StatusCode::kNotFound) << id;
+    EXPECT_EQ(this->db().load_header(id + "-child", h).code(), StatusCode::kNotFound) << id;
+  }
+  EXPECT_FALSE(this->has_job("done-old"));
+  EXPECT_FALSE(this->fetch({"q"}, "w"));
+  // Recreating a purged id starts clean: no rows of the old run come back.
+  this->create({header("done-old", RunStatus::kRunning)});
+  StoredRun reborn = this->load("done-old");
+  EXPECT_EQ(reborn.headers.size(), 1u);
+  EXPECT_TRUE(reborn.inputs.empty());
+  EXPECT_TRUE(reborn.steps.empty());
+  EXPECT_TRUE(reborn.trace.empty());
+
+  ASSERT_TRUE(this->db().purge_expired(100, purged).ok());
+  EXPECT_EQ(purged, 1u);  // done-future
+  ASSERT_TRUE(this->db().purge_expired(100, purged).ok());
+  EXPECT_EQ(purged, 0u);
+
+  for (const std::string id : {"running-old", "rolling-back-old", "done-no-expiry"}) {
+    StoredRun kept = this->load(id);
+    EXPECT_EQ(kept.headers.size(), 2u) << id;
+    EXPECT_EQ(kept.steps.size(), 2u) << id;
+    EXPECT_EQ(kept.inputs.size(), 2u) << id;
+    EXPECT_EQ(kept.trace.size(), 1u) << id;
+  }
+  EXPECT_GT(this->acquire("sweeper:window", "w2", true).token, window.token);
+}
+
+TYPED_TEST(RecoveryConformance, ListRunsFiltersNewestFirstWithLimit) {
+  RunHeaderRow a = header("a", RunStatus::kCompleted, "", "", 10);
+  RunHeaderRow b = header("b", RunStatus::kRunning, "", "", 30);
+  RunHeaderRow c = header("c", RunStatus::kCompleted, "", "", 20);
+  c.reactor = "Payments";
+  RunHeaderRow d = header("d", RunStatus::kCompleted, "", "", 40);
+  RunHeaderRow child = header("a-child", RunStatus::kCompleted, "a", "", 50);
+  this->create({a, b, c, d, child});
+
+  std::vector<RunHeaderRow> out;
+  RunFilter all;
+  ASSERT_TRUE(this->db().list_runs(all, out).ok());
+  EXPECT_EQ(this->ids(out), (std::vector<std::string>{"d", "b", "c", "a"}));
+  EXPECT_EQ(dump(out[0]), dump(d));
+
+  RunFilter completed;
+  completed.status = RunStatus::kCompleted;
+  ASSERT_TRUE(this->db().list_runs(completed, out).ok());
+  EXPECT_EQ(this->ids(out), (std::vector<std::string>{"d", "c", "a"}));
+
+  RunFilter payments;
+  payments.reactor = "Payments";
+  ASSERT_TRUE(this->db().list_runs(payments, out).ok());
+  EXPECT_EQ(this->ids(out), (std::vector<std::string>{"c"}));
+
+  RunFilter both;
+  both.status = RunStatus::kCompleted;
+  both.reactor = "OrderSaga";
+  both.limit = 1;
+  ASSERT_TRUE(this->db().list_runs(both, out).ok());
+  EXPECT_EQ(this->ids(out), (std::vector<std::string>{"d"}));
+
+  RunFilter none;
+  none.status = RunStatus::kCancelled;
+  ASSERT_TRUE(this->db().list_runs(none, out).ok());
+  EXPECT_TRUE(out.empty());
+}
+
+}  // namespace
+}  // namespace reactor::conformance
