@@ -1,5 +1,6 @@
 #include "durability/lease_keeper.hpp"
 
+#include <algorithm>
 #include <vector>
 
 namespace reactor {
@@ -49,6 +50,7 @@ void LeaseKeeper::loop(std::stop_token stop) {
       std::lock_guard lock(mu_);
       for (auto& [_, e] : entries_) period = std::min(period, e->ttl / 3);
     }
+    period = std::max<Duration>(period, std::chrono::milliseconds(10));
     if (clock_.wait_until(clock_.now() + period, stop)) beat();
   }
 }

@@ -78,7 +78,7 @@ RunDriver::Attempt RunDriver::run_plain(const StepSpec& spec, const Args& args, 
   Invocation inv = spec.timeout ? invoke_user_code(body, spec.timeout, ex_.clock(),
                                                    ex_.hooks().on_hung_step,
                                                    ex_.hooks().hung_step_grace)
-                                : Invocation{call_user_code_inline(body), false};
+                                : Invocation{call_user_code(body), false};
   Attempt a;
   a.kind = inv.timed_out ? ErrorKind::kTimeout : ErrorKind::kStepFailed;
   a.result = std::move(inv.result);

@@ -11,23 +11,6 @@
 #include "reactor/args.hpp"
 
 namespace reactor {
-namespace {
-
-StepResult call_catching(const std::function<StepResult(std::stop_token)>& body,
-                         std::stop_token token) {
-  try {
-    return body(token);
-  } catch (const UndeclaredArgument& e) {
-    // A programming error in the step: retrying cannot help.
-    return Failure(e.what(), false);
-  } catch (const std::exception& e) {
-    return FailureFromException(demangled_type_name(typeid(e)), e.what());
-  } catch (...) {
-    return FailureFromException("unknown", "a non-standard exception was thrown");
-  }
-}
-
-}  // namespace
 
 std::string demangled_type_name(const std::type_info& type) {
   int status = 0;
@@ -39,7 +22,7 @@ std::string demangled_type_name(const std::type_info& type) {
 Invocation invoke_user_code(const std::function<StepResult(std::stop_token)>& body,
                             std::optional<Duration> timeout, Clock& clock,
                             const std::function<void()>& on_hung, Duration hung_grace) {
-  if (!timeout) return Invocation{call_catching(body, std::stop_token{}), false};
+  if (!timeout) return Invocation{call_user_code(body), false};
 
   std::stop_source cancel;
   std::atomic<bool> fired{false};
@@ -50,7 +33,7 @@ Invocation invoke_user_code(const std::function<StepResult(std::stop_token)>& bo
     cancel.request_stop();
     if (on_hung && clock.wait_until(deadline + hung_grace, finished)) on_hung();
   });
-  StepResult result = call_catching(body, cancel.get_token());
+  StepResult result = call_user_code(body, cancel.get_token());
   watchdog.request_stop();
   watchdog.join();
   if (!fired.load()) return Invocation{std::move(result), false};

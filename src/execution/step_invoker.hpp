@@ -32,12 +32,14 @@ Invocation invoke_user_code(const std::function<StepResult(std::stop_token)>& bo
 // "std::runtime_error" for a std::runtime_error.
 std::string demangled_type_name(const std::type_info& type);
 
-// The no-timeout path without a std::function: calls body(std::stop_token{}) directly.
+// Calls body(token) and turns what it throws into a Failure. Templated so the
+// no-timeout hot path calls the step without a std::function.
 template <typename Body>
-StepResult call_user_code_inline(Body& body) {
+StepResult call_user_code(Body& body, std::stop_token token = {}) {
   try {
-    return body(std::stop_token{});
+    return body(token);
   } catch (const UndeclaredArgument& e) {
+    // A programming error in the step: retrying cannot help.
     return Failure(e.what(), false);
   } catch (const std::exception& e) {
     return FailureFromException(demangled_type_name(typeid(e)), e.what());
