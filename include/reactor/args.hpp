@@ -1,6 +1,7 @@
 // Args: the resolved arguments a step receives.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -46,6 +47,9 @@ class Args {
   // For the engine and for tests.
   void add_view(std::string name, const Value* value);
   void add_owned(std::string name, Value value);
+  // Like add_view, for a caller that guarantees `name` is not there yet (the
+  // engine: build() rejects duplicate argument names). Constant time.
+  void append_view(std::string name, const Value* value);
   void reserve(std::size_t n) { entries_.reserve(n); }
 
  private:
@@ -58,6 +62,9 @@ class Args {
 
   std::vector<Entry> entries_;
   std::vector<std::unique_ptr<Value>> owned_;
+  // With many arguments (a fan-in), lookups go through entry indices sorted
+  // by name, built on the first lookup after the last add.
+  mutable std::vector<std::uint32_t> by_name_;
 };
 
 }  // namespace reactor

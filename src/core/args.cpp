@@ -1,13 +1,34 @@
 #include "reactor/args.hpp"
 
+#include <algorithm>
+
 namespace reactor {
 
-// Steps declare a handful of arguments, so a linear scan beats any index and allocates nothing.
+namespace {
+// Up to this many arguments a linear scan beats any index and allocates nothing.
+constexpr std::size_t kLinearScanMax = 8;
+}  // namespace
+
 const Value* Args::find(std::string_view name) const {
-  for (const Entry& e : entries_) {
-    if (e.name == name) return e.view != nullptr ? e.view : owned_[e.owned].get();
+  auto value_of = [this](const Entry& e) {
+    return e.view != nullptr ? e.view : owned_[e.owned].get();
+  };
+  if (entries_.size() <= kLinearScanMax) {
+    for (const Entry& e : entries_) {
+      if (e.name == name) return value_of(e);
+    }
+    return nullptr;
   }
-  return nullptr;
+  if (by_name_.size() != entries_.size()) {
+    by_name_.resize(entries_.size());
+    for (std::uint32_t i = 0; i < by_name_.size(); ++i) by_name_[i] = i;
+    std::sort(by_name_.begin(), by_name_.end(),
+              [this](auto a, auto b) { return entries_[a].name < entries_[b].name; });
+  }
+  auto it = std::lower_bound(by_name_.begin(), by_name_.end(), name,
+                             [this](auto i, std::string_view n) { return entries_[i].name < n; });
+  if (it == by_name_.end() || entries_[*it].name != name) return nullptr;
+  return value_of(entries_[*it]);
 }
 
 const Value& Args::operator[](std::string_view name) const {
@@ -47,6 +68,16 @@ void Args::add_view(std::string name, const Value* value) {
     e->view = value;
     return;
   }
+  by_name_.clear();
+  entries_.push_back(Entry{std::move(name), value, 0});
+}
+
+void Args::append_view(std::string name, const Value* value) {
+  if (value == nullptr) {
+    add_owned(std::move(name), Value(nullptr));
+    return;
+  }
+  by_name_.clear();
   entries_.push_back(Entry{std::move(name), value, 0});
 }
 
@@ -58,6 +89,7 @@ void Args::add_owned(std::string name, Value value) {
     e->owned = index;
     return;
   }
+  by_name_.clear();
   entries_.push_back(Entry{std::move(name), nullptr, index});
 }
 

@@ -107,7 +107,7 @@ std::optional<std::string> resolve_arguments(const StepSpec& step, const Run& ru
     // A step without declared arguments receives the reactor's inputs.
     if (run.inputs.is_object()) {
       for (auto it = run.inputs.begin(); it != run.inputs.end(); ++it) {
-        out.add_view(it.key(), &it.value());
+        out.append_view(it.key(), &it.value());
       }
     }
     return std::nullopt;
@@ -115,7 +115,7 @@ std::optional<std::string> resolve_arguments(const StepSpec& step, const Run& ru
   out.reserve(step.arguments.size());
   for (const auto& arg : step.arguments) {
     auto err = resolve_one(
-        arg.source, run, element, [&](const Value* v) { out.add_view(arg.name, v); },
+        arg.source, run, element, [&](const Value* v) { out.append_view(arg.name, v); },
         [&](Value v) { out.add_owned(arg.name, std::move(v)); }, arg.result_step);
     if (err) return "argument '" + arg.name + "': " + *err;
   }
