@@ -91,3 +91,19 @@ TEST(ArgsTest, MovedArgsKeepOwnedValues) {
 
 }  // namespace
 }  // namespace reactor
+
+// A fan-in step has many arguments: lookups go through a sorted index, which
+// must stay right as arguments are added after a lookup.
+TEST(ArgsIndex, ManyArgumentsAreFoundByNameBeforeAndAfterLaterAdds) {
+  std::vector<reactor::Value> values;
+  for (int i = 0; i < 20; ++i) values.push_back(i * 10);
+  reactor::Args args;
+  for (int i = 19; i >= 0; --i) args.append_view("w" + std::to_string(i), &values[i]);
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(args.get<int>("w" + std::to_string(i)), i * 10);
+  EXPECT_THROW(args["w20"], reactor::UndeclaredArgument);
+  args.add_owned("w20", 200);
+  args.add_owned("w3", 33);  // replaces
+  EXPECT_EQ(args.get<int>("w20"), 200);
+  EXPECT_EQ(args.get<int>("w3"), 33);
+  EXPECT_EQ(args.size(), 21u);
+}
