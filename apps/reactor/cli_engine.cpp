@@ -17,6 +17,7 @@ bool CliEngine::open(const std::string& url, const DurabilityOptions& durability
   options.backend = std::move(backend);
   options.durability = durability;
   engine_ = std::make_unique<Engine>(std::move(options));
+  services_.configure_from_env();
   examples::register_examples(engine_->registry(), services_);
   return true;
 }

@@ -1,6 +1,7 @@
 #include "order_saga/order_saga.hpp"
 
 #include <chrono>
+#include <thread>
 
 namespace examples {
 
@@ -9,33 +10,48 @@ using namespace std::chrono_literals;
 
 namespace {
 
+// Wraps a step body: ledger "S" before, the configured pause, the body,
+// ledger "E" after. A crash between the two leaves an "S" without an "E".
+template <typename Body>
+StepResult recorded(const OrderServices& s, const StepContext& ctx, Body&& body) {
+  s.ledger.append('S', ctx.idempotency_key());
+  if (s.step_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(s.step_ms));
+  StepResult r = body();
+  s.ledger.append('E', ctx.idempotency_key());
+  return r;
+}
+
 // The charge step as a class: it needs the payment service for run, and
 // again for undo (a refund) after a restart, when nothing from run survives.
 class ChargeCard : public Step {
  public:
-  explicit ChargeCard(Payments* payments) : payments_(payments) {}
+  explicit ChargeCard(OrderServices* services) : s_(services) {}
 
   StepResult run(const Args& a, StepContext& ctx) override {
-    std::string charge_id;
-    if (!payments_->charge(a.get<int>("order_id"), a.get<int>("amount"), ctx.idempotency_key(),
-                           charge_id)) {
-      return Failure("card declined", /*retryable=*/false);
-    }
-    return Success({{"charge_id", charge_id}, {"amount", a.get<int>("amount")}});
+    return recorded(*s_, ctx, [&] {
+      std::string charge_id;
+      if (!s_->payments.charge(a.get<int>("order_id"), a.get<int>("amount"),
+                               ctx.idempotency_key(), charge_id)) {
+        return Failure("card declined", /*retryable=*/false);
+      }
+      return Success({{"charge_id", charge_id}, {"amount", a.get<int>("amount")}});
+    });
   }
 
   // A declined charge took no money: nothing to give back.
-  StepResult compensate(const std::string&, const Args&, StepContext&) override {
+  StepResult compensate(const std::string&, const Args&, StepContext& ctx) override {
+    s_->ledger.append('C', ctx.idempotency_key());
     return Success();
   }
 
-  StepResult undo(const Value& charged, const Args&, StepContext&) override {
-    payments_->refund(charged.at("charge_id").get<std::string>());
+  StepResult undo(const Value& charged, const Args&, StepContext& ctx) override {
+    s_->ledger.append('U', ctx.idempotency_key());
+    s_->payments.refund(charged.at("charge_id").get<std::string>());
     return Success();
   }
 
  private:
-  Payments* payments_;
+  OrderServices* s_;
 };
 
 }  // namespace
@@ -46,24 +62,28 @@ Definition order_saga(OrderServices& s) {
       .input("amount", integer().min(1))
       .step("reserve",
             [&s](const Args& a, StepContext& ctx) {
-              return Success(
-                  {{"reservation", s.inventory.reserve(a.get<int>("order_id"),
-                                                       ctx.idempotency_key())}});
+              return recorded(s, ctx, [&] {
+                return Success({{"reservation", s.inventory.reserve(a.get<int>("order_id"),
+                                                                    ctx.idempotency_key())}});
+              });
             })
       .argument("order_id", input("order_id"))
-      .undo([&s](const Value& reserved, const Args&, StepContext&) {
+      .undo([&s](const Value& reserved, const Args&, StepContext& ctx) {
+        s.ledger.append('U', ctx.idempotency_key());
         s.inventory.release(reserved.at("reservation").get<std::string>());
         return Success();
       })
-      .step<ChargeCard>("charge", &s.payments)
+      .step<ChargeCard>("charge", &s)
       .argument("order_id", input("order_id"))
       .argument("amount", input("amount"))
       .wait_for("reserve")
       .retries(exponential_backoff(3, 100ms))
       .step("ship",
             [&s](const Args& a, StepContext& ctx) {
-              return Success(
-                  {{"parcel", s.shipping.ship(a.get<int>("order_id"), ctx.idempotency_key())}});
+              return recorded(s, ctx, [&] {
+                return Success(
+                    {{"parcel", s.shipping.ship(a.get<int>("order_id"), ctx.idempotency_key())}});
+              });
             })
       .argument("order_id", input("order_id"))
       .argument("payment", result("charge"))

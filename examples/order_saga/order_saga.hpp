@@ -53,10 +53,31 @@ class Shipping {
   std::map<std::string, std::string> by_key_;
 };
 
+// An append-only file of side effects, outside the engine's storage: one
+// line per step body start ("S <idempotency key> <pid>"), end ("E …"),
+// compensate ("C …") and undo ("U …"). Crash tests and the demo read it to prove what
+// ran and how often. Appends are single write(2) calls with O_APPEND, so
+// lines from several processes never interleave.
+class Ledger {
+ public:
+  explicit Ledger(std::string path = "");
+  void append(char kind, const std::string& key) const;
+  bool enabled() const { return !path_.empty(); }
+
+ private:
+  std::string path_;
+};
+
 struct OrderServices {
   Inventory inventory;
   Payments payments;
   Shipping shipping;
+  Ledger ledger;
+  // Each step body sleeps this long (makes crashes land inside steps).
+  int step_ms = 0;
+
+  // REACTOR_LEDGER (path) and REACTOR_DEMO_STEP_MS from the environment.
+  void configure_from_env();
 };
 
 // The saga, bound to `services` (which must outlive the definition).

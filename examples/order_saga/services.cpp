@@ -1,6 +1,28 @@
 #include "order_saga/order_saga.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
 namespace examples {
+
+Ledger::Ledger(std::string path) : path_(std::move(path)) {}
+
+void Ledger::append(char kind, const std::string& key) const {
+  if (path_.empty()) return;
+  std::string line = std::string(1, kind) + " " + key + " " + std::to_string(::getpid()) + "\n";
+  int fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+  if (fd < 0) return;
+  ssize_t written = ::write(fd, line.data(), line.size());
+  (void)written;  // best effort: the ledger is evidence, not state
+  ::close(fd);
+}
+
+void OrderServices::configure_from_env() {
+  if (const char* path = std::getenv("REACTOR_LEDGER")) ledger = Ledger(path);
+  if (const char* ms = std::getenv("REACTOR_DEMO_STEP_MS")) step_ms = std::atoi(ms);
+}
 
 std::string Inventory::reserve(int order_id, const std::string& key) {
   std::lock_guard lock(mu_);
