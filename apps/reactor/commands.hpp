@@ -10,12 +10,15 @@ namespace reactor_cli {
 inline const char* kDefaultStorage = "sqlite://reactor.db";
 
 struct DemoOptions {
-  int orders = 20;
-  bool log_events = false;
+  int orders = 40;
+  bool log_events = false;  // --in-process only
+  bool in_process = false;
 };
 
-// Runs a batch of order sagas and prints a summary. Returns the exit code:
-// 0 when every order ended as the example says it must.
+// Runs a batch of order sagas and prints a summary: by default in the
+// background on SQLite across two worker processes, one killed halfway.
+// Returns 0 when every order ended as the example says it must and no step
+// ran twice beyond the one in flight at the kill.
 int run_demo(const DemoOptions& options);
 
 struct StartOptions {

@@ -15,7 +15,10 @@ int main(int argc, char** argv) {
   auto* demo_cmd = app.add_subcommand("demo", "Run a batch of OrderSaga runs and show the outcome");
   demo_cmd->add_option("-n,--orders", demo.orders, "How many orders to run")
       ->check(CLI::Range(1, 100000));
-  demo_cmd->add_flag("--log", demo.log_events, "Print one key=value line per engine event");
+  demo_cmd->add_flag("--in-process", demo.in_process,
+                     "Run the sagas in this process only, without storage or workers");
+  demo_cmd->add_flag("--log", demo.log_events,
+                     "With --in-process: print one key=value line per engine event");
 
   reactor_cli::StartOptions start;
   auto* start_cmd = app.add_subcommand("start", "Start one registered reactor");
