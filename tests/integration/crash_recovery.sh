@@ -16,7 +16,7 @@ trap cleanup EXIT
 export REACTOR_LEDGER=$dir/ledger REACTOR_DEMO_STEP_MS=300
 db="sqlite://$dir/runs.db"
 worker() { "$reactor" --storage "$db" worker --threads 1 --lease-ttl 1 --sweep-interval 1 2>>"$dir/worker.log" & pids+=($!); }
-count() { grep -c "^$1 $2 " "$dir/ledger" || true; }
+count() { grep -c "^$1 $2 " "$dir/ledger" 2>/dev/null || true; }
 
 id=$("$reactor" --storage "$db" start OrderSaga --input '{"order_id": 7, "amount": 300}' --background)
 worker
