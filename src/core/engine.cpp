@@ -3,6 +3,8 @@
 #include <random>
 
 #include "core/engine_internals.hpp"
+#include "core/jitter.hpp"
+#include "core/run_errors.hpp"
 #include "durability/durable_runner.hpp"
 #include "durability/lease_keeper.hpp"
 #include "durability/sweeper.hpp"
@@ -29,7 +31,7 @@ struct Engine::Impl {
         [this](Run& run, const Definition& def, ExecuteHooks hooks) {
           return execute(run, def, nullptr, hooks, false);
         },
-        [this](Duration max) { return jitter(max); }});
+        [this](Duration max) { return snooze_jitter(max); }});
   }
 
   ExecuteOutcome execute(Run& run, const Definition& def, const RunOptions* run_options,
@@ -43,43 +45,18 @@ struct Engine::Impl {
 
   std::uint64_t next_seed() { return base_seed + seeds_used++; }
 
-  Duration jitter(Duration max) {
-    if (max <= Duration::zero()) return Duration::zero();
-    std::lock_guard lock(rng_mu);
-    std::uniform_int_distribution<Duration::rep> dist(0, max.count());
-    return Duration(dist(rng));
-  }
 
   EngineOptions options;
   ThreadPool pool;
   std::uint64_t base_seed = 0;
   std::atomic<std::uint64_t> seeds_used{0};
-  std::mutex rng_mu;
-  std::mt19937_64 rng{std::random_device{}()};
+  Jitter snooze_jitter{std::random_device{}()};
   std::unique_ptr<LeaseKeeper> keeper;
   std::unique_ptr<DurableEnv> durable;
 };
 
 DurableEnv* EngineInternals::durable_env(Engine& engine) { return engine.impl_->durable.get(); }
 
-namespace {
-
-RunResult failed_before_start(const std::string& reactor, ErrorKind kind, std::string message,
-                              const std::string& run_id = "") {
-  RunResult r;
-  r.run_id = run_id;
-  r.reactor = reactor;
-  r.status = RunStatus::kFailed;
-  RunError e;
-  e.kind = kind;
-  e.reactor = reactor;
-  e.message = std::move(message);
-  e.retryable = false;
-  r.error = std::move(e);
-  return r;
-}
-
-}  // namespace
 
 Engine::Engine(EngineOptions options)
     : impl_(std::make_unique<Impl>(std::move(options), registry_)) {}
@@ -108,8 +85,8 @@ Run Engine::create_run(const Definition& definition, Value inputs,
 RunResult Engine::run(const std::string& reactor, Value inputs, const RunOptions& options) {
   auto def = registry_.find(reactor);
   if (!def) {
-    return failed_before_start(reactor, ErrorKind::kUnknownReactor,
-                               "no reactor is registered as '" + reactor + "'");
+    return failed_result("", reactor, ErrorKind::kUnknownReactor,
+                         "no reactor is registered as '" + reactor + "'");
   }
   return run(*def, std::move(inputs), options);
 }
@@ -125,19 +102,18 @@ RunResult Engine::run(const Definition& definition, Value inputs, const RunOptio
 RunResult Engine::resume(Run run, const RunOptions& options) {
   auto def = registry_.find(run.reactor);
   if (!def) {
-    return failed_before_start(run.reactor, ErrorKind::kUnknownReactor,
-                               "no reactor is registered as '" + run.reactor + "'", run.id);
+    return failed_result(run.id, run.reactor, ErrorKind::kUnknownReactor,
+                         "no reactor is registered as '" + run.reactor + "'");
   }
   return resume(*def, std::move(run), options);
 }
 
 RunResult Engine::resume(const Definition& definition, Run run, const RunOptions& options) {
   if (run.fingerprint != definition.fingerprint()) {
-    return failed_before_start(run.reactor, ErrorKind::kDefinitionChanged,
-                               "run " + run.id + " was started on a different definition of '" +
-                                   run.reactor + "' (fingerprint " + run.fingerprint + ", now " +
-                                   definition.fingerprint() + ")",
-                               run.id);
+    return failed_result(run.id, run.reactor, ErrorKind::kDefinitionChanged,
+                         "run " + run.id + " was started on a different definition of '" +
+                             run.reactor + "' (fingerprint " + run.fingerprint + ", now " +
+                             definition.fingerprint() + ")");
   }
   if (!is_terminal(run.status)) {
     ExecuteHooks hooks;

@@ -1,5 +1,6 @@
 #include "durability/durable_runner.hpp"
 
+#include "core/run_errors.hpp"
 #include "durability/run_records.hpp"
 #include "reactor/engine.hpp"
 
@@ -70,13 +71,8 @@ ExecuteHooks hooks_for(DurableEnv& env, const Writer& w, LeaseKeeper::Entry& ent
 
 // A terminal record for a run this process cannot execute.
 Status fail_run(DurableEnv& env, const Writer& w, Run run, ErrorKind kind, std::string message) {
-  RunError e;
-  e.kind = kind;
-  e.reactor = run.reactor;
-  e.message = std::move(message);
-  e.retryable = false;
   run.status = RunStatus::kFailed;
-  run.error = e;
+  run.error = engine_error(kind, run.reactor, std::move(message));
   run.updated_at_ms = env.now_ms();
   CommitRequest c = w.fenced();
   c.headers.push_back(encode_header(run, env.expiry_ms()));
@@ -155,17 +151,10 @@ RunResult run_synchronously(DurableEnv& env, const Definition& def, Run run) {
   Lease lease;
   Status s = env.backend.acquire_lease(run_lease_key(run.id), owner, env.options.lease_ttl,
                                        granted, lease);
-  RunResult failed;
-  failed.run_id = run.id;
-  failed.reactor = run.reactor;
-  failed.status = RunStatus::kFailed;
   if (!s.ok() || !granted) {
-    failed.error = RunError{};
-    failed.error->kind = ErrorKind::kInternal;
-    failed.error->reactor = run.reactor;
-    failed.error->message = s.ok() ? "run " + run.id + " is already held by another execution"
-                                   : "cannot take the run's lease: " + s.to_string();
-    return failed;
+    return failed_result(run.id, run.reactor, ErrorKind::kInternal,
+                         s.ok() ? "run " + run.id + " is already held by another execution"
+                                : "cannot take the run's lease: " + s.to_string());
   }
   Writer w{env, lease, std::nullopt, ""};
   auto entry = env.keeper.keep(lease, env.options.lease_ttl);
@@ -175,11 +164,9 @@ RunResult run_synchronously(DurableEnv& env, const Definition& def, Run run) {
   if (out.stopped) {
     // The run did not advance durably past its last commit: say so, and let
     // recovery (the sweeper, once the lease lapses) carry it on.
-    r.error = RunError{};
-    r.error->kind = ErrorKind::kInternal;
-    r.error->reactor = run.reactor;
-    r.error->message = "stopped: " + out.stop_reason.to_string() +
-                       "; the run continues from its last checkpoint under recovery";
+    r.error = engine_error(ErrorKind::kInternal, run.reactor,
+                           "stopped: " + out.stop_reason.to_string() +
+                               "; the run continues from its last checkpoint under recovery");
   }
   return r;
 }

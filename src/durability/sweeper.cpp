@@ -29,14 +29,18 @@ SweepReport Sweeper::sweep_now() {
   report.status = backend_.find_orphans(limit_, orphans);
   if (!report.status.ok()) return report;
   const std::int64_t now = to_unix_ms(clock_.now());
-  // One commit per run: a re-enqueue that races a live worker is harmless,
-  // since the duplicate job only snoozes on the run's lease.
-  for (const auto& run : orphans) {
+  // Every orphan's resume job in one commit (one round trip per sweep). A
+  // re-enqueue that races a live worker is harmless: the duplicate job only
+  // snoozes on the run's lease.
+  if (!orphans.empty()) {
     CommitRequest c;
-    c.enqueue.push_back(JobSpec{queue_for_(run.reactor), JobKind::kResume, run.id, run.reactor, now, 0});
+    for (const auto& run : orphans) {
+      c.enqueue.push_back(
+          JobSpec{queue_for_(run.reactor), JobKind::kResume, run.id, run.reactor, now, 0});
+    }
     report.status = backend_.commit(c);
     if (!report.status.ok()) return report;
-    ++report.requeued;
+    report.requeued = orphans.size();
   }
   report.status = backend_.purge_expired(limit_, report.purged);
   return report;

@@ -10,7 +10,7 @@ Execution::Execution(Run& root, const ExecuteEnv& env, const ExecuteHooks& hooks
       overrides_(env.overrides != nullptr && !env.overrides->empty() ? env.overrides : nullptr),
       hooks_(hooks),
       pool_(env.pool),
-      rng_(env.jitter_seed) {
+      jitter_(env.jitter_seed) {
   // Trace events up to here are stored already, unless the run is new.
   delta_.trace_begin = root_is_new ? 0 : root.trace.size();
   if (root_is_new) delta_.created.push_back(&root);
@@ -23,14 +23,9 @@ const RunFn* Execution::override_for(const std::string& path) const {
 }
 
 void Execution::trace(TraceType type, const std::string& step, int attempt, std::string outcome,
-                      std::string message) {
-  root_.trace.push_back(
-      TraceEvent{type, step, attempt, std::move(outcome), std::move(message), now_ms()});
-}
-
-void Execution::trace_at(std::int64_t at_ms, TraceType type, const std::string& step,
-                         int attempt, std::string outcome) {
-  root_.trace.push_back(TraceEvent{type, step, attempt, std::move(outcome), {}, at_ms});
+                      std::string message, std::optional<std::int64_t> at_ms) {
+  root_.trace.push_back(TraceEvent{type, step, attempt, std::move(outcome), std::move(message),
+                                   at_ms ? *at_ms : now_ms()});
 }
 
 void Execution::checkpoint(bool force) { checkpoint_at(now_ms(), force); }
@@ -60,11 +55,5 @@ void Execution::yield_until(std::int64_t due_ms) {
   if (!yield_at_ms_ || due_ms < *yield_at_ms_) yield_at_ms_ = due_ms;
 }
 
-Duration Execution::jitter(Duration max) {
-  if (max <= Duration::zero()) return Duration::zero();
-  std::lock_guard lock(rng_mu_);
-  std::uniform_int_distribution<Duration::rep> dist(0, max.count());
-  return Duration(dist(rng_));
-}
 
 }  // namespace reactor

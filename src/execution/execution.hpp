@@ -7,11 +7,11 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <random>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "core/jitter.hpp"
 #include "execution/execute.hpp"
 #include "execution/observer_hub.hpp"
 #include "execution/thread_pool.hpp"
@@ -40,10 +40,9 @@ class Execution {
   std::int64_t now_ms() const { return to_unix_ms(clock_.now()); }
 
   // Appends to the root's trace. Caller holds mutex().
+  // `at_ms` lets the hot path reuse the time it already read for the record.
   void trace(TraceType type, const std::string& step, int attempt, std::string outcome,
-             std::string message = {});
-  void trace_at(std::int64_t at_ms, TraceType type, const std::string& step, int attempt,
-                std::string outcome);
+             std::string message = {}, std::optional<std::int64_t> at_ms = std::nullopt);
 
   // Record what changed, for the next checkpoint. Caller holds mutex().
   void touch_step(const Run& run, std::size_t i) { delta_.steps.emplace_back(&run, i); }
@@ -68,7 +67,7 @@ class Execution {
   bool halted_from_outside() const { return stopped() || yielded(); }
 
   // Uniform in [0, max]. Thread-safe.
-  Duration jitter(Duration max);
+  Duration jitter(Duration max) { return jitter_(max); }
 
  private:
   Run& root_;
@@ -83,8 +82,7 @@ class Execution {
   std::atomic<bool> stopped_{false};
   Status stop_reason_;
   std::optional<std::int64_t> yield_at_ms_;
-  std::mutex rng_mu_;
-  std::mt19937_64 rng_;
+  Jitter jitter_;
 };
 
 }  // namespace reactor

@@ -1,5 +1,6 @@
 #include "execution/run_driver.hpp"
 
+#include "core/run_errors.hpp"
 #include "execution/inputs.hpp"
 #include "reactor/engine.hpp"
 
@@ -38,11 +39,8 @@ void RunDriver::drive() {
 bool RunDriver::start(Lock& lock) {
   std::vector<FieldError> errors = validate_inputs(def_, run_.inputs);
   if (!errors.empty()) {
-    RunError e;
-    e.kind = ErrorKind::kInputInvalid;
-    e.reactor = def_.name;
-    e.message = "invalid inputs: " + describe(errors);
-    e.retryable = false;
+    RunError e =
+        engine_error(ErrorKind::kInputInvalid, def_.name, "invalid inputs: " + describe(errors));
     e.validation_errors = std::move(errors);
     e.inputs = redact_inputs(def_, run_.inputs);
     run_.status = RunStatus::kFailed;

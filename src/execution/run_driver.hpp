@@ -49,6 +49,16 @@ class RunDriver {
     std::optional<RunError> child_error;
     // The tree stopped mid-child: record nothing.
     bool interrupted = false;
+
+    // An argument (or a map's source) could not be resolved: the body never
+    // started, so the step is neither retried nor compensated.
+    static Attempt unresolved(std::string message) {
+      Attempt a;
+      a.result = Failure(std::move(message), false);
+      a.kind = ErrorKind::kArgumentResolution;
+      a.body_started = false;
+      return a;
+    }
   };
 
   // run_driver.cpp — lifecycle and scheduling.

@@ -41,31 +41,24 @@ void RunDriver::execute(std::size_t i) {
 
 RunDriver::Attempt RunDriver::attempt(std::size_t i, int attempt_no) {
   const StepSpec& spec = def_.steps[i];
-  {
-    if (const RunFn* mock = ex_.override_for(path_of(i))) {
-      StepSpec mocked = spec;
-      mocked.kind = StepKind::kStep;
-      mocked.run = *mock;
-      mocked.factory = nullptr;
-      // A mocked map runs once, not per element: its element() arguments have no value.
-      std::erase_if(mocked.arguments, [](const ArgumentSpec& arg) {
-        return arg.source.kind() == ArgumentSource::Kind::kElement;
-      });
-      Args args;
-      if (auto err = resolve_arguments(mocked, run_, nullptr, args)) {
-        return Attempt{Failure(*err, false), ErrorKind::kArgumentResolution, false, {}, {}, false};
-      }
-      return run_plain(mocked, args, attempt_no);
-    }
+  if (const RunFn* mock = ex_.override_for(path_of(i))) {
+    StepSpec mocked = spec;
+    mocked.kind = StepKind::kStep;
+    mocked.run = *mock;
+    mocked.factory = nullptr;
+    // A mocked map runs once, not per element: its element() arguments have no value.
+    std::erase_if(mocked.arguments, [](const ArgumentSpec& arg) {
+      return arg.source.kind() == ArgumentSource::Kind::kElement;
+    });
+    Args args;
+    if (auto err = resolve_arguments(mocked, run_, nullptr, args)) return Attempt::unresolved(*err);
+    return run_plain(mocked, args, attempt_no);
   }
   if (spec.kind == StepKind::kMap) return run_map(i);
   Args args;
-  if (auto err = resolve_arguments(spec, run_, nullptr, args)) {
-    return Attempt{Failure(*err, false), ErrorKind::kArgumentResolution, false, {}, {}, false};
-  }
+  if (auto err = resolve_arguments(spec, run_, nullptr, args)) return Attempt::unresolved(*err);
   if (spec.kind == StepKind::kCompose) return run_compose(i, args);
-  Attempt a = run_plain(spec, args, attempt_no);
-  return a;
+  return run_plain(spec, args, attempt_no);
 }
 
 RunDriver::Attempt RunDriver::run_plain(const StepSpec& spec, const Args& args, int attempt_no) {
@@ -142,12 +135,10 @@ RunDriver::Attempt RunDriver::run_map(std::size_t i) {
   const StepSpec& spec = def_.steps[i];
   Value items;
   if (auto err = resolve_source(*spec.map_source, run_, def_, items)) {
-    return Attempt{Failure("source: " + *err, false), ErrorKind::kArgumentResolution, false, {},
-                   {}, false};
+    return Attempt::unresolved("source: " + *err);
   }
   if (!items.is_array()) {
-    return Attempt{Failure("source of map '" + spec.name + "' is not an array", false),
-                   ErrorKind::kArgumentResolution, false, {}, {}, false};
+    return Attempt::unresolved("source of map '" + spec.name + "' is not an array");
   }
   {
     Lock lock(ex_.mutex());
@@ -159,8 +150,7 @@ RunDriver::Attempt RunDriver::run_map(std::size_t i) {
   for (std::size_t k = 0; k < items.size(); ++k) {
     Args args;
     if (auto err = resolve_arguments(spec, run_, &items[k], args)) {
-      a = Attempt{Failure("element " + std::to_string(k) + ": " + *err, false),
-                  ErrorKind::kArgumentResolution, false, {}, {}, false};
+      a = Attempt::unresolved("element " + std::to_string(k) + ": " + *err);
       break;
     }
     Run* child = nullptr;
@@ -259,7 +249,7 @@ void RunDriver::record(std::size_t i, int attempt_no, Attempt a, Lock& lock) {
       return;
   }
   rec.result = std::move(a.result).value();
-  ex_.trace_at(now, TraceType::kRun, path, attempt_no, to_string(outcome));
+  ex_.trace(TraceType::kRun, path, attempt_no, to_string(outcome), {}, now);
   if (outcome != Outcome::kHalt) mark_done(i);
   ex_.touch_step(run_, i);
   ex_.touch_header(run_);  // its completion counter moved

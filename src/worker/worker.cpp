@@ -2,7 +2,6 @@
 #include "reactor/worker.hpp"
 
 #include <algorithm>
-#include <condition_variable>
 #include <csignal>
 #include <cstdio>
 #include <mutex>
@@ -72,10 +71,8 @@ void Worker::Impl::fetch_loop(std::stop_token stop) {
       std::fprintf(stderr, "reactor worker: fetch failed: %s\n", s.to_string().c_str());
     }
     if (!s.ok() || !d) {
-      std::mutex m;
-      std::unique_lock lock(m);
-      std::condition_variable_any cv;
-      cv.wait_for(lock, stop, idle, [] { return false; });
+      // At most poll_interval: stopping waits no longer than that.
+      std::this_thread::sleep_for(idle);
       idle = std::min<Duration>(idle * 2, options.poll_interval);
       continue;
     }
