@@ -63,6 +63,9 @@ class Engine {
   Clock& clock() const;
 
   // Validates the inputs, then runs the reactor to its end in this process.
+  // With a backend the run is durable (stored, leased, checkpointed), except
+  // when RunOptions mock steps or set on_checkpoint: those runs are tests and
+  // snapshots, and stay in memory.
   // Unknown names and invalid inputs come back as a failed RunResult with
   // ErrorKind::kUnknownReactor / kInputInvalid; no step runs.
   RunResult run(const std::string& reactor, Value inputs, const RunOptions& options = {});

@@ -5,10 +5,10 @@
 
 namespace reactor {
 
-LeaseKeeper::LeaseKeeper(Backend& backend, Clock& clock)
-    : backend_(backend), clock_(clock), thread_([this](std::stop_token s) { loop(s); }) {}
+LeaseKeeper::LeaseKeeper(Backend& backend, Clock& clock) : backend_(backend), clock_(clock) {}
 
 LeaseKeeper::~LeaseKeeper() {
+  if (!thread_.joinable()) return;
   thread_.request_stop();
   thread_.join();
 }
@@ -19,6 +19,9 @@ std::shared_ptr<LeaseKeeper::Entry> LeaseKeeper::keep(const Lease& lease, Durati
   e->ttl = ttl;
   std::lock_guard lock(mu_);
   entries_[e.get()] = e;
+  // Started by the first lease, not with the engine: commands that only
+  // read runs (show, runs) never start a heartbeat thread.
+  if (!thread_.joinable()) thread_ = std::jthread([this](std::stop_token s) { loop(s); });
   return e;
 }
 
