@@ -26,7 +26,9 @@ struct DurabilityOptions {
   // without spending any retry budget.
   Duration lock_snooze_base_delay = std::chrono::seconds(1);
   Duration lock_snooze_jitter = std::chrono::seconds(1);
-  // Cap on snoozes for any other contention; the run then fails.
+  // Cap on snoozes for any other contention — today a store that is busy or
+  // unreachable when a delivery loads its run. Past it the run fails with
+  // ErrorKind::kContention instead of bouncing for ever. Negative: no cap.
   int lock_snooze_max_attempts = 20;
   // A step still running this long after its timeout fired is deemed hung:
   // the heartbeat of its run stops so another worker can take over.
