@@ -142,10 +142,10 @@ DeliveryOutcome acknowledge(DurableEnv& env, const Writer& w) {
 }
 
 DeliveryOutcome execute_delivery(DurableEnv& env, const Definition& def, Run run,
-                                 const Writer& w) {
+                                 const Writer& w, bool yield_on_retry_wait) {
   if (run.status == RunStatus::kEnqueued) run.status = RunStatus::kPending;
   auto entry = env.keeper.keep(w.lease, env.options.lease_ttl);
-  ExecuteOutcome out = env.execute(run, def, hooks_for(env, w, *entry, true));
+  ExecuteOutcome out = env.execute(run, def, hooks_for(env, w, *entry, yield_on_retry_wait));
   env.keeper.drop(entry);
   if (out.stopped) {
     return out.stop_reason.code() == StatusCode::kLeaseLost ? DeliveryOutcome::kLeaseLost
@@ -204,7 +204,8 @@ RunResult run_synchronously(DurableEnv& env, const Definition& def, Run run) {
   return r;
 }
 
-DeliveryOutcome process_delivery(DurableEnv& env, const Delivery& d, const std::string& owner) {
+DeliveryOutcome process_delivery(DurableEnv& env, const Delivery& d, const std::string& owner,
+                                 bool yield_on_retry_wait) {
   const JobSpec& job = d.job.spec;
   auto def = env.registry.find(job.reactor);
   if (!def) {
@@ -246,7 +247,7 @@ DeliveryOutcome process_delivery(DurableEnv& env, const Delivery& d, const std::
                      "' (fingerprint " + run.fingerprint + ", now " + def->fingerprint() + ")");
     return s.ok() ? DeliveryOutcome::kFailedRun : DeliveryOutcome::kBackendError;
   }
-  return execute_delivery(env, *def, std::move(run), w);
+  return execute_delivery(env, *def, std::move(run), w, yield_on_retry_wait);
 }
 
 Status load_result(DurableEnv& env, const std::string& run_id, RunResult& out) {

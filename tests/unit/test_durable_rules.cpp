@@ -2,7 +2,7 @@
 // when the store is unavailable, a record naming an unregistered reactor,
 // coalesced checkpoints, expiry re-stamping and purge. The store is the
 // memory backend behind a wrapper that counts commits and can refuse loads;
-// time is a ManualClock.
+// time is a ManualClock. Last, the inline mode: jobs run in their caller.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -248,6 +248,47 @@ TEST_F(DurableRules, EveryWriteRestampsTheExpiryAndOnlyExpiredTerminalRunsArePur
   ASSERT_TRUE(engine_->sweep_once(requeued, purged).ok());
   EXPECT_EQ(purged, 0u);
   EXPECT_TRUE(store_->load_header(waiting, h).ok());
+}
+
+class InlineJobs : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::unique_ptr<Backend> memory;
+    ASSERT_TRUE(open_backend("memory:", clock_, memory).ok());
+    EngineOptions options;
+    options.clock = clock_;
+    options.backend = std::move(memory);
+    options.durability.inline_jobs = true;
+    engine_ = std::make_unique<Engine>(std::move(options));
+  }
+  std::shared_ptr<ManualClock> clock_ = std::make_shared<ManualClock>();
+  std::unique_ptr<Engine> engine_;
+};
+
+TEST_F(InlineJobs, ABackgroundRunHasRunThroughItsRetriesWhenTheCallReturns) {
+  int attempts = 0;
+  engine_->registry().add(Builder("Flaky")
+                              .step("a", [](const Args&) { return Success(1); })
+                              .step("b",
+                                    [&attempts](const Args&) {
+                                      if (++attempts < 3) return Failure("not yet");
+                                      return Success(2);
+                                    })
+                              .retries(fixed_backoff(3, 30s))
+                              .returns("b")
+                              .build());
+  std::string id;
+  ASSERT_TRUE(engine_->run_in_background("Flaky", Value::object(), id).ok());
+  RunResult r;
+  ASSERT_TRUE(engine_->find(id, r).ok());
+  EXPECT_EQ(r.status, RunStatus::kCompleted);
+  EXPECT_EQ(r.value, 2);
+  EXPECT_EQ(r.step("b")->attempts, 3);
+  // The retry delays were waited out on the clock, not slept.
+  EXPECT_EQ(clock_->sleeps(), (std::vector<Duration>{30s, 30s}));
+  bool has_job = true;
+  ASSERT_TRUE(engine_->backend()->has_job(id, has_job).ok());
+  EXPECT_FALSE(has_job);
 }
 
 }  // namespace
