@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Full local/CI test run: release build + all tests, then ASan/UBSan unit tests.
+# Full local/CI test run: release build + all tests, then ASan/UBSan unit and conformance
+# tests, then the thread-centred tests under ThreadSanitizer.
 # Add a stage: call run_stage <preset> <build target or "all"> [extra ctest args...].
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -62,10 +63,25 @@ run_stage() {
   log "[$preset] passed in $((SECONDS - start))s"
 }
 
+# run_binary_stage <preset> <target>: builds one test binary and runs it directly (no ctest).
+run_binary_stage() {
+  local preset=$1 target=$2
+  local start=$SECONDS
+  log "[$preset] configure"
+  cmake --preset "$preset"
+  log "[$preset] build ($target)"
+  cmake --build --preset "$preset" -j"$JOBS" --target "$target"
+  log "[$preset] test ($target)"
+  "build/$preset/$target" --gtest_brief=1
+  log "[$preset] passed in $((SECONDS - start))s"
+}
+
 bash scripts/deps.sh
 start_services
 
 run_stage release all
 run_stage asan "reactor_unit_tests reactor_conformance_tests" -LE integration
+TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1} \
+  run_binary_stage tsan reactor_concurrency_tests
 
 echo "test.sh: all stages passed"

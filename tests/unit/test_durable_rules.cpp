@@ -250,6 +250,121 @@ TEST_F(DurableRules, EveryWriteRestampsTheExpiryAndOnlyExpiredTerminalRunsArePur
   EXPECT_TRUE(store_->load_header(waiting, h).ok());
 }
 
+// Waits (bounded) for `cond`, without moving the clock.
+template <typename Cond>
+bool eventually(Cond cond) {
+  for (int i = 0; i < 2000; ++i) {
+    if (cond()) return true;
+    std::this_thread::sleep_for(5ms);
+  }
+  return cond();
+}
+
+TEST_F(DurableRules, AStepHungPastItsTimeoutStopsTheHeartbeatSoAnotherWriterCanTakeTheRun) {
+  DurabilityOptions d;
+  d.hung_step_grace = 5s;
+  open(d);  // lease ttl 10 s, heartbeat every ~1 s
+  std::atomic<bool> started{false}, release{false};
+  engine_->registry().add(Builder("Hangs")
+                              .step("stuck",
+                                    [&](const Args&) {
+                                      started = true;  // and ignores its cancellation token
+                                      while (!release) std::this_thread::sleep_for(1ms);
+                                      return Success(1);
+                                    })
+                              .timeout(1s)
+                              .build());
+  std::string id;
+  ASSERT_TRUE(engine_->run_in_background("Hangs", Value::object(), id).ok());
+  auto worker = start_worker();
+  ASSERT_TRUE(eventually([&] { return started.load(); }));
+
+  // Time passes: the timeout fires, the grace runs out, the heartbeat stops
+  // and the lease lapses. Without that, the heartbeat would hold it forever.
+  bool granted = false;
+  Lease rescuer;
+  for (int i = 0; i < 200 && !granted; ++i) {
+    clock_->advance(1s);
+    std::this_thread::sleep_for(5ms);
+    ASSERT_TRUE(store_->acquire_lease(run_lease_key(id), "rescuer", 60s, granted, rescuer).ok());
+  }
+  release = true;
+  ASSERT_TRUE(granted);
+  // The hung step returns at last; its execution's write is fenced off.
+  EXPECT_TRUE(eventually([&] { return worker->stats().lease_lost == 1; }));
+  RunResult r;
+  ASSERT_TRUE(engine_->find(id, r).ok());
+  EXPECT_NE(r.status, RunStatus::kCompleted);
+}
+
+// A run of up to two parallel branches: "slow" runs until the test lets it
+// finish; "flaky" fails once (retry after 30 s) — beside "slow", or after it.
+Definition branches(std::atomic<int>& flaky_runs, std::atomic<bool>& slow_may_finish,
+                    bool flaky_after_slow = false) {
+  Builder b("Branches");
+  b.max_concurrency(2)
+      .step("slow",
+            [&slow_may_finish](const Args&) {
+              while (!slow_may_finish) std::this_thread::sleep_for(1ms);
+              return Success(2);
+            })
+      .step("flaky",
+            [&flaky_runs](const Args&) {
+              if (++flaky_runs == 1) return Failure("first try fails");
+              return Success(1);
+            })
+      .retries(fixed_backoff(2, 30s));
+  if (flaky_after_slow) b.wait_for("slow");
+  return b.build();
+}
+
+TEST_F(DurableRules, ABranchRetryWaitsInProcessBesideARunningSibling) {
+  open();
+  std::atomic<int> flaky{0};
+  std::atomic<bool> slow_may_finish{false};
+  engine_->registry().add(branches(flaky, slow_may_finish));
+  std::string id;
+  ASSERT_TRUE(engine_->run_in_background("Branches", Value::object(), id).ok());
+  auto worker = start_worker();
+  struct Unblock {  // destroyed before the worker, whatever the test's outcome
+    std::atomic<bool>& flag;
+    ~Unblock() { flag = true; }
+  } unblock{slow_may_finish};
+  // The retry waited beside "slow", in this delivery, on the clock (a
+  // ManualClock's sleep_until jumps to the deadline and records it).
+  ASSERT_TRUE(eventually([&] { return flaky.load() == 2; }));
+  EXPECT_EQ(clock_->sleeps(), std::vector<Duration>{Duration(30s)});
+  slow_may_finish = true;
+  EXPECT_EQ(wait_for(id, RunStatus::kCompleted).status, RunStatus::kCompleted);
+  EXPECT_EQ(worker->stats().jobs, 1u);  // one delivery: never handed back
+}
+
+TEST_F(DurableRules, ARetryIsHandedBackToTheQueueWhenNothingElseOfTheRunIsRunning) {
+  open();
+  std::atomic<int> flaky{0};
+  std::atomic<bool> slow_may_finish{true};
+  engine_->registry().add(branches(flaky, slow_may_finish, /*flaky_after_slow=*/true));
+  std::string id;
+  ASSERT_TRUE(engine_->run_in_background("Branches", Value::object(), id).ok());
+  auto worker = start_worker();
+  // "slow" is done and "flaky" waits 30 s: the run goes back to the queue.
+  ASSERT_TRUE(eventually([&] {
+    bool free = false;
+    Lease l;
+    bool has_job = false;
+    RunResult r;
+    return engine_->find(id, r).ok() && r.step("slow") &&
+           r.step("slow")->status == StepStatus::kCompleted &&
+           store_->has_job(id, has_job).ok() && has_job &&
+           store_->acquire_lease(run_lease_key(id), "probe", 1ms, free, l).ok() && free;
+  }));
+  EXPECT_EQ(flaky.load(), 1);
+  clock_->advance(31s);
+  EXPECT_EQ(wait_for(id, RunStatus::kCompleted).status, RunStatus::kCompleted);
+  EXPECT_EQ(flaky.load(), 2);
+  EXPECT_EQ(worker->stats().jobs, 2u);
+}
+
 class InlineJobs : public ::testing::Test {
  protected:
   void SetUp() override {
