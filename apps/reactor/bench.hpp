@@ -54,6 +54,9 @@ std::int64_t written_bytes(pid_t pid = 0);
 // User + system CPU seconds of a process so far (/proc/<pid>/stat); -1 when unreadable.
 double cpu_seconds(pid_t pid);
 
+// The page size of an SQLite database file, read from its header; 0 when unreadable.
+int sqlite_page_size(const std::string& path);
+
 // "1,234" for counts in tables.
 std::string grouped(double value);
 
@@ -93,26 +96,25 @@ struct CheckpointOptions {
   // Runs of each length: few with synchronous=FULL, where a long run costs
   // seconds of fsyncs; more with OFF, where a commit takes tens of µs and its
   // time varies with the pages it happens to touch.
-  int repeat_full = 5;
-  int repeat_off = 30;
+  int repeat_full = 20;
+  int repeat_off = 100;
 };
-
-// A commit that writes more than this ran SQLite's automatic WAL checkpoint
-// (it copies ~1,000 pages into the database): a cost of every 150 or so
-// commits, not of this one. Such samples are left out of the byte means.
-inline constexpr double kWalCheckpointBytes = 256 * 1024;
 
 // The commit of the last step of one run length under one sync mode.
 struct StepCommitCost {
   int steps = 0;
   int samples = 0;
   double commit_ms = 0;      // median wall time of the backend's commit()
+  double commit_ms_p10 = 0;  // its spread: fsync latency on a VM can be bimodal
+  double commit_ms_p90 = 0;
   double payload_bytes = 0;  // mean encoded size of the CommitRequest
-  // Mean bytes SQLite wrote during the commit (its WAL frames). Which pages a
-  // commit dirties (a B-tree split or not) varies from commit to commit, so
-  // the mean, not the median, is the stable figure.
+  // Mean bytes SQLite wrote during the commit: its WAL frames (page + 24 B
+  // each). Which pages a commit dirties (a B-tree split or not) varies from
+  // commit to commit, so the mean, not the median, is the stable figure.
+  // Commits that also ran SQLite's automatic WAL checkpoint (every ~1,000
+  // frames, a cost of all the commits before) are left out and counted.
   double written_bytes = 0;
-  int wal_checkpoints = 0;  // samples left out of written_bytes
+  int wal_checkpoints = 0;
   int commits_per_run = 0;  // every commit() of one run of this length
 };
 

@@ -45,16 +45,30 @@ struct Samples {
   int commits_per_run = 0;
 
   StepCommitCost summary(int steps) const {
-    return StepCommitCost{steps,          static_cast<int>(ms.size()),
-                          median(ms),     mean(payload),
-                          mean(written),  wal_checkpoints,
-                          commits_per_run};
+    StepCommitCost c;
+    c.steps = steps;
+    c.samples = static_cast<int>(ms.size());
+    c.commit_ms = median(ms);
+    c.commit_ms_p10 = percentile(ms, 10);
+    c.commit_ms_p90 = percentile(ms, 90);
+    c.payload_bytes = mean(payload);
+    c.written_bytes = mean(written);
+    c.wal_checkpoints = wal_checkpoints;
+    c.commits_per_run = commits_per_run;
+    return c;
   }
 };
 
+// Whether a commit wrote WAL frames and nothing else (after a WAL restart,
+// also the 32-byte WAL header). A commit that ran the automatic checkpoint
+// wrote database pages too, which breaks the whole number of frames.
+bool wal_frames_only(std::int64_t written, std::int64_t frame_bytes) {
+  return written >= 0 && (written % frame_bytes == 0 || written % frame_bytes == 32);
+}
+
 // One durable run of `def`; appends its last step's commit to `out`.
 Status measure_one(Engine& engine, MeteredBackend& metered, const Definition& def, int steps,
-                   int seq, Samples& out) {
+                   int seq, std::int64_t frame_bytes, Samples& out) {
   const double now_ms = static_cast<double>(to_unix_ms(SystemClock::instance()->now()));
   metered.take_commits();
   RunResult r = engine.run(def, examples::bench_saga_input(seq, now_ms));
@@ -71,10 +85,10 @@ Status measure_one(Engine& engine, MeteredBackend& metered, const Definition& de
   }
   out.ms.push_back(c->ms);
   out.payload.push_back(static_cast<double>(c->payload));
-  if (static_cast<double>(c->written) > kWalCheckpointBytes) {
-    ++out.wal_checkpoints;
-  } else {
+  if (wal_frames_only(c->written, frame_bytes)) {
     out.written.push_back(static_cast<double>(c->written));
+  } else {
+    ++out.wal_checkpoints;
   }
   out.commits_per_run = static_cast<int>(commits.size());
   return Status::Ok();
@@ -83,9 +97,13 @@ Status measure_one(Engine& engine, MeteredBackend& metered, const Definition& de
 Status measure_sync(const ScratchDir& dir, const CheckpointOptions& o, const std::string& sync,
                     CheckpointSync& out) {
   std::unique_ptr<Backend> sqlite;
-  Status s = open_backend(dir.sqlite_url("checkpoint-" + sync + ".db", "?synchronous=" + sync),
-                          SystemClock::instance(), sqlite);
+  const std::string file = "checkpoint-" + sync + ".db";
+  Status s =
+      open_backend(dir.sqlite_url(file, "?synchronous=" + sync), SystemClock::instance(), sqlite);
   if (!s.ok()) return s;
+  const int page_size = sqlite_page_size(dir.path() + "/" + file);
+  if (page_size == 0) return Status::Internal("cannot read the page size of " + file);
+  const std::int64_t frame_bytes = page_size + 24;  // a WAL frame: its header, then the page
   auto metered = std::make_shared<MeteredBackend>(std::move(sqlite));
   EngineOptions options;
   options.backend = metered;
@@ -96,16 +114,19 @@ Status measure_sync(const ScratchDir& dir, const CheckpointOptions& o, const std
   Samples short_samples, long_samples, warm_up;
   int seq = 0;
   // One untimed run of each first: the file, schema and statement caches are warm for all.
-  if (s = measure_one(engine, *metered, short_def, o.short_steps, seq++, warm_up); !s.ok()) {
+  if (s = measure_one(engine, *metered, short_def, o.short_steps, seq++, frame_bytes, warm_up);
+      !s.ok()) {
     return s;
   }
-  if (s = measure_one(engine, *metered, long_def, o.long_steps, seq++, warm_up); !s.ok()) return s;
+  if (s = measure_one(engine, *metered, long_def, o.long_steps, seq++, frame_bytes, warm_up);
+      !s.ok())
+    return s;
   // Alternated, so both lengths meet the same database size and machine load.
   const int repeat = sync == "off" ? o.repeat_off : o.repeat_full;
   for (int rep = 0; rep < repeat; ++rep) {
-    s = measure_one(engine, *metered, short_def, o.short_steps, seq++, short_samples);
+    s = measure_one(engine, *metered, short_def, o.short_steps, seq++, frame_bytes, short_samples);
     if (!s.ok()) return s;
-    s = measure_one(engine, *metered, long_def, o.long_steps, seq++, long_samples);
+    s = measure_one(engine, *metered, long_def, o.long_steps, seq++, frame_bytes, long_samples);
     if (!s.ok()) return s;
   }
   out.synchronous = sync;
@@ -115,9 +136,11 @@ Status measure_sync(const ScratchDir& dir, const CheckpointOptions& o, const std
 }
 
 void print_row(const std::string& sync, const StepCommitCost& c) {
-  std::printf("  %-5s %6d %8d %10.3f %10s %10s %12d", sync.c_str(), c.steps, c.samples, c.commit_ms,
-              grouped(c.payload_bytes).c_str(), grouped(c.written_bytes).c_str(),
-              c.commits_per_run);
+  char spread[48];
+  std::snprintf(spread, sizeof spread, "%.3f-%.3f", c.commit_ms_p10, c.commit_ms_p90);
+  std::printf("  %-5s %6d %8d %10.3f %13s %10s %10s %12d", sync.c_str(), c.steps, c.samples,
+              c.commit_ms, spread, grouped(c.payload_bytes).c_str(),
+              grouped(c.written_bytes).c_str(), c.commits_per_run);
   if (c.wal_checkpoints > 0) std::printf("  (%d WAL checkpoint(s) left out)", c.wal_checkpoints);
   std::printf("\n");
 }
@@ -159,7 +182,8 @@ void print_checkpoint_cost(const CheckpointCost& r, const CheckpointOptions& o) 
   std::printf(
       "Checkpoint cost: the commit of step N of an N-step BenchSaga run (Engine::run on SQLite,\n"
       "%s), timed at Backend::commit; %d (FULL) / %d (OFF) runs of each length, alternated.\n"
-      "ms = median; payload = mean bytes of ids and JSON bodies in the CommitRequest (+8 B per\n"
+      "ms = median (and p10-p90); payload = mean bytes of ids and JSON bodies in the CommitRequest "
+      "(+8 B per\n"
       "integer field); written = mean bytes SQLite wrote during the commit (WAL frames, page +\n"
       "24 B each), leaving out commits that ran the automatic WAL checkpoint.\n",
       r.file_system.c_str(), o.repeat_full, o.repeat_off);
@@ -167,13 +191,13 @@ void print_checkpoint_cost(const CheckpointCost& r, const CheckpointOptions& o) 
     std::printf("  failed: %s\n", r.error.c_str());
     return;
   }
-  std::printf("  %-5s %6s %8s %10s %10s %10s %12s\n", "sync", "steps", "samples", "commit ms",
-              "payload B", "written B", "commits/run");
+  std::printf("  %-5s %6s %8s %10s %13s %10s %10s %12s\n", "sync", "steps", "samples", "commit ms",
+              "p10-p90 ms", "payload B", "written B", "commits/run");
   for (const auto& s : r.by_sync) {
     print_row(s.synchronous, s.short_run);
     print_row(s.synchronous, s.long_run);
-    std::printf("  %-5s %6s %8s %10.2f %10.2f %10.2f   goal <= 1.2: time %s, bytes %s\n",
-                s.synchronous.c_str(), "ratio", "", s.time_ratio(), s.payload_ratio(),
+    std::printf("  %-5s %6s %8s %10.2f %13s %10.2f %10.2f   goal <= 1.2: time %s, bytes %s\n",
+                s.synchronous.c_str(), "ratio", "", s.time_ratio(), "", s.payload_ratio(),
                 s.written_ratio(), verdict(s.time_ratio()),
                 verdict(std::max(s.payload_ratio(), s.written_ratio())));
   }

@@ -2,6 +2,7 @@
 // ratio divides figures measured minutes apart on the same machine and load.
 // Order: raw commit rate, checkpoint cost, W1, raw commit rate again (the
 // W1 ratio uses the mean of the two, and both are shown, so drift is seen).
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -35,6 +36,14 @@ void print_summary(const CommitRate& before, const CommitRate& after, const Chec
   const double commits_per_s = (before.commits_per_s + after.commits_per_s) / 2;
   row("raw SQLite commits/s, before / after W1",
       grouped(before.commits_per_s) + " / " + grouped(after.commits_per_s), "", "", "");
+  const double high = std::max(before.commits_per_s, after.commits_per_s);
+  const double low = std::min(before.commits_per_s, after.commits_per_s);
+  if (low > 0 && high / low > 1.5) {
+    std::printf(
+        "  (the two differ by %.1fx: this machine's commit latency changed during the run,\n"
+        "  so the W1 ratio below divides figures from different conditions)\n",
+        high / low);
+  }
   if (w1.ok) {
     const double r = commits_per_s > 0 ? w1.steps_per_s / commits_per_s : 0;
     row("W1 durable steps/s vs raw commits/s", grouped(w1.steps_per_s),

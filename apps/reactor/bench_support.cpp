@@ -115,6 +115,15 @@ double cpu_seconds(pid_t pid) {
   return ticks > 0 ? (utime + stime) / static_cast<double>(ticks) : -1;
 }
 
+int sqlite_page_size(const std::string& path) {
+  // Bytes 16-17 of the header, big-endian; 1 stands for 65,536.
+  std::ifstream in(path, std::ios::binary);
+  unsigned char header[18] = {};
+  if (!in.read(reinterpret_cast<char*>(header), sizeof header)) return 0;
+  const int size = header[16] << 8 | header[17];
+  return size == 1 ? 65536 : size;
+}
+
 std::string grouped(double value) {
   std::string digits = std::to_string(static_cast<long long>(std::llround(value)));
   std::string out;
