@@ -182,10 +182,10 @@ void print_checkpoint_cost(const CheckpointCost& r, const CheckpointOptions& o) 
   std::printf(
       "Checkpoint cost: the commit of step N of an N-step BenchSaga run (Engine::run on SQLite,\n"
       "%s), timed at Backend::commit; %d (FULL) / %d (OFF) runs of each length, alternated.\n"
-      "ms = median (and p10-p90); payload = mean bytes of ids and JSON bodies in the CommitRequest "
-      "(+8 B per\n"
-      "integer field); written = mean bytes SQLite wrote during the commit (WAL frames, page +\n"
-      "24 B each), leaving out commits that ran the automatic WAL checkpoint.\n",
+      "ms = median, with p10-p90; payload = mean bytes of ids and JSON bodies in the\n"
+      "CommitRequest (+8 B per integer field); written = mean bytes SQLite wrote during the\n"
+      "commit (WAL frames, page + 24 B each), leaving out commits that ran the automatic WAL\n"
+      "checkpoint.\n",
       r.file_system.c_str(), o.repeat_full, o.repeat_off);
   if (!r.ok) {
     std::printf("  failed: %s\n", r.error.c_str());

@@ -19,7 +19,7 @@ const char* verdict(bool met) { return met ? "met" : "NOT MET"; }
 
 void row(const std::string& what, const std::string& value, const std::string& baseline,
          const std::string& ratio, const std::string& goal) {
-  std::printf("%-44s %16s %16s %7s  %s\n", what.c_str(), value.c_str(), baseline.c_str(),
+  std::printf("%-50s %14s %14s %6s  %s\n", what.c_str(), value.c_str(), baseline.c_str(),
               ratio.c_str(), goal.c_str());
 }
 
