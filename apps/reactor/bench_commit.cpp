@@ -76,7 +76,7 @@ CommitRate measure_commit_rate(const CommitRateOptions& o) {
   }
   r.file_system = file_system_of(dir.path());
   RawDatabase db(dir.path() + "/commit.db");
-  sqlite3_busy_timeout(db.handle(), 5000);
+  if (db.ok()) sqlite3_busy_timeout(db.handle(), 5000);
   db.exec("PRAGMA journal_mode=WAL");
   db.exec("PRAGMA synchronous=FULL");
   db.exec("CREATE TABLE kv (k INTEGER PRIMARY KEY, v BLOB NOT NULL)");

@@ -163,12 +163,21 @@ class WorkerProcesses {
   std::vector<std::string> logs_;
 };
 
-std::size_t count_runs(Backend& backend, RunStatus status, std::size_t limit) {
+std::vector<RunHeaderRow> runs_with(Backend& backend, RunStatus status, std::size_t limit) {
   RunFilter filter;
   filter.status = status;
   filter.limit = limit;
   std::vector<RunHeaderRow> rows;
-  return backend.list_runs(filter, rows).ok() ? rows.size() : 0;
+  backend.list_runs(filter, rows);
+  return rows;
+}
+
+// A failed run, with its error, for the report.
+std::string describe_failed(Engine& engine, const std::string& run_id) {
+  RunResult r;
+  if (!engine.find(run_id, r).ok() || !r.error) return "run " + run_id + " failed";
+  const std::string where = r.error->step.empty() ? "" : " at '" + r.error->step + "'";
+  return "run " + run_id + " failed" + where + ": " + r.error->message;
 }
 
 // Waits (bounded) until every run is terminal. The cheap probe is the last
@@ -187,10 +196,10 @@ Status wait_for_all(Engine& engine, const std::vector<std::string>& ids, WorkerP
     const bool last_done = backend.load_header(ids.back(), last).ok() && is_terminal(last.status);
     if (!last_done && std::chrono::steady_clock::now() < next_full_count) continue;
     next_full_count = std::chrono::steady_clock::now() + 1s;
-    const std::size_t completed = count_runs(backend, RunStatus::kCompleted, ids.size());
+    const std::size_t completed = runs_with(backend, RunStatus::kCompleted, ids.size()).size();
     if (progress) std::fprintf(stderr, "\r  completed %zu / %zu ", completed, ids.size());
-    if (count_runs(backend, RunStatus::kFailed, 1) > 0) {
-      return Status::Internal("a BenchSaga run failed");
+    if (auto failed = runs_with(backend, RunStatus::kFailed, 1); !failed.empty()) {
+      return Status::Internal(describe_failed(engine, failed.front().id));
     }
     if (completed == ids.size()) {
       if (progress) std::fprintf(stderr, "\n");
