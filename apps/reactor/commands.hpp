@@ -4,6 +4,8 @@
 #include <optional>
 #include <string>
 
+#include "bench.hpp"
+
 namespace reactor_cli {
 
 // Where runs are stored when --storage is not given: the demo's SQLite file.
@@ -59,5 +61,22 @@ struct ShowOptions {
 int run_show(const ShowOptions& options);
 
 int run_sweep(const std::string& storage);
+
+// `reactor bench …`: whole-process benchmarks of durable execution on SQLite
+// (bench/README.md). Each prints its figures and returns 0 when it ran and
+// every run it started ended as the workload requires; a missed performance
+// goal is reported, never turned into a failure.
+int run_bench_commit(const bench::CommitRateOptions& options);
+int run_bench_checkpoint(const bench::CheckpointOptions& options);
+int run_bench_w1(const bench::W1Options& options);
+
+struct BenchSqliteOptions {
+  bench::CommitRateOptions commit;
+  bench::CheckpointOptions checkpoint;
+  bench::W1Options w1;
+};
+// commit, checkpoint and w1 in one go (the commit rate before and after W1),
+// then one table of every figure against its baseline and goal.
+int run_bench_sqlite(const BenchSqliteOptions& options);
 
 }  // namespace reactor_cli

@@ -51,6 +51,12 @@ struct RunOptions {
   std::string run_id;
 };
 
+// Runs per commit of Engine::run_many_in_background: enough that a batch pays
+// one store round trip (one fsync on SQLite) per few hundred runs, few enough
+// that one commit holds SQLite's write lock only briefly, so workers can
+// commit the first runs' steps while the rest are still being enqueued.
+inline constexpr std::size_t kBackgroundRunsPerCommit = 256;
+
 class Engine {
  public:
   explicit Engine(EngineOptions options = {});
@@ -85,6 +91,16 @@ class Engine {
   // every field error) for invalid inputs. With durability.inline_jobs the
   // run (and any other job due on its queue) has executed when this returns.
   Status run_in_background(const std::string& reactor, Value inputs, std::string& run_id);
+  // Starts many runs of one reactor in the background with few store round
+  // trips (a producer enqueuing a batch). Every input is validated here first:
+  // if any is invalid, InvalidArgument names each bad index and nothing is
+  // persisted. Then the runs, each `enqueued` with its job, are persisted in
+  // input order, kBackgroundRunsPerCommit runs per commit; each commit is
+  // atomic. run_ids receives the ids in input order. On a store error it holds
+  // the runs of the commits that succeeded (they will run), the rest were not
+  // persisted. Durable mode only; NotFound for an unknown reactor.
+  Status run_many_in_background(const std::string& reactor, std::vector<Value> inputs,
+                                std::vector<std::string>& run_ids);
   // The stored state of a run: status, steps, trace, value or error.
   Status find(const std::string& run_id, RunResult& out);
   // One recovery sweep now, without the window claim (`reactor sweep`):

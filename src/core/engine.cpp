@@ -147,6 +147,31 @@ Status Engine::run_in_background(const std::string& reactor, Value inputs, std::
   return s;
 }
 
+Status Engine::run_many_in_background(const std::string& reactor, std::vector<Value> inputs,
+                                      std::vector<std::string>& run_ids) {
+  run_ids.clear();
+  if (!impl_->durable) {
+    return Status::InvalidArgument("run_many_in_background needs an engine with a backend");
+  }
+  auto def = registry_.find(reactor);
+  if (!def) return Status::NotFound("no reactor is registered as '" + reactor + "'");
+  // All validated before anything is written: a batch with a bad input is
+  // refused whole, so the caller never has to find out which runs started.
+  std::string invalid;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    std::vector<FieldError> errors = validate_inputs(*def->data(), inputs[i]);
+    if (!errors.empty()) invalid += "; [" + std::to_string(i) + "] " + describe(errors);
+  }
+  if (!invalid.empty()) return Status::InvalidArgument("invalid inputs: " + invalid.substr(2));
+  std::vector<Run> runs;
+  runs.reserve(inputs.size());
+  for (auto& in : inputs) runs.push_back(create_run(*def, std::move(in)));
+  std::size_t persisted = 0;
+  Status s = persist_background_runs(*impl_->durable, runs, persisted);
+  for (std::size_t i = 0; i < persisted; ++i) run_ids.push_back(runs[i].id);
+  return s;
+}
+
 Status Engine::sweep_once(std::size_t& requeued, std::size_t& purged) {
   if (!impl_->durable) return Status::InvalidArgument("sweep needs an engine with a backend");
   DurableEnv& env = *impl_->durable;

@@ -261,4 +261,28 @@ Status load_result(DurableEnv& env, const std::string& run_id, RunResult& out) {
   return Status::Ok();
 }
 
+Status persist_background_runs(DurableEnv& env, const std::vector<Run>& runs,
+                               std::size_t& persisted) {
+  persisted = 0;
+  while (persisted < runs.size()) {
+    const std::size_t left = runs.size() - persisted;
+    const std::size_t end =
+        persisted + (left < kBackgroundRunsPerCommit ? left : kBackgroundRunsPerCommit);
+    CommitRequest c;
+    const std::int64_t now = env.now_ms();
+    const std::int64_t expires = env.expiry_ms();
+    for (std::size_t i = persisted; i < end; ++i) {
+      Run enqueued = runs[i];
+      enqueued.status = RunStatus::kEnqueued;
+      encode_whole_run(enqueued, expires, c);
+      // Persist before enqueue, as for one run: each run and its job share a commit.
+      c.enqueue.push_back(JobSpec{env.queue_for(enqueued.reactor), JobKind::kStart, enqueued.id,
+                                  enqueued.reactor, now, 0});
+    }
+    if (Status s = env.backend.commit(c); !s.ok()) return s;
+    persisted = end;
+  }
+  return Status::Ok();
+}
+
 }  // namespace reactor

@@ -64,4 +64,10 @@ DeliveryOutcome process_delivery(DurableEnv& env, const Delivery& delivery,
 // Loads a run as a RunResult. NotFound, or Corruption for unreadable records.
 Status load_result(DurableEnv& env, const std::string& run_id, RunResult& out);
 
+// Persists each of `runs` as `enqueued` with its start job, in input order,
+// kBackgroundRunsPerCommit runs per commit. `persisted` counts the runs of
+// the commits that succeeded before the first error (all of them when ok).
+Status persist_background_runs(DurableEnv& env, const std::vector<Run>& runs,
+                               std::size_t& persisted);
+
 }  // namespace reactor

@@ -1,0 +1,208 @@
+// Engine::run_many_in_background on the memory backend: a batch is validated
+// whole before anything is written, persisted in input order with one commit
+// per kBackgroundRunsPerCommit runs, each run with its job, and run by a
+// worker like any background run. A store that fails mid-batch leaves exactly
+// the runs of the commits that succeeded.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <set>
+#include <thread>
+
+#include "reactor/reactor.hpp"
+#include "reactor/worker.hpp"
+
+namespace {
+
+using namespace reactor;
+using namespace std::chrono_literals;
+
+// The memory backend, counting commits and failing the one numbered
+// `fail_commit` (1-based; 0: none) with Unavailable.
+class CountingBackend final : public Backend {
+ public:
+  explicit CountingBackend(std::shared_ptr<Clock> clock) {
+    EXPECT_TRUE(open_backend("memory:", std::move(clock), inner_).ok());
+  }
+
+  int commits = 0;
+  int fail_commit = 0;
+
+  std::string describe() const override { return inner_->describe(); }
+  Status commit(const CommitRequest& c) override {
+    if (++commits == fail_commit) return Status::Unavailable("injected commit failure");
+    return inner_->commit(c);
+  }
+  Status load_run(const std::string& id, StoredRun& out) override {
+    return inner_->load_run(id, out);
+  }
+  Status load_header(const std::string& id, RunHeaderRow& out) override {
+    return inner_->load_header(id, out);
+  }
+  Status list_runs(const RunFilter& f, std::vector<RunHeaderRow>& out) override {
+    return inner_->list_runs(f, out);
+  }
+  Status fetch(const std::vector<std::string>& queues, const std::string& owner,
+               Duration visibility, Duration ttl, std::optional<Delivery>& out) override {
+    return inner_->fetch(queues, owner, visibility, ttl, out);
+  }
+  Status release_job(std::int64_t id, const std::string& owner, Duration delay) override {
+    return inner_->release_job(id, owner, delay);
+  }
+  Status has_job(const std::string& run_id, bool& out) override {
+    return inner_->has_job(run_id, out);
+  }
+  Status acquire_lease(const std::string& key, const std::string& owner, Duration ttl,
+                       bool& granted, Lease& out) override {
+    return inner_->acquire_lease(key, owner, ttl, granted, out);
+  }
+  Status extend_lease(const std::string& key, const std::string& owner, std::uint64_t token,
+                      Duration ttl) override {
+    return inner_->extend_lease(key, owner, token, ttl);
+  }
+  Status release_lease(const std::string& key, const std::string& owner,
+                       std::uint64_t token) override {
+    return inner_->release_lease(key, owner, token);
+  }
+  Status find_orphans(std::size_t limit, std::vector<RunHeaderRow>& out) override {
+    return inner_->find_orphans(limit, out);
+  }
+  Status purge_expired(std::size_t limit, std::size_t& purged) override {
+    return inner_->purge_expired(limit, purged);
+  }
+
+ private:
+  std::unique_ptr<Backend> inner_;
+};
+
+class BulkStart : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    backend_ = std::make_shared<CountingBackend>(clock_);
+    EngineOptions options;
+    options.clock = clock_;
+    options.backend = backend_;
+    engine_ = std::make_unique<Engine>(std::move(options));
+    engine_->registry().add(
+        Builder("Double")
+            .input("n", integer())
+            .step("double", [](const Args& a) { return Success(a.get<int>("n") * 2); })
+            .argument("n", input("n"))
+            .returns("double")
+            .build());
+  }
+
+  static std::vector<Value> inputs(int count) {
+    std::vector<Value> out;
+    for (int i = 0; i < count; ++i) out.push_back(Value{{"n", i}});
+    return out;
+  }
+
+  std::size_t stored_runs() {
+    std::vector<RunHeaderRow> rows;
+    RunFilter all;
+    all.limit = 100000;
+    EXPECT_TRUE(backend_->list_runs(all, rows).ok());
+    return rows.size();
+  }
+
+  std::shared_ptr<ManualClock> clock_ = std::make_shared<ManualClock>();
+  std::shared_ptr<CountingBackend> backend_;
+  std::unique_ptr<Engine> engine_;
+};
+
+TEST_F(BulkStart, PersistsEveryRunEnqueuedWithItsJobInFewCommits) {
+  const int n = static_cast<int>(2 * kBackgroundRunsPerCommit + 88);
+  std::vector<std::string> ids;
+  ASSERT_TRUE(engine_->run_many_in_background("Double", inputs(n), ids).ok());
+  ASSERT_EQ(ids.size(), static_cast<std::size_t>(n));
+  EXPECT_EQ(std::set<std::string>(ids.begin(), ids.end()).size(), ids.size());
+  EXPECT_EQ(backend_->commits, 3);  // 256 + 256 + 88 runs
+  for (const auto& id : ids) {
+    RunResult r;
+    ASSERT_TRUE(engine_->find(id, r).ok());
+    EXPECT_EQ(r.status, RunStatus::kEnqueued);
+    bool has_job = false;
+    ASSERT_TRUE(backend_->has_job(id, has_job).ok());
+    EXPECT_TRUE(has_job) << id;
+  }
+}
+
+TEST_F(BulkStart, JobsAreDeliveredInInputOrder) {
+  std::vector<std::string> ids;
+  ASSERT_TRUE(engine_->run_many_in_background("Double", inputs(5), ids).ok());
+  for (const auto& expected : ids) {
+    std::optional<Delivery> d;
+    ASSERT_TRUE(backend_->fetch({"Double"}, "tester", 10s, 10s, d).ok());
+    ASSERT_TRUE(d.has_value());
+    EXPECT_EQ(d->job.spec.run_id, expected);
+    EXPECT_EQ(d->job.spec.kind, JobKind::kStart);
+  }
+}
+
+TEST_F(BulkStart, OneInvalidInputRefusesTheWholeBatch) {
+  std::vector<Value> batch = inputs(4);
+  batch[1] = Value{{"n", "one"}};
+  batch[3] = Value::object();
+  std::vector<std::string> ids{"stale"};
+  Status s = engine_->run_many_in_background("Double", std::move(batch), ids);
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("[1] n: must be an integer"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("[3]"), std::string::npos) << s.message();
+  EXPECT_EQ(s.message().find("[0]"), std::string::npos) << s.message();
+  EXPECT_TRUE(ids.empty());
+  EXPECT_EQ(backend_->commits, 0);
+  EXPECT_EQ(stored_runs(), 0u);
+}
+
+TEST_F(BulkStart, UnknownReactorAndNoBackendAreRefused) {
+  std::vector<std::string> ids;
+  EXPECT_EQ(engine_->run_many_in_background("Nope", inputs(2), ids).code(), StatusCode::kNotFound);
+  Engine in_process;
+  EXPECT_EQ(in_process.run_many_in_background("Double", inputs(2), ids).code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(backend_->commits, 0);
+}
+
+TEST_F(BulkStart, AnEmptyBatchWritesNothing) {
+  std::vector<std::string> ids;
+  EXPECT_TRUE(engine_->run_many_in_background("Double", {}, ids).ok());
+  EXPECT_TRUE(ids.empty());
+  EXPECT_EQ(backend_->commits, 0);
+}
+
+TEST_F(BulkStart, AStoreErrorKeepsOnlyTheRunsOfTheCommitsThatSucceeded) {
+  backend_->fail_commit = 2;
+  std::vector<std::string> ids;
+  Status s = engine_->run_many_in_background(
+      "Double", inputs(static_cast<int>(kBackgroundRunsPerCommit) + 10), ids);
+  EXPECT_EQ(s.code(), StatusCode::kUnavailable);
+  EXPECT_EQ(ids.size(), kBackgroundRunsPerCommit);
+  EXPECT_EQ(stored_runs(), kBackgroundRunsPerCommit);
+  for (const auto& id : ids) {
+    bool has_job = false;
+    ASSERT_TRUE(backend_->has_job(id, has_job).ok());
+    EXPECT_TRUE(has_job) << id;
+  }
+}
+
+TEST_F(BulkStart, AWorkerRunsEveryRunOfTheBatch) {
+  std::vector<std::string> ids;
+  ASSERT_TRUE(engine_->run_many_in_background("Double", inputs(20), ids).ok());
+  WorkerOptions w;
+  w.sweeper = false;
+  w.poll_interval = 5ms;
+  Worker worker(*engine_, w);
+  worker.start();
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    RunResult r;
+    for (int wait = 0; wait < 2000; ++wait) {  // bounded: 10 s per run
+      if (engine_->find(ids[i], r).ok() && r.status == RunStatus::kCompleted) break;
+      std::this_thread::sleep_for(5ms);
+    }
+    EXPECT_EQ(r.status, RunStatus::kCompleted) << ids[i];
+    EXPECT_EQ(r.value, static_cast<int>(i) * 2);
+  }
+}
+
+}  // namespace
