@@ -29,8 +29,8 @@ struct Engine::Impl {
     keeper = std::make_unique<LeaseKeeper>(*options.backend, *options.clock);
     durable = std::make_unique<DurableEnv>(DurableEnv{
         registry, *options.backend, *options.clock, options.durability, *keeper,
-        [this](Run& run, const Definition& def, ExecuteHooks hooks) {
-          return execute(run, def, nullptr, hooks, false);
+        [this](Run& run, const Definition& def, ExecuteHooks hooks, bool run_is_new) {
+          return execute(run, def, nullptr, hooks, run_is_new);
         },
         [this](Duration max) { return snooze_jitter(max); }});
   }

@@ -145,7 +145,8 @@ DeliveryOutcome execute_delivery(DurableEnv& env, const Definition& def, Run run
                                  const Writer& w, bool yield_on_retry_wait) {
   if (run.status == RunStatus::kEnqueued) run.status = RunStatus::kPending;
   auto entry = env.keeper.keep(w.lease, env.options.lease_ttl);
-  ExecuteOutcome out = env.execute(run, def, hooks_for(env, w, *entry, yield_on_retry_wait));
+  ExecuteOutcome out =
+      env.execute(run, def, hooks_for(env, w, *entry, yield_on_retry_wait), /*run_is_new=*/false);
   env.keeper.drop(entry);
   if (out.stopped) {
     return out.stop_reason.code() == StatusCode::kLeaseLost ? DeliveryOutcome::kLeaseLost
@@ -191,7 +192,7 @@ RunResult run_synchronously(DurableEnv& env, const Definition& def, Run run) {
   }
   Writer w{env, lease, std::nullopt, ""};
   auto entry = env.keeper.keep(lease, env.options.lease_ttl);
-  ExecuteOutcome out = env.execute(run, def, hooks_for(env, w, *entry, false));
+  ExecuteOutcome out = env.execute(run, def, hooks_for(env, w, *entry, false), /*run_is_new=*/true);
   env.keeper.drop(entry);
   RunResult r = make_run_result(run);
   if (out.stopped) {

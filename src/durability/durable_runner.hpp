@@ -22,8 +22,9 @@ struct DurableEnv {
   Clock& clock;
   const DurabilityOptions& options;
   LeaseKeeper& keeper;
-  // Runs the executor on a run tree with the given hooks.
-  std::function<ExecuteOutcome(Run&, const Definition&, ExecuteHooks)> execute;
+  // Runs the executor on a run tree with the given hooks; a new run (not
+  // stored yet) is written whole by its first commit.
+  std::function<ExecuteOutcome(Run&, const Definition&, ExecuteHooks, bool run_is_new)> execute;
   // Jitter for snoozes: uniform in [0, max].
   std::function<Duration(Duration max)> jitter;
 

@@ -54,6 +54,10 @@ class Execution {
   // terminal states and hand-offs always force. Once a commit is refused the
   // whole tree stops where it is (stopped()).
   void checkpoint(bool force = false);
+  // Whether a step record or a new run awaits its commit: what must be
+  // durable before another step starts. A header-only change (a run just
+  // marked running) rides along with the first step's commit.
+  bool has_unsaved_steps() const { return !delta_.steps.empty() || !delta_.created.empty(); }
   void checkpoint_at(std::int64_t now_ms, bool force = false);
   bool stopped() const { return stopped_.load(std::memory_order_relaxed); }
   const Status& stop_reason() const { return stop_reason_; }

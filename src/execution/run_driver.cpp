@@ -53,8 +53,7 @@ bool RunDriver::start(Lock& lock) {
     return false;
   }
   run_.status = RunStatus::kRunning;
-  ex_.touch_header(run_);
-  ex_.checkpoint();
+  ex_.touch_header(run_);  // written with the first step's commit
   if (!ex_.observers().empty()) {
     Value redacted = redact_inputs(def_, run_.inputs);
     lock.unlock();
@@ -103,6 +102,8 @@ void RunDriver::forward(Lock& lock) {
   const int max = def_.max_concurrency;
   for (;;) {
     while (!stop_launching() && in_flight_ < max && !ready_.empty()) {
+      save_before_next_step();
+      if (stop_launching()) break;
       std::size_t i = ready_.top();
       ready_.pop();
       launch(i, lock, false);
@@ -114,11 +115,14 @@ void RunDriver::forward(Lock& lock) {
     }
     // Siblings are running: a branch waiting for its retry waits beside them.
     if (ready_.empty() && !retry_waiting_.empty() && !stop_launching() && in_flight_ < max) {
+      save_before_next_step();
+      if (stop_launching()) continue;
       std::size_t i = *retry_waiting_.begin();
       retry_waiting_.erase(retry_waiting_.begin());
       launch(i, lock, true);
       continue;
     }
+    save_before_next_step();  // a branch finished while its siblings run on
     settled_.wait(lock);
   }
   if (ex_.halted_from_outside()) return;
@@ -131,6 +135,14 @@ void RunDriver::forward(Lock& lock) {
   } else {
     finish_completed(lock);
   }
+}
+
+// Side effect → record → checkpoint → next step: what the last steps
+// recorded is committed before another step starts, and before the driver
+// waits on running branches. The run's end commits whatever is left, so the
+// last step and the terminal state cost one write.
+void RunDriver::save_before_next_step() {
+  if (ex_.has_unsaved_steps()) ex_.checkpoint();
 }
 
 // Runs step i: inline when the run is sequential, else on the pool. With

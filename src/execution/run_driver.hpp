@@ -65,6 +65,7 @@ class RunDriver {
   bool start(Lock& lock);
   void forward(Lock& lock);
   void rebuild_schedule();
+  void save_before_next_step();
   void launch(std::size_t i, Lock& lock, bool wait_for_retry);
   void sleep_until_next_retry(Lock& lock);
   void finish_completed(Lock& lock);

@@ -253,7 +253,8 @@ void RunDriver::record(std::size_t i, int attempt_no, Attempt a, Lock& lock) {
   if (outcome != Outcome::kHalt) mark_done(i);
   ex_.touch_step(run_, i);
   ex_.touch_header(run_);  // its completion counter moved
-  ex_.checkpoint_at(now);
+  // Committed before the next step starts (RunDriver::save_before_next_step)
+  // or with the run's end: the last step and the terminal state are one write.
   if (ex_.observers().empty()) return;
   lock.unlock();
   ex_.observers().notify("step_complete", [&](Observer& o) {
@@ -280,7 +281,6 @@ void RunDriver::record_failure(std::size_t i, int attempt_no, Attempt a, Lock& l
     rec.retry_at_ms = to_unix_ms(ex_.clock().now() + delay);
     retry_waiting_.insert(i);
     ex_.touch_step(run_, i);
-    ex_.checkpoint();
     if (ex_.observers().empty()) return;
     lock.unlock();
     ex_.observers().notify("step_retry", [&](Observer& o) {
@@ -312,7 +312,6 @@ void RunDriver::record_failure(std::size_t i, int attempt_no, Attempt a, Lock& l
     ex_.touch_header(run_);
   }
   ex_.touch_step(run_, i);
-  ex_.checkpoint();
   if (ex_.observers().empty()) return;
   lock.unlock();
   ex_.observers().notify("step_fail",

@@ -200,6 +200,31 @@ TEST_F(DurableRules, ARecordNamingAReactorNotRegisteredHereFailsAtOnce) {
   EXPECT_EQ(wait_for(next, RunStatus::kCompleted).status, RunStatus::kCompleted);
 }
 
+TEST_F(DurableRules, AWorkerCommitsOncePerStepWithTheRunsEndInTheLastStepsCommit) {
+  open();
+  std::string id;
+  ASSERT_TRUE(engine_->run_in_background("Five", {{"n", 0}}, id).ok());
+  ASSERT_EQ(store_->commits.exchange(0), 1);  // the run and its job, together
+  auto worker = start_worker();
+  ASSERT_EQ(wait_for(id, RunStatus::kCompleted).status, RunStatus::kCompleted);
+  // "running" rides with step 1's commit; step 5's commit also carries the
+  // terminal state, the job's ack and the lease release.
+  EXPECT_EQ(store_->commits.load(), 5);
+  bool has_job = true;
+  ASSERT_TRUE(store_->has_job(id, has_job).ok());
+  EXPECT_FALSE(has_job);
+}
+
+TEST_F(DurableRules, ASynchronousRunStoresItsInputsWithItsFirstCommit) {
+  open();
+  RunResult r = engine_->run("Five", {{"n", 7}});
+  ASSERT_EQ(r.status, RunStatus::kCompleted);
+  StoredRun stored;
+  ASSERT_TRUE(store_->load_run(r.run_id, stored).ok());
+  ASSERT_EQ(stored.inputs.size(), 1u);
+  EXPECT_EQ(Value::parse(stored.inputs.front().inputs), (Value{{"n", 7}}));
+}
+
 TEST_F(DurableRules, CheckpointMinIntervalCoalescesMidRunCommitsButAlwaysWritesTheEnd) {
   open();
   RunResult every = engine_->run("Five", {{"n", 0}});
