@@ -38,6 +38,9 @@ struct WorkerCliOptions {
   int threads = 1;
   double lease_ttl_s = 60;
   double sweep_interval_s = 30;
+  // Unset: the DurabilityOptions defaults.
+  std::optional<double> snooze_delay_s;
+  std::optional<int> snooze_max_attempts;
 };
 
 // Serves the example reactors until SIGTERM/SIGINT.
@@ -59,5 +62,10 @@ struct ShowOptions {
 int run_show(const ShowOptions& options);
 
 int run_sweep(const std::string& storage);
+
+// Enqueues a resume job for a stored root run: an operator's nudge for a run
+// that seems stuck. Harmless for a run that is executing (the job snoozes on
+// its lease) or already ended (the job is acknowledged). Unknown id: 2.
+int run_enqueue(const std::string& storage, const std::string& run_id);
 
 }  // namespace reactor_cli

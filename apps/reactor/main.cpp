@@ -37,6 +37,15 @@ int main(int argc, char** argv) {
   worker_cmd->add_option("--sweep-interval", worker.sweep_interval_s,
                          "Recovery sweep interval in seconds")
       ->check(CLI::PositiveNumber);
+  worker_cmd
+      ->add_option("--snooze-delay", worker.snooze_delay_s,
+                   "Seconds (plus up to as much jitter) before a job whose run is held by "
+                   "another execution, or that this worker cannot serve, is tried again")
+      ->check(CLI::PositiveNumber);
+  worker_cmd
+      ->add_option("--snooze-max-attempts", worker.snooze_max_attempts,
+                   "Snoozes allowed for contention other than a live duplicate")
+      ->check(CLI::Range(1, 1000000));
 
   reactor_cli::RunsOptions runs;
   auto* runs_cmd = app.add_subcommand("runs", "List stored runs, newest first");
@@ -52,6 +61,11 @@ int main(int argc, char** argv) {
   auto* sweep_cmd =
       app.add_subcommand("sweep", "Re-enqueue runs nobody executes; purge expired ones");
 
+  std::string enqueue_id;
+  auto* enqueue_cmd =
+      app.add_subcommand("enqueue", "Enqueue a resume job for a stored run (an operator's nudge)");
+  enqueue_cmd->add_option("run_id", enqueue_id, "Root run id")->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -64,5 +78,6 @@ int main(int argc, char** argv) {
   if (*runs_cmd) return reactor_cli::run_runs(runs);
   if (*show_cmd) return reactor_cli::run_show(show);
   if (*sweep_cmd) return reactor_cli::run_sweep(storage);
+  if (*enqueue_cmd) return reactor_cli::run_enqueue(storage, enqueue_id);
   return 2;
 }
