@@ -26,4 +26,9 @@ RunHeaderRow encode_header(const Run& run, std::int64_t expires_at_ms);
 // read or its schema version is newer than this build knows.
 Status decode_run(const StoredRun& stored, Run& out);
 
+// The root's header alone (no inputs, steps, children or trace): what can
+// still be read of a run whose other records cannot. Corruption if not even
+// that can be.
+Status decode_root_header(const StoredRun& stored, Run& out);
+
 }  // namespace reactor
