@@ -26,11 +26,18 @@ struct DurabilityOptions {
   // without spending any retry budget.
   Duration lock_snooze_base_delay = std::chrono::seconds(1);
   Duration lock_snooze_jitter = std::chrono::seconds(1);
-  // Cap on snoozes for any other contention; the run then fails.
+  // Cap on snoozes for any other contention — today a store that is busy or
+  // unreachable when a delivery loads its run. Past it the run fails with
+  // ErrorKind::kContention instead of bouncing for ever. Negative: no cap.
   int lock_snooze_max_attempts = 20;
   // A step still running this long after its timeout fired is deemed hung:
   // the heartbeat of its run stops so another worker can take over.
   Duration hung_step_grace = std::chrono::seconds(30);
+  // Inline jobs (for tests and scripts): run_in_background executes the jobs
+  // it enqueues in the caller before it returns, as a worker would (same
+  // leases, commits and records), waiting out retry delays on the engine's
+  // clock. With the memory backend this is the inline mode: no worker needed.
+  bool inline_jobs = false;
   // The queue a reactor's jobs go to (default: its name), so services that
   // share one store never take each other's runs.
   std::function<std::string(const std::string& reactor)> queue_for;

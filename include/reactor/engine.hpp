@@ -82,7 +82,8 @@ class Engine {
   // Durable mode only (InvalidArgument without a backend). Validates the inputs here, in the caller, then persists
   // the run as `enqueued` together with its job in one commit, and returns its
   // id at once. NotFound for an unknown reactor, InvalidArgument (listing
-  // every field error) for invalid inputs.
+  // every field error) for invalid inputs. With durability.inline_jobs the
+  // run (and any other job due on its queue) has executed when this returns.
   Status run_in_background(const std::string& reactor, Value inputs, std::string& run_id);
   // The stored state of a run: status, steps, trace, value or error.
   Status find(const std::string& run_id, RunResult& out);

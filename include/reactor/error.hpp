@@ -20,6 +20,7 @@ enum class ErrorKind {
   kUnknownReactor,      // no reactor registered under the name
   kDefinitionChanged,   // the run was started on a different graph
   kCorruptRecord,       // a stored record could not be read
+  kContention,          // the store stayed busy through lock_snooze_max_attempts snoozes
   kInternal,
 };
 

@@ -74,7 +74,7 @@ struct JobSpec {
   std::string run_id;  // a root run id
   std::string reactor;
   std::int64_t run_at_ms = 0;  // not delivered before
-  int snoozes = 0;             // times this delivery was put off by lease contention
+  int snoozes = 0;  // capped snoozes so far (a busy store); lease contention never counts
 };
 
 struct Job {

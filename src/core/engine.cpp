@@ -6,6 +6,7 @@
 #include "core/jitter.hpp"
 #include "core/run_errors.hpp"
 #include "durability/durable_runner.hpp"
+#include "durability/inline_jobs.hpp"
 #include "durability/lease_keeper.hpp"
 #include "durability/sweeper.hpp"
 #include "execution/execute.hpp"
@@ -138,8 +139,11 @@ Status Engine::run_in_background(const std::string& reactor, Value inputs, std::
   std::vector<FieldError> errors = validate_inputs(*def->data(), inputs);
   if (!errors.empty()) return Status::InvalidArgument("invalid inputs: " + describe(errors));
   Run run = create_run(*def, std::move(inputs));
-  Status s = persist_background_run(*impl_->durable, run);
-  if (s.ok()) run_id = run.id;
+  DurableEnv& env = *impl_->durable;
+  Status s = persist_background_run(env, run);
+  if (!s.ok()) return s;
+  run_id = run.id;
+  if (env.options.inline_jobs) return drain_inline(env, env.queue_for(run.reactor));
   return s;
 }
 

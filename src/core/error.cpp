@@ -9,7 +9,7 @@ namespace reactor {
 namespace {
 
 // Stored in run records and branched on by callers: never rename an entry.
-constexpr std::array<std::pair<ErrorKind, const char*>, 10> kErrorKindNames{{
+constexpr std::array<std::pair<ErrorKind, const char*>, 11> kErrorKindNames{{
     {ErrorKind::kStepFailed, "step_failed"},
     {ErrorKind::kTimeout, "timeout"},
     {ErrorKind::kInputInvalid, "input_invalid"},
@@ -19,6 +19,7 @@ constexpr std::array<std::pair<ErrorKind, const char*>, 10> kErrorKindNames{{
     {ErrorKind::kUnknownReactor, "unknown_reactor"},
     {ErrorKind::kDefinitionChanged, "definition_changed"},
     {ErrorKind::kCorruptRecord, "corrupt_record"},
+    {ErrorKind::kContention, "contention"},
     {ErrorKind::kInternal, "internal"},
 }};
 

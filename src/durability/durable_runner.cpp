@@ -80,24 +80,57 @@ Status fail_run(DurableEnv& env, const Writer& w, Run run, ErrorKind kind, std::
   return env.backend.commit(c);
 }
 
-// The header of a run whose records cannot be read: enough to mark it failed.
-Run shell_of(const Delivery& d, const StoredRun& stored) {
+// The run as far as its header can be read, to rewrite its status; a bare
+// shell when even the header is unreadable.
+Run header_of(DurableEnv& env, const Delivery& d) {
+  RunHeaderRow row;
+  if (env.backend.load_header(d.job.spec.run_id, row).ok()) {
+    try {
+      return decode_header(row);
+    } catch (const std::exception&) {
+      // fall through to the shell
+    }
+  }
   Run run;
   run.id = run.root_id = d.job.spec.run_id;
   run.reactor = d.job.spec.reactor;
-  if (!stored.headers.empty()) run.fingerprint = stored.headers.front().fingerprint;
   return run;
 }
 
-DeliveryOutcome snooze(DurableEnv& env, const Delivery& d, const std::string& owner) {
-  JobSpec again = d.job.spec;
-  again.snoozes += 1;
+// The delivered job again, due after a snooze.
+JobSpec snoozed(DurableEnv& env, const JobSpec& job, int snoozes) {
+  JobSpec again = job;
+  again.snoozes = snoozes;
   Duration delay = env.options.lock_snooze_base_delay + env.jitter(env.options.lock_snooze_jitter);
   again.run_at_ms = to_unix_ms(env.clock.now() + delay);
+  return again;
+}
+
+// The run's lease is held by a live execution (a duplicate delivery): put
+// off as often as needed, spending no budget — the holder will finish it.
+DeliveryOutcome snooze(DurableEnv& env, const Delivery& d, const std::string& owner) {
   CommitRequest c;
-  c.enqueue.push_back(again);
+  c.enqueue.push_back(snoozed(env, d.job.spec, d.job.spec.snoozes));
   c.ack_job = d.job.id;
   c.ack_owner = owner;
+  return env.backend.commit(c).ok() ? DeliveryOutcome::kSnoozed : DeliveryOutcome::kBackendError;
+}
+
+// The store could not serve this delivery (busy, unreachable): put off like
+// lease contention, but at most lock_snooze_max_attempts times; then the run
+// fails with the reason rather than bouncing for ever.
+DeliveryOutcome snooze_capped(DurableEnv& env, const Delivery& d, const Writer& w,
+                              const Status& why) {
+  const int cap = env.options.lock_snooze_max_attempts;
+  if (cap >= 0 && d.job.spec.snoozes >= cap) {
+    Status s = fail_run(env, w, header_of(env, d), ErrorKind::kContention,
+                        "the store stayed unavailable through " + std::to_string(cap) +
+                            " snoozes: " + why.message());
+    return s.ok() ? DeliveryOutcome::kFailedRun : DeliveryOutcome::kBackendError;
+  }
+  CommitRequest c = w.fenced();
+  c.enqueue.push_back(snoozed(env, d.job.spec, d.job.spec.snoozes + 1));
+  w.finish_with(c);  // ack, and release the lease for whoever comes next
   return env.backend.commit(c).ok() ? DeliveryOutcome::kSnoozed : DeliveryOutcome::kBackendError;
 }
 
@@ -109,10 +142,10 @@ DeliveryOutcome acknowledge(DurableEnv& env, const Writer& w) {
 }
 
 DeliveryOutcome execute_delivery(DurableEnv& env, const Definition& def, Run run,
-                                 const Writer& w) {
+                                 const Writer& w, bool yield_on_retry_wait) {
   if (run.status == RunStatus::kEnqueued) run.status = RunStatus::kPending;
   auto entry = env.keeper.keep(w.lease, env.options.lease_ttl);
-  ExecuteOutcome out = env.execute(run, def, hooks_for(env, w, *entry, true));
+  ExecuteOutcome out = env.execute(run, def, hooks_for(env, w, *entry, yield_on_retry_wait));
   env.keeper.drop(entry);
   if (out.stopped) {
     return out.stop_reason.code() == StatusCode::kLeaseLost ? DeliveryOutcome::kLeaseLost
@@ -171,7 +204,8 @@ RunResult run_synchronously(DurableEnv& env, const Definition& def, Run run) {
   return r;
 }
 
-DeliveryOutcome process_delivery(DurableEnv& env, const Delivery& d, const std::string& owner) {
+DeliveryOutcome process_delivery(DurableEnv& env, const Delivery& d, const std::string& owner,
+                                 bool yield_on_retry_wait) {
   const JobSpec& job = d.job.spec;
   auto def = env.registry.find(job.reactor);
   if (!def) {
@@ -186,6 +220,7 @@ DeliveryOutcome process_delivery(DurableEnv& env, const Delivery& d, const std::
   StoredRun stored;
   Status s = env.backend.load_run(job.run_id, stored);
   if (s.code() == StatusCode::kNotFound) return acknowledge(env, w);
+  if (s.code() == StatusCode::kUnavailable) return snooze_capped(env, d, w, s);
   if (!s.ok()) return DeliveryOutcome::kBackendError;
 
   Run run;
@@ -198,17 +233,27 @@ DeliveryOutcome process_delivery(DurableEnv& env, const Delivery& d, const std::
       return acknowledge(env, w);
     }
     // Reading it again will not help: fail the run, keep serving the rest.
-    s = fail_run(env, w, shell_of(d, stored), ErrorKind::kCorruptRecord, s.message());
+    s = fail_run(env, w, header_of(env, d), ErrorKind::kCorruptRecord, s.message());
     return s.ok() ? DeliveryOutcome::kFailedRun : DeliveryOutcome::kBackendError;
   }
   if (is_terminal(run.status)) return acknowledge(env, w);
+  // The record, not the job, says which graph the run belongs to; the job's
+  // name only routed it here.
+  if (run.reactor != job.reactor) def = env.registry.find(run.reactor);
+  if (!def) {
+    s = fail_run(env, w, run, ErrorKind::kUnknownReactor,
+                 "run " + run.id + " names reactor '" + run.reactor +
+                     "', which is not registered here (its job was routed as '" + job.reactor +
+                     "')");
+    return s.ok() ? DeliveryOutcome::kFailedRun : DeliveryOutcome::kBackendError;
+  }
   if (run.fingerprint != def->fingerprint()) {
     s = fail_run(env, w, run, ErrorKind::kDefinitionChanged,
                  "run " + run.id + " was started on another definition of '" + run.reactor +
                      "' (fingerprint " + run.fingerprint + ", now " + def->fingerprint() + ")");
     return s.ok() ? DeliveryOutcome::kFailedRun : DeliveryOutcome::kBackendError;
   }
-  return execute_delivery(env, *def, std::move(run), w);
+  return execute_delivery(env, *def, std::move(run), w, yield_on_retry_wait);
 }
 
 Status load_result(DurableEnv& env, const std::string& run_id, RunResult& out) {

@@ -55,8 +55,11 @@ Status persist_background_run(DurableEnv& env, const Run& run);
 // if this process dies), and commits every step.
 RunResult run_synchronously(DurableEnv& env, const Definition& def, Run run);
 
+// Executes one delivered job. A retry that is not yet due hands the run back
+// to the queue (`yield_on_retry_wait`), or waits for it on the clock (inline
+// jobs, which run in their caller).
 DeliveryOutcome process_delivery(DurableEnv& env, const Delivery& delivery,
-                                 const std::string& owner);
+                                 const std::string& owner, bool yield_on_retry_wait = true);
 
 // Loads a run as a RunResult. NotFound, or Corruption for unreadable records.
 Status load_result(DurableEnv& env, const std::string& run_id, RunResult& out);

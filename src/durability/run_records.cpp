@@ -67,6 +67,8 @@ Placement placement_of(const std::string& parent_path, const std::string& child_
   return p;
 }
 
+}  // namespace
+
 Run decode_header(const RunHeaderRow& row) {
   if (row.schema_version < 1 || row.schema_version > Run::kSchemaVersion) {
     throw std::invalid_argument("run " + row.id + " has unsupported schema_version " +
@@ -90,6 +92,8 @@ Run decode_header(const RunHeaderRow& row) {
   run.updated_at_ms = row.updated_at_ms;
   return run;
 }
+
+namespace {
 
 void attach_children(Run& parent, std::map<std::string, std::vector<Run*>>& by_parent) {
   auto it = by_parent.find(parent.id);

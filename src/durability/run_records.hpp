@@ -22,6 +22,10 @@ void encode_delta(const Run& root, const CheckpointDelta& delta, std::int64_t ex
 // The header row of one run.
 RunHeaderRow encode_header(const Run& run, std::int64_t expires_at_ms);
 
+// One run's header alone (no inputs, steps or trace): enough to rewrite its
+// status. Throws std::invalid_argument for an unreadable or too new record.
+Run decode_header(const RunHeaderRow& row);
+
 // Rebuilds the tree. Corruption (naming the record) when a row cannot be
 // read or its schema version is newer than this build knows.
 Status decode_run(const StoredRun& stored, Run& out);

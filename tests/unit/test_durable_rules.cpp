@@ -1,0 +1,294 @@
+// Durable-engine rules that need to see or bend the store: capped snoozes
+// when the store is unavailable, a record naming an unregistered reactor,
+// coalesced checkpoints, expiry re-stamping and purge. The store is the
+// memory backend behind a wrapper that counts commits and can refuse loads;
+// time is a ManualClock. Last, the inline mode: jobs run in their caller.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "reactor/reactor.hpp"
+#include "reactor/worker.hpp"
+
+namespace {
+
+using namespace reactor;
+using namespace std::chrono_literals;
+
+// Delegates to a real backend; counts commits; answers load_run with
+// Unavailable while `refuse_loads` is set (a store that is busy or down).
+class WatchedBackend : public Backend {
+ public:
+  explicit WatchedBackend(std::unique_ptr<Backend> inner) : inner_(std::move(inner)) {}
+
+  std::atomic<int> commits{0};
+  std::atomic<bool> refuse_loads{false};
+
+  std::string describe() const override { return "watched " + inner_->describe(); }
+  Status commit(const CommitRequest& c) override {
+    ++commits;
+    return inner_->commit(c);
+  }
+  Status load_run(const std::string& id, StoredRun& out) override {
+    if (refuse_loads) return Status::Unavailable("store busy (injected)");
+    return inner_->load_run(id, out);
+  }
+  Status load_header(const std::string& id, RunHeaderRow& out) override {
+    return inner_->load_header(id, out);
+  }
+  Status list_runs(const RunFilter& f, std::vector<RunHeaderRow>& out) override {
+    return inner_->list_runs(f, out);
+  }
+  Status fetch(const std::vector<std::string>& queues, const std::string& owner,
+               Duration visibility, Duration run_lease_ttl,
+               std::optional<Delivery>& out) override {
+    return inner_->fetch(queues, owner, visibility, run_lease_ttl, out);
+  }
+  Status release_job(std::int64_t id, const std::string& owner, Duration delay) override {
+    return inner_->release_job(id, owner, delay);
+  }
+  Status has_job(const std::string& run_id, bool& out) override {
+    return inner_->has_job(run_id, out);
+  }
+  Status acquire_lease(const std::string& key, const std::string& owner, Duration ttl,
+                       bool& granted, Lease& out) override {
+    return inner_->acquire_lease(key, owner, ttl, granted, out);
+  }
+  Status extend_lease(const std::string& key, const std::string& owner, std::uint64_t token,
+                      Duration ttl) override {
+    return inner_->extend_lease(key, owner, token, ttl);
+  }
+  Status release_lease(const std::string& key, const std::string& owner,
+                       std::uint64_t token) override {
+    return inner_->release_lease(key, owner, token);
+  }
+  Status find_orphans(std::size_t limit, std::vector<RunHeaderRow>& out) override {
+    return inner_->find_orphans(limit, out);
+  }
+  Status purge_expired(std::size_t limit, std::size_t& purged) override {
+    return inner_->purge_expired(limit, purged);
+  }
+
+ private:
+  std::unique_ptr<Backend> inner_;
+};
+
+class DurableRules : public ::testing::Test {
+ protected:
+  void open(DurabilityOptions durability = {}) {
+    std::unique_ptr<Backend> memory;
+    ASSERT_TRUE(open_backend("memory:", clock_, memory).ok());
+    auto watched = std::make_unique<WatchedBackend>(std::move(memory));
+    store_ = watched.get();
+    EngineOptions options;
+    options.clock = clock_;
+    options.backend = std::move(watched);
+    durability.lease_ttl = 10s;
+    options.durability = durability;
+    engine_ = std::make_unique<Engine>(std::move(options));
+    engine_->registry().add(five_steps());
+  }
+
+  static Definition five_steps() {
+    Builder b("Five");
+    b.input("n", integer());
+    b.step("s1", [](const Args& a) { return Success(a.get<int>("n") + 1); }).argument("n", input("n"));
+    for (int i = 2; i <= 5; ++i) {
+      b.step("s" + std::to_string(i), [](const Args& a) { return Success(a.get<int>("p") + 1); })
+          .argument("p", result("s" + std::to_string(i - 1)));
+    }
+    return b.returns("s5").build();
+  }
+
+  std::unique_ptr<Worker> start_worker() {
+    WorkerOptions w;
+    w.sweeper = false;
+    w.poll_interval = 5ms;
+    auto worker = std::make_unique<Worker>(*engine_, w);
+    worker->start();
+    return worker;
+  }
+
+  // Polls (bounded) until the run's header shows `status`, moving the clock
+  // on by `step` each round so snoozed jobs fall due.
+  RunHeaderRow wait_for(const std::string& id, RunStatus status, Duration step = 0s) {
+    RunHeaderRow h;
+    for (int i = 0; i < 2000; ++i) {
+      if (store_->load_header(id, h).ok() && h.status == status) return h;
+      clock_->advance(step);
+      std::this_thread::sleep_for(5ms);
+    }
+    return h;
+  }
+
+  std::shared_ptr<ManualClock> clock_ = std::make_shared<ManualClock>();
+  WatchedBackend* store_ = nullptr;
+  std::unique_ptr<Engine> engine_;
+};
+
+TEST_F(DurableRules, AStoreThatStaysUnavailableSnoozesTheRunUpToTheCapThenFailsIt) {
+  DurabilityOptions d;
+  d.lock_snooze_base_delay = 1s;
+  d.lock_snooze_jitter = 0s;
+  d.lock_snooze_max_attempts = 2;
+  open(d);
+  std::string id;
+  ASSERT_TRUE(engine_->run_in_background("Five", {{"n", 0}}, id).ok());
+  store_->refuse_loads = true;
+  auto worker = start_worker();
+
+  RunHeaderRow h = wait_for(id, RunStatus::kFailed, 1s);
+  ASSERT_EQ(h.status, RunStatus::kFailed);
+  EXPECT_NE(h.body.find("\"contention\""), std::string::npos) << h.body;
+  EXPECT_NE(h.body.find("through 2 snoozes"), std::string::npos) << h.body;
+  EXPECT_EQ(worker->stats().snoozed, 2u);
+  bool has_job = true;
+  ASSERT_TRUE(store_->has_job(id, has_job).ok());
+  EXPECT_FALSE(has_job);
+
+  // The store is back: the same worker serves the next run.
+  store_->refuse_loads = false;
+  std::string next;
+  ASSERT_TRUE(engine_->run_in_background("Five", {{"n", 10}}, next).ok());
+  EXPECT_EQ(wait_for(next, RunStatus::kCompleted).status, RunStatus::kCompleted);
+}
+
+TEST_F(DurableRules, AStoreThatRecoversBeforeTheCapLosesNothing) {
+  DurabilityOptions d;
+  d.lock_snooze_base_delay = 1s;
+  d.lock_snooze_jitter = 0s;
+  d.lock_snooze_max_attempts = 5;
+  open(d);
+  std::string id;
+  ASSERT_TRUE(engine_->run_in_background("Five", {{"n", 0}}, id).ok());
+  store_->refuse_loads = true;
+  auto worker = start_worker();
+  for (int i = 0; i < 2000 && worker->stats().snoozed < 2; ++i) {
+    clock_->advance(1s);
+    std::this_thread::sleep_for(5ms);
+  }
+  ASSERT_GE(worker->stats().snoozed, 2u);
+  store_->refuse_loads = false;
+  wait_for(id, RunStatus::kCompleted, 1s);
+  RunResult r;
+  ASSERT_TRUE(engine_->find(id, r).ok());
+  EXPECT_EQ(r.status, RunStatus::kCompleted);
+  EXPECT_EQ(r.value, 5);
+}
+
+TEST_F(DurableRules, ARecordNamingAReactorNotRegisteredHereFailsAtOnce) {
+  open();
+  std::string id;
+  ASSERT_TRUE(engine_->run_in_background("Five", {{"n", 0}}, id).ok());
+  // The job still routes as "Five"; the record says the run is a "Retired".
+  RunHeaderRow h;
+  ASSERT_TRUE(store_->load_header(id, h).ok());
+  h.reactor = "Retired";
+  CommitRequest rename;
+  rename.headers.push_back(h);
+  ASSERT_TRUE(store_->commit(rename).ok());
+
+  auto worker = start_worker();
+  RunHeaderRow failed = wait_for(id, RunStatus::kFailed);
+  ASSERT_EQ(failed.status, RunStatus::kFailed);
+  EXPECT_NE(failed.body.find("unknown_reactor"), std::string::npos) << failed.body;
+  EXPECT_NE(failed.body.find("'Retired'"), std::string::npos) << failed.body;
+  std::string next;
+  ASSERT_TRUE(engine_->run_in_background("Five", {{"n", 1}}, next).ok());
+  EXPECT_EQ(wait_for(next, RunStatus::kCompleted).status, RunStatus::kCompleted);
+}
+
+TEST_F(DurableRules, CheckpointMinIntervalCoalescesMidRunCommitsButAlwaysWritesTheEnd) {
+  open();
+  RunResult every = engine_->run("Five", {{"n", 0}});
+  ASSERT_EQ(every.status, RunStatus::kCompleted);
+  const int uncoalesced = store_->commits.exchange(0);
+  EXPECT_GE(uncoalesced, 5);  // one per step at least
+
+  DurabilityOptions d;
+  d.checkpoint_min_interval = 1h;  // the clock stands still: nothing is due mid-run
+  open(d);
+  RunResult coalesced = engine_->run("Five", {{"n", 0}});
+  ASSERT_EQ(coalesced.status, RunStatus::kCompleted);
+  EXPECT_LT(store_->commits.load(), uncoalesced);
+  EXPECT_LE(store_->commits.load(), 2);  // at most the start and the terminal state
+  RunResult stored;
+  ASSERT_TRUE(engine_->find(coalesced.run_id, stored).ok());
+  EXPECT_EQ(stored.status, RunStatus::kCompleted);
+  EXPECT_EQ(stored.value, 5);
+  EXPECT_EQ(stored.trace_summary(), "ran s1, s2, s3, s4, s5");
+}
+
+TEST_F(DurableRules, EveryWriteRestampsTheExpiryAndOnlyExpiredTerminalRunsArePurged) {
+  DurabilityOptions d;
+  d.context_ttl = 1h;
+  open(d);
+  const std::int64_t t0 = to_unix_ms(clock_->now());
+  RunResult done = engine_->run("Five", {{"n", 0}});
+  RunHeaderRow h;
+  ASSERT_TRUE(store_->load_header(done.run_id, h).ok());
+  EXPECT_EQ(h.expires_at_ms, t0 + 3'600'000);
+
+  clock_->advance(30min);
+  std::string waiting;  // enqueued, never served: not terminal, so never purged
+  ASSERT_TRUE(engine_->run_in_background("Five", {{"n", 1}}, waiting).ok());
+  ASSERT_TRUE(store_->load_header(waiting, h).ok());
+  EXPECT_EQ(h.expires_at_ms, t0 + 5'400'000);  // stamped at its own write
+
+  std::size_t requeued = 0, purged = 0;
+  ASSERT_TRUE(engine_->sweep_once(requeued, purged).ok());
+  EXPECT_EQ(purged, 0u);
+  clock_->advance(31min);  // the completed run's expiry has passed
+  ASSERT_TRUE(engine_->sweep_once(requeued, purged).ok());
+  EXPECT_EQ(purged, 1u);
+  EXPECT_EQ(store_->load_header(done.run_id, h).code(), StatusCode::kNotFound);
+  clock_->advance(10h);  // long past the waiting run's expiry too
+  ASSERT_TRUE(engine_->sweep_once(requeued, purged).ok());
+  EXPECT_EQ(purged, 0u);
+  EXPECT_TRUE(store_->load_header(waiting, h).ok());
+}
+
+class InlineJobs : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::unique_ptr<Backend> memory;
+    ASSERT_TRUE(open_backend("memory:", clock_, memory).ok());
+    EngineOptions options;
+    options.clock = clock_;
+    options.backend = std::move(memory);
+    options.durability.inline_jobs = true;
+    engine_ = std::make_unique<Engine>(std::move(options));
+  }
+  std::shared_ptr<ManualClock> clock_ = std::make_shared<ManualClock>();
+  std::unique_ptr<Engine> engine_;
+};
+
+TEST_F(InlineJobs, ABackgroundRunHasRunThroughItsRetriesWhenTheCallReturns) {
+  int attempts = 0;
+  engine_->registry().add(Builder("Flaky")
+                              .step("a", [](const Args&) { return Success(1); })
+                              .step("b",
+                                    [&attempts](const Args&) {
+                                      if (++attempts < 3) return Failure("not yet");
+                                      return Success(2);
+                                    })
+                              .retries(fixed_backoff(3, 30s))
+                              .returns("b")
+                              .build());
+  std::string id;
+  ASSERT_TRUE(engine_->run_in_background("Flaky", Value::object(), id).ok());
+  RunResult r;
+  ASSERT_TRUE(engine_->find(id, r).ok());
+  EXPECT_EQ(r.status, RunStatus::kCompleted);
+  EXPECT_EQ(r.value, 2);
+  EXPECT_EQ(r.step("b")->attempts, 3);
+  // The retry delays were waited out on the clock, not slept.
+  EXPECT_EQ(clock_->sleeps(), (std::vector<Duration>{30s, 30s}));
+  bool has_job = true;
+  ASSERT_TRUE(engine_->backend()->has_job(id, has_job).ok());
+  EXPECT_FALSE(has_job);
+}
+
+}  // namespace
