@@ -7,6 +7,8 @@
 # ever overlapped.
 reactor=$1
 source "$(dirname "$0")/worker_env.sh"
+# Steps of a second each: B starts, and meets the run still held, with time to spare.
+export REACTOR_DEMO_STEP_MS=1000
 
 id=$(start_order)
 worker --snooze-delay 0.2
