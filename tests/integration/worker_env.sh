@@ -3,7 +3,8 @@
 # ledger. Source it after setting `reactor` (the CLI binary).
 #
 # The store is $REACTOR_TEST_STORAGE when set (the same scripts then run on
-# another backend), else a fresh SQLite file. Whatever a test must do to the
+# another backend; it must be empty, as tests count what is in it), else a
+# fresh SQLite file. Whatever a test must do to the
 # store behind the engine's back (corrupt a record, edit a job) is a store_*
 # function of store_<scheme>.sh, so each backend brings its own.
 set -euo pipefail
