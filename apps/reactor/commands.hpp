@@ -40,6 +40,9 @@ struct WorkerCliOptions {
   int threads = 1;
   double lease_ttl_s = 60;
   double sweep_interval_s = 30;
+  // Unset: the DurabilityOptions defaults.
+  std::optional<double> snooze_delay_s;
+  std::optional<int> snooze_max_attempts;
 };
 
 // Serves the example reactors until SIGTERM/SIGINT.
@@ -78,5 +81,9 @@ struct BenchSqliteOptions {
 // commit, checkpoint and w1 in one go (the commit rate before and after W1),
 // then one table of every figure against its baseline and goal.
 int run_bench_sqlite(const BenchSqliteOptions& options);
+// Enqueues a resume job for a stored root run: an operator's nudge for a run
+// that seems stuck. Harmless for a run that is executing (the job snoozes on
+// its lease) or already ended (the job is acknowledged). Unknown id: 2.
+int run_enqueue(const std::string& storage, const std::string& run_id);
 
 }  // namespace reactor_cli

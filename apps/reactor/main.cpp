@@ -37,6 +37,15 @@ int main(int argc, char** argv) {
   worker_cmd->add_option("--sweep-interval", worker.sweep_interval_s,
                          "Recovery sweep interval in seconds")
       ->check(CLI::PositiveNumber);
+  worker_cmd
+      ->add_option("--snooze-delay", worker.snooze_delay_s,
+                   "Seconds (plus up to as much jitter) before a job whose run is held by "
+                   "another execution, or that this worker cannot serve, is tried again")
+      ->check(CLI::PositiveNumber);
+  worker_cmd
+      ->add_option("--snooze-max-attempts", worker.snooze_max_attempts,
+                   "Snoozes allowed for contention other than a live duplicate")
+      ->check(CLI::Range(1, 1000000));
 
   reactor_cli::RunsOptions runs;
   auto* runs_cmd = app.add_subcommand("runs", "List stored runs, newest first");
@@ -113,6 +122,10 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 10000));
   bench_sqlite_cmd->add_option("--commits", bench.commit.commits, "Timed raw commits")
       ->check(CLI::Range(1, 10000000));
+  std::string enqueue_id;
+  auto* enqueue_cmd =
+      app.add_subcommand("enqueue", "Enqueue a resume job for a stored run (an operator's nudge)");
+  enqueue_cmd->add_option("run_id", enqueue_id, "Root run id")->required();
 
   try {
     app.parse(argc, argv);
@@ -140,5 +153,6 @@ int main(int argc, char** argv) {
     bench.checkpoint.dir = bench.commit.dir = bench.w1.dir;
     return reactor_cli::run_bench_sqlite(bench);
   }
+  if (*enqueue_cmd) return reactor_cli::run_enqueue(storage, enqueue_id);
   return 2;
 }

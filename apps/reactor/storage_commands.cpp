@@ -1,4 +1,4 @@
-// The commands that work on stored runs: worker, runs, show, sweep.
+// The commands that work on stored runs: worker, runs, show, sweep, enqueue.
 #include <cstdio>
 #include <iostream>
 
@@ -12,16 +12,43 @@ namespace reactor_cli {
 
 using namespace reactor;
 
+namespace {
+
+Duration seconds(double s) {
+  return std::chrono::duration_cast<Duration>(std::chrono::duration<double>(s));
+}
+
+// One stderr line for each delivery that did not simply run its run: an
+// operator reading the log sees duplicates, bad records and takeovers.
+void log_delivery(const Job& job, const char* outcome) {
+  const std::string o = outcome;
+  const char* why = o == "snoozed"         ? "the run is held by another execution"
+                    : o == "acknowledged"  ? "nothing to do (the run ended or is gone)"
+                    : o == "failed_run"    ? "the run cannot be resumed; marked failed"
+                    : o == "lease_lost"    ? "a newer execution took the run over"
+                    : o == "backend_error" ? "the store failed; the job will be redelivered"
+                                           : nullptr;
+  if (why == nullptr) return;  // finished, yielded; handed_back is reported by the worker
+  std::fprintf(stderr, "reactor worker: job %lld of run %s %s: %s\n",
+               static_cast<long long>(job.id), job.spec.run_id.c_str(), outcome, why);
+}
+
+}  // namespace
+
 int run_worker_command(const WorkerCliOptions& o) {
   DurabilityOptions durability;
-  durability.lease_ttl = std::chrono::duration_cast<Duration>(
-      std::chrono::duration<double>(o.lease_ttl_s));
+  durability.lease_ttl = seconds(o.lease_ttl_s);
+  if (o.snooze_delay_s) {
+    durability.lock_snooze_base_delay = seconds(*o.snooze_delay_s);
+    durability.lock_snooze_jitter = seconds(*o.snooze_delay_s);
+  }
+  if (o.snooze_max_attempts) durability.lock_snooze_max_attempts = *o.snooze_max_attempts;
   CliEngine cli;
   if (!cli.open(o.storage, durability)) return 2;
   WorkerOptions w;
   w.threads = o.threads;
-  w.sweep_interval = std::chrono::duration_cast<Duration>(
-      std::chrono::duration<double>(o.sweep_interval_s));
+  w.sweep_interval = seconds(o.sweep_interval_s);
+  w.on_delivery = log_delivery;
   std::fprintf(stderr, "reactor worker: serving %s with %d thread(s) (pid %d)\n",
                o.storage.c_str(), o.threads, static_cast<int>(getpid()));
   return run_worker(cli.engine(), w);
@@ -100,6 +127,35 @@ int run_sweep(const std::string& storage) {
     return 1;
   }
   std::printf("requeued %zu run(s), purged %zu expired run(s)\n", requeued, purged);
+  return 0;
+}
+
+int run_enqueue(const std::string& storage, const std::string& run_id) {
+  CliEngine cli;
+  if (!cli.open(storage, {})) return 2;
+  Backend& backend = *cli.engine().backend();
+  RunHeaderRow run;
+  Status s = backend.load_header(run_id, run);
+  if (!s.ok()) {
+    std::cerr << "reactor enqueue: " << s.to_string() << "\n";
+    return s.code() == StatusCode::kNotFound ? 2 : 1;
+  }
+  if (!run.parent_id.empty()) {
+    std::cerr << "reactor enqueue: run " << run_id << " is a child of run " << run.root_id
+              << "; enqueue the root\n";
+    return 2;
+  }
+  // The queue is the reactor's name: the CLI's engine routes every reactor so.
+  CommitRequest c;
+  c.enqueue.push_back(JobSpec{run.reactor, JobKind::kResume, run.id, run.reactor,
+                              to_unix_ms(cli.engine().clock().now()), 0});
+  s = backend.commit(c);
+  if (!s.ok()) {
+    std::cerr << "reactor enqueue: " << s.to_string() << "\n";
+    return 1;
+  }
+  std::printf("enqueued a resume job for run %s (%s, %s)\n", run.id.c_str(), run.reactor.c_str(),
+              to_string(run.status));
   return 0;
 }
 

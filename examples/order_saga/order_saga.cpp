@@ -1,7 +1,9 @@
 #include "order_saga/order_saga.hpp"
 
 #include <chrono>
-#include <thread>
+
+#include "gift_order/gift_order.hpp"
+#include "order_saga/recorded_step.hpp"
 
 namespace examples {
 
@@ -9,17 +11,6 @@ using namespace reactor;
 using namespace std::chrono_literals;
 
 namespace {
-
-// Wraps a step body: ledger "S" before, the configured pause, the body,
-// ledger "E" after. A crash between the two leaves an "S" without an "E".
-template <typename Body>
-StepResult recorded(const OrderServices& s, const StepContext& ctx, Body&& body) {
-  s.ledger.append('S', ctx.idempotency_key());
-  if (s.step_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(s.step_ms));
-  StepResult r = body();
-  s.ledger.append('E', ctx.idempotency_key());
-  return r;
-}
 
 // The charge step as a class: it needs the payment service for run, and
 // again for undo (a refund) after a restart, when nothing from run survives.
@@ -93,6 +84,8 @@ Definition order_saga(OrderServices& s) {
 
 void register_examples(Registry& registry, OrderServices& services) {
   registry.add(order_saga(services));
+  registry.add(shipment(services));
+  registry.add(gift_order(services));
 }
 
 }  // namespace examples

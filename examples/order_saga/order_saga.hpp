@@ -83,7 +83,8 @@ struct OrderServices {
 // The saga, bound to `services` (which must outlive the definition).
 reactor::Definition order_saga(OrderServices& services);
 
-// Registers every example reactor ("OrderSaga").
+// Registers every example reactor: "OrderSaga", and "GiftOrder" with its
+// composed child "Shipment" (examples/gift_order).
 void register_examples(reactor::Registry& registry, OrderServices& services);
 
 }  // namespace examples

@@ -15,6 +15,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,6 +36,11 @@ struct WorkerOptions {
   std::size_t sweep_limit = 1000;
   // Queues to serve; default: the queue of every registered reactor.
   std::vector<std::string> queues;
+  // Called after every delivery, on the thread that handled it, with what
+  // became of it: "finished", "yielded", "snoozed", "handed_back",
+  // "acknowledged" (nothing to do), "failed_run", "lease_lost" or
+  // "backend_error". For logs; must not throw.
+  std::function<void(const Job& job, const char* outcome)> on_delivery;
 };
 
 struct WorkerStats {

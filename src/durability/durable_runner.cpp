@@ -227,6 +227,12 @@ DeliveryOutcome process_delivery(DurableEnv& env, const Delivery& d, const std::
   Run run;
   s = decode_run(stored, run);
   if (!s.ok()) {
+    // Already ended (failed for these very records, most likely): keep the
+    // verdict that was given when they were first found unreadable.
+    Run header;
+    if (decode_root_header(stored, header).ok() && is_terminal(header.status)) {
+      return acknowledge(env, w);
+    }
     // Reading it again will not help: fail the run, keep serving the rest.
     s = fail_run(env, w, header_of(env, d), ErrorKind::kCorruptRecord, s.message());
     return s.ok() ? DeliveryOutcome::kFailedRun : DeliveryOutcome::kBackendError;
@@ -257,7 +263,18 @@ Status load_result(DurableEnv& env, const std::string& run_id, RunResult& out) {
   if (!s.ok()) return s;
   Run run;
   s = decode_run(stored, run);
-  if (!s.ok()) return s;
+  if (!s.ok()) {
+    // A run failed for unreadable records keeps them as they were found (the
+    // evidence), so they stay unreadable; its header, rewritten when it
+    // failed, still says why, and that is what a reader needs.
+    Run header;
+    if (!decode_root_header(stored, header).ok() || !header.error ||
+        header.error->kind != ErrorKind::kCorruptRecord) {
+      return s;
+    }
+    header.steps.clear();
+    run = std::move(header);
+  }
   out = make_run_result(run);
   return Status::Ok();
 }

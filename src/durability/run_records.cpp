@@ -196,6 +196,17 @@ void encode_delta(const Run& root, const CheckpointDelta& delta, std::int64_t ex
   encode_trace(root, delta.trace_begin, out);
 }
 
+Status decode_root_header(const StoredRun& stored, Run& out) {
+  try {
+    if (stored.headers.empty()) throw std::invalid_argument("no run header");
+    out = decode_header(stored.headers.front());
+    return Status::Ok();
+  } catch (const std::exception& e) {
+    std::string id = stored.headers.empty() ? "?" : stored.headers.front().root_id;
+    return Status::Corruption("run " + id + ": unreadable header: " + e.what());
+  }
+}
+
 Status decode_run(const StoredRun& stored, Run& out) {
   try {
     out = decode_tree(stored);

@@ -30,4 +30,9 @@ Run decode_header(const RunHeaderRow& row);
 // read or its schema version is newer than this build knows.
 Status decode_run(const StoredRun& stored, Run& out);
 
+// The root's header alone (no inputs, steps, children or trace): what can
+// still be read of a run whose other records cannot. Corruption if not even
+// that can be.
+Status decode_root_header(const StoredRun& stored, Run& out);
+
 }  // namespace reactor

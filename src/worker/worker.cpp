@@ -84,6 +84,7 @@ void Worker::Impl::fetch_loop(std::stop_token stop) {
                    static_cast<long long>(d->job.id), d->job.spec.reactor.c_str());
     }
     count(o);
+    if (options.on_delivery) options.on_delivery(d->job, to_string(o));
   }
 }
 

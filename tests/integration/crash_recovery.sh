@@ -11,8 +11,7 @@ id=$(start_order)
 worker
 victim=${pids[0]}
 wait_started "$id:charge" || { echo "crash_recovery: charge never started" >&2; exit 1; }
-kill -9 "$victim"
-wait "$victim" 2>/dev/null || true
+kill_worker "$victim"
 worker
 wait_completed "$id" || { echo "crash_recovery: the run did not complete" >&2; exit 1; }
 "$reactor" --storage "$db" show "$id"

@@ -1,32 +1,82 @@
-# Shared by the process-level tests: a temp SQLite store and ledger, worker
-# processes started and always stopped by PID, and ledger queries.
-# Source it after setting `reactor` (the CLI binary).
+# Shared by the process-level tests: a store, a side-effect ledger, worker
+# processes started and always stopped by PID, and queries on runs and on the
+# ledger. Source it after setting `reactor` (the CLI binary).
+#
+# The store is $REACTOR_TEST_STORAGE when set (the same scripts then run on
+# another backend; it must be empty, as tests count what is in it), else a
+# fresh SQLite file. Whatever a test must do to the
+# store behind the engine's back (corrupt a record, edit a job) is a store_*
+# function of store_<scheme>.sh, so each backend brings its own.
 set -euo pipefail
 dir=$(mktemp -d)
 pids=()
 cleanup() {
+  local rc=$?
   for p in "${pids[@]}"; do
     kill -CONT "$p" 2>/dev/null || true
     kill -9 "$p" 2>/dev/null || true
     wait "$p" 2>/dev/null || true
   done
+  if [[ $rc -ne 0 && -s $dir/worker.log ]]; then
+    echo "--- last worker log lines" >&2
+    tail -n 40 "$dir/worker.log" >&2
+  fi
   rm -rf "$dir"
 }
 trap cleanup EXIT
 export REACTOR_LEDGER=$dir/ledger REACTOR_DEMO_STEP_MS=300
-db="sqlite://$dir/runs.db"
+db=${REACTOR_TEST_STORAGE:-sqlite://$dir/runs.db}
 
-# Starts a worker with a 1 s lease and sweep interval; its PID is appended to pids.
+store_unsupported() { echo "worker_env: $1 is not implemented for $db" >&2; return 1; }
+# store_jobs RUN_ID: how many jobs of the run exist (queued or in delivery).
+store_jobs() { store_unsupported store_jobs; }
+# store_corrupt_header RUN_ID: garbage JSON in the run's header.
+store_corrupt_header() { store_unsupported store_corrupt_header; }
+# store_corrupt_step RUN_ID INDEX: garbage JSON in one step record of the run.
+store_corrupt_step() { store_unsupported store_corrupt_step; }
+# store_set_schema_version RUN_ID N: the header claims record schema version N.
+store_set_schema_version() { store_unsupported store_set_schema_version; }
+# store_set_header_reactor RUN_ID NAME: the run's header names another reactor.
+store_set_header_reactor() { store_unsupported store_set_header_reactor; }
+# store_set_job_reactor RUN_ID NAME: the run's jobs name another reactor (same queue).
+store_set_job_reactor() { store_unsupported store_set_job_reactor; }
+store_helpers="$(dirname "${BASH_SOURCE[0]}")/store_${db%%:*}.sh"
+if [[ -f $store_helpers ]]; then source "$store_helpers"; fi
+
+# worker [ARGS...]: starts a worker (1 thread, 1 s lease, sweep interval
+# $sweep_interval or 1 s, then ARGS); its PID is appended to pids. Stderr
+# goes to $dir/worker.log.
 worker() {
-  "$reactor" --storage "$db" worker --threads 1 --lease-ttl 1 --sweep-interval 1 \
-    2>>"$dir/worker.log" &
+  "$reactor" --storage "$db" worker --threads 1 --lease-ttl 1 \
+    --sweep-interval "${sweep_interval:-1}" "$@" 2>>"$dir/worker.log" &
   pids+=($!)
+}
+# kill_worker PID: SIGKILL, reaped, and forgotten (its PID may be reused).
+kill_worker() {
+  kill -9 "$1"
+  wait "$1" 2>/dev/null || true
+  local kept=() p
+  for p in "${pids[@]}"; do [[ $p == "$1" ]] || kept+=("$p"); done
+  pids=("${kept[@]}")
 }
 # count KIND STEP_KEY [PID]: ledger lines of that kind (S, E, C, U) for that step.
 count() { grep -c "^$1 $2 ${3:-}" "$dir/ledger" 2>/dev/null || true; }
+# start_order [ORDER_ID]: a background OrderSaga; prints its run id.
 start_order() {
-  "$reactor" --storage "$db" start OrderSaga --input '{"order_id": 7, "amount": 300}' --background
+  "$reactor" --storage "$db" start OrderSaga --input "{\"order_id\": ${1:-7}, \"amount\": 300}" \
+    --background
 }
+# start_background NAME INPUT_JSON: prints the run id.
+start_background() { "$reactor" --storage "$db" start "$1" --input "$2" --background; }
+# run_now NAME INPUT_JSON: runs it to its end in this process (durably, no
+# worker involved, no job left behind); prints the run id.
+run_now() {
+  { "$reactor" --storage "$db" start "$1" --input "$2" || true; } |
+    awk '/^run / { sub(":", "", $2); print $2 }'
+}
+# status_of RUN_ID, error_kind_of RUN_ID: as `reactor show` reports them.
+status_of() { "$reactor" --storage "$db" show "$1" | awk '$1 == "status" { print $2 }'; }
+error_kind_of() { "$reactor" --storage "$db" show "$1" | awk '$1 == "error" { print $2 }'; }
 # Waits (bounded, 10 s) until the step with this key has started.
 wait_started() {
   for _ in $(seq 1 200); do
@@ -35,10 +85,19 @@ wait_started() {
   done
   return 1
 }
-# Waits (bounded, 30 s) until run $1 is completed.
-wait_completed() {
+# wait_status RUN_ID STATUS: waits (bounded, 30 s) until the run has that status.
+wait_status() {
   for _ in $(seq 1 300); do
-    "$reactor" --storage "$db" show "$1" | grep -q "status   completed" && return 0
+    [[ $(status_of "$1" 2>/dev/null) == "$2" ]] && return 0
+    sleep 0.1
+  done
+  return 1
+}
+wait_completed() { wait_status "$1" completed; }
+# wait_no_jobs RUN_ID: waits (bounded, 30 s) until no job of the run is left.
+wait_no_jobs() {
+  for _ in $(seq 1 300); do
+    [[ $(store_jobs "$1") -eq 0 ]] && return 0
     sleep 0.1
   done
   return 1

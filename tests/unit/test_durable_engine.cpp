@@ -196,6 +196,44 @@ TEST_F(DurableEngine, ACorruptRecordFailsThatRunAndTheWorkerServesTheNext) {
   EXPECT_FALSE(has_job);  // acknowledged, not retried forever
 }
 
+// The step records stay as they were found (evidence), so only the header,
+// rewritten when the run failed, can be read: find() must still say why.
+TEST_F(DurableEngine, ARunFailedForAnUnreadableHeaderStillShowsWhy) {
+  std::atomic<int> b{0};
+  engine_->registry().add(saga(b, 0, 1s));
+  std::string id;
+  ASSERT_TRUE(engine_->run_in_background("Durable", {{"n", 3}}, id).ok());
+  StoredRun stored;
+  ASSERT_TRUE(engine_->backend()->load_run(id, stored).ok());
+  ASSERT_FALSE(stored.steps.empty());
+  CommitRequest garble;
+  garble.headers.push_back(stored.headers.front());
+  garble.headers.front().body = "{\"path\": [garbage";
+  ASSERT_TRUE(engine_->backend()->commit(garble).ok());
+
+  auto worker = start_worker();
+  RunResult r = wait_for(id, RunStatus::kFailed);
+  ASSERT_EQ(r.status, RunStatus::kFailed);
+  ASSERT_TRUE(r.error.has_value());
+  EXPECT_EQ(r.error->kind, ErrorKind::kCorruptRecord);
+  EXPECT_EQ(b.load(), 0);
+
+  // A later job for it (an operator's nudge) leaves the verdict as it was.
+  CommitRequest nudge;
+  nudge.enqueue.push_back(JobSpec{"Durable", JobKind::kResume, id, "Durable", 0, 0});
+  ASSERT_TRUE(engine_->backend()->commit(nudge).ok());
+  bool has_job = true;
+  for (int i = 0; i < 2000 && has_job; ++i) {
+    ASSERT_TRUE(engine_->backend()->has_job(id, has_job).ok());
+    if (has_job) std::this_thread::sleep_for(5ms);
+  }
+  EXPECT_FALSE(has_job);
+  RunResult again;
+  ASSERT_TRUE(engine_->find(id, again).ok());
+  ASSERT_TRUE(again.error.has_value());
+  EXPECT_EQ(again.error->message, r.error->message);
+}
+
 TEST_F(DurableEngine, TheSweeperRequeuesARunningRunWhoseLeaseLapsed) {
   std::atomic<int> b{0};
   engine_->registry().add(saga(b, 0, 1s));

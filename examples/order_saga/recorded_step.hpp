@@ -1,0 +1,22 @@
+// recorded(): how every example step body leaves its evidence in the ledger.
+#pragma once
+
+#include <chrono>
+#include <thread>
+
+#include "order_saga/order_saga.hpp"
+
+namespace examples {
+
+// Wraps a step body: ledger "S" before, the configured pause, the body,
+// ledger "E" after. A crash between the two leaves an "S" without an "E".
+template <typename Body>
+reactor::StepResult recorded(const OrderServices& s, const reactor::StepContext& ctx, Body&& body) {
+  s.ledger.append('S', ctx.idempotency_key());
+  if (s.step_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(s.step_ms));
+  reactor::StepResult r = body();
+  s.ledger.append('E', ctx.idempotency_key());
+  return r;
+}
+
+}  // namespace examples
