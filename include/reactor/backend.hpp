@@ -112,8 +112,10 @@ class Backend {
 };
 
 // Opens a backend by URL: "memory:", "sqlite:///path/to/file.db"
-// (options: ?synchronous=normal), later "redis://host:port/db". Unavailable
-// with a message naming the URL when it cannot be opened.
+// (options: ?synchronous=normal), "redis://[:password@]host:port/db"
+// (options in docs/redis.md; the Redis backend judges expiry by the server's
+// clock, not by `clock`). Unavailable with a message naming the URL, password
+// masked, when it cannot be opened.
 Status open_backend(const std::string& url, std::shared_ptr<Clock> clock,
                     std::unique_ptr<Backend>& out);
 
