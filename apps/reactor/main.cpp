@@ -8,7 +8,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   std::string storage = reactor_cli::kDefaultStorage;
   app.add_option("--storage", storage,
-                 "Where runs are stored: sqlite:///path.db, sqlite://relative.db or memory:")
+                 "Where runs are stored: sqlite:///path.db, sqlite://relative.db, "
+                 "redis://[:password@]host:port/db or memory:")
       ->capture_default_str();
 
   reactor_cli::DemoOptions demo;

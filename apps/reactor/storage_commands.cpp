@@ -49,8 +49,10 @@ int run_worker_command(const WorkerCliOptions& o) {
   w.threads = o.threads;
   w.sweep_interval = seconds(o.sweep_interval_s);
   w.on_delivery = log_delivery;
+  // describe(): the URL with any password masked.
   std::fprintf(stderr, "reactor worker: serving %s with %d thread(s) (pid %d)\n",
-               o.storage.c_str(), o.threads, static_cast<int>(getpid()));
+               cli.engine().backend()->describe().c_str(), o.threads,
+               static_cast<int>(getpid()));
   return run_worker(cli.engine(), w);
 }
 

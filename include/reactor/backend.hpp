@@ -73,6 +73,12 @@ class Backend {
   virtual Status fetch(const std::vector<std::string>& queues, const std::string& owner,
                        Duration visibility, Duration run_lease_ttl,
                        std::optional<Delivery>& out) = 0;
+  // Blocks until a job of `queues` may have become due, or `max_wait` has
+  // passed, whichever comes first; then the caller fetches again. Backends
+  // that an enqueue can wake (Redis) block on the store; the default just
+  // sleeps `max_wait` (the caller's idle back-off). A spurious early return
+  // is allowed. Errors only say the wait could not block.
+  virtual Status wait_for_jobs(const std::vector<std::string>& queues, Duration max_wait);
   // Puts a delivered job back, due after `delay`, without counting it as done
   // (a worker that cannot serve it, a graceful shutdown).
   virtual Status release_job(std::int64_t job_id, const std::string& owner, Duration delay) = 0;
@@ -97,11 +103,19 @@ class Backend {
   // Deletes terminal runs (with their children, steps, trace) whose expiry
   // passed; never a running one. Returns how many roots were purged.
   virtual Status purge_expired(std::size_t limit, std::size_t& purged) = 0;
+
+  // Request/response exchanges with a store server so far (every call of
+  // every thread, heartbeats, sweeps and retries included), for reporting
+  // the cost of a durable step. 0 for stores inside the process.
+  // Thread-safe.
+  virtual std::uint64_t round_trips() const { return 0; }
 };
 
 // Opens a backend by URL: "memory:", "sqlite:///path/to/file.db"
-// (options: ?synchronous=normal), later "redis://host:port/db". Unavailable
-// with a message naming the URL when it cannot be opened.
+// (options: ?synchronous=normal), "redis://[:password@]host:port/db"
+// (options in docs/redis.md; the Redis backend judges expiry by the server's
+// clock, not by `clock`). Unavailable with a message naming the URL, password
+// masked, when it cannot be opened.
 Status open_backend(const std::string& url, std::shared_ptr<Clock> clock,
                     std::unique_ptr<Backend>& out);
 

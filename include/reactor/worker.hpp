@@ -29,7 +29,10 @@ struct WorkerOptions {
   // How long a fetched job stays invisible to other workers; a worker that
   // dies mid-job has it redelivered after this. Default: the lease ttl.
   Duration visibility_timeout{0};
-  // Idle fetch back-off ceiling (backends without blocking fetch poll).
+  // Idle back-off ceiling: the longest a thread waits before fetching again
+  // while its queues are empty. A backend that can block (Redis) wakes it as
+  // soon as a job arrives; others poll at this interval at worst. It also
+  // bounds how long stop() waits for an idle thread.
   Duration poll_interval = std::chrono::milliseconds(50);
   bool sweeper = true;
   Duration sweep_interval = std::chrono::seconds(30);

@@ -2,7 +2,10 @@
 #include <string_view>
 
 #include "reactor/backend.hpp"
+#include "storage/backend_url.hpp"
 #include "storage/memory/memory_backend.hpp"
+#include "storage/redis/redis_backend.hpp"
+#include "storage/redis/redis_url.hpp"
 #include "storage/sqlite/sqlite_backend.hpp"
 
 namespace reactor {
@@ -54,17 +57,6 @@ Status parse_sqlite_url(const std::string& url, SqliteOptions& out) {
   return Status::Ok();
 }
 
-// A URL fit for messages: the user-info part ("user:password@") becomes "***@".
-std::string masked(const std::string& url) {
-  const auto scheme_end = url.find("://");
-  if (scheme_end == std::string::npos) return url;
-  const auto authority = scheme_end + 3;
-  const auto at = url.find('@', authority);
-  const auto slash = url.find('/', authority);
-  if (at == std::string::npos || (slash != std::string::npos && slash < at)) return url;
-  return url.substr(0, authority) + "***" + url.substr(at);
-}
-
 }  // namespace
 
 Status open_backend(const std::string& url, std::shared_ptr<Clock> clock,
@@ -80,11 +72,13 @@ Status open_backend(const std::string& url, std::shared_ptr<Clock> clock,
     return SqliteBackend::open(url, options, std::move(clock), out);
   }
   if (starts_with(url, "redis://") || starts_with(url, "rediss://")) {
-    return Status::Unavailable("backend URL " + masked(url) +
-                               ": the Redis backend is not available in this build yet");
+    redis::RedisOptions options;
+    if (Status s = redis::parse_redis_url(url, options); !s.ok()) return s;
+    return RedisBackend::open(options, out);
   }
-  return Status::InvalidArgument("unknown backend URL '" + masked(url) +
-                                 "' (expected memory:, sqlite:///path/to/file.db)");
+  return Status::InvalidArgument("unknown backend URL '" + storage::mask_password(url) +
+                                 "' (expected memory:, sqlite:///path/to/file.db, "
+                                 "redis://host:port/db)");
 }
 
 }  // namespace reactor

@@ -69,10 +69,18 @@ void Worker::Impl::fetch_loop(std::stop_token stop) {
                                  env.options.lease_ttl, d);
     if (!s.ok()) {
       std::fprintf(stderr, "reactor worker: fetch failed: %s\n", s.to_string().c_str());
+      std::this_thread::sleep_for(idle);
+    } else if (!d) {
+      // Nothing due: block until an enqueue wakes us or the next job falls due
+      // (backends that can), else sleep. At most `idle` <= poll_interval either
+      // way, so stopping waits no longer than that.
+      if (Status w = env.backend.wait_for_jobs(options.queues, idle); !w.ok()) {
+        std::fprintf(stderr, "reactor worker: waiting for jobs failed: %s\n",
+                     w.to_string().c_str());
+        std::this_thread::sleep_for(idle);
+      }
     }
     if (!s.ok() || !d) {
-      // At most poll_interval: stopping waits no longer than that.
-      std::this_thread::sleep_for(idle);
       idle = std::min<Duration>(idle * 2, options.poll_interval);
       continue;
     }

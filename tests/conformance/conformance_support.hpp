@@ -68,8 +68,19 @@ inline std::string dump(const StoredRun& r) {
 template <typename Factory>
 class BackendConformance : public ::testing::Test {
  protected:
+  // Long enough never to lapse during a test: no case waits for them.
   static constexpr Duration kVisibility = 30s;
   static constexpr Duration kLeaseTtl = 10s;
+  // For the cases that wait for an expiry. Short, because a store that judges
+  // expiry by its own clock (Redis) is waited for in real time.
+  static constexpr Duration kShortTtl = 1s;
+  // How far before an expiry a "not yet" check is made: with a real clock,
+  // the time a check takes to reach the store must stay under it.
+  static constexpr Duration kMargin = 300ms;
+
+  static std::int64_t ms(Duration d) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
+  }
 
   void SetUp() override {
     Status s = factory_.open(backend_);
@@ -79,6 +90,12 @@ class BackendConformance : public ::testing::Test {
   Backend& db() { return *backend_; }
   std::int64_t now_ms() const { return factory_.now_ms(); }
   void advance(Duration d) { factory_.advance(d); }
+  // Moves the store's time to `t_ms` (exactly, for a clock the test drives;
+  // to at least `t_ms` for a real one), so "free from t on" is checked at t.
+  void advance_to(std::int64_t t_ms) {
+    const std::int64_t now = now_ms();
+    if (t_ms > now) advance(std::chrono::milliseconds(t_ms - now));
+  }
 
   void commit_ok(const CommitRequest& c) {
     Status s = backend_->commit(c);

@@ -1,4 +1,6 @@
 // Commit and load: what one durable step writes, and how it reads back.
+#include <algorithm>
+
 #include "conformance/conformance_support.hpp"
 
 namespace reactor::conformance {
@@ -87,9 +89,9 @@ TYPED_TEST(CommitConformance, StaleFencedCommitWritesNothing) {
   this->commit_ok(seed);
 
   // w1 takes the job and the run, then stalls past both timeouts; w2 takes over.
-  auto d1 = this->fetch({"q"}, "w1");
+  auto d1 = this->fetch({"q"}, "w1", this->kShortTtl, this->kShortTtl);
   ASSERT_TRUE(d1 && d1->run_leased);
-  this->advance(this->kVisibility + this->kLeaseTtl);
+  this->advance_to(std::max(d1->job.lease_expires_ms, d1->run_lease.expires_at_ms));
   auto d2 = this->fetch({"q"}, "w2");
   ASSERT_TRUE(d2 && d2->run_leased);
   ASSERT_GT(d2->run_lease.token, d1->run_lease.token);
@@ -145,7 +147,7 @@ TYPED_TEST(CommitConformance, FencedCommitWithoutLeaseIsRefused) {
 
 TYPED_TEST(CommitConformance, NewestTokenFencesSuccessfully) {
   this->create({header("r1", RunStatus::kRunning)});
-  Lease lease = this->acquire(run_lease_key("r1"), "w1", true);
+  Lease lease = this->acquire(run_lease_key("r1"), "w1", true, this->kShortTtl);
   EXPECT_EQ(this->load("r1").fencing_token, lease.token);
 
   CommitRequest c;
@@ -155,7 +157,7 @@ TYPED_TEST(CommitConformance, NewestTokenFencesSuccessfully) {
   this->commit_ok(c);
 
   // Expiry alone does not fence: until someone takes the lease over, the token is the newest.
-  this->advance(this->kLeaseTtl * 2);
+  this->advance_to(lease.expires_at_ms);  // expired, and nobody took it over
   c.steps = {{"r1", 1, "late but unopposed"}};
   this->commit_ok(c);
   EXPECT_EQ(this->load("r1").steps.size(), 2u);

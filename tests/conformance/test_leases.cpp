@@ -9,12 +9,16 @@ class LeaseConformance : public BackendConformance<Factory> {};
 TYPED_TEST_SUITE(LeaseConformance, ConformanceBackends, BackendName);
 
 TYPED_TEST(LeaseConformance, AcquireContendExpireReacquire) {
-  const std::int64_t start = this->now_ms();
-  Lease a = this->acquire("k", "A", true);
+  const std::int64_t ttl = this->ms(this->kShortTtl);
+  const std::int64_t before = this->now_ms();
+  Lease a = this->acquire("k", "A", true, this->kShortTtl);
+  const std::int64_t after = this->now_ms();
   EXPECT_EQ(a.key, "k");
   EXPECT_EQ(a.owner, "A");
   EXPECT_GT(a.token, 0u);
-  EXPECT_EQ(a.expires_at_ms, start + 10'000);
+  // now + ttl, by the store's clock at the grant.
+  EXPECT_GE(a.expires_at_ms, before + ttl);
+  EXPECT_LE(a.expires_at_ms, after + ttl);
 
   // Held: not granted, and the answer names the holder.
   Lease seen = this->acquire("k", "B", false);
@@ -24,9 +28,9 @@ TYPED_TEST(LeaseConformance, AcquireContendExpireReacquire) {
   // A live lease is not re-granted, not even to its holder (owners are per execution).
   EXPECT_EQ(this->acquire("k", "A", false).token, a.token);
 
-  this->advance(this->kLeaseTtl - 1ms);
+  this->advance_to(a.expires_at_ms - this->ms(this->kMargin));
   this->acquire("k", "B", false);
-  this->advance(1ms);  // expires_at is the first instant the lease is free
+  this->advance_to(a.expires_at_ms);  // expires_at is the first instant the lease is free
   Lease b = this->acquire("k", "B", true);
   EXPECT_GT(b.token, a.token);
   EXPECT_EQ(b.owner, "B");
@@ -37,18 +41,23 @@ TYPED_TEST(LeaseConformance, AcquireContendExpireReacquire) {
 }
 
 TYPED_TEST(LeaseConformance, ExtendByHolderOnly) {
-  Lease a = this->acquire("k", "A", true);
-  this->advance(8s);
-  ASSERT_TRUE(this->db().extend_lease("k", "A", a.token, 10s).ok());
-  this->advance(8s);  // past the original expiry, inside the extended one
+  const std::int64_t ttl = this->ms(this->kShortTtl);
+  Lease a = this->acquire("k", "A", true, this->kShortTtl);
+  this->advance_to(a.expires_at_ms - this->ms(this->kMargin));  // late in the lease
+  const std::int64_t before = this->now_ms();
+  ASSERT_TRUE(this->db().extend_lease("k", "A", a.token, this->kShortTtl).ok());
+  const std::int64_t after = this->now_ms();
+  // Past the original expiry, inside the extended one (which is now + ttl at the extension).
+  this->advance_to(a.expires_at_ms + this->ms(this->kMargin));
   Lease seen = this->acquire("k", "B", false);
-  EXPECT_EQ(seen.expires_at_ms, this->now_ms() + 2'000);
+  EXPECT_GE(seen.expires_at_ms, before + ttl);
+  EXPECT_LE(seen.expires_at_ms, after + ttl);
 
   EXPECT_EQ(this->db().extend_lease("k", "B", a.token, 10s).code(), StatusCode::kLeaseLost);
   EXPECT_EQ(this->db().extend_lease("k", "A", a.token + 1, 10s).code(), StatusCode::kLeaseLost);
   EXPECT_EQ(this->db().extend_lease("nope", "A", a.token, 10s).code(), StatusCode::kLeaseLost);
 
-  this->advance(3s);
+  this->advance_to(seen.expires_at_ms);
   Lease b = this->acquire("k", "B", true);
   EXPECT_EQ(this->db().extend_lease("k", "A", a.token, 10s).code(), StatusCode::kLeaseLost);
   EXPECT_TRUE(this->db().extend_lease("k", "B", b.token, 10s).ok());

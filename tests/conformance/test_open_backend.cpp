@@ -1,7 +1,10 @@
 // open_backend: URL forms, options and the errors a user meets first.
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <sqlite3.h>
 #include <stdlib.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -64,12 +67,55 @@ TEST(OpenBackend, UnknownSchemeIsInvalidArgumentNamingTheUrl) {
   EXPECT_FALSE(b);
 }
 
-TEST(OpenBackend, RedisIsUnavailableForNowAndThePasswordIsMasked) {
+// A loopback port that refuses connections: bound, so nobody else takes it
+// while the test runs, but not listening.
+class RefusingPort {
+ public:
+  RefusingPort() {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof addr;
+    if (fd_ >= 0 && ::bind(fd_, reinterpret_cast<sockaddr*>(&addr), len) == 0 &&
+        ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
+      port_ = ntohs(addr.sin_port);
+    }
+  }
+  ~RefusingPort() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  int port() const { return port_; }
+
+ private:
+  int fd_ = -1;
+  int port_ = 0;
+};
+
+TEST(OpenBackend, RedisUnreachableAtStartIsUnavailableNamingTheUrlWithoutItsPassword) {
+  RefusingPort refusing;
+  ASSERT_NE(refusing.port(), 0);
+  const std::string where = "127.0.0.1:" + std::to_string(refusing.port()) + "/0";
   std::unique_ptr<Backend> b;
-  Status s = open_backend("redis://:hunter2@127.0.0.1:6379/0", clock(), b);
+  Status s = open_backend("redis://:hunter2@" + where, clock(), b);
   EXPECT_EQ(s.code(), StatusCode::kUnavailable);
-  EXPECT_NE(s.message().find("127.0.0.1:6379/0"), std::string::npos) << s.to_string();
+  EXPECT_NE(s.message().find("redis://***@" + where), std::string::npos) << s.to_string();
   EXPECT_EQ(s.message().find("hunter2"), std::string::npos) << s.to_string();
+  EXPECT_FALSE(b);
+}
+
+TEST(OpenBackend, RedisUrlMistakesAreInvalidArguments) {
+  for (const char* url : {"redis://:pw@127.0.0.1:0/0", "redis://:pw@127.0.0.1:6379/x",
+                          "redis://:pw@127.0.0.1:6379/0?prefix=a{b}",
+                          "redis://:pw@127.0.0.1:6379/0?colour=blue",
+                          "redis://:pw@127.0.0.1:6379/0?timeout_ms=0",
+                          "rediss://:pw@127.0.0.1:6379/0"}) {
+    std::unique_ptr<Backend> b;
+    Status s = open_backend(url, clock(), b);
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << url << ": " << s.to_string();
+    EXPECT_EQ(s.message().find(":pw@"), std::string::npos) << s.to_string();
+    EXPECT_FALSE(b);
+  }
 }
 
 TEST(OpenBackend, SqliteAbsolutePathCreatesAWalDatabaseAtSchemaVersion1) {

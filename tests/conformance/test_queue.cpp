@@ -18,8 +18,8 @@ TYPED_TEST(QueueConformance, FetchIsFifoAmongDueJobs) {
   const std::int64_t now = this->now_ms();
   JobSpec start = job("q", "r-b", now - 20, JobKind::kStart);
   start.snoozes = 3;
-  this->enqueue({job("q", "r-a", now - 10), start, job("q", "r-c", now),
-                 job("q", "r-d", now + 5'000)});
+  const std::int64_t later = now + this->ms(this->kShortTtl);
+  this->enqueue({job("q", "r-a", now - 10), start, job("q", "r-c", now), job("q", "r-d", later)});
   this->enqueue({job("q", "r-e", now - 20)});  // same run_at as r-b, enqueued later
 
   std::vector<std::string> order;
@@ -27,9 +27,9 @@ TYPED_TEST(QueueConformance, FetchIsFifoAmongDueJobs) {
   EXPECT_EQ(order, (std::vector<std::string>{"r-b", "r-e", "r-a", "r-c"}));
 
   // Not before run_at.
-  this->advance(4'999ms);
+  this->advance_to(later - this->ms(this->kMargin));
   EXPECT_FALSE(this->fetch({"q"}, "w"));
-  this->advance(1ms);
+  this->advance_to(later);
   auto d = this->fetch({"q"}, "w");
   ASSERT_TRUE(d);
   EXPECT_EQ(d->job.spec.run_id, "r-d");
@@ -41,6 +41,7 @@ TYPED_TEST(QueueConformance, DeliveryCarriesTheJobAndItsLease) {
   spec.snoozes = 2;
   this->enqueue({spec});
   auto d = this->fetch({"q"}, "w1");
+  const std::int64_t fetched_by = this->now_ms();
   ASSERT_TRUE(d);
   EXPECT_GT(d->job.id, 0);
   EXPECT_EQ(d->job.spec.queue, "q");
@@ -51,18 +52,20 @@ TYPED_TEST(QueueConformance, DeliveryCarriesTheJobAndItsLease) {
   EXPECT_EQ(d->job.spec.snoozes, 2);
   EXPECT_EQ(d->job.deliveries, 1);
   EXPECT_EQ(d->job.lease_owner, "w1");
-  EXPECT_EQ(d->job.lease_expires_ms, now + 30'000);
+  // Invisible until now + visibility, by the store's clock at the fetch.
+  EXPECT_GE(d->job.lease_expires_ms, now + 30'000);
+  EXPECT_LE(d->job.lease_expires_ms, fetched_by + 30'000);
 }
 
 TYPED_TEST(QueueConformance, FetchedJobIsInvisibleUntilItsVisibilityTimeout) {
   this->enqueue({job("q", "r1")});
-  auto first = this->fetch({"q"}, "w1");
+  auto first = this->fetch({"q"}, "w1", this->kShortTtl);
   ASSERT_TRUE(first);
   EXPECT_EQ(first->job.deliveries, 1);
   EXPECT_FALSE(this->fetch({"q"}, "w2"));
-  this->advance(this->kVisibility - 1ms);
+  this->advance_to(first->job.lease_expires_ms - this->ms(this->kMargin));
   EXPECT_FALSE(this->fetch({"q"}, "w2"));
-  this->advance(1ms);
+  this->advance_to(first->job.lease_expires_ms);
   auto again = this->fetch({"q"}, "w2");
   ASSERT_TRUE(again);
   EXPECT_EQ(again->job.id, first->job.id);
@@ -74,12 +77,14 @@ TYPED_TEST(QueueConformance, FetchTakesTheRunLeaseWhenFree) {
   this->create({header("r1", RunStatus::kEnqueued)}, {job("q", "r1"), job("q", "r1")});
   const std::int64_t now = this->now_ms();
   auto d1 = this->fetch({"q"}, "w1", this->kVisibility, 20s);
+  const std::int64_t fetched_by = this->now_ms();
   ASSERT_TRUE(d1);
   EXPECT_TRUE(d1->run_leased);
   EXPECT_EQ(d1->run_lease.key, run_lease_key("r1"));
   EXPECT_EQ(d1->run_lease.owner, "w1");
   EXPECT_GT(d1->run_lease.token, 0u);
-  EXPECT_EQ(d1->run_lease.expires_at_ms, now + 20'000);
+  EXPECT_GE(d1->run_lease.expires_at_ms, now + 20'000);
+  EXPECT_LE(d1->run_lease.expires_at_ms, fetched_by + 20'000);
   EXPECT_EQ(this->load("r1").fencing_token, d1->run_lease.token);
 
   // A duplicate delivery of the same run: the job is delivered, the run is reported busy.
@@ -120,7 +125,7 @@ TYPED_TEST(QueueConformance, QueuesAreRoutedApart) {
 
 TYPED_TEST(QueueConformance, AckInCommitDeletesTheJob) {
   this->create({header("r1", RunStatus::kEnqueued)}, {job("q", "r1")});
-  auto d = this->fetch({"q"}, "w1");
+  auto d = this->fetch({"q"}, "w1", this->kShortTtl);
   ASSERT_TRUE(d && d->run_leased);
 
   CommitRequest c;
@@ -133,15 +138,15 @@ TYPED_TEST(QueueConformance, AckInCommitDeletesTheJob) {
   c.lease_owner = "w1";
   this->commit_ok(c);
   EXPECT_FALSE(this->has_job("r1"));
-  this->advance(this->kVisibility * 2);
+  this->advance_to(d->job.lease_expires_ms);  // an acked job is not redelivered
   EXPECT_FALSE(this->fetch({"q"}, "w2"));
 }
 
 TYPED_TEST(QueueConformance, AckByAFormerDeliveryKeepsTheJob) {
   this->enqueue({job("q", "r1"), job("q", "r2")});
-  auto first = this->fetch({"q"}, "w1");
+  auto first = this->fetch({"q"}, "w1", this->kShortTtl);
   ASSERT_TRUE(first);
-  this->advance(this->kVisibility);
+  this->advance_to(first->job.lease_expires_ms);
   auto again = this->fetch({"q"}, "w2");
   ASSERT_TRUE(again);
   ASSERT_EQ(again->job.id, first->job.id);
@@ -170,24 +175,30 @@ TYPED_TEST(QueueConformance, ReleaseJobPutsItBackAfterTheDelay) {
   ASSERT_TRUE(this->db().release_job(d->job.id, "w2", 0ms).ok());  // not w2's: no-op
   EXPECT_FALSE(this->fetch({"q"}, "w2"));
 
-  ASSERT_TRUE(this->db().release_job(d->job.id, "w1", 5s).ok());
+  const std::int64_t delay = this->ms(this->kShortTtl);
+  const std::int64_t before = this->now_ms();
+  ASSERT_TRUE(this->db().release_job(d->job.id, "w1", this->kShortTtl).ok());
+  const std::int64_t after = this->now_ms();
   EXPECT_TRUE(this->has_job("r1"));
-  this->advance(5s - 1ms);
+  this->advance_to(before + delay - this->ms(this->kMargin));
   EXPECT_FALSE(this->fetch({"q"}, "w2"));
-  this->advance(1ms);
+  this->advance_to(after + delay);
   auto again = this->fetch({"q"}, "w2");
   ASSERT_TRUE(again);
   EXPECT_EQ(again->job.id, d->job.id);
   EXPECT_EQ(again->job.deliveries, 2);
-  EXPECT_EQ(again->job.spec.run_at_ms, this->now_ms());
+  // Due at now + delay, by the store's clock at the release.
+  EXPECT_GE(again->job.spec.run_at_ms, before + delay);
+  EXPECT_LE(again->job.spec.run_at_ms, after + delay);
 }
 
 TYPED_TEST(QueueConformance, HasJobWhileQueuedOrInDelivery) {
   EXPECT_FALSE(this->has_job("r1"));
-  this->enqueue({job("q", "r1", this->now_ms() + 60'000)});
+  const std::int64_t run_at = this->now_ms() + this->ms(this->kShortTtl);
+  this->enqueue({job("q", "r1", run_at)});
   EXPECT_TRUE(this->has_job("r1"));
   EXPECT_FALSE(this->has_job("r2"));
-  this->advance(60s);
+  this->advance_to(run_at);
   auto d = this->fetch({"q"}, "w1");
   ASSERT_TRUE(d);
   EXPECT_TRUE(this->has_job("r1"));

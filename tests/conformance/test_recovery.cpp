@@ -1,4 +1,6 @@
 // What sweepers and operators read: orphans, expired runs, run listings.
+#include <algorithm>
+
 #include "conformance/conformance_support.hpp"
 
 namespace reactor::conformance {
@@ -29,13 +31,13 @@ TYPED_TEST(RecoveryConformance, FindOrphansListsOnlyRootsNobodyIsServing) {
                 header("child-enqueued", RunStatus::kEnqueued, "running-no-lease")},
                {job("q", "enqueued-with-job")});
 
-  this->acquire(run_lease_key("running-expired"), "w", true, 1s);
-  this->advance(2s);
+  Lease lapsing = this->acquire(run_lease_key("running-expired"), "w", true, this->kShortTtl);
   this->acquire(run_lease_key("running-live"), "w", true, 60s);
   Lease released = this->acquire(run_lease_key("running-released"), "w", true, 60s);
   ASSERT_TRUE(this->db().release_lease(released.key, "w", released.token).ok());
-  this->acquire(run_lease_key("completed"), "w", true, 1s);  // terminal: never an orphan
-  this->advance(2s);
+  // Terminal: never an orphan, live lease or not.
+  Lease done = this->acquire(run_lease_key("completed"), "w", true, this->kShortTtl);
+  this->advance_to(std::max(lapsing.expires_at_ms, done.expires_at_ms));
 
   std::vector<RunHeaderRow> out;
   ASSERT_TRUE(this->db().find_orphans(100, out).ok());

@@ -1,0 +1,448 @@
+#include "storage/redis/redis_backend.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <thread>
+
+#include "reactor/engine.hpp"
+#include "storage/commit_check.hpp"
+#include "storage/storage_time.hpp"
+
+namespace reactor {
+
+using redis::Reply;
+using redis::ScriptId;
+
+namespace {
+
+// A reply of a shape the script never returns.
+struct BadReply : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+const redisReply& element(const redisReply& r, std::size_t i) {
+  if (r.type != REDIS_REPLY_ARRAY || i >= r.elements) {
+    throw BadReply("expected an array of more than " + std::to_string(i) + " elements");
+  }
+  return *r.element[i];
+}
+
+std::string text(const redisReply& r) {
+  switch (r.type) {
+    case REDIS_REPLY_STRING:
+    case REDIS_REPLY_STATUS:
+      return std::string(r.str, r.len);
+    case REDIS_REPLY_INTEGER:
+      return std::to_string(r.integer);
+    case REDIS_REPLY_NIL:
+      return {};
+    default:
+      throw BadReply("expected a string");
+  }
+}
+
+std::int64_t integer(const redisReply& r) {
+  if (r.type == REDIS_REPLY_INTEGER) return r.integer;
+  if (r.type == REDIS_REPLY_STRING) {
+    std::int64_t value = 0;
+    auto [end, ec] = std::from_chars(r.str, r.str + r.len, value);
+    if (ec == std::errc() && end == r.str + r.len) return value;
+  }
+  throw BadReply("expected an integer");
+}
+
+// Visits the field/value pairs of an HGETALL reply.
+template <typename Visit>
+void for_each_field(const redisReply& r, Visit&& visit) {
+  if (r.type != REDIS_REPLY_ARRAY || r.elements % 2 != 0) throw BadReply("expected a hash");
+  for (std::size_t i = 0; i < r.elements; i += 2)
+    visit(text(*r.element[i]), text(*r.element[i + 1]));
+}
+
+// Script arguments for counts: Redis reads LIMIT counts as signed 64-bit.
+std::string count_arg(std::size_t n) {
+  return std::to_string(std::min<std::size_t>(n, 1'000'000'000));
+}
+
+// Run headers are stored whole, as JSON, in the hash of their root run.
+std::string encode_header(const RunHeaderRow& h) {
+  nlohmann::json j = {{"id", h.id},
+                      {"root_id", h.root_id},
+                      {"parent_id", h.parent_id},
+                      {"reactor", h.reactor},
+                      {"status", to_string(h.status)},
+                      {"fingerprint", h.fingerprint},
+                      {"schema_version", h.schema_version},
+                      {"body", h.body},
+                      {"updated_at", h.updated_at_ms},
+                      {"expires_at", h.expires_at_ms}};
+  return j.dump();
+}
+
+Status decode_header(const std::string& blob, RunHeaderRow& h) {
+  try {
+    const nlohmann::json j = nlohmann::json::parse(blob);
+    h.id = j.at("id").get<std::string>();
+    h.root_id = j.at("root_id").get<std::string>();
+    h.parent_id = j.at("parent_id").get<std::string>();
+    h.reactor = j.at("reactor").get<std::string>();
+    h.status = run_status_from_string(j.at("status").get<std::string>());
+    h.fingerprint = j.at("fingerprint").get<std::string>();
+    h.schema_version = j.at("schema_version").get<int>();
+    h.body = j.at("body").get<std::string>();
+    h.updated_at_ms = j.at("updated_at").get<std::int64_t>();
+    h.expires_at_ms = j.at("expires_at").get<std::int64_t>();
+  } catch (const std::exception& e) {
+    return Status::Corruption("run header " + h.id + ": " + e.what());
+  }
+  return Status::Ok();
+}
+
+Status decode_headers(const redisReply& list, std::vector<RunHeaderRow>& out) {
+  if (list.type != REDIS_REPLY_ARRAY) throw BadReply("expected a list of headers");
+  for (std::size_t i = 0; i < list.elements; ++i) {
+    RunHeaderRow h;
+    if (Status s = decode_header(text(*list.element[i]), h); !s.ok()) return s;
+    out.push_back(std::move(h));
+  }
+  return Status::Ok();
+}
+
+// The keys the C++ side names itself; the same names as the helpers in
+// redis_scripts.cpp.
+std::string wake_key(const std::string& prefix, const std::string& queue) {
+  return prefix + "wake:" + queue;
+}
+std::string run_jobs_key(const std::string& prefix, const std::string& run_id) {
+  return prefix + "{" + run_id + "}:jobs";
+}
+
+std::string queue_set(const std::vector<std::string>& queues) {
+  std::string key;
+  for (const auto& q : queues) {
+    key += q;
+    key += '\n';
+  }
+  return key;
+}
+
+}  // namespace
+
+RedisBackend::RedisBackend(redis::RedisOptions options) : client_(std::move(options)) {}
+
+Status RedisBackend::open(const redis::RedisOptions& options, std::unique_ptr<Backend>& out) {
+  std::unique_ptr<RedisBackend> backend(new RedisBackend(options));
+  Status s = backend->client_.start();
+  std::int64_t version = 0;
+  if (s.ok()) {
+    s = backend->run(ScriptId::kInit, {std::to_string(redis::kLayoutVersion)},
+                     [&](const redisReply& r) {
+                       version = integer(r);
+                       return Status::Ok();
+                     });
+  }
+  if (s.ok() && version > redis::kLayoutVersion) {
+    s = Status::Unavailable(options.masked_url + ": keys under prefix '" + options.prefix +
+                            "' have layout version " + std::to_string(version) +
+                            ", newer than this build reads (" +
+                            std::to_string(redis::kLayoutVersion) + ")");
+  }
+  // Every message above starts with the masked URL.
+  if (!s.ok()) return Status::Unavailable("cannot open " + s.message());
+  out = std::move(backend);
+  return Status::Ok();
+}
+
+std::string RedisBackend::describe() const { return client_.options().masked_url; }
+
+std::uint64_t RedisBackend::round_trips() const { return client_.round_trips(); }
+
+template <typename Read>
+Status RedisBackend::run(ScriptId script, std::vector<std::string> args, Read&& read) {
+  args.insert(args.begin(), client_.options().prefix);
+  Reply reply;
+  if (Status s = client_.eval(script, args, reply); !s.ok()) return s;
+  try {
+    return read(*reply);
+  } catch (const std::exception& e) {  // BadReply, or a job kind this build cannot read
+    return Status::Internal(client_.options().masked_url + ": script " +
+                            redis::script_name(script) + ": unexpected reply: " + e.what());
+  }
+}
+
+Status RedisBackend::commit(const CommitRequest& c) {
+  if (Status s = storage::check_commit(c); !s.ok()) return s;
+  // Enqueueing is the one write that is not idempotent. A commit that
+  // enqueues carries a nonce, so resending it after a lost connection cannot
+  // enqueue its jobs twice.
+  const std::string nonce = c.enqueue.empty() ? "" : new_run_id();
+  std::vector<std::string> args = {nonce,
+                                   c.root_id,
+                                   std::to_string(c.fencing_token),
+                                   c.release_lease ? "1" : "0",
+                                   c.lease_owner,
+                                   c.ack_job ? std::to_string(*c.ack_job) : "",
+                                   c.ack_owner};
+  args.reserve(args.size() + 5 + 9 * c.headers.size() + 2 * c.inputs.size() + 3 * c.steps.size() +
+               3 * c.trace.size() + 6 * c.enqueue.size());
+  args.push_back(std::to_string(c.headers.size()));
+  for (const auto& h : c.headers) {
+    args.insert(args.end(), {h.id, h.root_id, h.parent_id, h.reactor, to_string(h.status),
+                             is_terminal(h.status) ? "1" : "0", std::to_string(h.updated_at_ms),
+                             std::to_string(h.expires_at_ms), encode_header(h)});
+  }
+  args.push_back(std::to_string(c.inputs.size()));
+  for (const auto& i : c.inputs) args.insert(args.end(), {i.run_id, i.inputs});
+  args.push_back(std::to_string(c.steps.size()));
+  for (const auto& s : c.steps)
+    args.insert(args.end(), {s.run_id, std::to_string(s.index), s.body});
+  args.push_back(std::to_string(c.trace.size()));
+  for (const auto& t : c.trace) args.insert(args.end(), {t.root_id, std::to_string(t.seq), t.body});
+  args.push_back(std::to_string(c.enqueue.size()));
+  for (const auto& j : c.enqueue) {
+    args.insert(args.end(), {j.queue, to_string(j.kind), j.run_id, j.reactor,
+                             std::to_string(j.run_at_ms), std::to_string(j.snoozes)});
+  }
+  return run(ScriptId::kCommit, std::move(args), [&](const redisReply& r) {
+    if (integer(r) == 1) return Status::Ok();
+    return Status::LeaseLost("run " + c.root_id + ": fencing token " +
+                             std::to_string(c.fencing_token) + " is no longer the newest");
+  });
+}
+
+Status RedisBackend::load_run(const std::string& root_id, StoredRun& out) {
+  out = StoredRun{};
+  StoredRun run_rows;
+  Status s = run(ScriptId::kLoadRun, {root_id}, [&](const redisReply& r) -> Status {
+    std::vector<RunHeaderRow> headers;
+    Status decoded;
+    for_each_field(element(r, 0), [&](const std::string&, const std::string& blob) {
+      RunHeaderRow h;
+      if (Status d = decode_header(blob, h); !d.ok()) {
+        if (decoded.ok()) decoded = d;
+        return;
+      }
+      headers.push_back(std::move(h));
+    });
+    if (!decoded.ok()) return decoded;
+    auto root = std::find_if(headers.begin(), headers.end(),
+                             [&](const RunHeaderRow& h) { return h.id == root_id; });
+    if (root == headers.end() || !root->parent_id.empty()) {
+      return Status::NotFound("run " + root_id + " not found");
+    }
+    // The root first, then its descendants by id; inputs and steps in that order.
+    std::iter_swap(headers.begin(), root);
+    std::sort(headers.begin() + 1, headers.end(),
+              [](const RunHeaderRow& a, const RunHeaderRow& b) { return a.id < b.id; });
+    std::map<std::string, std::size_t> position;
+    for (std::size_t i = 0; i < headers.size(); ++i) position[headers[i].id] = i;
+
+    std::vector<RunInputsRow> inputs;
+    for_each_field(element(r, 1), [&](const std::string& run_id, const std::string& value) {
+      if (position.count(run_id)) inputs.push_back({run_id, value});
+    });
+    std::sort(inputs.begin(), inputs.end(), [&](const RunInputsRow& a, const RunInputsRow& b) {
+      return position[a.run_id] < position[b.run_id];
+    });
+
+    std::vector<StepRow> steps;
+    for_each_field(element(r, 2), [&](const std::string& field, const std::string& body) {
+      // "<run id>#<index>"
+      const auto hash = field.rfind('#');
+      if (hash == std::string::npos) throw BadReply("step field '" + field + "'");
+      std::string run_id = field.substr(0, hash);
+      std::uint32_t index = 0;
+      const char* first = field.data() + hash + 1;
+      const char* last = field.data() + field.size();
+      auto [end, ec] = std::from_chars(first, last, index);
+      if (ec != std::errc() || end != last) throw BadReply("step field '" + field + "'");
+      if (position.count(run_id)) steps.push_back({std::move(run_id), index, body});
+    });
+    std::sort(steps.begin(), steps.end(), [&](const StepRow& a, const StepRow& b) {
+      return std::make_pair(position[a.run_id], a.index) <
+             std::make_pair(position[b.run_id], b.index);
+    });
+
+    std::vector<TraceRow> trace;
+    for_each_field(element(r, 3), [&](const std::string& seq, const std::string& body) {
+      std::uint64_t n = 0;
+      auto [end, ec] = std::from_chars(seq.data(), seq.data() + seq.size(), n);
+      if (ec != std::errc() || end != seq.data() + seq.size()) throw BadReply("trace seq " + seq);
+      trace.push_back({root_id, n, body});
+    });
+    std::sort(trace.begin(), trace.end(),
+              [](const TraceRow& a, const TraceRow& b) { return a.seq < b.seq; });
+
+    run_rows.headers = std::move(headers);
+    run_rows.inputs = std::move(inputs);
+    run_rows.steps = std::move(steps);
+    run_rows.trace = std::move(trace);
+    run_rows.fencing_token = static_cast<std::uint64_t>(integer(element(r, 4)));
+    return Status::Ok();
+  });
+  if (s.ok()) out = std::move(run_rows);
+  return s;
+}
+
+Status RedisBackend::load_header(const std::string& run_id, RunHeaderRow& out) {
+  return run(ScriptId::kLoadHeader, {run_id}, [&](const redisReply& r) {
+    if (r.type == REDIS_REPLY_NIL) return Status::NotFound("run " + run_id + " not found");
+    return decode_header(text(r), out);
+  });
+}
+
+Status RedisBackend::list_runs(const RunFilter& filter, std::vector<RunHeaderRow>& out) {
+  out.clear();
+  std::vector<RunHeaderRow> rows;
+  Status s = run(ScriptId::kListRuns,
+                 {filter.status ? to_string(*filter.status) : "",
+                  filter.reactor ? *filter.reactor : "", count_arg(filter.limit)},
+                 [&](const redisReply& r) { return decode_headers(r, rows); });
+  if (s.ok()) out = std::move(rows);
+  return s;
+}
+
+Status RedisBackend::fetch(const std::vector<std::string>& queues, const std::string& owner,
+                           Duration visibility, Duration run_lease_ttl,
+                           std::optional<Delivery>& out) {
+  out.reset();
+  if (owner.empty()) return Status::InvalidArgument("fetch: owner must not be empty");
+  if (queues.empty()) return Status::Ok();
+  std::vector<std::string> args = {owner, std::to_string(storage::to_ms(visibility)),
+                                   std::to_string(storage::to_ms(run_lease_ttl))};
+  args.insert(args.end(), queues.begin(), queues.end());
+  const auto asked_at = std::chrono::steady_clock::now();
+  return run(ScriptId::kFetch, std::move(args), [&](const redisReply& r) -> Status {
+    const std::string outcome = text(element(r, 0));
+    if (outcome == "idle") {
+      const std::string next_due = text(element(r, 2));
+      std::lock_guard lock(next_due_mu_);
+      if (next_due.empty()) {
+        next_due_.erase(queue_set(queues));
+      } else {
+        // Server time to local steady time, so the workers' clocks never matter.
+        const auto in = std::chrono::milliseconds(integer(element(r, 2)) - integer(element(r, 1)));
+        next_due_[queue_set(queues)] = asked_at + in;
+      }
+      return Status::Ok();
+    }
+    if (outcome == "unreadable") {
+      return Status::Corruption("job " + text(element(r, 1)) + ": unknown job kind '" +
+                                text(element(r, 2)) + "'");
+    }
+    if (outcome != "job") throw BadReply("unknown fetch outcome '" + outcome + "'");
+    Delivery d;
+    d.job.id = integer(element(r, 1));
+    d.job.spec.queue = text(element(r, 2));
+    d.job.spec.kind = job_kind_from_string(text(element(r, 3)));
+    d.job.spec.run_id = text(element(r, 4));
+    d.job.spec.reactor = text(element(r, 5));
+    d.job.spec.run_at_ms = integer(element(r, 6));
+    d.job.spec.snoozes = static_cast<int>(integer(element(r, 7)));
+    d.job.deliveries = static_cast<int>(integer(element(r, 8)));
+    d.job.lease_owner = owner;
+    d.job.lease_expires_ms = integer(element(r, 9));
+    d.run_leased = text(element(r, 10)) == "1";
+    d.run_lease.key = run_lease_key(d.job.spec.run_id);
+    d.run_lease.owner = text(element(r, 11));
+    d.run_lease.token = static_cast<std::uint64_t>(integer(element(r, 12)));
+    d.run_lease.expires_at_ms = integer(element(r, 13));
+    out = std::move(d);
+    return Status::Ok();
+  });
+}
+
+Status RedisBackend::wait_for_jobs(const std::vector<std::string>& queues, Duration max_wait) {
+  if (queues.empty()) return Backend::wait_for_jobs(queues, max_wait);
+  auto wait = std::chrono::ceil<std::chrono::milliseconds>(max_wait);
+  {
+    std::lock_guard lock(next_due_mu_);
+    if (auto it = next_due_.find(queue_set(queues)); it != next_due_.end()) {
+      const auto until_due = std::chrono::ceil<std::chrono::milliseconds>(
+          it->second - std::chrono::steady_clock::now());
+      wait = std::min(wait, until_due);
+    }
+  }
+  if (wait.count() <= 0)
+    return Status::Ok();  // something is due already; BLPOP 0 would block forever
+  redis::Command blpop{"BLPOP"};
+  for (const auto& q : queues) blpop.push_back(wake_key(client_.options().prefix, q));
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.3f", static_cast<double>(wait.count()) / 1000.0);
+  blpop.emplace_back(seconds);
+  Reply reply;
+  return client_.command(blpop, reply, wait);
+}
+
+Status RedisBackend::release_job(std::int64_t job_id, const std::string& owner, Duration delay) {
+  if (owner.empty()) return Status::Ok();
+  return run(ScriptId::kReleaseJob,
+             {std::to_string(job_id), owner, std::to_string(storage::to_ms(delay))},
+             [](const redisReply&) { return Status::Ok(); });
+}
+
+Status RedisBackend::has_job(const std::string& run_id, bool& out) {
+  Reply reply;
+  if (Status s = client_.command({"EXISTS", run_jobs_key(client_.options().prefix, run_id)}, reply);
+      !s.ok()) {
+    return s;
+  }
+  out = reply->type == REDIS_REPLY_INTEGER && reply->integer > 0;
+  return Status::Ok();
+}
+
+Status RedisBackend::acquire_lease(const std::string& key, const std::string& owner, Duration ttl,
+                                   bool& granted, Lease& out) {
+  if (key.empty() || owner.empty()) {
+    return Status::InvalidArgument("acquire_lease: key and owner must not be empty");
+  }
+  return run(ScriptId::kAcquireLease, {key, owner, std::to_string(storage::to_ms(ttl))},
+             [&](const redisReply& r) {
+               granted = integer(element(r, 0)) == 1;
+               out = Lease{key, text(element(r, 1)),
+                           static_cast<std::uint64_t>(integer(element(r, 2))),
+                           integer(element(r, 3))};
+               return Status::Ok();
+             });
+}
+
+Status RedisBackend::extend_lease(const std::string& key, const std::string& owner,
+                                  std::uint64_t token, Duration ttl) {
+  return run(ScriptId::kExtendLease,
+             {key, owner, std::to_string(token), std::to_string(storage::to_ms(ttl))},
+             [&](const redisReply& r) {
+               if (integer(r) == 1) return Status::Ok();
+               return Status::LeaseLost("lease " + key + " is no longer held by " + owner +
+                                        " (token " + std::to_string(token) + ")");
+             });
+}
+
+Status RedisBackend::release_lease(const std::string& key, const std::string& owner,
+                                   std::uint64_t token) {
+  return run(ScriptId::kReleaseLease, {key, owner, std::to_string(token)},
+             [](const redisReply&) { return Status::Ok(); });
+}
+
+Status RedisBackend::find_orphans(std::size_t limit, std::vector<RunHeaderRow>& out) {
+  out.clear();
+  std::vector<RunHeaderRow> rows;
+  Status s = run(ScriptId::kFindOrphans,
+                 {count_arg(limit), to_string(RunStatus::kRunning),
+                  to_string(RunStatus::kRollingBack), to_string(RunStatus::kEnqueued)},
+                 [&](const redisReply& r) { return decode_headers(r, rows); });
+  if (s.ok()) out = std::move(rows);
+  return s;
+}
+
+Status RedisBackend::purge_expired(std::size_t limit, std::size_t& purged) {
+  purged = 0;
+  return run(ScriptId::kPurgeExpired, {count_arg(limit)}, [&](const redisReply& r) {
+    purged = static_cast<std::size_t>(integer(r));
+    return Status::Ok();
+  });
+}
+
+}  // namespace reactor

@@ -1,0 +1,66 @@
+// RedisBackend: the Backend contract on one Redis 7 server, for many worker
+// processes on many hosts. Every operation that touches more than one key is
+// one Lua script (atomic on the server); commit is one round trip, fetch is
+// one round trip. Expiry (leases, visibility timeouts, delayed jobs,
+// retention) is judged by the server's clock, read inside the scripts; the
+// injected Clock is not used. Layout and queue design: docs/redis.md.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "reactor/backend.hpp"
+#include "storage/redis/redis_client.hpp"
+#include "storage/redis/redis_url.hpp"
+
+namespace reactor {
+
+class RedisBackend final : public Backend {
+ public:
+  // Connects once (no retries: a server that is not there at start-up is
+  // reported at once), checks the key layout version and loads the scripts.
+  // Unavailable naming the masked URL when any of that fails.
+  static Status open(const redis::RedisOptions& options, std::unique_ptr<Backend>& out);
+
+  std::string describe() const override;
+  Status commit(const CommitRequest& c) override;
+  Status load_run(const std::string& root_id, StoredRun& out) override;
+  Status load_header(const std::string& run_id, RunHeaderRow& out) override;
+  Status list_runs(const RunFilter& filter, std::vector<RunHeaderRow>& out) override;
+  Status fetch(const std::vector<std::string>& queues, const std::string& owner,
+               Duration visibility, Duration run_lease_ttl, std::optional<Delivery>& out) override;
+  // Blocks on the queues' wake-up lists (BLPOP), which every enqueue and
+  // release_job pushes to, for at most max_wait and no longer than until the
+  // next job that the last empty fetch of these queues saw falls due.
+  Status wait_for_jobs(const std::vector<std::string>& queues, Duration max_wait) override;
+  Status release_job(std::int64_t job_id, const std::string& owner, Duration delay) override;
+  Status has_job(const std::string& run_id, bool& out) override;
+  Status acquire_lease(const std::string& key, const std::string& owner, Duration ttl,
+                       bool& granted, Lease& out) override;
+  Status extend_lease(const std::string& key, const std::string& owner, std::uint64_t token,
+                      Duration ttl) override;
+  Status release_lease(const std::string& key, const std::string& owner,
+                       std::uint64_t token) override;
+  Status find_orphans(std::size_t limit, std::vector<RunHeaderRow>& out) override;
+  Status purge_expired(std::size_t limit, std::size_t& purged) override;
+  std::uint64_t round_trips() const override;
+
+ private:
+  explicit RedisBackend(redis::RedisOptions options);
+
+  // Runs a script whose reply `read` turns into results; a reply of the wrong
+  // shape is Internal naming the script.
+  template <typename Read>
+  Status run(redis::ScriptId script, std::vector<std::string> args, Read&& read);
+
+  redis::RedisClient client_;
+  // When each set of queues next has a job falling due, as the last empty
+  // fetch of that set saw it (local steady time), for wait_for_jobs.
+  std::mutex next_due_mu_;
+  std::map<std::string, std::chrono::steady_clock::time_point> next_due_;
+};
+
+}  // namespace reactor

@@ -1,0 +1,141 @@
+#include "storage/redis/redis_client.hpp"
+
+#include <algorithm>
+#include <random>
+#include <string_view>
+#include <thread>
+
+namespace reactor::redis {
+
+namespace {
+
+using Millis = std::chrono::milliseconds;
+
+bool error_is(const redisReply& r, std::string_view code) {
+  if (r.type != REDIS_REPLY_ERROR || r.str == nullptr) return false;
+  std::string_view text(r.str, r.len);
+  return text.substr(0, code.size()) == code &&
+         (text.size() == code.size() || text[code.size()] == ' ');
+}
+
+// Refusals that say "not now": the server is loading its data set, running a
+// long script, or between roles. Sending the request again later is right.
+bool transient(const redisReply& r) {
+  for (std::string_view code : {"LOADING", "BUSY", "TRYAGAIN", "MASTERDOWN"}) {
+    if (error_is(r, code)) return true;
+  }
+  return false;
+}
+
+// Before the next attempt: 10 ms doubling to 500 ms, each drawn between half
+// and all of that, so clients that lost the server together do not come back
+// in lock step.
+Millis backoff(int attempt) {
+  thread_local std::minstd_rand rng{std::random_device{}()};
+  const long cap = std::min<long>(10L << std::min(attempt, 6), 500);
+  std::uniform_int_distribution<long> jitter(cap / 2, cap);
+  return Millis(jitter(rng));
+}
+
+}  // namespace
+
+RedisClient::RedisClient(RedisOptions options) : pool_(std::move(options)) {}
+
+Status RedisClient::start() {
+  ConnectionPool::Handle conn;
+  if (Status s = pool_.acquire(conn); !s.ok()) return s;
+  std::vector<Command> loads;
+  for (ScriptId id : all_scripts()) loads.push_back({"SCRIPT", "LOAD", script_source(id)});
+  std::vector<Reply> replies;
+  if (Status s = conn->call(loads, replies); !s.ok()) return s;
+  for (std::size_t i = 0; i < replies.size(); ++i) {
+    const ScriptId id = all_scripts()[i];
+    const redisReply& r = *replies[i];
+    if (r.type != REDIS_REPLY_STRING) {
+      return to_status(r, std::string("loading script ") + script_name(id));
+    }
+    sha_[id] = std::string(r.str, r.len);
+  }
+  return Status::Ok();
+}
+
+Status RedisClient::round_trip(const std::vector<Command>& commands, std::vector<Reply>& replies,
+                               Millis block) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto deadline = start + options().reconnect_budget;
+  Status last;
+  for (int attempt = 0;; ++attempt) {
+    if (attempt > 0) {
+      const auto now = std::chrono::steady_clock::now();
+      if (now >= deadline) break;
+      std::this_thread::sleep_for(
+          std::min<std::chrono::steady_clock::duration>(backoff(attempt - 1), deadline - now));
+    }
+    ConnectionPool::Handle conn;
+    last = pool_.acquire(conn);
+    if (!last.ok()) continue;
+    last = conn->call(commands, replies, block);
+    if (!last.ok()) {
+      // The server went away or the network broke: the idle connections are
+      // most likely dead too, so none of them is tried before a fresh one.
+      pool_.drop_idle();
+      continue;
+    }
+    auto refused =
+        std::find_if(replies.begin(), replies.end(), [](const Reply& r) { return transient(*r); });
+    if (refused == replies.end()) return Status::Ok();
+    last = to_status(**refused, commands.front().front());
+  }
+  const auto spent =
+      std::chrono::duration_cast<Millis>(std::chrono::steady_clock::now() - start).count();
+  return Status::Unavailable(last.message() + " (gave up after " + std::to_string(spent) +
+                             " ms of reconnecting)");
+}
+
+Status RedisClient::command(const Command& cmd, Reply& out, Millis block) {
+  std::vector<Reply> replies;
+  if (Status s = round_trip({cmd}, replies, block); !s.ok()) return s;
+  out = std::move(replies.front());
+  if (out->type == REDIS_REPLY_ERROR) return to_status(*out, cmd.front());
+  return Status::Ok();
+}
+
+Status RedisClient::eval(ScriptId script, const std::vector<std::string>& args, Reply& out) {
+  auto sha = sha_.find(script);
+  if (sha == sha_.end()) {
+    return Status::Internal(options().masked_url + ": script " + script_name(script) +
+                            " was never loaded");
+  }
+  Command evalsha{"EVALSHA", sha->second, "0"};
+  evalsha.insert(evalsha.end(), args.begin(), args.end());
+  std::vector<Reply> replies;
+  if (Status s = round_trip({evalsha}, replies, Millis(0)); !s.ok()) return s;
+  if (error_is(*replies.front(), "NOSCRIPT")) {
+    // Nothing ran; load it again and run it in the same round trip.
+    if (Status s =
+            round_trip({{"SCRIPT", "LOAD", script_source(script)}, evalsha}, replies, Millis(0));
+        !s.ok()) {
+      return s;
+    }
+    replies.erase(replies.begin());
+  }
+  out = std::move(replies.front());
+  if (out->type == REDIS_REPLY_ERROR) {
+    return to_status(*out, std::string("script ") + script_name(script));
+  }
+  return Status::Ok();
+}
+
+Status RedisClient::to_status(const redisReply& reply, const std::string& what) const {
+  const std::string text = reply.str ? std::string(reply.str, reply.len) : "unexpected reply";
+  const std::string message = options().masked_url + ": " + what + ": " + text;
+  // The server cannot take writes now (memory, a failing disk, a replica) or
+  // does not let us in: the store is unavailable, not the request wrong.
+  for (std::string_view code : {"OOM", "MISCONF", "READONLY", "NOAUTH", "WRONGPASS", "NOPERM",
+                                "LOADING", "BUSY", "TRYAGAIN", "MASTERDOWN", "NOREPLICAS"}) {
+    if (error_is(reply, code)) return Status::Unavailable(message);
+  }
+  return Status::Internal(message);
+}
+
+}  // namespace reactor::redis

@@ -1,0 +1,57 @@
+// RedisClient: requests to one Redis server as the backend needs them, over a
+// ConnectionPool. A request whose connection is lost (server restart, network
+// blip) is sent again on a fresh connection, reconnecting with capped,
+// jittered exponential backoff, for up to options.reconnect_budget; only then
+// is it Unavailable. Every request the backend sends is therefore written so
+// that sending it twice is safe (docs/redis.md, "Reconnects").
+//
+// Lua scripts run with EVALSHA; a server that no longer knows a script
+// (restarted, SCRIPT FLUSH) answers NOSCRIPT, and the client then sends
+// SCRIPT LOAD and EVALSHA again in one pipeline.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "reactor/status.hpp"
+#include "storage/redis/redis_connection.hpp"
+#include "storage/redis/redis_scripts.hpp"
+
+namespace reactor::redis {
+
+class RedisClient {
+ public:
+  explicit RedisClient(RedisOptions options);
+
+  // Connects once, without retrying (a server that is not there at start-up
+  // is a configuration error, reported at once), and loads every script.
+  Status start();
+
+  // One command. A Redis error reply is returned as a Status (see to_status).
+  // `block` is how long a blocking command (BLPOP) may wait on the server.
+  Status command(const Command& cmd, Reply& out,
+                 std::chrono::milliseconds block = std::chrono::milliseconds(0));
+  // Runs `script` with no KEYS and `args` as ARGV.
+  Status eval(ScriptId script, const std::vector<std::string>& args, Reply& out);
+
+  const RedisOptions& options() const { return pool_.options(); }
+  // Request/response exchanges with the server so far, every kind included
+  // (handshakes, script loads, retries, blocking waits).
+  std::uint64_t round_trips() const { return pool_.round_trips(); }
+
+ private:
+  // Sends `commands` in one pipeline, resending them on a fresh connection
+  // after a lost one or a transient refusal (LOADING, BUSY, ...).
+  Status round_trip(const std::vector<Command>& commands, std::vector<Reply>& replies,
+                    std::chrono::milliseconds block);
+  // A Redis error reply as a Status naming the URL and `what`.
+  Status to_status(const redisReply& reply, const std::string& what) const;
+
+  ConnectionPool pool_;
+  std::map<ScriptId, std::string> sha_;  // filled by start(), read-only afterwards
+};
+
+}  // namespace reactor::redis

@@ -1,0 +1,469 @@
+#include "storage/redis/redis_scripts.hpp"
+
+#include <map>
+
+namespace reactor::redis {
+
+namespace {
+
+// Shared by every script: key names, the server clock, leases, jobs.
+constexpr const char* kHelpers = R"lua(
+local P = ARGV[1]
+
+-- Integers as decimal text: Lua numbers are doubles, and tostring() would use
+-- exponent notation past 14 digits.
+local function int(x) return string.format('%d', x) end
+
+-- Unix milliseconds by the server's clock: the one clock every expiry is judged by.
+local function now_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+
+-- Every key of one root run carries the hash tag {root}.
+local function run_key(root, what) return P .. '{' .. root .. '}:' .. what end
+local RUNS = P .. 'runs'          -- hash: run id -> root id
+local ROOTS = P .. 'roots'        -- zset: root ids by updated_at
+local EXPIRING = P .. 'expiring'  -- zset: terminal root ids with a retention, by expires_at
+local LEASES = P .. 'leases'      -- zset: lease keys other than run:*, by expires_at
+local function status_key(s) return P .. 'status:' .. s end
+local function reactor_key(r) return P .. 'reactor:' .. r end
+local function job_key(id) return P .. 'job:' .. int(id) end
+local function ready_key(q) return P .. 'ready:' .. q end
+local function inflight_key(q) return P .. 'inflight:' .. q end
+local function wake_key(q) return P .. 'wake:' .. q end
+
+-- Queue members are zero-padded job ids: jobs due at the same time then
+-- order by id, which is enqueue order.
+local function member(id) return string.format('%020d', id) end
+
+local function root_of(run_id) return redis.call('HGET', RUNS, run_id) or run_id end
+
+local function is_run_lease(k) return string.sub(k, 1, 4) == 'run:' end
+-- A run's lease lives beside the run, under its hash tag.
+local function lease_key(k)
+  if is_run_lease(k) then return run_key(string.sub(k, 5), 'lease') end
+  return P .. 'lease:' .. k
+end
+
+local function lease_live(owner, expires_at, now)
+  return owner and owner ~= '' and tonumber(expires_at) > now
+end
+
+-- Takes lease k for owner when it is free (no holder, released or expired),
+-- with a token from the one counter every key shares. Returns granted, then
+-- the holder's owner, token and expires_at.
+local function acquire(k, owner, ttl, now)
+  local lk = lease_key(k)
+  local cur = redis.call('HMGET', lk, 'owner', 'token', 'expires_at')
+  if lease_live(cur[1], cur[3], now) then
+    return false, cur[1], tonumber(cur[2]), tonumber(cur[3])
+  end
+  local token = redis.call('INCR', P .. 'fencing_token')
+  local expires_at = now + ttl
+  redis.call('HSET', lk, 'owner', owner, 'token', int(token), 'expires_at', int(expires_at))
+  if not is_run_lease(k) then redis.call('ZADD', LEASES, int(expires_at), k) end
+  return true, owner, token, expires_at
+end
+
+-- One wake-up per job for the workers blocked on the queue; capped, since
+-- nobody may be listening.
+local function wake(q)
+  redis.call('LPUSH', wake_key(q), '1')
+  redis.call('LTRIM', wake_key(q), 0, 63)
+end
+
+local function delete_job(id, queue, run_id)
+  local m = member(id)
+  redis.call('DEL', job_key(id))
+  redis.call('ZREM', ready_key(queue), m)
+  redis.call('ZREM', inflight_key(queue), m)
+  redis.call('SREM', run_key(run_id, 'jobs'), int(id))
+end
+)lua";
+
+constexpr const char* kInit = R"lua(
+-- ARGV: prefix, layout version. Records the version on first use; returns the stored one.
+redis.call('SET', P .. 'layout_version', ARGV[2], 'NX')
+return tonumber(redis.call('GET', P .. 'layout_version'))
+)lua";
+
+constexpr const char* kCommit = R"lua(
+-- ARGV: prefix, nonce, root id, fencing token, release lease (0/1), lease owner,
+-- ack job id ('' for none), ack owner, then five sections, each a row count
+-- followed by that many fixed-size rows:
+--   headers (id, root id, parent id, reactor, status, terminal 0/1, updated_at, expires_at, blob)
+--   inputs  (run id, inputs)
+--   steps   (run id, index, body)
+--   trace   (root id, seq, body)
+--   jobs    (queue, kind, run id, reactor, run_at, snoozes)
+-- Returns 1 when applied (or applied before under this nonce), 0 when fenced out.
+-- Every check comes before the first write: Redis does not roll a script back.
+local nonce, root, token = ARGV[2], ARGV[3], ARGV[4]
+local release, lease_owner, ack_job, ack_owner = ARGV[5], ARGV[6], ARGV[7], ARGV[8]
+
+-- A commit resent after its connection was lost may have been applied already.
+if nonce ~= '' and redis.call('EXISTS', P .. 'commit:' .. nonce) == 1 then return 1 end
+-- Fence: a writer whose token is no longer the newest writes nothing, so a
+-- paused zombie can never overwrite its successor's state.
+if token ~= '0' and redis.call('HGET', lease_key('run:' .. root), 'token') ~= token then
+  return 0
+end
+local now = now_ms()
+
+local i = 9
+local function rows()
+  local n = tonumber(ARGV[i])
+  i = i + 1
+  return n
+end
+local function take(n)
+  local first = i
+  i = i + n
+  return unpack(ARGV, first, first + n - 1)
+end
+
+for _ = 1, rows() do
+  local id, run_root, parent, reactor, status, terminal, updated_at, expires_at, blob = take(9)
+  redis.call('HSET', run_key(run_root, 'headers'), id, blob)
+  redis.call('HSET', RUNS, id, run_root)
+  if parent == '' then
+    -- The indexes list_runs, find_orphans and purge_expired read; 'indexed'
+    -- remembers where the root is filed, to unfile it when it changes.
+    local was = redis.call('HMGET', run_key(id, 'indexed'), 'status', 'reactor')
+    if was[1] then redis.call('ZREM', status_key(was[1]), id) end
+    if was[2] then redis.call('ZREM', reactor_key(was[2]), id) end
+    redis.call('HSET', run_key(id, 'indexed'), 'status', status, 'reactor', reactor)
+    redis.call('ZADD', ROOTS, updated_at, id)
+    redis.call('ZADD', status_key(status), updated_at, id)
+    redis.call('ZADD', reactor_key(reactor), updated_at, id)
+    if terminal == '1' and tonumber(expires_at) > 0 then
+      redis.call('ZADD', EXPIRING, expires_at, id)
+    else
+      redis.call('ZREM', EXPIRING, id)
+    end
+  end
+end
+for _ = 1, rows() do
+  local run_id, inputs = take(2)
+  redis.call('HSETNX', run_key(root_of(run_id), 'inputs'), run_id, inputs)
+end
+for _ = 1, rows() do
+  local run_id, index, body = take(3)
+  redis.call('HSET', run_key(root_of(run_id), 'steps'), run_id .. '#' .. index, body)
+end
+for _ = 1, rows() do
+  local trace_root, seq, body = take(3)
+  redis.call('HSETNX', run_key(trace_root, 'trace'), seq, body)
+end
+for _ = 1, rows() do
+  local queue, kind, run_id, reactor, run_at, snoozes = take(6)
+  local id = redis.call('INCR', P .. 'job_ids')
+  redis.call('HSET', job_key(id), 'queue', queue, 'kind', kind, 'run_id', run_id,
+             'reactor', reactor, 'run_at', run_at, 'snoozes', snoozes, 'deliveries', 0,
+             'lease_owner', '', 'lease_expires', 0)
+  redis.call('ZADD', ready_key(queue), run_at, member(id))
+  redis.call('SADD', run_key(run_id, 'jobs'), int(id))
+  wake(queue)
+end
+if ack_job ~= '' then
+  local job = redis.call('HMGET', job_key(ack_job), 'lease_owner', 'queue', 'run_id')
+  -- A delivery that timed out and went to another worker is that worker's
+  -- now: a late ack leaves it alone.
+  if job[2] and (job[1] == '' or job[1] == ack_owner) then delete_job(ack_job, job[2], job[3]) end
+end
+if release == '1' and token ~= '0' and lease_owner ~= '' then
+  local lk = lease_key('run:' .. root)
+  -- The token was checked by the fence; the token stays, as the run's fence.
+  if redis.call('HGET', lk, 'owner') == lease_owner then
+    redis.call('HSET', lk, 'owner', '', 'expires_at', int(now))
+  end
+end
+if nonce ~= '' then redis.call('SET', P .. 'commit:' .. nonce, '1', 'PX', 600000) end
+return 1
+)lua";
+
+constexpr const char* kFetch = R"lua(
+-- ARGV: prefix, owner, visibility ms, run lease ttl ms, queue names...
+-- Returns one of
+--   {'job', id, queue, kind, run id, reactor, run_at, snoozes, deliveries, lease_expires,
+--    run leased 0/1, run lease owner, token, expires_at}
+--   {'unreadable', id, kind}   a job kind this build does not know (left leased)
+--   {'idle', now, next_due}    nothing due; next_due ('' if none) is when the earliest
+--                              waiting job or delivery falls due, by the server's clock
+local owner, visibility, ttl = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
+local now = now_ms()
+local best_queue, best_member, best_run_at, next_due
+for q_index = 5, #ARGV do
+  local q = ARGV[q_index]
+  -- Deliveries whose visibility timeout passed (a crashed or stalled worker)
+  -- rejoin the ready jobs at their run_at. Bounded per call; any rest follow
+  -- on the next fetches.
+  local lapsed = redis.call('ZRANGEBYSCORE', inflight_key(q), '-inf', int(now), 'LIMIT', 0, 100)
+  for _, m in ipairs(lapsed) do
+    redis.call('ZREM', inflight_key(q), m)
+    local run_at = redis.call('HGET', job_key(m), 'run_at')
+    if run_at then redis.call('ZADD', ready_key(q), run_at, m) end
+  end
+  local head = redis.call('ZRANGE', ready_key(q), 0, 0, 'WITHSCORES')
+  if head[1] then
+    local run_at = tonumber(head[2])
+    if run_at <= now then
+      if not best_member or run_at < best_run_at or
+         (run_at == best_run_at and head[1] < best_member) then
+        best_queue, best_member, best_run_at = q, head[1], run_at
+      end
+    elseif not next_due or run_at < next_due then
+      next_due = run_at
+    end
+  end
+  local busy = redis.call('ZRANGE', inflight_key(q), 0, 0, 'WITHSCORES')
+  if busy[1] and (not next_due or tonumber(busy[2]) < next_due) then
+    next_due = tonumber(busy[2])
+  end
+end
+
+if not best_member then
+  -- The wake-ups queued so far are spent: their jobs are taken, or not due
+  -- yet and covered by next_due. So the caller's next wait really blocks.
+  for q_index = 5, #ARGV do redis.call('DEL', wake_key(ARGV[q_index])) end
+  return {'idle', int(now), next_due and int(next_due) or ''}
+end
+local id = int(best_member)
+local job = redis.call('HMGET', job_key(id), 'kind', 'run_id', 'reactor', 'run_at', 'snoozes')
+if not job[2] then
+  -- A queue entry without its job (never written so): drop it, fetch again.
+  redis.call('ZREM', ready_key(best_queue), best_member)
+  return {'idle', int(now), int(now)}
+end
+local expires = now + visibility
+redis.call('ZREM', ready_key(best_queue), best_member)
+redis.call('ZADD', inflight_key(best_queue), int(expires), best_member)
+local deliveries = redis.call('HINCRBY', job_key(id), 'deliveries', 1)
+redis.call('HSET', job_key(id), 'lease_owner', owner, 'lease_expires', int(expires))
+-- The names of JobKind (records.cpp). A job this build cannot read stays
+-- leased, so it steps aside for its visibility timeout instead of blocking
+-- the head of the queue.
+if job[1] ~= 'start' and job[1] ~= 'resume' then return {'unreadable', id, job[1]} end
+local granted, holder, token, lease_expires = acquire('run:' .. job[2], owner, ttl, now)
+return {'job', id, best_queue, job[1], job[2], job[3], job[4], job[5], int(deliveries),
+        int(expires), granted and '1' or '0', holder, int(token), int(lease_expires)}
+)lua";
+
+constexpr const char* kReleaseJob = R"lua(
+-- ARGV: prefix, job id, owner, delay ms. Returns 1, or 0 when the delivery is not owner's.
+local job = redis.call('HMGET', job_key(ARGV[2]), 'lease_owner', 'queue')
+if not job[2] or ARGV[3] == '' or job[1] ~= ARGV[3] then return 0 end
+local run_at = now_ms() + tonumber(ARGV[4])
+local m = member(ARGV[2])
+redis.call('HSET', job_key(ARGV[2]), 'lease_owner', '', 'lease_expires', 0, 'run_at', int(run_at))
+redis.call('ZREM', inflight_key(job[2]), m)
+redis.call('ZADD', ready_key(job[2]), int(run_at), m)
+wake(job[2])
+return 1
+)lua";
+
+constexpr const char* kAcquireLease = R"lua(
+-- ARGV: prefix, key, owner, ttl ms. Returns {granted 0/1, holder, token, expires_at}.
+local granted, holder, token, expires_at = acquire(ARGV[2], ARGV[3], tonumber(ARGV[4]), now_ms())
+return {granted and 1 or 0, holder, int(token), int(expires_at)}
+)lua";
+
+constexpr const char* kExtendLease = R"lua(
+-- ARGV: prefix, key, owner, token, ttl ms. Returns 1, or 0 when (owner, token) no longer holds it.
+local cur = redis.call('HMGET', lease_key(ARGV[2]), 'owner', 'token')
+if ARGV[3] == '' or cur[1] ~= ARGV[3] or cur[2] ~= ARGV[4] then return 0 end
+local expires_at = now_ms() + tonumber(ARGV[5])
+redis.call('HSET', lease_key(ARGV[2]), 'expires_at', int(expires_at))
+if not is_run_lease(ARGV[2]) then redis.call('ZADD', LEASES, int(expires_at), ARGV[2]) end
+return 1
+)lua";
+
+constexpr const char* kReleaseLease = R"lua(
+-- ARGV: prefix, key, owner, token. Returns 1, or 0 when (owner, token) does not hold it.
+local cur = redis.call('HMGET', lease_key(ARGV[2]), 'owner', 'token')
+if ARGV[3] == '' or cur[1] ~= ARGV[3] or cur[2] ~= ARGV[4] then return 0 end
+local now = now_ms()
+-- The token stays: it is still the run's fence, and is never handed out again.
+redis.call('HSET', lease_key(ARGV[2]), 'owner', '', 'expires_at', int(now))
+if not is_run_lease(ARGV[2]) then redis.call('ZADD', LEASES, int(now), ARGV[2]) end
+return 1
+)lua";
+
+constexpr const char* kLoadRun = R"lua(
+-- ARGV: prefix, root id. Returns {headers, inputs, steps, trace} as field/value
+-- lists, then the newest token of the run's lease ('0' if none).
+local root = ARGV[2]
+return {redis.call('HGETALL', run_key(root, 'headers')),
+        redis.call('HGETALL', run_key(root, 'inputs')),
+        redis.call('HGETALL', run_key(root, 'steps')),
+        redis.call('HGETALL', run_key(root, 'trace')),
+        redis.call('HGET', lease_key('run:' .. root), 'token') or '0'}
+)lua";
+
+constexpr const char* kLoadHeader = R"lua(
+-- ARGV: prefix, run id. Returns the header blob, or nil.
+local root = redis.call('HGET', RUNS, ARGV[2])
+if not root then return false end
+return redis.call('HGET', run_key(root, 'headers'), ARGV[2])
+)lua";
+
+constexpr const char* kListRuns = R"lua(
+-- ARGV: prefix, status ('' for any), reactor ('' for any), limit.
+-- Returns root header blobs, newest updated_at first (ties: id descending).
+local status, reactor, limit = ARGV[2], ARGV[3], tonumber(ARGV[4])
+local index = ROOTS
+if status ~= '' then
+  index = status_key(status)
+elseif reactor ~= '' then
+  index = reactor_key(reactor)
+end
+local both = status ~= '' and reactor ~= ''
+local out, start, page = {}, 0, 500
+while #out < limit do
+  local ids = redis.call('ZREVRANGE', index, start, start + page - 1)
+  for _, id in ipairs(ids) do
+    if #out >= limit then break end
+    if not both or redis.call('ZSCORE', reactor_key(reactor), id) then
+      local blob = redis.call('HGET', run_key(root_of(id), 'headers'), id)
+      if blob then out[#out + 1] = blob end
+    end
+  end
+  if #ids < page then break end
+  start = start + page
+end
+return out
+)lua";
+
+constexpr const char* kFindOrphans = R"lua(
+-- ARGV: prefix, limit, and the status names running, rolling_back, enqueued.
+-- Returns root header blobs: running or rolling back with no live lease, and
+-- enqueued with no job; oldest updated_at first (ties: id), at most limit.
+local limit = tonumber(ARGV[2])
+local now = now_ms()
+local found = {}
+-- Each status contributes at most `limit` runs, oldest first: enough for the
+-- oldest `limit` overall.
+local function scan(status, orphaned)
+  local start, taken, page = 0, 0, 500
+  while taken < limit do
+    local entries = redis.call('ZRANGE', status_key(status), start, start + page - 1, 'WITHSCORES')
+    for k = 1, #entries, 2 do
+      if taken >= limit then break end
+      if orphaned(entries[k]) then
+        found[#found + 1] = {entries[k], tonumber(entries[k + 1])}
+        taken = taken + 1
+      end
+    end
+    if #entries < 2 * page then break end
+    start = start + page
+  end
+end
+local function unserved(id)
+  local lease = redis.call('HMGET', lease_key('run:' .. id), 'owner', 'expires_at')
+  return not lease_live(lease[1], lease[2], now)
+end
+local function jobless(id) return redis.call('EXISTS', run_key(id, 'jobs')) == 0 end
+scan(ARGV[3], unserved)
+scan(ARGV[4], unserved)
+scan(ARGV[5], jobless)
+table.sort(found, function(a, b)
+  if a[2] ~= b[2] then return a[2] < b[2] end
+  return a[1] < b[1]
+end)
+local out = {}
+for k = 1, math.min(limit, #found) do
+  local blob = redis.call('HGET', run_key(root_of(found[k][1]), 'headers'), found[k][1])
+  if blob then out[#out + 1] = blob end
+end
+return out
+)lua";
+
+constexpr const char* kPurgeExpired = R"lua(
+-- ARGV: prefix, limit. Deletes up to limit terminal roots whose expires_at
+-- passed, with every row of theirs, and dead leases on keys other than run:*.
+-- Returns how many roots were purged.
+local limit = tonumber(ARGV[2])
+local now = now_ms()
+local roots = redis.call('ZRANGEBYSCORE', EXPIRING, '-inf', int(now), 'LIMIT', 0, limit)
+for _, root in ipairs(roots) do
+  for _, id in ipairs(redis.call('HKEYS', run_key(root, 'headers'))) do
+    if redis.call('HGET', RUNS, id) == root then redis.call('HDEL', RUNS, id) end
+  end
+  local was = redis.call('HMGET', run_key(root, 'indexed'), 'status', 'reactor')
+  if was[1] then redis.call('ZREM', status_key(was[1]), root) end
+  if was[2] then redis.call('ZREM', reactor_key(was[2]), root) end
+  redis.call('ZREM', ROOTS, root)
+  redis.call('ZREM', EXPIRING, root)
+  for _, id in ipairs(redis.call('SMEMBERS', run_key(root, 'jobs'))) do
+    local queue = redis.call('HGET', job_key(id), 'queue')
+    if queue then delete_job(id, queue, root) end
+  end
+  redis.call('DEL', run_key(root, 'headers'), run_key(root, 'inputs'), run_key(root, 'steps'),
+             run_key(root, 'trace'), run_key(root, 'indexed'), run_key(root, 'jobs'))
+  -- A released or lapsed run lease goes with its run; a live one stays, since
+  -- its holder still fences with it.
+  local lease = redis.call('HMGET', lease_key('run:' .. root), 'owner', 'expires_at')
+  if not lease_live(lease[1], lease[2], now) then redis.call('DEL', lease_key('run:' .. root)) end
+end
+-- Tokens come from one counter, so deleting a dead lease never lets a token repeat.
+for _, k in ipairs(redis.call('ZRANGEBYSCORE', LEASES, '-inf', int(now))) do
+  local lease = redis.call('HMGET', lease_key(k), 'owner', 'expires_at')
+  if lease_live(lease[1], lease[2], now) then
+    redis.call('ZADD', LEASES, lease[2], k)
+  else
+    redis.call('DEL', lease_key(k))
+    redis.call('ZREM', LEASES, k)
+  end
+end
+return #roots
+)lua";
+
+struct Entry {
+  const char* name;
+  const char* body;
+};
+
+const std::map<ScriptId, Entry>& entries() {
+  static const std::map<ScriptId, Entry> kEntries = {
+      {ScriptId::kInit, {"init", kInit}},
+      {ScriptId::kCommit, {"commit", kCommit}},
+      {ScriptId::kFetch, {"fetch", kFetch}},
+      {ScriptId::kReleaseJob, {"release_job", kReleaseJob}},
+      {ScriptId::kAcquireLease, {"acquire_lease", kAcquireLease}},
+      {ScriptId::kExtendLease, {"extend_lease", kExtendLease}},
+      {ScriptId::kReleaseLease, {"release_lease", kReleaseLease}},
+      {ScriptId::kLoadRun, {"load_run", kLoadRun}},
+      {ScriptId::kLoadHeader, {"load_header", kLoadHeader}},
+      {ScriptId::kListRuns, {"list_runs", kListRuns}},
+      {ScriptId::kFindOrphans, {"find_orphans", kFindOrphans}},
+      {ScriptId::kPurgeExpired, {"purge_expired", kPurgeExpired}},
+  };
+  return kEntries;
+}
+
+}  // namespace
+
+const std::vector<ScriptId>& all_scripts() {
+  static const std::vector<ScriptId> kAll = [] {
+    std::vector<ScriptId> ids;
+    for (const auto& [id, entry] : entries()) ids.push_back(id);
+    return ids;
+  }();
+  return kAll;
+}
+
+const char* script_name(ScriptId id) { return entries().at(id).name; }
+
+const std::string& script_source(ScriptId id) {
+  static const std::map<ScriptId, std::string> kSources = [] {
+    std::map<ScriptId, std::string> sources;
+    for (const auto& [script, entry] : entries()) {
+      sources[script] = std::string("-- reactor: ") + entry.name + "\n" + kHelpers + entry.body;
+    }
+    return sources;
+  }();
+  return kSources.at(id);
+}
+
+}  // namespace reactor::redis

@@ -1,0 +1,41 @@
+// The Lua scripts of the Redis backend. Each one is a whole Backend operation
+// that touches more than one key, so Redis runs it atomically: no other
+// client's command runs in between. The sources live in redis_scripts.cpp;
+// the key layout they share is documented in docs/redis.md.
+//
+// Calling convention: no KEYS; ARGV[1] is the store's key prefix and every key
+// name is built from it inside the script (the job and lease keys a script
+// touches are only known once it has read the store). Every script reads the
+// server's clock (TIME) itself, so expiry is judged by one clock however far
+// the workers' clocks drift.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace reactor::redis {
+
+enum class ScriptId {
+  kInit,          // records the layout version; returns the stored one
+  kCommit,        // fence check + headers + inputs + steps + trace + jobs + ack + lease release
+  kFetch,         // fetch-and-lease the oldest due job, and the run's lease when free
+  kReleaseJob,    // a delivered job back to the queue, due after a delay
+  kAcquireLease,  // also the sweepers' window claims
+  kExtendLease,
+  kReleaseLease,
+  kLoadRun,  // one consistent snapshot of a root run and its children
+  kLoadHeader,
+  kListRuns,
+  kFindOrphans,
+  kPurgeExpired,
+};
+
+const std::vector<ScriptId>& all_scripts();
+const char* script_name(ScriptId id);
+// The complete source: the shared helpers followed by the script's body.
+const std::string& script_source(ScriptId id);
+
+// The version of the key layout written by this build (docs/redis.md).
+constexpr int kLayoutVersion = 1;
+
+}  // namespace reactor::redis

@@ -1,0 +1,155 @@
+#include "storage/redis/redis_url.hpp"
+
+#include <charconv>
+#include <string_view>
+
+#include "storage/backend_url.hpp"
+
+namespace reactor::redis {
+
+namespace {
+
+bool parse_int(std::string_view text, long long min, long long max, long long& out) {
+  if (text.empty()) return false;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, out);
+  return ec == std::errc() && ptr == end && out >= min && out <= max;
+}
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Percent-decoding, so a password may contain ':', '@' or '/'.
+bool percent_decode(std::string_view in, std::string& out) {
+  out.clear();
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    if (in[i] != '%') {
+      out += in[i];
+      continue;
+    }
+    if (i + 2 >= in.size()) return false;  // needs two hex digits
+    const int hi = hex_digit(in[i + 1]);
+    const int lo = hex_digit(in[i + 2]);
+    if (hi < 0 || lo < 0) return false;
+    out += static_cast<char>(hi * 16 + lo);
+    i += 2;
+  }
+  return true;
+}
+
+}  // namespace
+
+Status parse_redis_url(const std::string& url, RedisOptions& out) {
+  out = RedisOptions{};
+  out.masked_url = storage::mask_password(url);
+  auto invalid = [&](const std::string& why) {
+    return Status::InvalidArgument("backend URL " + out.masked_url + ": " + why);
+  };
+
+  std::string_view rest(url);
+  if (rest.substr(0, 9) == "rediss://") {
+    return invalid("TLS (rediss://) is not supported; use redis://");
+  }
+  if (rest.substr(0, 8) != "redis://") return invalid("expected redis://");
+  rest.remove_prefix(8);
+
+  std::string_view query;
+  if (auto q = rest.find('?'); q != std::string_view::npos) {
+    query = rest.substr(q + 1);
+    rest = rest.substr(0, q);
+  }
+  std::string_view path;
+  if (auto slash = rest.find('/'); slash != std::string_view::npos) {
+    path = rest.substr(slash + 1);
+    rest = rest.substr(0, slash);
+  }
+  if (auto at = rest.rfind('@'); at != std::string_view::npos) {
+    std::string_view user_info = rest.substr(0, at);
+    rest = rest.substr(at + 1);
+    std::string_view user = user_info;
+    std::string_view password;
+    if (auto colon = user_info.find(':'); colon != std::string_view::npos) {
+      user = user_info.substr(0, colon);
+      password = user_info.substr(colon + 1);
+    } else {
+      // "redis://secret@host": a lone user-info part is the password, as redis-cli reads it.
+      password = user_info;
+      user = {};
+    }
+    if (!percent_decode(user, out.username) || !percent_decode(password, out.password)) {
+      return invalid("bad percent-encoding in the user or password");
+    }
+  }
+
+  std::string_view port;
+  if (!rest.empty() && rest.front() == '[') {  // [IPv6]:port
+    const auto close = rest.find(']');
+    if (close == std::string_view::npos) return invalid("unterminated '[' in the host");
+    out.host = std::string(rest.substr(1, close - 1));
+    rest.remove_prefix(close + 1);
+    if (!rest.empty()) {
+      if (rest.front() != ':') return invalid("expected ':' after ']'");
+      port = rest.substr(1);
+    }
+  } else {
+    const auto colon = rest.rfind(':');
+    if (colon != std::string_view::npos) {
+      port = rest.substr(colon + 1);
+      rest = rest.substr(0, colon);
+    }
+    if (!rest.empty()) out.host = std::string(rest);
+  }
+  long long number = 0;
+  if (!port.empty()) {
+    if (!parse_int(port, 1, 65535, number)) return invalid("port must be 1..65535");
+    out.port = static_cast<int>(number);
+  }
+  if (!path.empty()) {
+    if (!parse_int(path, 0, 1 << 20, number)) return invalid("the database must be a number");
+    out.db = static_cast<int>(number);
+  }
+
+  while (!query.empty()) {
+    const auto amp = query.find('&');
+    const std::string_view option = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+    if (option.empty()) continue;
+    const auto eq = option.find('=');
+    const std::string_view name = option.substr(0, eq);
+    const std::string_view value =
+        eq == std::string_view::npos ? std::string_view() : option.substr(eq + 1);
+    auto milliseconds = [&](std::chrono::milliseconds& field) {
+      if (!parse_int(value, 1, 24LL * 3600 * 1000, number)) return false;
+      field = std::chrono::milliseconds(number);
+      return true;
+    };
+    if (name == "prefix") {
+      if (!percent_decode(value, out.prefix)) return invalid("bad percent-encoding in prefix");
+      if (out.prefix.find_first_of("{}") != std::string::npos) {
+        return invalid("prefix must not contain '{' or '}' (they delimit the per-run hash tags)");
+      }
+    } else if (name == "connect_timeout_ms") {
+      if (!milliseconds(out.connect_timeout)) return invalid("connect_timeout_ms must be > 0");
+    } else if (name == "timeout_ms") {
+      if (!milliseconds(out.command_timeout)) return invalid("timeout_ms must be > 0");
+    } else if (name == "reconnect_ms") {
+      if (!parse_int(value, 0, 24LL * 3600 * 1000, number)) {
+        return invalid("reconnect_ms must be >= 0");
+      }
+      out.reconnect_budget = std::chrono::milliseconds(number);
+    } else if (name == "pool") {
+      if (!parse_int(value, 1, 1024, number)) return invalid("pool must be 1..1024");
+      out.max_idle_connections = static_cast<std::size_t>(number);
+    } else {
+      return invalid("unknown option '" + std::string(name) +
+                     "' (known: prefix, connect_timeout_ms, timeout_ms, reconnect_ms, pool)");
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace reactor::redis

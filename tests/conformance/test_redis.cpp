@@ -1,0 +1,345 @@
+// What only the Redis backend promises: one round trip per durable operation,
+// a blocking wait for jobs, reconnecting after a lost connection or a server
+// restart, its key layout (docs/redis.md) and its start-up errors. The
+// Backend contract itself is the conformance suite's, run against Redis too.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <thread>
+
+#include "conformance/backends.hpp"
+#include "conformance/conformance_support.hpp"
+
+namespace reactor::conformance {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+class RedisBackendTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    Status s = factory_.open(db_);
+    ASSERT_TRUE(s.ok()) << s.to_string();
+  }
+
+  // Round trips `op` cost this backend.
+  template <typename Op>
+  std::uint64_t cost(Op&& op) {
+    const std::uint64_t before = db_->round_trips();
+    op();
+    return db_->round_trips() - before;
+  }
+
+  RedisBackendFactory factory_;
+  std::unique_ptr<Backend> db_;
+};
+
+CommitRequest create_with_job(const std::string& id, const std::string& queue,
+                              std::int64_t run_at_ms = 0) {
+  CommitRequest c;
+  c.headers = {header(id, RunStatus::kEnqueued)};
+  c.inputs = {{id, R"({"order_id":1})"}};
+  c.enqueue = {job(queue, id, run_at_ms, JobKind::kStart)};
+  return c;
+}
+
+TEST_F(RedisBackendTest, EveryOperationIsOneRoundTrip) {
+  std::vector<std::string> lines;
+  auto expect_one = [&](const char* what, std::uint64_t n) {
+    EXPECT_EQ(n, 1u) << what;
+    lines.push_back(std::string(what) + ": " + std::to_string(n));
+  };
+
+  expect_one("create run + enqueue (commit)",
+             cost([&] { ASSERT_TRUE(db_->commit(create_with_job("r1", "q")).ok()); }));
+  std::optional<Delivery> d;
+  expect_one("fetch (job + run lease)",
+             cost([&] { ASSERT_TRUE(db_->fetch({"q"}, "w1", 30s, 10s, d).ok()); }));
+  ASSERT_TRUE(d && d->run_leased);
+  StoredRun run;
+  expect_one("load_run", cost([&] { ASSERT_TRUE(db_->load_run("r1", run).ok()); }));
+
+  // A step inside a running run: its record, the header and its trace, fenced.
+  for (std::uint32_t i = 0; i < 3; ++i) {
+    CommitRequest step;
+    step.root_id = "r1";
+    step.fencing_token = d->run_lease.token;
+    step.headers = {header("r1", RunStatus::kRunning)};
+    step.steps = {{"r1", i, "done"}};
+    step.trace = {{"r1", i, "ran"}};
+    expect_one("step commit", cost([&] { ASSERT_TRUE(db_->commit(step).ok()); }));
+  }
+  CommitRequest last;
+  last.root_id = "r1";
+  last.fencing_token = d->run_lease.token;
+  last.headers = {header("r1", RunStatus::kCompleted)};
+  last.steps = {{"r1", 3, "done"}};
+  last.ack_job = d->job.id;
+  last.ack_owner = "w1";
+  last.release_lease = true;
+  last.lease_owner = "w1";
+  expect_one("last step commit + ack + lease release",
+             cost([&] { ASSERT_TRUE(db_->commit(last).ok()); }));
+
+  bool granted = false;
+  Lease lease;
+  expect_one("acquire_lease", cost([&] {
+               ASSERT_TRUE(db_->acquire_lease("sweeper:1", "s", 10s, granted, lease).ok());
+             }));
+  expect_one("extend_lease (heartbeat)", cost([&] {
+               ASSERT_TRUE(db_->extend_lease("sweeper:1", "s", lease.token, 10s).ok());
+             }));
+  expect_one("release_lease",
+             cost([&] { ASSERT_TRUE(db_->release_lease("sweeper:1", "s", lease.token).ok()); }));
+  std::vector<RunHeaderRow> rows;
+  expect_one("find_orphans", cost([&] { ASSERT_TRUE(db_->find_orphans(100, rows).ok()); }));
+  std::size_t purged = 0;
+  expect_one("purge_expired", cost([&] { ASSERT_TRUE(db_->purge_expired(100, purged).ok()); }));
+  expect_one("list_runs", cost([&] { ASSERT_TRUE(db_->list_runs({}, rows).ok()); }));
+  bool has = true;
+  expect_one("has_job", cost([&] { ASSERT_TRUE(db_->has_job("r1", has).ok()); }));
+  expect_one("idle fetch", cost([&] { ASSERT_TRUE(db_->fetch({"q"}, "w2", 30s, 10s, d).ok()); }));
+  EXPECT_FALSE(d);
+  expect_one("wait_for_jobs (one BLPOP)",
+             cost([&] { ASSERT_TRUE(db_->wait_for_jobs({"q"}, 50ms).ok()); }));
+
+  std::string report;
+  for (const auto& l : lines) report += "  " + l + "\n";
+  std::printf("round trips per operation:\n%s", report.c_str());
+  RecordProperty("round_trips", report);
+}
+
+TEST_F(RedisBackendTest, WaitForJobsBlocksUntilAnEnqueueWakesIt) {
+  std::optional<Delivery> d;
+  ASSERT_TRUE(db_->fetch({"q"}, "w1", 30s, 10s, d).ok());
+  ASSERT_FALSE(d);
+  std::unique_ptr<Backend> producer;
+  ASSERT_TRUE(factory_.open(producer).ok());
+
+  const auto start = Clock::now();
+  std::thread enqueue([&] {
+    std::this_thread::sleep_for(300ms);
+    EXPECT_TRUE(producer->commit(create_with_job("r1", "q")).ok());
+  });
+  const std::uint64_t before = db_->round_trips();
+  Status s = db_->wait_for_jobs({"other", "q"}, 20s);
+  const auto waited = Clock::now() - start;
+  enqueue.join();
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  EXPECT_EQ(db_->round_trips() - before, 1u) << "one blocking request, no polling";
+  EXPECT_GE(waited, 250ms) << "returned before anything was enqueued";
+  EXPECT_LT(waited, 10s) << "the enqueue did not wake it";
+  ASSERT_TRUE(db_->fetch({"q"}, "w1", 30s, 10s, d).ok());
+  EXPECT_TRUE(d);
+}
+
+TEST_F(RedisBackendTest, WaitForJobsReturnsWhenADelayedJobFallsDue) {
+  const std::int64_t run_at = factory_.now_ms() + 400;
+  ASSERT_TRUE(db_->commit(create_with_job("r1", "q", run_at)).ok());
+  std::optional<Delivery> d;
+  ASSERT_TRUE(db_->fetch({"q"}, "w1", 30s, 10s, d).ok());
+  ASSERT_FALSE(d);  // not due yet: the fetch learns when it will be
+
+  const auto start = Clock::now();
+  ASSERT_TRUE(db_->wait_for_jobs({"q"}, 20s).ok());
+  EXPECT_LT(Clock::now() - start, 10s) << "slept through the job's run_at";
+  ASSERT_TRUE(db_->fetch({"q"}, "w1", 30s, 10s, d).ok());
+  ASSERT_TRUE(d);
+  EXPECT_GE(factory_.now_ms(), run_at);
+}
+
+TEST_F(RedisBackendTest, ReconnectsAfterLosingItsConnections) {
+  ASSERT_TRUE(db_->commit(create_with_job("r1", "q")).ok());
+  ASSERT_GE(factory_.raw().kill_backend_connections(), 1);
+  // The pooled connection is dead; the next calls reconnect and carry on.
+  StoredRun run;
+  Status s = db_->load_run("r1", run);
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  EXPECT_EQ(run.headers.size(), 1u);
+  std::optional<Delivery> d;
+  ASSERT_TRUE(db_->fetch({"q"}, "w1", 30s, 10s, d).ok());
+  EXPECT_TRUE(d);
+}
+
+// A server of this test's own, started and stopped with the launcher the
+// ctest fixture uses, so it can be restarted without disturbing other tests.
+class PrivateRedis {
+ public:
+  PrivateRedis() {
+    char tmpl[] = "/tmp/reactor-redis-restart-XXXXXX";
+    if (const char* d = ::mkdtemp(tmpl)) dir_ = d;
+  }
+  ~PrivateRedis() {
+    run("stop");
+    std::error_code ec;
+    if (!dir_.empty()) std::filesystem::remove_all(dir_, ec);
+  }
+  bool run(const std::string& action) {
+    if (dir_.empty()) return false;
+    const std::string cmd =
+        std::string("bash '") + REACTOR_TEST_REDIS_LAUNCHER + "' " + action + " '" + dir_ + "'";
+    return std::system(cmd.c_str()) == 0;
+  }
+  std::string url() const {
+    std::ifstream in(dir_ + "/url");
+    std::string url;
+    std::getline(in, url);
+    return url;
+  }
+
+ private:
+  std::string dir_;
+};
+
+TEST(RedisServerRestart, TheBackendReconnectsAndFindsItsDataAgain) {
+  PrivateRedis server;
+  ASSERT_TRUE(server.run("start"));
+  std::unique_ptr<Backend> db;
+  Status s = open_backend(server.url(), nullptr, db);
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  ASSERT_TRUE(db->commit(create_with_job("r1", "q")).ok());
+
+  // Same port, same data (AOF); the scripts are gone from the server's cache.
+  ASSERT_TRUE(server.run("restart"));
+  StoredRun run;
+  s = db->load_run("r1", run);
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  EXPECT_EQ(run.inputs.size(), 1u);
+  std::optional<Delivery> d;
+  s = db->fetch({"q"}, "w1", 30s, 10s, d);
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->job.spec.run_id, "r1");
+}
+
+TEST(RedisServerRestart, AServerThatStaysDownIsUnavailableAfterTheReconnectBudget) {
+  PrivateRedis server;
+  ASSERT_TRUE(server.run("start"));
+  std::unique_ptr<Backend> db;
+  ASSERT_TRUE(open_backend(with_url_option(server.url(), "reconnect_ms", "300"), nullptr, db).ok());
+  ASSERT_TRUE(server.run("stop"));
+  StoredRun run;
+  Status s = db->load_run("r1", run);
+  EXPECT_EQ(s.code(), StatusCode::kUnavailable) << s.to_string();
+  EXPECT_NE(s.message().find("redis://***@127.0.0.1:"), std::string::npos) << s.to_string();
+}
+
+// Keeps the server busy for ARGV[1] ms: every other client waits meanwhile.
+constexpr const char* kStallScript = R"lua(
+local start = redis.call('TIME')
+repeat
+  local t = redis.call('TIME')
+until (t[1] - start[1]) * 1000 + (t[2] - start[2]) / 1000 >= tonumber(ARGV[1])
+return 1
+)lua";
+
+std::int64_t evalsha_calls(RawRedis& raw) {
+  const std::string stats = reply_text(raw.command({"INFO", "commandstats"}));
+  const auto at = stats.find("cmdstat_evalsha:calls=");
+  return at == std::string::npos ? 0 : std::atoll(stats.c_str() + at + 22);
+}
+
+TEST(RedisServerStall, ACommitResentAfterItsReplyTimedOutIsAppliedOnce) {
+  PrivateRedis server;
+  ASSERT_TRUE(server.run("start"));
+  std::unique_ptr<Backend> db;
+  Status s = open_backend(with_url_option(server.url(), "timeout_ms", "100"), nullptr, db);
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  RawRedis raw(server.url());
+  ASSERT_EQ(raw.error(), "");
+  const std::int64_t calls_before = evalsha_calls(raw);
+
+  std::thread stall([&] {
+    RawRedis busy(server.url());
+    busy.command({"EVAL", kStallScript, "0", "800"});
+  });
+  std::this_thread::sleep_for(200ms);  // the server is busy now
+  const std::uint64_t before = db->round_trips();
+  // Sent, not answered within 100 ms: the client gives up on the connection and sends it
+  // again (reconnecting until the server answers); the server runs both.
+  s = db->commit(create_with_job("r1", "q"));
+  stall.join();
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  EXPECT_GE(db->round_trips() - before, 2u) << "the commit was not resent";
+  EXPECT_GE(evalsha_calls(raw) - calls_before, 2) << "the server ran the commit once only";
+
+  RawReply ready = raw.command({"ZCARD", "reactor:ready:q"});
+  ASSERT_TRUE(ready && ready->type == REDIS_REPLY_INTEGER);
+  EXPECT_EQ(ready->integer, 1) << "the resent commit enqueued its job again";
+  EXPECT_EQ(reply_text(raw.command({"GET", "reactor:job_ids"})), "1");
+}
+
+TEST_F(RedisBackendTest, AWrongPasswordIsUnavailableAndNotRepeated) {
+  std::string url = factory_.url();
+  const auto at = url.find('@');
+  ASSERT_NE(at, std::string::npos) << "the test server has a password";
+  url = "redis://:not-the-password" + url.substr(at);
+  std::unique_ptr<Backend> b;
+  Status s = open_backend(url, nullptr, b);
+  EXPECT_EQ(s.code(), StatusCode::kUnavailable);
+  EXPECT_EQ(s.message().find("not-the-password"), std::string::npos) << s.to_string();
+  EXPECT_NE(s.message().find("refused"), std::string::npos) << s.to_string();
+}
+
+TEST_F(RedisBackendTest, ANewerKeyLayoutIsRefused) {
+  factory_.raw().command({"SET", factory_.prefix() + "layout_version", "99"});
+  std::unique_ptr<Backend> b;
+  Status s = open_backend(factory_.url(), nullptr, b);
+  EXPECT_EQ(s.code(), StatusCode::kUnavailable);
+  EXPECT_NE(s.message().find("99"), std::string::npos) << s.to_string();
+}
+
+// The keys docs/redis.md lists, and nothing else; every key of a run carries its hash tag.
+TEST_F(RedisBackendTest, KeyLayoutIsTheDocumentedOne) {
+  CommitRequest c = create_with_job("r1", "q");
+  c.headers.push_back(header("c1", RunStatus::kRunning, "r1"));
+  c.steps = {{"r1", 0, "s"}, {"c1", 0, "s"}};
+  c.trace = {{"r1", 0, "t"}};
+  ASSERT_TRUE(db_->commit(c).ok());
+  bool granted = false;
+  Lease lease;
+  ASSERT_TRUE(db_->acquire_lease(run_lease_key("r1"), "w", 10s, granted, lease).ok());
+  ASSERT_TRUE(db_->acquire_lease("sweeper:7", "w", 10s, granted, lease).ok());
+  RunHeaderRow done = header("r2", RunStatus::kCompleted);
+  done.expires_at_ms = factory_.now_ms() + 60'000;
+  CommitRequest finished;
+  finished.headers = {done};
+  ASSERT_TRUE(db_->commit(finished).ok());
+  CommitRequest in_flight;
+  in_flight.enqueue = {job("q2", "r3")};
+  ASSERT_TRUE(db_->commit(in_flight).ok());
+  std::optional<Delivery> d;
+  ASSERT_TRUE(db_->fetch({"q2"}, "w", 30s, 10s, d).ok());
+  ASSERT_TRUE(d);
+
+  std::set<std::string> keys;
+  for (std::string key : factory_.raw().keys(factory_.prefix())) {
+    key = key.substr(factory_.prefix().size());
+    if (key.rfind("commit:", 0) == 0) key = "commit:<nonce>";
+    keys.insert(key);
+  }
+  // clang-format off
+  const std::set<std::string> expected = {
+      // the store
+      "layout_version", "fencing_token", "job_ids", "commit:<nonce>",
+      // indexes of the root runs
+      "runs", "roots", "expiring", "status:enqueued", "status:completed", "reactor:OrderSaga",
+      // each run under its hash tag
+      "{r1}:headers", "{r1}:inputs", "{r1}:steps", "{r1}:trace", "{r1}:indexed", "{r1}:jobs",
+      "{r1}:lease", "{r2}:headers", "{r2}:indexed", "{r3}:jobs", "{r3}:lease",
+      // queues and jobs
+      "job:1", "job:2", "ready:q", "wake:q", "inflight:q2", "wake:q2",
+      // leases on other keys
+      "lease:sweeper:7", "leases"};
+  // clang-format on
+  EXPECT_EQ(keys, expected);
+}
+
+}  // namespace
+}  // namespace reactor::conformance
