@@ -18,17 +18,29 @@ log() { printf '\n=== test.sh: %s\n' "$*"; }
 # stop_services (run from the EXIT trap) stops exactly those PIDs.
 # ---------------------------------------------------------------------------------------------
 SERVICE_PIDS=()
+SERVICE_DIR=""
 
+# One private redis-server (tests/support/redis_server.sh: free loopback port, random password,
+# AOF, stopped by PID) for test binaries run outside ctest; ctest runs start their own through
+# the "redis" fixture, and REACTOR_TEST_REDIS_URL points every Redis test at this one.
 start_services() {
-  :  # nothing yet
+  SERVICE_DIR=$(mktemp -d)
+  bash tests/support/redis_server.sh start "$SERVICE_DIR/redis"
+  REACTOR_TEST_REDIS_URL=$(cat "$SERVICE_DIR/redis/url")
+  export REACTOR_TEST_REDIS_URL
 }
 
 stop_services() {
+  # The launcher stops the server by the PID it recorded, after checking it is still ours.
+  if [[ -n $SERVICE_DIR ]]; then
+    bash tests/support/redis_server.sh stop "$SERVICE_DIR/redis" || true
+    rm -rf "$SERVICE_DIR"
+    SERVICE_DIR=""
+  fi
   local pid
   for pid in "${SERVICE_PIDS[@]}"; do
     if kill -0 "$pid" 2>/dev/null; then
       kill "$pid" 2>/dev/null || true
-      wait "$pid" 2>/dev/null || true
     fi
   done
   SERVICE_PIDS=()

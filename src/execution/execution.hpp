@@ -55,8 +55,7 @@ class Execution {
   // whole tree stops where it is (stopped()).
   void checkpoint(bool force = false);
   // Whether a step record or a new run awaits its commit: what must be
-  // durable before another step starts. A header-only change (a run just
-  // marked running) rides along with the first step's commit.
+  // durable before another step starts.
   bool has_unsaved_steps() const { return !delta_.steps.empty() || !delta_.created.empty(); }
   void checkpoint_at(std::int64_t now_ms, bool force = false);
   bool stopped() const { return stopped_.load(std::memory_order_relaxed); }

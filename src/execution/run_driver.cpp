@@ -53,7 +53,10 @@ bool RunDriver::start(Lock& lock) {
     return false;
   }
   run_.status = RunStatus::kRunning;
-  ex_.touch_header(run_);  // written with the first step's commit
+  ex_.touch_header(run_);
+  // Written before the first step starts: a run a worker took is seen as
+  // running (and a new synchronous run exists in storage) from then on.
+  ex_.checkpoint();
   if (!ex_.observers().empty()) {
     Value redacted = redact_inputs(def_, run_.inputs);
     lock.unlock();

@@ -200,16 +200,16 @@ TEST_F(DurableRules, ARecordNamingAReactorNotRegisteredHereFailsAtOnce) {
   EXPECT_EQ(wait_for(next, RunStatus::kCompleted).status, RunStatus::kCompleted);
 }
 
-TEST_F(DurableRules, AWorkerCommitsOncePerStepWithTheRunsEndInTheLastStepsCommit) {
+TEST_F(DurableRules, AWorkerCommitsTheStartThenOncePerStepWithTheRunsEndInTheLastStepsCommit) {
   open();
   std::string id;
   ASSERT_TRUE(engine_->run_in_background("Five", {{"n", 0}}, id).ok());
   ASSERT_EQ(store_->commits.exchange(0), 1);  // the run and its job, together
   auto worker = start_worker();
   ASSERT_EQ(wait_for(id, RunStatus::kCompleted).status, RunStatus::kCompleted);
-  // "running" rides with step 1's commit; step 5's commit also carries the
-  // terminal state, the job's ack and the lease release.
-  EXPECT_EQ(store_->commits.load(), 5);
+  // "running", then one per step; step 5's commit also carries the terminal
+  // state, the job's ack and the lease release.
+  EXPECT_EQ(store_->commits.load(), 6);
   bool has_job = true;
   ASSERT_TRUE(store_->has_job(id, has_job).ok());
   EXPECT_FALSE(has_job);
