@@ -11,6 +11,7 @@
 
 #include "reactor/reactor.hpp"
 #include "reactor/worker.hpp"
+#include "unit/forwarding_backend.hpp"
 
 namespace {
 
@@ -19,60 +20,24 @@ using namespace std::chrono_literals;
 
 // The memory backend, counting commits and failing the one numbered
 // `fail_commit` (1-based; 0: none) with Unavailable.
-class CountingBackend final : public Backend {
+class CountingBackend final : public testing_support::ForwardingBackend {
  public:
-  explicit CountingBackend(std::shared_ptr<Clock> clock) {
-    EXPECT_TRUE(open_backend("memory:", std::move(clock), inner_).ok());
-  }
+  explicit CountingBackend(std::shared_ptr<Clock> clock) : ForwardingBackend(memory(clock)) {}
 
   int commits = 0;
   int fail_commit = 0;
 
-  std::string describe() const override { return inner_->describe(); }
   Status commit(const CommitRequest& c) override {
     if (++commits == fail_commit) return Status::Unavailable("injected commit failure");
-    return inner_->commit(c);
-  }
-  Status load_run(const std::string& id, StoredRun& out) override {
-    return inner_->load_run(id, out);
-  }
-  Status load_header(const std::string& id, RunHeaderRow& out) override {
-    return inner_->load_header(id, out);
-  }
-  Status list_runs(const RunFilter& f, std::vector<RunHeaderRow>& out) override {
-    return inner_->list_runs(f, out);
-  }
-  Status fetch(const std::vector<std::string>& queues, const std::string& owner,
-               Duration visibility, Duration ttl, std::optional<Delivery>& out) override {
-    return inner_->fetch(queues, owner, visibility, ttl, out);
-  }
-  Status release_job(std::int64_t id, const std::string& owner, Duration delay) override {
-    return inner_->release_job(id, owner, delay);
-  }
-  Status has_job(const std::string& run_id, bool& out) override {
-    return inner_->has_job(run_id, out);
-  }
-  Status acquire_lease(const std::string& key, const std::string& owner, Duration ttl,
-                       bool& granted, Lease& out) override {
-    return inner_->acquire_lease(key, owner, ttl, granted, out);
-  }
-  Status extend_lease(const std::string& key, const std::string& owner, std::uint64_t token,
-                      Duration ttl) override {
-    return inner_->extend_lease(key, owner, token, ttl);
-  }
-  Status release_lease(const std::string& key, const std::string& owner,
-                       std::uint64_t token) override {
-    return inner_->release_lease(key, owner, token);
-  }
-  Status find_orphans(std::size_t limit, std::vector<RunHeaderRow>& out) override {
-    return inner_->find_orphans(limit, out);
-  }
-  Status purge_expired(std::size_t limit, std::size_t& purged) override {
-    return inner_->purge_expired(limit, purged);
+    return ForwardingBackend::commit(c);
   }
 
  private:
-  std::unique_ptr<Backend> inner_;
+  static std::unique_ptr<Backend> memory(std::shared_ptr<Clock> clock) {
+    std::unique_ptr<Backend> b;
+    EXPECT_TRUE(open_backend("memory:", std::move(clock), b).ok());
+    return b;
+  }
 };
 
 class BulkStart : public ::testing::Test {

@@ -11,6 +11,7 @@
 
 #include "reactor/reactor.hpp"
 #include "reactor/worker.hpp"
+#include "unit/forwarding_backend.hpp"
 
 namespace {
 
@@ -19,60 +20,21 @@ using namespace std::chrono_literals;
 
 // Delegates to a real backend; counts commits; answers load_run with
 // Unavailable while `refuse_loads` is set (a store that is busy or down).
-class WatchedBackend : public Backend {
+class WatchedBackend : public testing_support::ForwardingBackend {
  public:
-  explicit WatchedBackend(std::unique_ptr<Backend> inner) : inner_(std::move(inner)) {}
+  using ForwardingBackend::ForwardingBackend;
 
   std::atomic<int> commits{0};
   std::atomic<bool> refuse_loads{false};
 
-  std::string describe() const override { return "watched " + inner_->describe(); }
   Status commit(const CommitRequest& c) override {
     ++commits;
-    return inner_->commit(c);
+    return ForwardingBackend::commit(c);
   }
   Status load_run(const std::string& id, StoredRun& out) override {
     if (refuse_loads) return Status::Unavailable("store busy (injected)");
-    return inner_->load_run(id, out);
+    return ForwardingBackend::load_run(id, out);
   }
-  Status load_header(const std::string& id, RunHeaderRow& out) override {
-    return inner_->load_header(id, out);
-  }
-  Status list_runs(const RunFilter& f, std::vector<RunHeaderRow>& out) override {
-    return inner_->list_runs(f, out);
-  }
-  Status fetch(const std::vector<std::string>& queues, const std::string& owner,
-               Duration visibility, Duration run_lease_ttl,
-               std::optional<Delivery>& out) override {
-    return inner_->fetch(queues, owner, visibility, run_lease_ttl, out);
-  }
-  Status release_job(std::int64_t id, const std::string& owner, Duration delay) override {
-    return inner_->release_job(id, owner, delay);
-  }
-  Status has_job(const std::string& run_id, bool& out) override {
-    return inner_->has_job(run_id, out);
-  }
-  Status acquire_lease(const std::string& key, const std::string& owner, Duration ttl,
-                       bool& granted, Lease& out) override {
-    return inner_->acquire_lease(key, owner, ttl, granted, out);
-  }
-  Status extend_lease(const std::string& key, const std::string& owner, std::uint64_t token,
-                      Duration ttl) override {
-    return inner_->extend_lease(key, owner, token, ttl);
-  }
-  Status release_lease(const std::string& key, const std::string& owner,
-                       std::uint64_t token) override {
-    return inner_->release_lease(key, owner, token);
-  }
-  Status find_orphans(std::size_t limit, std::vector<RunHeaderRow>& out) override {
-    return inner_->find_orphans(limit, out);
-  }
-  Status purge_expired(std::size_t limit, std::size_t& purged) override {
-    return inner_->purge_expired(limit, purged);
-  }
-
- private:
-  std::unique_ptr<Backend> inner_;
 };
 
 class DurableRules : public ::testing::Test {
