@@ -64,19 +64,9 @@ Definition gift_order(OrderServices& s) {
   return Builder("GiftOrder")
       .input("order_id", integer().min(1))
       .input("recipient", string().default_value(""))
-      .step("reserve",
-            [&s](const Args& a, StepContext& ctx) {
-              return recorded(s, ctx, [&] {
-                return Success({{"reservation", s.inventory.reserve(a.get<int>("order_id"),
-                                                                    ctx.idempotency_key())}});
-              });
-            })
+      .step("reserve", reserve_stock(s))
       .argument("order_id", input("order_id"))
-      .undo([&s](const Value& reserved, const Args&, StepContext& ctx) {
-        s.ledger.append('U', ctx.idempotency_key());
-        s.inventory.release(reserved.at("reservation").get<std::string>());
-        return Success();
-      })
+      .undo(release_stock(s))
       .compose("shipment", shipment(s))
       .argument("order_id", input("order_id"))
       .argument("recipient", input("recipient"))

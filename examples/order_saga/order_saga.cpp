@@ -51,19 +51,9 @@ Definition order_saga(OrderServices& s) {
   return Builder("OrderSaga")
       .input("order_id", integer().min(1))
       .input("amount", integer().min(1))
-      .step("reserve",
-            [&s](const Args& a, StepContext& ctx) {
-              return recorded(s, ctx, [&] {
-                return Success({{"reservation", s.inventory.reserve(a.get<int>("order_id"),
-                                                                    ctx.idempotency_key())}});
-              });
-            })
+      .step("reserve", reserve_stock(s))
       .argument("order_id", input("order_id"))
-      .undo([&s](const Value& reserved, const Args&, StepContext& ctx) {
-        s.ledger.append('U', ctx.idempotency_key());
-        s.inventory.release(reserved.at("reservation").get<std::string>());
-        return Success();
-      })
+      .undo(release_stock(s))
       .step<ChargeCard>("charge", &s)
       .argument("order_id", input("order_id"))
       .argument("amount", input("amount"))

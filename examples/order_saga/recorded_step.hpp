@@ -19,4 +19,23 @@ reactor::StepResult recorded(const OrderServices& s, const reactor::StepContext&
   return r;
 }
 
+// The stock reservation both example sagas start with (argument order_id),
+// and its undo, which releases the reservation.
+inline auto reserve_stock(OrderServices& s) {
+  return [&s](const reactor::Args& a, reactor::StepContext& ctx) {
+    return recorded(s, ctx, [&] {
+      return reactor::Success({{"reservation", s.inventory.reserve(a.get<int>("order_id"),
+                                                                   ctx.idempotency_key())}});
+    });
+  };
+}
+
+inline auto release_stock(OrderServices& s) {
+  return [&s](const reactor::Value& reserved, const reactor::Args&, reactor::StepContext& ctx) {
+    s.ledger.append('U', ctx.idempotency_key());
+    s.inventory.release(reserved.at("reservation").get<std::string>());
+    return reactor::Success();
+  };
+}
+
 }  // namespace examples

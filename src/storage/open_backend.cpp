@@ -30,15 +30,7 @@ Status parse_sqlite_url(const std::string& url, SqliteOptions& out) {
     return Status::InvalidArgument("backend URL " + url + " names no database file");
   }
   out.path = std::string(rest);
-  while (!query.empty()) {
-    const auto amp = query.find('&');
-    const std::string_view option = query.substr(0, amp);
-    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
-    if (option.empty()) continue;
-    const auto eq = option.find('=');
-    const std::string_view name = option.substr(0, eq);
-    const std::string_view value =
-        eq == std::string_view::npos ? std::string_view() : option.substr(eq + 1);
+  return storage::for_each_query_option(query, [&](std::string_view name, std::string_view value) {
     if (name != "synchronous") {
       return Status::InvalidArgument("backend URL " + url + ": unknown option '" +
                                      std::string(name) + "' (known: synchronous)");
@@ -53,8 +45,8 @@ Status parse_sqlite_url(const std::string& url, SqliteOptions& out) {
       return Status::InvalidArgument("backend URL " + url + ": synchronous must be full, normal "
                                      "or off, not '" + std::string(value) + "'");
     }
-  }
-  return Status::Ok();
+    return Status::Ok();
+  });
 }
 
 }  // namespace

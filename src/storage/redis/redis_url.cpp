@@ -113,15 +113,7 @@ Status parse_redis_url(const std::string& url, RedisOptions& out) {
     out.db = static_cast<int>(number);
   }
 
-  while (!query.empty()) {
-    const auto amp = query.find('&');
-    const std::string_view option = query.substr(0, amp);
-    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
-    if (option.empty()) continue;
-    const auto eq = option.find('=');
-    const std::string_view name = option.substr(0, eq);
-    const std::string_view value =
-        eq == std::string_view::npos ? std::string_view() : option.substr(eq + 1);
+  return storage::for_each_query_option(query, [&](std::string_view name, std::string_view value) {
     auto milliseconds = [&](std::chrono::milliseconds& field) {
       if (!parse_int(value, 1, 24LL * 3600 * 1000, number)) return false;
       field = std::chrono::milliseconds(number);
@@ -148,8 +140,8 @@ Status parse_redis_url(const std::string& url, RedisOptions& out) {
       return invalid("unknown option '" + std::string(name) +
                      "' (known: prefix, connect_timeout_ms, timeout_ms, reconnect_ms, pool)");
     }
-  }
-  return Status::Ok();
+    return Status::Ok();
+  });
 }
 
 }  // namespace reactor::redis
