@@ -96,6 +96,11 @@ return #jobs'
 store_edit_header() { rcli EVAL "$redis_edit_header" 0 "$redis_prefix" "$@" >/dev/null; }
 store_jobs() { rcli SCARD "${redis_prefix}{$1}:jobs"; }
 store_corrupt_header() { store_edit_header "$1" body '"{\"path\": [garbage"'; }
+# The header as a whole is not JSON: the backend cannot read it.
+store_garble_header() {
+  [[ $(rcli HSET "${redis_prefix}{$1}:headers" "$1" '{"id": garbage') -eq 0 ]] ||
+    { echo "store_garble_header: run $1 had no header" >&2; return 1; }
+}
 store_corrupt_step() { rcli EVAL "$redis_corrupt_step" 0 "$redis_prefix" "$1" "$2" >/dev/null; }
 store_set_schema_version() { store_edit_header "$1" schema_version "$2"; }
 store_set_header_reactor() { store_edit_header "$1" reactor "\"$2\""; }

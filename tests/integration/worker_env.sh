@@ -32,6 +32,9 @@ store_unsupported() { echo "worker_env: $1 is not implemented for $db" >&2; retu
 store_jobs() { store_unsupported store_jobs; }
 # store_corrupt_header RUN_ID: garbage JSON in the run's header.
 store_corrupt_header() { store_unsupported store_corrupt_header; }
+# store_garble_header RUN_ID: the run's header unreadable by the store itself (load_run answers
+# Corruption), not only by the engine.
+store_garble_header() { store_unsupported store_garble_header; }
 # store_corrupt_step RUN_ID INDEX: garbage JSON in one step record of the run.
 store_corrupt_step() { store_unsupported store_corrupt_step; }
 # store_set_schema_version RUN_ID N: the header claims record schema version N.
