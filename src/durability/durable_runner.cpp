@@ -141,6 +141,19 @@ DeliveryOutcome acknowledge(DurableEnv& env, const Writer& w) {
                                     : DeliveryOutcome::kBackendError;
 }
 
+// The run's records cannot be read: by the store itself (Corruption from load_run, e.g. a Redis
+// header that is not JSON) or by the engine (a garbled body, a newer schema). Reading them again
+// will not help, so the run fails with corrupt_record and its job is acknowledged; redelivering
+// the job would only bounce it for ever. A run that ended already (failed for these very
+// records, most likely) keeps the verdict it was given.
+DeliveryOutcome fail_unreadable(DurableEnv& env, const Delivery& d, const Writer& w,
+                                const Status& why) {
+  Run header = header_of(env, d);
+  if (is_terminal(header.status)) return acknowledge(env, w);
+  Status s = fail_run(env, w, std::move(header), ErrorKind::kCorruptRecord, why.message());
+  return s.ok() ? DeliveryOutcome::kFailedRun : DeliveryOutcome::kBackendError;
+}
+
 DeliveryOutcome execute_delivery(DurableEnv& env, const Definition& def, Run run,
                                  const Writer& w, bool yield_on_retry_wait) {
   if (run.status == RunStatus::kEnqueued) run.status = RunStatus::kPending;
@@ -222,21 +235,12 @@ DeliveryOutcome process_delivery(DurableEnv& env, const Delivery& d, const std::
   Status s = env.backend.load_run(job.run_id, stored);
   if (s.code() == StatusCode::kNotFound) return acknowledge(env, w);
   if (s.code() == StatusCode::kUnavailable) return snooze_capped(env, d, w, s);
+  if (s.code() == StatusCode::kCorruption) return fail_unreadable(env, d, w, s);
   if (!s.ok()) return DeliveryOutcome::kBackendError;
 
   Run run;
   s = decode_run(stored, run);
-  if (!s.ok()) {
-    // Already ended (failed for these very records, most likely): keep the
-    // verdict that was given when they were first found unreadable.
-    Run header;
-    if (decode_root_header(stored, header).ok() && is_terminal(header.status)) {
-      return acknowledge(env, w);
-    }
-    // Reading it again will not help: fail the run, keep serving the rest.
-    s = fail_run(env, w, header_of(env, d), ErrorKind::kCorruptRecord, s.message());
-    return s.ok() ? DeliveryOutcome::kFailedRun : DeliveryOutcome::kBackendError;
-  }
+  if (!s.ok()) return fail_unreadable(env, d, w, s);
   if (is_terminal(run.status)) return acknowledge(env, w);
   // The record, not the job, says which graph the run belongs to; the job's
   // name only routed it here.

@@ -192,6 +192,15 @@ class PrivateRedis {
     std::getline(in, url);
     return url;
   }
+  // Appends a line to the server's configuration, read when it (re)starts.
+  bool configure(const std::string& line) {
+    std::ifstream data_file(dir_ + "/data");
+    std::string data;
+    if (!std::getline(data_file, data)) return false;
+    std::ofstream conf(data + "/redis.conf", std::ios::app);
+    conf << line << "\n";
+    return static_cast<bool>(conf);
+  }
 
  private:
   std::string dir_;
@@ -216,6 +225,34 @@ TEST(RedisServerRestart, TheBackendReconnectsAndFindsItsDataAgain) {
   ASSERT_TRUE(s.ok()) << s.to_string();
   ASSERT_TRUE(d);
   EXPECT_EQ(d->job.spec.run_id, "r1");
+}
+
+TEST(RedisServerRestart, OpeningWhileTheServerLoadsItsDataWaitsUntilItIsLoaded) {
+  PrivateRedis server;
+  ASSERT_TRUE(server.run("start"));
+  {
+    std::unique_ptr<Backend> db;
+    ASSERT_TRUE(open_backend(server.url(), nullptr, db).ok());
+    ASSERT_TRUE(db->commit(create_with_job("r1", "q")).ok());
+    // Enough keys, each loaded 100 us late (key-load-delay: a setting for tests), to keep the
+    // restarted server loading for about a second.
+    RawRedis raw(server.url());
+    raw.command({"EVAL", "for i = 1, 10000 do redis.call('SET', 'filler:' .. i, i) end", "0"});
+  }
+  ASSERT_TRUE(server.configure("key-load-delay 100"));
+  ASSERT_TRUE(server.run("restart"));  // back once it answers, which it does while loading
+  RawRedis raw(server.url());
+  ASSERT_NE(reply_text(raw.command({"INFO", "persistence"})).find("loading:1"), std::string::npos)
+      << "the server had loaded its data already: this test would prove nothing";
+
+  // The server answers "LOADING" to everything but a few commands: open waits it out.
+  std::unique_ptr<Backend> db;
+  Status s = open_backend(with_url_option(server.url(), "reconnect_ms", "30000"), nullptr, db);
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  StoredRun run;
+  s = db->load_run("r1", run);
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  EXPECT_EQ(run.inputs.size(), 1u);
 }
 
 TEST(RedisServerRestart, AServerThatStaysDownIsUnavailableAfterTheReconnectBudget) {

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Bad stored records, with real processes: runs whose header holds garbage
-# JSON, whose step record holds garbage, or whose header claims a record
-# schema version newer than this build knows. On its first delivery each is
+# JSON, whose header the store itself cannot read (Redis: not JSON at all;
+# SQLite: a status this build does not know), whose step record holds
+# garbage, or whose header claims a record schema version newer than this
+# build knows. On its first delivery each is
 # marked failed with reason corrupt_record (which `reactor show` reports,
 # though the records stay unreadable) and its job acknowledged; no step of
 # theirs runs; and the same worker then completes a normal run.
@@ -10,13 +12,14 @@ source "$(dirname "$0")/worker_env.sh"
 
 # Planted before any worker runs, so the first delivery meets them.
 garbled=$(start_order 31);  store_corrupt_header "$garbled"
+unreadable=$(start_order 35); store_garble_header "$unreadable"
 bad_step=$(start_order 32); store_corrupt_step "$bad_step" 1
 newer=$(start_order 33);    store_set_schema_version "$newer" 99
 worker
 w=${pids[0]}
 
 fail=0
-for run in "$garbled" "$bad_step" "$newer"; do
+for run in "$garbled" "$unreadable" "$bad_step" "$newer"; do
   wait_status "$run" failed || { echo "bad_records: run $run is not failed" >&2; exit 1; }
   "$reactor" --storage "$db" show "$run"
   [[ $(error_kind_of "$run") == corrupt_record ]] ||

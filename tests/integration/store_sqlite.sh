@@ -10,6 +10,8 @@ sql() { sqlite3 -cmd ".timeout 10000" "$sqlite_file" "$1"; }
 
 store_jobs() { sql "SELECT count(*) FROM jobs WHERE run_id = '$1'"; }
 store_corrupt_header() { sql "UPDATE runs SET body = '{\"path\": [garbage' WHERE id = '$1'"; }
+# A status this build does not know: the backend cannot read the row.
+store_garble_header() { sql "UPDATE runs SET status = 'garbled' WHERE id = '$1'"; }
 store_corrupt_step() {
   sql "UPDATE steps SET body = 'not json at all' WHERE run_id = '$1' AND idx = $2"
 }

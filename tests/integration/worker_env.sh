@@ -10,6 +10,9 @@
 set -euo pipefail
 dir=$(mktemp -d)
 pids=()
+# Commands cleanup runs once the workers are gone, before $dir is deleted (a test that started
+# its own server stops it here).
+cleanup_steps=()
 cleanup() {
   local rc=$?
   for p in "${pids[@]}"; do
@@ -17,6 +20,8 @@ cleanup() {
     kill -9 "$p" 2>/dev/null || true
     wait "$p" 2>/dev/null || true
   done
+  local step
+  for step in "${cleanup_steps[@]}"; do eval "$step" || true; done
   if [[ $rc -ne 0 && -s $dir/worker.log ]]; then
     echo "--- last worker log lines" >&2
     tail -n 40 "$dir/worker.log" >&2
@@ -25,13 +30,15 @@ cleanup() {
 }
 trap cleanup EXIT
 export REACTOR_LEDGER=$dir/ledger REACTOR_DEMO_STEP_MS=300
-db=${REACTOR_TEST_STORAGE:-sqlite://$dir/runs.db}
 
 store_unsupported() { echo "worker_env: $1 is not implemented for $db" >&2; return 1; }
 # store_jobs RUN_ID: how many jobs of the run exist (queued or in delivery).
 store_jobs() { store_unsupported store_jobs; }
 # store_corrupt_header RUN_ID: garbage JSON in the run's header.
 store_corrupt_header() { store_unsupported store_corrupt_header; }
+# store_garble_header RUN_ID: the run's header unreadable by the store itself (load_run answers
+# Corruption), not only by the engine.
+store_garble_header() { store_unsupported store_garble_header; }
 # store_corrupt_step RUN_ID INDEX: garbage JSON in one step record of the run.
 store_corrupt_step() { store_unsupported store_corrupt_step; }
 # store_set_schema_version RUN_ID N: the header claims record schema version N.
@@ -40,14 +47,20 @@ store_set_schema_version() { store_unsupported store_set_schema_version; }
 store_set_header_reactor() { store_unsupported store_set_header_reactor; }
 # store_set_job_reactor RUN_ID NAME: the run's jobs name another reactor (same queue).
 store_set_job_reactor() { store_unsupported store_set_job_reactor; }
-store_helpers="$(dirname "${BASH_SOURCE[0]}")/store_${db%%:*}.sh"
-if [[ -f $store_helpers ]]; then source "$store_helpers"; fi
+store_helpers_dir=$(dirname "${BASH_SOURCE[0]}")
+# use_store URL: the store of the functions here, and its store_<scheme>.sh if there is one.
+use_store() {
+  db=$1
+  local helpers="$store_helpers_dir/store_${db%%:*}.sh"
+  if [[ -f $helpers ]]; then source "$helpers"; fi
+}
+use_store "${REACTOR_TEST_STORAGE:-sqlite://$dir/runs.db}"
 
-# worker [ARGS...]: starts a worker (1 thread, 1 s lease, sweep interval
-# $sweep_interval or 1 s, then ARGS); its PID is appended to pids. Stderr
-# goes to $dir/worker.log.
+# worker [ARGS...]: starts a worker ($worker_threads or 1 thread, 1 s lease,
+# sweep interval $sweep_interval or 1 s, then ARGS); its PID is appended to
+# pids. Stderr goes to $dir/worker.log.
 worker() {
-  "$reactor" --storage "$db" worker --threads 1 --lease-ttl 1 \
+  "$reactor" --storage "$db" worker --threads "${worker_threads:-1}" --lease-ttl 1 \
     --sweep-interval "${sweep_interval:-1}" "$@" 2>>"$dir/worker.log" &
   pids+=($!)
 }

@@ -3,21 +3,33 @@
 # temporary directory. It only ever stops the server it started itself, by PID, after checking
 # that this PID is still that server (other Redis servers may run on this machine).
 #
-#   redis_server.sh start DIR    start one; write DIR/url (redis://:PASSWORD@127.0.0.1:PORT/0)
-#   redis_server.sh restart DIR  stop it (SIGTERM: AOF flushed) and start it again, same port and
-#                                data, as after a server restart
+#   redis_server.sh start DIR [--appendfsync always|everysec|no]
+#                                start one; write DIR/url (redis://:PASSWORD@127.0.0.1:PORT/0).
+#                                AOF is fsynced as Redis's default (everysec) unless told
+#   redis_server.sh restart DIR  stop it (SIGTERM: AOF flushed) if it runs, and start it again,
+#                                same port, configuration and data, as after a server restart
+#   redis_server.sh kill9 DIR    SIGKILL it, as a crash of the Redis process: no shutdown, no
+#                                last flush; `restart` brings it back from what it had written
 #   redis_server.sh stop DIR     stop it and delete its data; a no-op if none is running
 #
 # DIR keeps the state: url, pid, data (the data directory), port.
 set -euo pipefail
 
 usage() {
-  echo "usage: $0 start|restart|stop DIR" >&2
+  echo "usage: $0 start DIR [--appendfsync always|everysec|no] | restart|kill9|stop DIR" >&2
   exit 2
 }
-[[ $# -eq 2 ]] || usage
+[[ $# -ge 2 ]] || usage
 action=$1
 dir=$2
+shift 2
+appendfsync=everysec
+if [[ $action == start && $# -gt 0 ]]; then
+  [[ $# -eq 2 && $1 == --appendfsync && $2 =~ ^(always|everysec|no)$ ]] || usage
+  appendfsync=$2
+  shift 2
+fi
+[[ $# -eq 0 ]] || usage
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 
@@ -121,6 +133,7 @@ port $port
 bind 127.0.0.1
 dir $data
 appendonly yes
+appendfsync $appendfsync
 save ""
 daemonize no
 requirepass $password
@@ -152,6 +165,23 @@ CONF
     fi
     echo "$started_pid" >"$dir/pid"
     log "redis-server restarted as $started_pid on 127.0.0.1:$port"
+    ;;
+  kill9)
+    [[ -f $dir/pid && -f $dir/data ]] || { log "nothing running from $dir"; exit 1; }
+    pid=$(cat "$dir/pid")
+    data=$(cat "$dir/data")
+    is_ours "$pid" "$data" || { log "process $pid is not the redis-server started from $dir"; exit 1; }
+    kill -KILL "$pid"
+    for _ in $(seq 1 200); do  # up to 10 s for the kernel to take it down
+      running "$pid" || break
+      sleep 0.05
+    done
+    if running "$pid"; then
+      log "redis-server $pid still runs after SIGKILL"
+      exit 1
+    fi
+    rm -f "$dir/pid"
+    log "redis-server $pid killed with SIGKILL"
     ;;
   stop)
     stop_server

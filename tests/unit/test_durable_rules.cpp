@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <mutex>
 #include <thread>
 
 #include "reactor/reactor.hpp"
@@ -19,7 +20,10 @@ using namespace reactor;
 using namespace std::chrono_literals;
 
 // Delegates to a real backend; counts commits; answers load_run with
-// Unavailable while `refuse_loads` is set (a store that is busy or down).
+// Unavailable while `refuse_loads` is set (a store that is busy or down), and
+// load_run and load_header of the run made unreadable with Corruption (a store
+// that cannot parse what it holds for it, as a Redis header that is not JSON)
+// until a commit writes that run's header again.
 class WatchedBackend : public testing_support::ForwardingBackend {
  public:
   using ForwardingBackend::ForwardingBackend;
@@ -27,14 +31,39 @@ class WatchedBackend : public testing_support::ForwardingBackend {
   std::atomic<int> commits{0};
   std::atomic<bool> refuse_loads{false};
 
+  void make_unreadable(const std::string& id) {
+    std::lock_guard lock(mu_);
+    unreadable_ = id;
+  }
+
   Status commit(const CommitRequest& c) override {
     ++commits;
-    return ForwardingBackend::commit(c);
+    Status s = ForwardingBackend::commit(c);
+    std::lock_guard lock(mu_);
+    for (const auto& h : c.headers) {
+      if (s.ok() && h.id == unreadable_) unreadable_.clear();
+    }
+    return s;
   }
   Status load_run(const std::string& id, StoredRun& out) override {
     if (refuse_loads) return Status::Unavailable("store busy (injected)");
+    if (Status s = check_readable(id); !s.ok()) return s;
     return ForwardingBackend::load_run(id, out);
   }
+  Status load_header(const std::string& id, RunHeaderRow& out) override {
+    if (Status s = check_readable(id); !s.ok()) return s;
+    return ForwardingBackend::load_header(id, out);
+  }
+
+ private:
+  Status check_readable(const std::string& id) {
+    std::lock_guard lock(mu_);
+    if (id == unreadable_) return Status::Corruption("run header " + id + ": not JSON (injected)");
+    return Status::Ok();
+  }
+
+  std::mutex mu_;
+  std::string unreadable_;
 };
 
 class DurableRules : public ::testing::Test {
@@ -160,6 +189,42 @@ TEST_F(DurableRules, ARecordNamingAReactorNotRegisteredHereFailsAtOnce) {
   std::string next;
   ASSERT_TRUE(engine_->run_in_background("Five", {{"n", 1}}, next).ok());
   EXPECT_EQ(wait_for(next, RunStatus::kCompleted).status, RunStatus::kCompleted);
+}
+
+TEST_F(DurableRules, ARunTheStoreCannotReadBackFailsWithCorruptRecordAndItsJobIsAcknowledged) {
+  open();
+  std::string id;
+  ASSERT_TRUE(engine_->run_in_background("Five", {{"n", 0}}, id).ok());
+  store_->make_unreadable(id);
+  auto worker = start_worker();
+
+  // Not redelivered for ever: failed on its first delivery, job acknowledged.
+  RunHeaderRow failed = wait_for(id, RunStatus::kFailed);
+  ASSERT_EQ(failed.status, RunStatus::kFailed);
+  EXPECT_NE(failed.body.find("corrupt_record"), std::string::npos) << failed.body;
+  EXPECT_NE(failed.body.find("not JSON (injected)"), std::string::npos) << failed.body;
+  bool has_job = true;
+  ASSERT_TRUE(store_->has_job(id, has_job).ok());
+  EXPECT_FALSE(has_job);
+  RunResult r;
+  ASSERT_TRUE(engine_->find(id, r).ok());
+  EXPECT_EQ(r.status, RunStatus::kFailed);
+  ASSERT_TRUE(r.error.has_value());
+  EXPECT_EQ(r.error->kind, ErrorKind::kCorruptRecord);
+
+  // A duplicate job finds the run ended and is acknowledged; its verdict stands.
+  CommitRequest duplicate;  // as `reactor enqueue` writes it (default queue: the reactor's name)
+  duplicate.enqueue.push_back(JobSpec{"Five", JobKind::kResume, id, "Five", 0, 0});
+  ASSERT_TRUE(store_->commit(duplicate).ok());
+  std::string next;
+  ASSERT_TRUE(engine_->run_in_background("Five", {{"n", 10}}, next).ok());
+  EXPECT_EQ(wait_for(next, RunStatus::kCompleted).status, RunStatus::kCompleted);
+  EXPECT_EQ(worker->stats().runs_finished, 1u);
+  ASSERT_TRUE(store_->has_job(id, has_job).ok());
+  EXPECT_FALSE(has_job);
+  RunHeaderRow after;
+  ASSERT_TRUE(store_->load_header(id, after).ok());
+  EXPECT_EQ(after.body, failed.body);
 }
 
 TEST_F(DurableRules, AWorkerCommitsTheStartThenOncePerStepWithTheRunsEndInTheLastStepsCommit) {

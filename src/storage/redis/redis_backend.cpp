@@ -82,7 +82,8 @@ std::string encode_header(const RunHeaderRow& h) {
   return j.dump();
 }
 
-Status decode_header(const std::string& blob, RunHeaderRow& h) {
+// `what` names the header in a Corruption message: the blob may not say whose it is.
+Status decode_header(const std::string& what, const std::string& blob, RunHeaderRow& h) {
   try {
     const nlohmann::json j = nlohmann::json::parse(blob);
     h.id = j.at("id").get<std::string>();
@@ -96,7 +97,7 @@ Status decode_header(const std::string& blob, RunHeaderRow& h) {
     h.updated_at_ms = j.at("updated_at").get<std::int64_t>();
     h.expires_at_ms = j.at("expires_at").get<std::int64_t>();
   } catch (const std::exception& e) {
-    return Status::Corruption("run header " + h.id + ": " + e.what());
+    return Status::Corruption(what + ": " + e.what());
   }
   return Status::Ok();
 }
@@ -105,7 +106,9 @@ Status decode_headers(const redisReply& list, std::vector<RunHeaderRow>& out) {
   if (list.type != REDIS_REPLY_ARRAY) throw BadReply("expected a list of headers");
   for (std::size_t i = 0; i < list.elements; ++i) {
     RunHeaderRow h;
-    if (Status s = decode_header(text(*list.element[i]), h); !s.ok()) return s;
+    if (Status s = decode_header("a listed run header", text(*list.element[i]), h); !s.ok()) {
+      return s;
+    }
     out.push_back(std::move(h));
   }
   return Status::Ok();
@@ -219,9 +222,9 @@ Status RedisBackend::load_run(const std::string& root_id, StoredRun& out) {
   Status s = run(ScriptId::kLoadRun, {root_id}, [&](const redisReply& r) -> Status {
     std::vector<RunHeaderRow> headers;
     Status decoded;
-    for_each_field(element(r, 0), [&](const std::string&, const std::string& blob) {
+    for_each_field(element(r, 0), [&](const std::string& run_id, const std::string& blob) {
       RunHeaderRow h;
-      if (Status d = decode_header(blob, h); !d.ok()) {
+      if (Status d = decode_header("run header " + run_id, blob, h); !d.ok()) {
         if (decoded.ok()) decoded = d;
         return;
       }
@@ -290,7 +293,7 @@ Status RedisBackend::load_run(const std::string& root_id, StoredRun& out) {
 Status RedisBackend::load_header(const std::string& run_id, RunHeaderRow& out) {
   return run(ScriptId::kLoadHeader, {run_id}, [&](const redisReply& r) {
     if (r.type == REDIS_REPLY_NIL) return Status::NotFound("run " + run_id + " not found");
-    return decode_header(text(r), out);
+    return decode_header("run header " + run_id, text(r), out);
   });
 }
 

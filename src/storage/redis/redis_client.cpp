@@ -42,12 +42,19 @@ Millis backoff(int attempt) {
 RedisClient::RedisClient(RedisOptions options) : pool_(std::move(options)) {}
 
 Status RedisClient::start() {
-  ConnectionPool::Handle conn;
-  if (Status s = pool_.acquire(conn); !s.ok()) return s;
+  {
+    // Connected once, without retrying: a server that is not there is a configuration mistake,
+    // reported at once. The connection goes back to the pool for the loads below.
+    ConnectionPool::Handle conn;
+    if (Status s = pool_.acquire(conn); !s.ok()) return s;
+  }
   std::vector<Command> loads;
   for (ScriptId id : all_scripts()) loads.push_back({"SCRIPT", "LOAD", script_source(id)});
   std::vector<Reply> replies;
-  if (Status s = conn->call(loads, replies); !s.ok()) return s;
+  // A server that is there but not ready (LOADING its data after a restart, BUSY) is waited for,
+  // up to the reconnect budget, as every later request is: a worker started beside a restarting
+  // Redis must not exit.
+  if (Status s = round_trip(loads, replies, Millis(0)); !s.ok()) return s;
   for (std::size_t i = 0; i < replies.size(); ++i) {
     const ScriptId id = all_scripts()[i];
     const redisReply& r = *replies[i];

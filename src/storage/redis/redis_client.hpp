@@ -27,7 +27,9 @@ class RedisClient {
   explicit RedisClient(RedisOptions options);
 
   // Connects once, without retrying (a server that is not there at start-up
-  // is a configuration error, reported at once), and loads every script.
+  // is a configuration error, reported at once), and loads every script,
+  // waiting (up to the reconnect budget) while the server answers "not now"
+  // (LOADING after a restart).
   Status start();
 
   // One command. A Redis error reply is returned as a Status (see to_status).

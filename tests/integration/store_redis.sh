@@ -1,0 +1,107 @@
+# The store_* functions of worker_env.sh for redis:// stores, through redis-cli (Debian package
+# redis-tools), on the key layout of docs/redis.md. Edits that touch more than one key are one
+# EVAL, atomic like the backend's own scripts. Run ids come from the tests, never from outside.
+
+# redis://[[user]:password@]host[:port][/db][?option=value&...], as src/storage/redis/redis_url.cpp
+# reads it; of the options only the key prefix matters here.
+redis_percent_decode() { printf '%b' "${1//%/\\x}"; }
+redis_rest=${db#redis://}
+redis_query=
+if [[ $redis_rest == *\?* ]]; then
+  redis_query=${redis_rest#*\?}
+  redis_rest=${redis_rest%%\?*}
+fi
+redis_user= redis_password=
+if [[ $redis_rest == *@* ]]; then
+  redis_userinfo=${redis_rest%@*}
+  redis_rest=${redis_rest##*@}
+  if [[ $redis_userinfo == *:* ]]; then
+    redis_user=$(redis_percent_decode "${redis_userinfo%%:*}")
+    redis_password=$(redis_percent_decode "${redis_userinfo#*:}")
+  else
+    redis_password=$(redis_percent_decode "$redis_userinfo")
+  fi
+fi
+redis_db=0
+if [[ $redis_rest == */* ]]; then
+  redis_db=${redis_rest#*/}
+  redis_rest=${redis_rest%%/*}
+fi
+redis_db=${redis_db:-0}
+redis_host=127.0.0.1 redis_port=6379
+if [[ $redis_rest == \[* ]]; then  # [IPv6]:port
+  redis_host=${redis_rest%%]*}
+  redis_host=${redis_host#[}
+  [[ $redis_rest == *]:* ]] && redis_port=${redis_rest##*]:}
+elif [[ $redis_rest == *:* ]]; then
+  redis_host=${redis_rest%:*}
+  redis_port=${redis_rest##*:}
+elif [[ -n $redis_rest ]]; then
+  redis_host=$redis_rest
+fi
+redis_prefix='reactor:'
+IFS='&' read -ra redis_options <<<"$redis_query"
+for redis_option in "${redis_options[@]}"; do
+  [[ $redis_option == prefix=* ]] && redis_prefix=$(redis_percent_decode "${redis_option#prefix=}")
+done
+
+# redis-cli on the store's server and database; the password through the environment, never on
+# a command line. -e: a Redis error is a non-zero exit.
+rcli() {
+  local user=()
+  [[ -n $redis_user ]] && user=(--user "$redis_user")
+  if [[ -n $redis_password ]]; then
+    REDISCLI_AUTH=$redis_password redis-cli -e -h "$redis_host" -p "$redis_port" -n "$redis_db" \
+      "${user[@]}" "$@"
+  else
+    redis-cli -e -h "$redis_host" -p "$redis_port" -n "$redis_db" "$@"
+  fi
+}
+
+# ARGV: prefix, run id, header field, its new value as JSON. Rewrites one field of the run's
+# header JSON; a root that changes reactor is re-filed in the reactor index, as commit does.
+redis_edit_header='
+local P, id, field = ARGV[1], ARGV[2], ARGV[3]
+local root = redis.call("HGET", P .. "runs", id) or id
+local headers = P .. "{" .. root .. "}:headers"
+local blob = redis.call("HGET", headers, id)
+if not blob then return redis.error_reply("no header for run " .. id) end
+local h = cjson.decode(blob)
+h[field] = cjson.decode(ARGV[4])
+redis.call("HSET", headers, id, cjson.encode(h))
+if field == "reactor" and h.parent_id == "" then
+  local indexed = P .. "{" .. id .. "}:indexed"
+  local was = redis.call("HGET", indexed, "reactor")
+  if was then redis.call("ZREM", P .. "reactor:" .. was, id) end
+  redis.call("ZADD", P .. "reactor:" .. h.reactor, redis.call("ZSCORE", P .. "roots", id), id)
+  redis.call("HSET", indexed, "reactor", h.reactor)
+end
+return 1'
+# ARGV: prefix, run id, step index. The step record becomes garbage; an error if there is none.
+redis_corrupt_step='
+local P, id = ARGV[1], ARGV[2]
+local root = redis.call("HGET", P .. "runs", id) or id
+local steps, field = P .. "{" .. root .. "}:steps", id .. "#" .. ARGV[3]
+if redis.call("HEXISTS", steps, field) == 0 then
+  return redis.error_reply("run " .. id .. " has no step " .. ARGV[3])
+end
+return redis.call("HSET", steps, field, "not json at all")'
+# ARGV: prefix, run id, reactor name. Every job of the run (queued or in delivery) names it.
+redis_set_job_reactor='
+local P, id = ARGV[1], ARGV[2]
+local jobs = redis.call("SMEMBERS", P .. "{" .. id .. "}:jobs")
+for _, job in ipairs(jobs) do redis.call("HSET", P .. "job:" .. job, "reactor", ARGV[3]) end
+return #jobs'
+
+store_edit_header() { rcli EVAL "$redis_edit_header" 0 "$redis_prefix" "$@" >/dev/null; }
+store_jobs() { rcli SCARD "${redis_prefix}{$1}:jobs"; }
+store_corrupt_header() { store_edit_header "$1" body '"{\"path\": [garbage"'; }
+# The header as a whole is not JSON: the backend cannot read it.
+store_garble_header() {
+  [[ $(rcli HSET "${redis_prefix}{$1}:headers" "$1" '{"id": garbage') -eq 0 ]] ||
+    { echo "store_garble_header: run $1 had no header" >&2; return 1; }
+}
+store_corrupt_step() { rcli EVAL "$redis_corrupt_step" 0 "$redis_prefix" "$1" "$2" >/dev/null; }
+store_set_schema_version() { store_edit_header "$1" schema_version "$2"; }
+store_set_header_reactor() { store_edit_header "$1" reactor "\"$2\""; }
+store_set_job_reactor() { rcli EVAL "$redis_set_job_reactor" 0 "$redis_prefix" "$1" "$2" >/dev/null; }
