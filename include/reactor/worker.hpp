@@ -26,8 +26,12 @@ namespace reactor {
 
 struct WorkerOptions {
   int threads = 1;
-  // How long a fetched job stays invisible to other workers; a worker that
-  // dies mid-job has it redelivered after this. Default: the lease ttl.
+  // How long a fetched job stays invisible to other workers; a job whose
+  // worker died is delivered again after this. A run whose worker died is
+  // recovered sooner, by the sweeper, once its lease lapses — so this is a
+  // backstop, and the default (5 × the lease ttl) keeps a run that executes
+  // longer than its lease ttl (its lease extended by the heartbeat) from
+  // being delivered again while it runs.
   Duration visibility_timeout{0};
   // Idle back-off ceiling: the longest a thread waits before fetching again
   // while its queues are empty. A backend that can block (Redis) wakes it as

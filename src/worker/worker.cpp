@@ -21,7 +21,7 @@ struct Worker::Impl {
     }
     DurableEnv& env = *EngineInternals::durable_env(engine);
     if (options.visibility_timeout <= Duration::zero()) {
-      options.visibility_timeout = env.options.lease_ttl;
+      options.visibility_timeout = env.options.lease_ttl * 5;
     }
     if (options.queues.empty()) {
       for (const auto& name : engine.registry().names()) options.queues.push_back(env.queue_for(name));
