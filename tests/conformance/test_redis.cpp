@@ -312,6 +312,27 @@ TEST(RedisServerStall, ACommitResentAfterItsReplyTimedOutIsAppliedOnce) {
   EXPECT_EQ(reply_text(raw.command({"GET", "reactor:job_ids"})), "1");
 }
 
+TEST_F(RedisBackendTest, AHeaderThatDoesNotParseHidesNoOtherRunFromListingsOrSweeps) {
+  // Two orphans (running, no lease): one of them garbled by something other than Reactor.
+  for (const char* id : {"garbled", "healthy"}) {
+    CommitRequest c;
+    c.headers = {header(id, RunStatus::kRunning)};
+    ASSERT_TRUE(db_->commit(c).ok());
+  }
+  factory_.raw().command({"HSET", factory_.prefix() + "{garbled}:headers", "garbled", "{not json"});
+
+  std::vector<RunHeaderRow> orphans;
+  ASSERT_TRUE(db_->find_orphans(10, orphans).ok());
+  ASSERT_EQ(orphans.size(), 1u);
+  EXPECT_EQ(orphans.front().id, "healthy");
+  std::vector<RunHeaderRow> listed;
+  ASSERT_TRUE(db_->list_runs(RunFilter{}, listed).ok());
+  ASSERT_EQ(listed.size(), 1u);
+  EXPECT_EQ(listed.front().id, "healthy");
+  RunHeaderRow h;
+  EXPECT_EQ(db_->load_header("garbled", h).code(), StatusCode::kCorruption);
+}
+
 TEST_F(RedisBackendTest, AWrongPasswordIsUnavailableAndNotRepeated) {
   std::string url = factory_.url();
   const auto at = url.find('@');

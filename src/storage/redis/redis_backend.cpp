@@ -102,14 +102,17 @@ Status decode_header(const std::string& what, const std::string& blob, RunHeader
   return Status::Ok();
 }
 
+// A header that does not parse is left out of a listing (or a sweep) rather
+// than failing it: one bad record must not hide every other run, nor keep
+// the sweeper from the other orphans. That run itself is failed with
+// corrupt_record when a job delivers it (load_header/load_run report it).
 Status decode_headers(const redisReply& list, std::vector<RunHeaderRow>& out) {
   if (list.type != REDIS_REPLY_ARRAY) throw BadReply("expected a list of headers");
   for (std::size_t i = 0; i < list.elements; ++i) {
     RunHeaderRow h;
-    if (Status s = decode_header("a listed run header", text(*list.element[i]), h); !s.ok()) {
-      return s;
+    if (decode_header("a listed run header", text(*list.element[i]), h).ok()) {
+      out.push_back(std::move(h));
     }
-    out.push_back(std::move(h));
   }
   return Status::Ok();
 }
