@@ -21,8 +21,8 @@ class ChargeCard : public Step {
   StepResult run(const Args& a, StepContext& ctx) override {
     return recorded(*s_, ctx, [&] {
       std::string charge_id;
-      if (!s_->payments.charge(a.get<int>("order_id"), a.get<int>("amount"),
-                               ctx.idempotency_key(), charge_id)) {
+      if (!s_->payments.charge(a.get<int>("order_id"), a.get<int>("amount"), ctx.idempotency_key(),
+                               charge_id)) {
         return Failure("card declined", /*retryable=*/false);
       }
       return Success({{"charge_id", charge_id}, {"amount", a.get<int>("amount")}});

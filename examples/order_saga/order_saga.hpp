@@ -7,9 +7,8 @@
 
 #include <map>
 #include <mutex>
-#include <string>
-
 #include <reactor/reactor.hpp>
+#include <string>
 
 namespace examples {
 

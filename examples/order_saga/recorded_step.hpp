@@ -24,8 +24,8 @@ reactor::StepResult recorded(const OrderServices& s, const reactor::StepContext&
 inline auto reserve_stock(OrderServices& s) {
   return [&s](const reactor::Args& a, reactor::StepContext& ctx) {
     return recorded(s, ctx, [&] {
-      return reactor::Success({{"reservation", s.inventory.reserve(a.get<int>("order_id"),
-                                                                   ctx.idempotency_key())}});
+      return reactor::Success(
+          {{"reservation", s.inventory.reserve(a.get<int>("order_id"), ctx.idempotency_key())}});
     });
   };
 }

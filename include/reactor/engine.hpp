@@ -85,11 +85,11 @@ class Engine {
   // another version of the graph fails with ErrorKind::kDefinitionChanged.
   RunResult resume(const Definition& definition, Run run, const RunOptions& options = {});
 
-  // Durable mode only (InvalidArgument without a backend). Validates the inputs here, in the caller, then persists
-  // the run as `enqueued` together with its job in one commit, and returns its
-  // id at once. NotFound for an unknown reactor, InvalidArgument (listing
-  // every field error) for invalid inputs. With durability.inline_jobs the
-  // run (and any other job due on its queue) has executed when this returns.
+  // Durable mode only (InvalidArgument without a backend). Validates the inputs here, in the
+  // caller, then persists the run as `enqueued` together with its job in one commit, and returns
+  // its id at once. NotFound for an unknown reactor, InvalidArgument (listing every field error)
+  // for invalid inputs. With durability.inline_jobs the run (and any other job due on its queue)
+  // has executed when this returns.
   Status run_in_background(const std::string& reactor, Value inputs, std::string& run_id);
   // Starts many runs of one reactor in the background with few store round
   // trips (a producer enqueuing a batch). Every input is validated here first:

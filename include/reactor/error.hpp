@@ -44,16 +44,16 @@ void from_json(const Value& j, RollbackFailure& f);
 // Why a run failed.
 struct RunError {
   ErrorKind kind = ErrorKind::kStepFailed;
-  std::string step;     // path of the step that failed (empty for input errors)
-  std::string reactor;  // reactor that owns that step
+  std::string step;            // path of the step that failed (empty for input errors)
+  std::string reactor;         // reactor that owns that step
   std::string exception_type;  // C++ type of a thrown exception, if any
   std::string message;
-  Value details;         // the Failure's payload, if it carried one
-  int attempts = 0;      // attempts made by the failing step
-  bool retryable = true; // as the last attempt reported it
+  Value details;          // the Failure's payload, if it carried one
+  int attempts = 0;       // attempts made by the failing step
+  bool retryable = true;  // as the last attempt reported it
   std::vector<FieldError> validation_errors;
   std::vector<RollbackFailure> rollback_failures;
-  Value inputs;          // the run's inputs, redacted fields masked
+  Value inputs;  // the run's inputs, redacted fields masked
 
   friend bool operator==(const RunError&, const RunError&) = default;
 };

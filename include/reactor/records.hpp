@@ -58,7 +58,7 @@ struct StoredRun {
   std::vector<RunHeaderRow> headers;  // root first
   std::vector<RunInputsRow> inputs;
   std::vector<StepRow> steps;
-  std::vector<TraceRow> trace;  // by seq
+  std::vector<TraceRow> trace;      // by seq
   std::uint64_t fencing_token = 0;  // newest token granted on the run's lease
 };
 

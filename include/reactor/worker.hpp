@@ -57,7 +57,7 @@ struct WorkerStats {
   std::uint64_t handed_back = 0;    // jobs for reactors this worker does not serve
   std::uint64_t lease_lost = 0;     // executions stopped by a newer writer
   std::uint64_t sweeps = 0;
-  std::uint64_t requeued = 0;       // runs the sweeper handed back to the queue
+  std::uint64_t requeued = 0;  // runs the sweeper handed back to the queue
 };
 
 class Worker {

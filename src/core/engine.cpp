@@ -27,12 +27,12 @@ struct Engine::Impl {
 
   void open_durable(Registry& registry) {
     keeper = std::make_unique<LeaseKeeper>(*options.backend, *options.clock);
-    durable = std::make_unique<DurableEnv>(DurableEnv{
-        registry, *options.backend, *options.clock, options.durability, *keeper,
-        [this](Run& run, const Definition& def, ExecuteHooks hooks, bool run_is_new) {
-          return execute(run, def, nullptr, hooks, run_is_new);
-        },
-        [this](Duration max) { return snooze_jitter(max); }});
+    durable = std::make_unique<DurableEnv>(
+        DurableEnv{registry, *options.backend, *options.clock, options.durability, *keeper,
+                   [this](Run& run, const Definition& def, ExecuteHooks hooks, bool run_is_new) {
+                     return execute(run, def, nullptr, hooks, run_is_new);
+                   },
+                   [this](Duration max) { return snooze_jitter(max); }});
   }
 
   ExecuteOutcome execute(Run& run, const Definition& def, const RunOptions* run_options,
@@ -46,7 +46,6 @@ struct Engine::Impl {
 
   std::uint64_t next_seed() { return base_seed + seeds_used++; }
 
-
   EngineOptions options;
   ThreadPool pool;
   std::uint64_t base_seed = 0;
@@ -57,7 +56,6 @@ struct Engine::Impl {
 };
 
 DurableEnv* EngineInternals::durable_env(Engine& engine) { return engine.impl_->durable.get(); }
-
 
 Engine::Engine(EngineOptions options)
     : impl_(std::make_unique<Impl>(std::move(options), registry_)) {}

@@ -37,14 +37,14 @@ struct DurableEnv {
 
 // What became of one delivered job.
 enum class DeliveryOutcome {
-  kFinished,     // the run reached a terminal status here
-  kYielded,      // handed back to the queue until a retry is due
-  kSnoozed,      // the run's lease was held: put off
-  kHandedBack,   // this process does not serve the reactor
-  kAcknowledged, // nothing to do (run gone or already terminal)
-  kFailedRun,    // the run could not be read or resumed: marked failed
-  kLeaseLost,    // a newer writer took the run: stopped, nothing written
-  kBackendError, // the store failed; the job will be redelivered
+  kFinished,      // the run reached a terminal status here
+  kYielded,       // handed back to the queue until a retry is due
+  kSnoozed,       // the run's lease was held: put off
+  kHandedBack,    // this process does not serve the reactor
+  kAcknowledged,  // nothing to do (run gone or already terminal)
+  kFailedRun,     // the run could not be read or resumed: marked failed
+  kLeaseLost,     // a newer writer took the run: stopped, nothing written
+  kBackendError,  // the store failed; the job will be redelivered
 };
 const char* to_string(DeliveryOutcome o);
 

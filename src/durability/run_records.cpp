@@ -55,8 +55,8 @@ Placement placement_of(const std::string& parent_path, const std::string& child_
   std::string rest = child_path;
   if (!parent_path.empty()) {
     if (child_path.rfind(parent_path + "/", 0) != 0) {
-      throw std::invalid_argument("child path '" + child_path + "' is not under '" +
-                                  parent_path + "'");
+      throw std::invalid_argument("child path '" + child_path + "' is not under '" + parent_path +
+                                  "'");
     }
     rest = child_path.substr(parent_path.size() + 1);
   }
@@ -85,7 +85,8 @@ Run decode_header(const RunHeaderRow& row) {
   run.path = body.at("path").get<std::string>();
   run.value = body.at("value");
   if (!body.at("error").is_null()) run.error = body.at("error").get<RunError>();
-  if (!body.at("failed_step").is_null()) run.failed_step = body.at("failed_step").get<std::size_t>();
+  if (!body.at("failed_step").is_null())
+    run.failed_step = body.at("failed_step").get<std::size_t>();
   run.next_completion_seq = body.at("next_completion_seq").get<std::uint64_t>();
   run.steps.resize(body.at("step_count").get<std::size_t>());
   run.created_at_ms = body.at("created_at_ms").get<std::int64_t>();
@@ -107,7 +108,8 @@ void attach_children(Run& parent, std::map<std::string, std::vector<Run*>>& by_p
       if (parent.steps[i].name == p.step) step = i;
     }
     if (step == parent.steps.size()) {
-      throw std::invalid_argument("child run " + child->id + " names unknown step '" + p.step + "'");
+      throw std::invalid_argument("child run " + child->id + " names unknown step '" + p.step +
+                                  "'");
     }
     placed[{step, p.element}] = child;
   }

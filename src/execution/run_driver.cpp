@@ -95,9 +95,7 @@ void RunDriver::rebuild_schedule() {
   }
 }
 
-bool RunDriver::stop_launching() const {
-  return halting_ || failing_ || ex_.halted_from_outside();
-}
+bool RunDriver::stop_launching() const { return halting_ || failing_ || ex_.halted_from_outside(); }
 
 void RunDriver::forward(Lock& lock) {
   rebuild_schedule();

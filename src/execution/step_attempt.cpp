@@ -68,10 +68,10 @@ RunDriver::Attempt RunDriver::run_plain(const StepSpec& spec, const Args& args, 
     if (spec.factory) return spec.factory()->run(args, ctx);
     return spec.run(args, ctx);
   };
-  Invocation inv = spec.timeout ? invoke_user_code(body, spec.timeout, ex_.clock(),
-                                                   ex_.hooks().on_hung_step,
-                                                   ex_.hooks().hung_step_grace)
-                                : Invocation{call_user_code(body), false};
+  Invocation inv = spec.timeout
+                       ? invoke_user_code(body, spec.timeout, ex_.clock(), ex_.hooks().on_hung_step,
+                                          ex_.hooks().hung_step_grace)
+                       : Invocation{call_user_code(body), false};
   Attempt a;
   a.kind = inv.timed_out ? ErrorKind::kTimeout : ErrorKind::kStepFailed;
   a.result = std::move(inv.result);
@@ -172,7 +172,8 @@ RunDriver::Attempt RunDriver::run_map(std::size_t i) {
       a.interrupted = true;
       return a;
     }
-    outcomes.push_back(ElementOutcome{k, false, nullptr, child->error ? child->error->message : ""});
+    outcomes.push_back(
+        ElementOutcome{k, false, nullptr, child->error ? child->error->message : ""});
     if (spec.atomic) {
       a.result = Failure(child->error ? child->error->message : "element failed", false);
       a.child_error = child_failure(*child);
@@ -283,9 +284,8 @@ void RunDriver::record_failure(std::size_t i, int attempt_no, Attempt a, Lock& l
     ex_.touch_step(run_, i);
     if (ex_.observers().empty()) return;
     lock.unlock();
-    ex_.observers().notify("step_retry", [&](Observer& o) {
-      o.on_step_retry(event(i, attempt_no), delay, message);
-    });
+    ex_.observers().notify(
+        "step_retry", [&](Observer& o) { o.on_step_retry(event(i, attempt_no), delay, message); });
     lock.lock();
     return;
   }

@@ -42,8 +42,10 @@ Status parse_sqlite_url(const std::string& url, SqliteOptions& out) {
     } else if (value == "off") {
       out.synchronous = sqlite::Synchronous::kOff;
     } else {
-      return Status::InvalidArgument("backend URL " + url + ": synchronous must be full, normal "
-                                     "or off, not '" + std::string(value) + "'");
+      return Status::InvalidArgument("backend URL " + url +
+                                     ": synchronous must be full, normal "
+                                     "or off, not '" +
+                                     std::string(value) + "'");
     }
     return Status::Ok();
   });

@@ -59,8 +59,10 @@ inline std::string dump(const StoredRun& r) {
   std::ostringstream os;
   for (const auto& h : r.headers) os << dump(h) << "\n";
   for (const auto& i : r.inputs) os << "inputs " << i.run_id << " " << i.inputs << "\n";
-  for (const auto& s : r.steps) os << "step " << s.run_id << "#" << s.index << " " << s.body << "\n";
-  for (const auto& t : r.trace) os << "trace " << t.root_id << "@" << t.seq << " " << t.body << "\n";
+  for (const auto& s : r.steps)
+    os << "step " << s.run_id << "#" << s.index << " " << s.body << "\n";
+  for (const auto& t : r.trace)
+    os << "trace " << t.root_id << "@" << t.seq << " " << t.body << "\n";
   os << "token " << r.fencing_token << "\n";
   return os.str();
 }
@@ -150,7 +152,7 @@ class BackendConformance : public ::testing::Test {
     return out;
   }
 
-  Factory factory_;                   // outlives backend_ (declared first)
+  Factory factory_;  // outlives backend_ (declared first)
   std::unique_ptr<Backend> backend_;
 };
 

@@ -32,27 +32,25 @@ TYPED_TEST(CommitConformance, RoundTripsHeadersInputsStepsAndTrace) {
   root.updated_at_ms = 7;
   root.expires_at_ms = 99;
   second.headers = {root, header("c0", RunStatus::kCompleted, "c1", "r1")};  // a grandchild
-  second.inputs = {{"r1", R"({"order_id":"rewritten"})"}};  // inputs are written once
-  second.steps = {{"r1", 1, "s1-updated"}, {"r1", 2, "s2"}};   // upserted
-  second.trace = {{"r1", 1, "t1-duplicate"}, {"r1", 2, "t2"}}; // idempotent per seq
+  second.inputs = {{"r1", R"({"order_id":"rewritten"})"}};      // inputs are written once
+  second.steps = {{"r1", 1, "s1-updated"}, {"r1", 2, "s2"}};    // upserted
+  second.trace = {{"r1", 1, "t1-duplicate"}, {"r1", 2, "t2"}};  // idempotent per seq
   this->commit_ok(second);
 
   StoredRun run = this->load("r1");
   // The root first, then its descendants (children and grandchildren) by id.
-  EXPECT_EQ(dump(run),
-            dump(root) +
-                "\n" + dump(header("c0", RunStatus::kCompleted, "c1", "r1")) + "\n" +
-                dump(header("c1", RunStatus::kRunning, "r1")) + "\n" +
-                "inputs r1 {\"order_id\":1}\n"
-                "inputs c1 {\"child\":true}\n"
-                "step r1#0 s0\n"
-                "step r1#1 s1-updated\n"
-                "step r1#2 s2\n"
-                "step c1#0 c1-s0\n"
-                "trace r1@0 t0\n"
-                "trace r1@1 t1\n"
-                "trace r1@2 t2\n"
-                "token 0\n");
+  EXPECT_EQ(dump(run), dump(root) + "\n" + dump(header("c0", RunStatus::kCompleted, "c1", "r1")) +
+                           "\n" + dump(header("c1", RunStatus::kRunning, "r1")) + "\n" +
+                           "inputs r1 {\"order_id\":1}\n"
+                           "inputs c1 {\"child\":true}\n"
+                           "step r1#0 s0\n"
+                           "step r1#1 s1-updated\n"
+                           "step r1#2 s2\n"
+                           "step c1#0 c1-s0\n"
+                           "trace r1@0 t0\n"
+                           "trace r1@1 t1\n"
+                           "trace r1@2 t2\n"
+                           "token 0\n");
 
   StoredRun r2 = this->load("r2");
   ASSERT_EQ(r2.headers.size(), 1u);

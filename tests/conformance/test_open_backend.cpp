@@ -105,11 +105,10 @@ TEST(OpenBackend, RedisUnreachableAtStartIsUnavailableNamingTheUrlWithoutItsPass
 }
 
 TEST(OpenBackend, RedisUrlMistakesAreInvalidArguments) {
-  for (const char* url : {"redis://:pw@127.0.0.1:0/0", "redis://:pw@127.0.0.1:6379/x",
-                          "redis://:pw@127.0.0.1:6379/0?prefix=a{b}",
-                          "redis://:pw@127.0.0.1:6379/0?colour=blue",
-                          "redis://:pw@127.0.0.1:6379/0?timeout_ms=0",
-                          "rediss://:pw@127.0.0.1:6379/0"}) {
+  for (const char* url :
+       {"redis://:pw@127.0.0.1:0/0", "redis://:pw@127.0.0.1:6379/x",
+        "redis://:pw@127.0.0.1:6379/0?prefix=a{b}", "redis://:pw@127.0.0.1:6379/0?colour=blue",
+        "redis://:pw@127.0.0.1:6379/0?timeout_ms=0", "rediss://:pw@127.0.0.1:6379/0"}) {
     std::unique_ptr<Backend> b;
     Status s = open_backend(url, clock(), b);
     EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << url << ": " << s.to_string();
@@ -173,8 +172,7 @@ TEST(OpenBackend, SqliteMissingDirectoryIsUnavailableNamingTheUrl) {
 TEST(OpenBackend, SqliteFileThatIsNotADatabaseIsUnavailableNamingTheUrl) {
   TempDir dir;
   const std::string file = dir.path() + "/notes.txt";
-  std::ofstream(file) << "these are not the pages you are looking for\n"
-                      << std::string(4096, 'x');
+  std::ofstream(file) << "these are not the pages you are looking for\n" << std::string(4096, 'x');
   const std::string url = "sqlite://" + file;
   std::unique_ptr<Backend> b;
   Status s = open_backend(url, clock(), b);

@@ -15,21 +15,17 @@ TYPED_TEST(RecoveryConformance, FindOrphansListsOnlyRootsNobodyIsServing) {
   auto root = [&](const std::string& id, RunStatus s) {
     return header(id, s, "", "", ++t);  // updated_at gives the expected order
   };
-  this->create({root("running-no-lease", RunStatus::kRunning),
-                root("running-live", RunStatus::kRunning),
-                root("running-expired", RunStatus::kRunning),
-                root("running-released", RunStatus::kRunning),
-                root("rolling-back-no-lease", RunStatus::kRollingBack),
-                root("completed", RunStatus::kCompleted),
-                root("failed", RunStatus::kFailed),
-                root("halted", RunStatus::kHalted),
-                root("paused", RunStatus::kPaused),
-                root("pending", RunStatus::kPending),
-                root("enqueued-with-job", RunStatus::kEnqueued),
-                root("enqueued-without-job", RunStatus::kEnqueued),
-                header("child-running", RunStatus::kRunning, "running-live"),
-                header("child-enqueued", RunStatus::kEnqueued, "running-no-lease")},
-               {job("q", "enqueued-with-job")});
+  this->create(
+      {root("running-no-lease", RunStatus::kRunning), root("running-live", RunStatus::kRunning),
+       root("running-expired", RunStatus::kRunning), root("running-released", RunStatus::kRunning),
+       root("rolling-back-no-lease", RunStatus::kRollingBack),
+       root("completed", RunStatus::kCompleted), root("failed", RunStatus::kFailed),
+       root("halted", RunStatus::kHalted), root("paused", RunStatus::kPaused),
+       root("pending", RunStatus::kPending), root("enqueued-with-job", RunStatus::kEnqueued),
+       root("enqueued-without-job", RunStatus::kEnqueued),
+       header("child-running", RunStatus::kRunning, "running-live"),
+       header("child-enqueued", RunStatus::kEnqueued, "running-no-lease")},
+      {job("q", "enqueued-with-job")});
 
   Lease lapsing = this->acquire(run_lease_key("running-expired"), "w", true, this->kShortTtl);
   this->acquire(run_lease_key("running-live"), "w", true, 60s);

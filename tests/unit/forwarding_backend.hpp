@@ -27,8 +27,7 @@ class ForwardingBackend : public Backend {
     return inner_->list_runs(f, out);
   }
   Status fetch(const std::vector<std::string>& queues, const std::string& owner,
-               Duration visibility, Duration run_lease_ttl,
-               std::optional<Delivery>& out) override {
+               Duration visibility, Duration run_lease_ttl, std::optional<Delivery>& out) override {
     return inner_->fetch(queues, owner, visibility, run_lease_ttl, out);
   }
   Status wait_for_jobs(const std::vector<std::string>& queues, Duration max_wait) override {

@@ -107,8 +107,8 @@ TEST_F(DurableEngine, ARetryWaitGoesBackToTheQueueInsteadOfHoldingAThread) {
 
   // The first attempt failed; the run waits in storage, not in the worker.
   RunResult waiting = wait_for(id, RunStatus::kRunning);
-  for (int i = 0; i < 2000 && !(waiting.step("b") && waiting.step("b")->status ==
-                                                          StepStatus::kRetryScheduled);
+  for (int i = 0;
+       i < 2000 && !(waiting.step("b") && waiting.step("b")->status == StepStatus::kRetryScheduled);
        ++i) {
     std::this_thread::sleep_for(5ms);
     engine_->find(id, waiting);
@@ -174,8 +174,8 @@ TEST_F(DurableEngine, ACorruptRecordFailsThatRunAndTheWorkerServesTheNext) {
   std::atomic<int> b{0};
   engine_->registry().add(saga(b, 0, 1s));
   CommitRequest bad;
-  bad.headers.push_back(RunHeaderRow{"bad-run", "bad-run", "", "Durable", RunStatus::kEnqueued,
-                                     "x", Run::kSchemaVersion, "{not json", 0, 0});
+  bad.headers.push_back(RunHeaderRow{"bad-run", "bad-run", "", "Durable", RunStatus::kEnqueued, "x",
+                                     Run::kSchemaVersion, "{not json", 0, 0});
   bad.enqueue.push_back(JobSpec{"Durable", JobKind::kStart, "bad-run", "Durable", 0, 0});
   ASSERT_TRUE(engine_->backend()->commit(bad).ok());
   std::string good;
