@@ -42,6 +42,11 @@ struct Delivery {
   Job job;
   bool run_leased = false;
   Lease run_lease;  // ours when run_leased; otherwise the current holder's
+  // The leased run's rows as load_run would return them, read in the same
+  // operation, when the backend can do that cheaply (memory, Redis: it saves
+  // the worker a round trip). Empty otherwise, also when the run is not
+  // found or could not be read: the worker then calls load_run.
+  std::optional<StoredRun> run;
 };
 
 // The lease key of a root run.
@@ -68,7 +73,8 @@ class Backend {
   // Fetch-and-lease in one operation: the oldest due job of `queues` (FIFO by
   // run_at, then enqueue order) whose delivery lease is free or expired is
   // leased to `owner` until now + visibility, and the lease of its run
-  // ("run:<run id>") is taken for `owner` too when free (ttl run_lease_ttl).
+  // ("run:<run id>") is taken for `owner` too when free (ttl run_lease_ttl);
+  // then the run itself may come with it (Delivery::run).
   // nullopt when no job is due.
   virtual Status fetch(const std::vector<std::string>& queues, const std::string& owner,
                        Duration visibility, Duration run_lease_ttl,

@@ -18,7 +18,8 @@ using namespace reactor;
 using namespace std::chrono_literals;
 
 // Delegates to a real backend; counts commits; answers load_run with
-// Unavailable while `refuse_loads` is set (a store that is busy or down).
+// Unavailable while `refuse_loads` is set (a store that is busy or down), and
+// then delivers jobs without their run, as a fetch that could not read it.
 class WatchedBackend : public Backend {
  public:
   explicit WatchedBackend(std::unique_ptr<Backend> inner) : inner_(std::move(inner)) {}
@@ -44,7 +45,9 @@ class WatchedBackend : public Backend {
   Status fetch(const std::vector<std::string>& queues, const std::string& owner,
                Duration visibility, Duration run_lease_ttl,
                std::optional<Delivery>& out) override {
-    return inner_->fetch(queues, owner, visibility, run_lease_ttl, out);
+    Status s = inner_->fetch(queues, owner, visibility, run_lease_ttl, out);
+    if (refuse_loads && out) out->run.reset();
+    return s;
   }
   Status release_job(std::int64_t id, const std::string& owner, Duration delay) override {
     return inner_->release_job(id, owner, delay);

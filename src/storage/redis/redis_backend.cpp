@@ -129,6 +129,78 @@ std::string queue_set(const std::vector<std::string>& queues) {
   return key;
 }
 
+// A run's rows from the reply of load_run (or the tail of fetch's):
+// {headers, inputs, steps, trace} as field/value lists, then the lease token.
+Status read_stored_run(const std::string& root_id, const redisReply& r, StoredRun& out) {
+  StoredRun run_rows;
+  std::vector<RunHeaderRow> headers;
+  Status decoded;
+  for_each_field(element(r, 0), [&](const std::string&, const std::string& blob) {
+    RunHeaderRow h;
+    if (Status d = decode_header(blob, h); !d.ok()) {
+      if (decoded.ok()) decoded = d;
+      return;
+    }
+    headers.push_back(std::move(h));
+  });
+  if (!decoded.ok()) return decoded;
+  auto root = std::find_if(headers.begin(), headers.end(),
+                           [&](const RunHeaderRow& h) { return h.id == root_id; });
+  if (root == headers.end() || !root->parent_id.empty()) {
+    return Status::NotFound("run " + root_id + " not found");
+  }
+  // The root first, then its descendants by id; inputs and steps in that order.
+  std::iter_swap(headers.begin(), root);
+  std::sort(headers.begin() + 1, headers.end(),
+            [](const RunHeaderRow& a, const RunHeaderRow& b) { return a.id < b.id; });
+  std::map<std::string, std::size_t> position;
+  for (std::size_t i = 0; i < headers.size(); ++i) position[headers[i].id] = i;
+
+  std::vector<RunInputsRow> inputs;
+  for_each_field(element(r, 1), [&](const std::string& run_id, const std::string& value) {
+    if (position.count(run_id)) inputs.push_back({run_id, value});
+  });
+  std::sort(inputs.begin(), inputs.end(), [&](const RunInputsRow& a, const RunInputsRow& b) {
+    return position[a.run_id] < position[b.run_id];
+  });
+
+  std::vector<StepRow> steps;
+  for_each_field(element(r, 2), [&](const std::string& field, const std::string& body) {
+    // "<run id>#<index>"
+    const auto hash = field.rfind('#');
+    if (hash == std::string::npos) throw BadReply("step field '" + field + "'");
+    std::string run_id = field.substr(0, hash);
+    std::uint32_t index = 0;
+    const char* first = field.data() + hash + 1;
+    const char* last = field.data() + field.size();
+    auto [end, ec] = std::from_chars(first, last, index);
+    if (ec != std::errc() || end != last) throw BadReply("step field '" + field + "'");
+    if (position.count(run_id)) steps.push_back({std::move(run_id), index, body});
+  });
+  std::sort(steps.begin(), steps.end(), [&](const StepRow& a, const StepRow& b) {
+    return std::make_pair(position[a.run_id], a.index) <
+           std::make_pair(position[b.run_id], b.index);
+  });
+
+  std::vector<TraceRow> trace;
+  for_each_field(element(r, 3), [&](const std::string& seq, const std::string& body) {
+    std::uint64_t n = 0;
+    auto [end, ec] = std::from_chars(seq.data(), seq.data() + seq.size(), n);
+    if (ec != std::errc() || end != seq.data() + seq.size()) throw BadReply("trace seq " + seq);
+    trace.push_back({root_id, n, body});
+  });
+  std::sort(trace.begin(), trace.end(),
+            [](const TraceRow& a, const TraceRow& b) { return a.seq < b.seq; });
+
+  run_rows.headers = std::move(headers);
+  run_rows.inputs = std::move(inputs);
+  run_rows.steps = std::move(steps);
+  run_rows.trace = std::move(trace);
+  run_rows.fencing_token = static_cast<std::uint64_t>(integer(element(r, 4)));
+  out = std::move(run_rows);
+  return Status::Ok();
+}
+
 }  // namespace
 
 RedisBackend::RedisBackend(redis::RedisOptions options) : client_(std::move(options)) {}
@@ -216,73 +288,8 @@ Status RedisBackend::commit(const CommitRequest& c) {
 Status RedisBackend::load_run(const std::string& root_id, StoredRun& out) {
   out = StoredRun{};
   StoredRun run_rows;
-  Status s = run(ScriptId::kLoadRun, {root_id}, [&](const redisReply& r) -> Status {
-    std::vector<RunHeaderRow> headers;
-    Status decoded;
-    for_each_field(element(r, 0), [&](const std::string&, const std::string& blob) {
-      RunHeaderRow h;
-      if (Status d = decode_header(blob, h); !d.ok()) {
-        if (decoded.ok()) decoded = d;
-        return;
-      }
-      headers.push_back(std::move(h));
-    });
-    if (!decoded.ok()) return decoded;
-    auto root = std::find_if(headers.begin(), headers.end(),
-                             [&](const RunHeaderRow& h) { return h.id == root_id; });
-    if (root == headers.end() || !root->parent_id.empty()) {
-      return Status::NotFound("run " + root_id + " not found");
-    }
-    // The root first, then its descendants by id; inputs and steps in that order.
-    std::iter_swap(headers.begin(), root);
-    std::sort(headers.begin() + 1, headers.end(),
-              [](const RunHeaderRow& a, const RunHeaderRow& b) { return a.id < b.id; });
-    std::map<std::string, std::size_t> position;
-    for (std::size_t i = 0; i < headers.size(); ++i) position[headers[i].id] = i;
-
-    std::vector<RunInputsRow> inputs;
-    for_each_field(element(r, 1), [&](const std::string& run_id, const std::string& value) {
-      if (position.count(run_id)) inputs.push_back({run_id, value});
-    });
-    std::sort(inputs.begin(), inputs.end(), [&](const RunInputsRow& a, const RunInputsRow& b) {
-      return position[a.run_id] < position[b.run_id];
-    });
-
-    std::vector<StepRow> steps;
-    for_each_field(element(r, 2), [&](const std::string& field, const std::string& body) {
-      // "<run id>#<index>"
-      const auto hash = field.rfind('#');
-      if (hash == std::string::npos) throw BadReply("step field '" + field + "'");
-      std::string run_id = field.substr(0, hash);
-      std::uint32_t index = 0;
-      const char* first = field.data() + hash + 1;
-      const char* last = field.data() + field.size();
-      auto [end, ec] = std::from_chars(first, last, index);
-      if (ec != std::errc() || end != last) throw BadReply("step field '" + field + "'");
-      if (position.count(run_id)) steps.push_back({std::move(run_id), index, body});
-    });
-    std::sort(steps.begin(), steps.end(), [&](const StepRow& a, const StepRow& b) {
-      return std::make_pair(position[a.run_id], a.index) <
-             std::make_pair(position[b.run_id], b.index);
-    });
-
-    std::vector<TraceRow> trace;
-    for_each_field(element(r, 3), [&](const std::string& seq, const std::string& body) {
-      std::uint64_t n = 0;
-      auto [end, ec] = std::from_chars(seq.data(), seq.data() + seq.size(), n);
-      if (ec != std::errc() || end != seq.data() + seq.size()) throw BadReply("trace seq " + seq);
-      trace.push_back({root_id, n, body});
-    });
-    std::sort(trace.begin(), trace.end(),
-              [](const TraceRow& a, const TraceRow& b) { return a.seq < b.seq; });
-
-    run_rows.headers = std::move(headers);
-    run_rows.inputs = std::move(inputs);
-    run_rows.steps = std::move(steps);
-    run_rows.trace = std::move(trace);
-    run_rows.fencing_token = static_cast<std::uint64_t>(integer(element(r, 4)));
-    return Status::Ok();
-  });
+  Status s = run(ScriptId::kLoadRun, {root_id},
+                 [&](const redisReply& r) { return read_stored_run(root_id, r, run_rows); });
   if (s.ok()) out = std::move(run_rows);
   return s;
 }
@@ -350,6 +357,15 @@ Status RedisBackend::fetch(const std::vector<std::string>& queues, const std::st
     d.run_lease.owner = text(element(r, 11));
     d.run_lease.token = static_cast<std::uint64_t>(integer(element(r, 12)));
     d.run_lease.expires_at_ms = integer(element(r, 13));
+    if (d.run_leased && r.elements > 14) {
+      // The run, read by the same script; if it is missing or unreadable the
+      // worker loads it again and meets that itself.
+      StoredRun rows;
+      try {
+        if (read_stored_run(d.job.spec.run_id, element(r, 14), rows).ok()) d.run = std::move(rows);
+      } catch (const std::exception&) {
+      }
+    }
     out = std::move(d);
     return Status::Ok();
   });

@@ -200,7 +200,8 @@ constexpr const char* kFetch = R"lua(
 -- ARGV: prefix, owner, visibility ms, run lease ttl ms, queue names...
 -- Returns one of
 --   {'job', id, queue, kind, run id, reactor, run_at, snoozes, deliveries, lease_expires,
---    run leased 0/1, run lease owner, token, expires_at}
+--    run leased 0/1, run lease owner, token, expires_at[, run]}
+--                              run (when leased): the run's rows as load_run returns them
 --   {'unreadable', id, kind}   a job kind this build does not know (left leased)
 --   {'idle', now, next_due}    nothing due; next_due ('' if none) is when the earliest
 --                              waiting job or delivery falls due, by the server's clock
@@ -259,8 +260,17 @@ redis.call('HSET', job_key(id), 'lease_owner', owner, 'lease_expires', int(expir
 -- the head of the queue.
 if job[1] ~= 'start' and job[1] ~= 'resume' then return {'unreadable', id, job[1]} end
 local granted, holder, token, lease_expires = acquire('run:' .. job[2], owner, ttl, now)
-return {'job', id, best_queue, job[1], job[2], job[3], job[4], job[5], int(deliveries),
-        int(expires), granted and '1' or '0', holder, int(token), int(lease_expires)}
+local reply = {'job', id, best_queue, job[1], job[2], job[3], job[4], job[5], int(deliveries),
+               int(expires), granted and '1' or '0', holder, int(token), int(lease_expires)}
+if granted then
+  -- The run comes with its lease, as load_run reads it: one round trip, not two.
+  local root = job[2]
+  reply[15] = {redis.call('HGETALL', run_key(root, 'headers')),
+               redis.call('HGETALL', run_key(root, 'inputs')),
+               redis.call('HGETALL', run_key(root, 'steps')),
+               redis.call('HGETALL', run_key(root, 'trace')), int(token)}
+end
+return reply
 )lua";
 
 constexpr const char* kReleaseJob = R"lua(
