@@ -67,19 +67,37 @@ std::string count_arg(std::size_t n) {
   return std::to_string(std::min<std::size_t>(n, 1'000'000'000));
 }
 
-// Run headers are stored whole, as JSON, in the hash of their root run.
+// `text` as a JSON string literal, quotes included.
+void append_json_string(std::string& out, const std::string& text) {
+  out += nlohmann::json(text).dump();
+}
+
+// Run headers are stored whole, as JSON, in the hash of their root run
+// (written field by field: every step commit writes one, and building a
+// json object first costs a dozen allocations).
 std::string encode_header(const RunHeaderRow& h) {
-  nlohmann::json j = {{"id", h.id},
-                      {"root_id", h.root_id},
-                      {"parent_id", h.parent_id},
-                      {"reactor", h.reactor},
-                      {"status", to_string(h.status)},
-                      {"fingerprint", h.fingerprint},
-                      {"schema_version", h.schema_version},
-                      {"body", h.body},
-                      {"updated_at", h.updated_at_ms},
-                      {"expires_at", h.expires_at_ms}};
-  return j.dump();
+  std::string j;
+  j.reserve(h.body.size() * 5 / 4 + h.id.size() + h.root_id.size() + h.parent_id.size() +
+            h.reactor.size() + h.fingerprint.size() + 200);
+  j += "{\"id\":";
+  append_json_string(j, h.id);
+  j += ",\"root_id\":";
+  append_json_string(j, h.root_id);
+  j += ",\"parent_id\":";
+  append_json_string(j, h.parent_id);
+  j += ",\"reactor\":";
+  append_json_string(j, h.reactor);
+  j += ",\"status\":";
+  append_json_string(j, to_string(h.status));
+  j += ",\"fingerprint\":";
+  append_json_string(j, h.fingerprint);
+  j += ",\"schema_version\":" + std::to_string(h.schema_version);
+  j += ",\"body\":";
+  append_json_string(j, h.body);
+  j += ",\"updated_at\":" + std::to_string(h.updated_at_ms);
+  j += ",\"expires_at\":" + std::to_string(h.expires_at_ms);
+  j += '}';
+  return j;
 }
 
 Status decode_header(const std::string& blob, RunHeaderRow& h) {
@@ -236,7 +254,7 @@ template <typename Read>
 Status RedisBackend::run(ScriptId script, std::vector<std::string> args, Read&& read) {
   args.insert(args.begin(), client_.options().prefix);
   Reply reply;
-  if (Status s = client_.eval(script, args, reply); !s.ok()) return s;
+  if (Status s = client_.eval(script, std::move(args), reply); !s.ok()) return s;
   try {
     return read(*reply);
   } catch (const std::exception& e) {  // BadReply, or a job kind this build cannot read
@@ -258,21 +276,40 @@ Status RedisBackend::commit(const CommitRequest& c) {
                                    c.lease_owner,
                                    c.ack_job ? std::to_string(*c.ack_job) : "",
                                    c.ack_owner};
-  args.reserve(args.size() + 5 + 9 * c.headers.size() + 2 * c.inputs.size() + 3 * c.steps.size() +
+  // + 5 row counts + the prefix that run() puts first
+  args.reserve(args.size() + 6 + 9 * c.headers.size() + 2 * c.inputs.size() + 3 * c.steps.size() +
                3 * c.trace.size() + 6 * c.enqueue.size());
+  // Each row's fields appended one by one (an initializer list would copy
+  // every body twice).
   args.push_back(std::to_string(c.headers.size()));
   for (const auto& h : c.headers) {
-    args.insert(args.end(), {h.id, h.root_id, h.parent_id, h.reactor, to_string(h.status),
-                             is_terminal(h.status) ? "1" : "0", std::to_string(h.updated_at_ms),
-                             std::to_string(h.expires_at_ms), encode_header(h)});
+    args.push_back(h.id);
+    args.push_back(h.root_id);
+    args.push_back(h.parent_id);
+    args.push_back(h.reactor);
+    args.emplace_back(to_string(h.status));
+    args.emplace_back(is_terminal(h.status) ? "1" : "0");
+    args.push_back(std::to_string(h.updated_at_ms));
+    args.push_back(std::to_string(h.expires_at_ms));
+    args.push_back(encode_header(h));
   }
   args.push_back(std::to_string(c.inputs.size()));
-  for (const auto& i : c.inputs) args.insert(args.end(), {i.run_id, i.inputs});
+  for (const auto& i : c.inputs) {
+    args.push_back(i.run_id);
+    args.push_back(i.inputs);
+  }
   args.push_back(std::to_string(c.steps.size()));
-  for (const auto& s : c.steps)
-    args.insert(args.end(), {s.run_id, std::to_string(s.index), s.body});
+  for (const auto& s : c.steps) {
+    args.push_back(s.run_id);
+    args.push_back(std::to_string(s.index));
+    args.push_back(s.body);
+  }
   args.push_back(std::to_string(c.trace.size()));
-  for (const auto& t : c.trace) args.insert(args.end(), {t.root_id, std::to_string(t.seq), t.body});
+  for (const auto& t : c.trace) {
+    args.push_back(t.root_id);
+    args.push_back(std::to_string(t.seq));
+    args.push_back(t.body);
+  }
   args.push_back(std::to_string(c.enqueue.size()));
   for (const auto& j : c.enqueue) {
     args.insert(args.end(), {j.queue, to_string(j.kind), j.run_id, j.reactor,
