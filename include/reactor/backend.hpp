@@ -85,6 +85,11 @@ class Backend {
   // sleeps `max_wait` (the caller's idle back-off). A spurious early return
   // is allowed. Errors only say the wait could not block.
   virtual Status wait_for_jobs(const std::vector<std::string>& queues, Duration max_wait);
+  // True when wait_for_jobs blocks on the store and an enqueue (or a job
+  // falling due) ends it at once: an idle worker then waits its whole poll
+  // interval in one call instead of polling with a back-off from 1 ms.
+  // False (the default) when it only sleeps.
+  virtual bool wakes_waiters() const { return false; }
   // Puts a delivered job back, due after `delay`, without counting it as done
   // (a worker that cannot serve it, a graceful shutdown).
   virtual Status release_job(std::int64_t job_id, const std::string& owner, Duration delay) = 0;
