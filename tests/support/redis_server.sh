@@ -121,6 +121,7 @@ port $port
 bind 127.0.0.1
 dir $data
 appendonly yes
+appendfsync everysec
 save ""
 daemonize no
 requirepass $password
