@@ -172,4 +172,15 @@ struct W1Result {
 W1Result measure_w1(const W1Options& options);
 void print_w1(const W1Result& r);
 
+// ---------------------------------------------------------------------------------------------
+// bench redis-commit: the commit-script rate of a Redis server (the peer benchmark's baseline)
+// ---------------------------------------------------------------------------------------------
+
+struct RedisCommitOptions {
+  std::string storage;  // redis:// URL; keys go under the prefix reactor-bench-commit:
+  int connections = 2;
+  int sagas = 2000;  // runs per connection, each taking `steps` step commits
+  int steps = 5;
+};
+
 }  // namespace reactor_cli::bench

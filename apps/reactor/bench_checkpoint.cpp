@@ -108,8 +108,8 @@ Status measure_sync(const ScratchDir& dir, const CheckpointOptions& o, const std
   EngineOptions options;
   options.backend = metered;
   Engine engine(std::move(options));
-  const Definition short_def = examples::bench_saga({o.short_steps, 0});
-  const Definition long_def = examples::bench_saga({o.long_steps, 0});
+  const Definition short_def = examples::bench_saga({o.short_steps, 0, nullptr});
+  const Definition long_def = examples::bench_saga({o.long_steps, 0, nullptr});
 
   Samples short_samples, long_samples, warm_up;
   int seq = 0;

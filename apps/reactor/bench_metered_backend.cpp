@@ -46,6 +46,7 @@ Status MeteredBackend::commit(const CommitRequest& c) {
   m.ms = std::chrono::duration<double, std::milli>(end - start).count();
   m.written = written_before < 0 || written_after < 0 ? -1 : written_after - written_before;
   m.ok = s.ok();
+  m.request = c;
   std::lock_guard lock(mu_);
   commits_.push_back(std::move(m));
   return s;

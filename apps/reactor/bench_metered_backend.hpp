@@ -25,6 +25,7 @@ struct MeteredCommit {
   std::int64_t written = 0;  // write(2) bytes of this process during it
   std::vector<std::pair<std::uint32_t, std::string>> steps;  // (index, body) of its step rows
   bool ok = false;
+  reactor::CommitRequest request;  // the request itself (copied after the timed call)
 };
 
 class MeteredBackend final : public reactor::Backend {

@@ -259,7 +259,7 @@ Status run_w1(const W1Options& o, const std::string& scratch, W1Result& r) {
   EngineOptions options;
   options.backend = std::move(backend);
   Engine engine(std::move(options));
-  examples::register_bench_saga(engine.registry(), {o.steps, o.step_ms});
+  examples::register_bench_saga(engine.registry(), {o.steps, o.step_ms, nullptr});
   std::vector<RunHeaderRow> existing;
   engine.backend()->list_runs(RunFilter{}, existing);
   if (!existing.empty()) {

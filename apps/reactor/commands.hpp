@@ -43,6 +43,9 @@ struct WorkerCliOptions {
   // Unset: the DurabilityOptions defaults.
   std::optional<double> snooze_delay_s;
   std::optional<int> snooze_max_attempts;
+  // The peer benchmark (hidden): once the worker can take work, SADD its pid
+  // to bench:ready on the harness's Redis (BENCH_REDIS_*).
+  bool bench_ready = false;
 };
 
 // Serves the example reactors until SIGTERM/SIGINT.
@@ -72,6 +75,12 @@ int run_sweep(const std::string& storage);
 int run_bench_commit(const bench::CommitRateOptions& options);
 int run_bench_checkpoint(const bench::CheckpointOptions& options);
 int run_bench_w1(const bench::W1Options& options);
+
+// The peer benchmark (bench/peers/reactor/contender): the producer of
+// BENCH_WORKLOAD (W1, W3, W4) from the BENCH_* variables, and the commit-script
+// rate of a Redis server, the baseline of its W1 figure.
+int run_bench_peers_produce();
+int run_bench_redis_commit(const bench::RedisCommitOptions& options);
 
 struct BenchSqliteOptions {
   bench::CommitRateOptions commit;

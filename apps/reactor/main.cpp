@@ -47,6 +47,7 @@ int main(int argc, char** argv) {
       ->add_option("--snooze-max-attempts", worker.snooze_max_attempts,
                    "Snoozes allowed for contention other than a live duplicate")
       ->check(CLI::Range(1, 1000000));
+  worker_cmd->add_flag("--bench-ready", worker.bench_ready)->group("");  // the peer benchmark
 
   reactor_cli::RunsOptions runs;
   auto* runs_cmd = app.add_subcommand("runs", "List stored runs, newest first");
@@ -63,7 +64,7 @@ int main(int argc, char** argv) {
       app.add_subcommand("sweep", "Re-enqueue runs nobody executes; purge expired ones");
 
   auto* bench_cmd = app.add_subcommand(
-      "bench", "Measure durable execution on SQLite: W1, checkpoint cost, raw commit rate");
+      "bench", "Measure durable execution: W1, checkpoint cost, raw commit rates, peer benchmark");
   bench_cmd->require_subcommand(1);
   reactor_cli::BenchSqliteOptions bench;
   auto add_dir = [](CLI::App* cmd, std::string& dir) {
@@ -123,6 +124,16 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 10000));
   bench_sqlite_cmd->add_option("--commits", bench.commit.commits, "Timed raw commits")
       ->check(CLI::Range(1, 10000000));
+  bench_cmd->add_subcommand("peers-produce",
+                            "The peer benchmark's producer (BENCH_* variables; "
+                            "bench/peers/reactor/contender)");
+  reactor_cli::bench::RedisCommitOptions redis_commit;
+  auto* redis_commit_cmd = bench_cmd->add_subcommand(
+      "redis-commit", "Commit-script calls/s a Redis server takes (--storage redis://...)");
+  redis_commit_cmd->add_option("--connections", redis_commit.connections, "Client connections")
+      ->check(CLI::Range(1, 64));
+  redis_commit_cmd->add_option("-n,--sagas", redis_commit.sagas, "Runs per connection")
+      ->check(CLI::Range(1, 1000000));
   std::string enqueue_id;
   auto* enqueue_cmd =
       app.add_subcommand("enqueue", "Enqueue a resume job for a stored run (an operator's nudge)");
@@ -150,6 +161,11 @@ int main(int argc, char** argv) {
       return reactor_cli::run_bench_checkpoint(checkpoint);
     }
     if (bench_cmd->got_subcommand("commit")) return reactor_cli::run_bench_commit(commit);
+    if (bench_cmd->got_subcommand("peers-produce")) return reactor_cli::run_bench_peers_produce();
+    if (bench_cmd->got_subcommand("redis-commit")) {
+      redis_commit.storage = storage;
+      return reactor_cli::run_bench_redis_commit(redis_commit);
+    }
     // One scratch parent for all three, so every figure is from the same file system.
     bench.checkpoint.dir = bench.commit.dir = bench.w1.dir;
     return reactor_cli::run_bench_sqlite(bench);

@@ -1,8 +1,12 @@
 // The commands that work on stored runs: worker, runs, show, sweep, enqueue.
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 
+#include <pthread.h>
 #include <unistd.h>
+
+#include "bench_saga/bench_record.hpp"
 
 #include "cli_engine.hpp"
 #include "commands.hpp"
@@ -33,6 +37,36 @@ void log_delivery(const Job& job, const char* outcome) {
                static_cast<long long>(job.id), job.spec.run_id.c_str(), outcome, why);
 }
 
+// The peer benchmark's worker: serves like run_worker, and tells the harness
+// (SADD bench:ready <pid>) once its threads are fetching.
+int run_bench_worker(Engine& engine, WorkerOptions options) {
+  auto record = examples::BenchRecord::from_env();
+  if (record == nullptr) {
+    std::fprintf(stderr, "reactor worker: --bench-ready needs BENCH_REDIS_PORT\n");
+    return 2;
+  }
+  // SIGTERM/SIGINT are blocked before any thread starts (every thread inherits
+  // the mask), so this thread alone receives them, in sigwait.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  Worker worker(engine, std::move(options));
+  worker.start();
+  if (auto why = record->announce_ready(); !why.empty()) {
+    std::fprintf(stderr, "reactor worker: %s\n", why.c_str());
+    worker.stop();
+    return 1;
+  }
+  int signal = 0;
+  sigwait(&stop_signals, &signal);
+  // Graceful, as run_worker: stop fetching; a run in flight finishes its delivery.
+  worker.stop();
+  worker.wait();
+  return 0;
+}
+
 }  // namespace
 
 int run_worker_command(const WorkerCliOptions& o) {
@@ -53,6 +87,7 @@ int run_worker_command(const WorkerCliOptions& o) {
   std::fprintf(stderr, "reactor worker: serving %s with %d thread(s) (pid %d)\n",
                cli.engine().backend()->describe().c_str(), o.threads,
                static_cast<int>(getpid()));
+  if (o.bench_ready) return run_bench_worker(cli.engine(), std::move(w));
   return run_worker(cli.engine(), w);
 }
 

@@ -3,9 +3,18 @@
 // (step 1 the inputs) and returns it with `counter` one higher, so the final
 // counter proves every step ran once, in order, on the state stored before it.
 // Every contender (SQLite now, Redis later) runs exactly this work.
+//
+// With a BenchRecord (the peer harness's Redis, from BENCH_REDIS_*), the step
+// bodies also do the harness's writes (WORKLOADS.md): the last step pushes
+// the saga's completion record to bench:done, and with BENCH_INSTRUMENT=1
+// every step logs its start and end to bench:exec.
 #pragma once
 
+#include <memory>
+
 #include <reactor/reactor.hpp>
+
+#include "bench_saga/bench_record.hpp"
 
 namespace examples {
 
@@ -14,8 +23,11 @@ inline constexpr const char* kBenchSagaName = "BenchSaga";
 struct BenchSagaOptions {
   int steps = 5;    // BENCH_STEPS
   int step_ms = 0;  // BENCH_STEP_MS: each step body sleeps this long
+  // The peer harness's bench:* writes; nullptr: none.
+  std::shared_ptr<BenchRecord> record;
 
-  // BENCH_STEPS and BENCH_STEP_MS from the environment (unset: the defaults).
+  // BENCH_STEPS, BENCH_STEP_MS and the BenchRecord from the environment
+  // (unset: the defaults, no record).
   static BenchSagaOptions from_env();
 };
 

@@ -42,6 +42,11 @@ struct Delivery {
   Job job;
   bool run_leased = false;
   Lease run_lease;  // ours when run_leased; otherwise the current holder's
+  // The leased run's rows as load_run would return them, read in the same
+  // operation, when the backend can do that cheaply (memory, Redis: it saves
+  // the worker a round trip). Empty otherwise, also when the run is not
+  // found or could not be read: the worker then calls load_run.
+  std::optional<StoredRun> run;
 };
 
 // The lease key of a root run.
@@ -68,7 +73,8 @@ class Backend {
   // Fetch-and-lease in one operation: the oldest due job of `queues` (FIFO by
   // run_at, then enqueue order) whose delivery lease is free or expired is
   // leased to `owner` until now + visibility, and the lease of its run
-  // ("run:<run id>") is taken for `owner` too when free (ttl run_lease_ttl).
+  // ("run:<run id>") is taken for `owner` too when free (ttl run_lease_ttl);
+  // then the run itself may come with it (Delivery::run).
   // nullopt when no job is due.
   virtual Status fetch(const std::vector<std::string>& queues, const std::string& owner,
                        Duration visibility, Duration run_lease_ttl,
@@ -79,6 +85,11 @@ class Backend {
   // sleeps `max_wait` (the caller's idle back-off). A spurious early return
   // is allowed. Errors only say the wait could not block.
   virtual Status wait_for_jobs(const std::vector<std::string>& queues, Duration max_wait);
+  // True when wait_for_jobs blocks on the store and an enqueue (or a job
+  // falling due) ends it at once: an idle worker then waits its whole poll
+  // interval in one call instead of polling with a back-off from 1 ms.
+  // False (the default) when it only sleeps.
+  virtual bool wakes_waiters() const { return false; }
   // Puts a delivered job back, due after `delay`, without counting it as done
   // (a worker that cannot serve it, a graceful shutdown).
   virtual Status release_job(std::int64_t job_id, const std::string& owner, Duration delay) = 0;

@@ -231,12 +231,15 @@ DeliveryOutcome process_delivery(DurableEnv& env, const Delivery& d, const std::
   if (!d.run_leased) return snooze(env, d, owner);
 
   Writer w{env, d.run_lease, d.job.id, owner};
-  StoredRun stored;
-  Status s = env.backend.load_run(job.run_id, stored);
+  // The run came with the delivery when the backend read it with the lease;
+  // otherwise it is loaded now.
+  StoredRun loaded;
+  Status s = d.run ? Status::Ok() : env.backend.load_run(job.run_id, loaded);
   if (s.code() == StatusCode::kNotFound) return acknowledge(env, w);
   if (s.code() == StatusCode::kUnavailable) return snooze_capped(env, d, w, s);
   if (s.code() == StatusCode::kCorruption) return fail_unreadable(env, d, w, s);
   if (!s.ok()) return DeliveryOutcome::kBackendError;
+  const StoredRun& stored = d.run ? *d.run : loaded;
 
   Run run;
   s = decode_run(stored, run);

@@ -60,8 +60,14 @@ void Worker::Impl::count(DeliveryOutcome o) {
 void Worker::Impl::fetch_loop(std::stop_token stop) {
   DurableEnv& env = *EngineInternals::durable_env(engine);
   // Idle back-off: start short so a fresh job is picked up at once, double
-  // up to poll_interval while the queues stay empty.
-  Duration idle = std::chrono::milliseconds(1);
+  // up to poll_interval while the queues stay empty. A backend whose wait an
+  // enqueue ends (Redis) waits the whole interval at once: that costs no
+  // latency, and an idle worker makes one fetch and one wait per interval
+  // instead of a burst of polls every time the queues run dry.
+  const Duration first_idle = env.backend.wakes_waiters()
+                                  ? options.poll_interval
+                                  : Duration(std::chrono::milliseconds(1));
+  Duration idle = first_idle;
   while (!stop.stop_requested()) {
     const std::string owner = new_run_id();  // a fresh owner per execution
     std::optional<Delivery> d;
@@ -84,7 +90,7 @@ void Worker::Impl::fetch_loop(std::stop_token stop) {
       idle = std::min<Duration>(idle * 2, options.poll_interval);
       continue;
     }
-    idle = std::chrono::milliseconds(1);
+    idle = first_idle;
     DeliveryOutcome o = process_delivery(env, *d, owner);
     if (o == DeliveryOutcome::kHandedBack) {
       std::fprintf(stderr,

@@ -106,6 +106,39 @@ TYPED_TEST(QueueConformance, FetchTakesTheRunLeaseWhenFree) {
   EXPECT_EQ(d3->run_lease.token, held.token);
 }
 
+// A backend may bring the leased run with the delivery (Delivery::run); when
+// it does, the rows are exactly what load_run returns, token included. A
+// delivery that did not get the lease never carries the run.
+TYPED_TEST(QueueConformance, ARunThatComesWithItsDeliveryIsTheStoredRun) {
+  CommitRequest c;
+  c.headers = {header("r1", RunStatus::kEnqueued)};
+  c.inputs = {{"r1", R"({"order_id":7})"}};
+  c.steps = {{"r1", 0, R"({"s":0})"}, {"r1", 1, R"({"s":1})"}};
+  c.trace = {{"r1", 0, "t0"}};
+  c.enqueue = {job("q", "r1"), job("q", "r1")};
+  ASSERT_TRUE(this->db().commit(c).ok());
+  auto d = this->fetch({"q"}, "w1");
+  ASSERT_TRUE(d && d->run_leased);
+  if (d->run) {
+    const StoredRun loaded = this->load("r1");
+    ASSERT_EQ(d->run->headers.size(), 1u);
+    EXPECT_EQ(d->run->headers[0].id, "r1");
+    EXPECT_EQ(d->run->headers[0].body, loaded.headers[0].body);
+    ASSERT_EQ(d->run->inputs.size(), 1u);
+    EXPECT_EQ(d->run->inputs[0].inputs, loaded.inputs[0].inputs);
+    ASSERT_EQ(d->run->steps.size(), 2u);
+    EXPECT_EQ(d->run->steps[1].body, R"({"s":1})");
+    ASSERT_EQ(d->run->trace.size(), 1u);
+    EXPECT_EQ(d->run->trace[0].body, "t0");
+    EXPECT_EQ(d->run->fencing_token, d->run_lease.token);
+    EXPECT_EQ(loaded.fencing_token, d->run_lease.token);
+  }
+  auto busy = this->fetch({"q"}, "w2");
+  ASSERT_TRUE(busy);
+  EXPECT_FALSE(busy->run_leased);
+  EXPECT_FALSE(busy->run);
+}
+
 TYPED_TEST(QueueConformance, QueuesAreRoutedApart) {
   this->enqueue({job("a", "a1"), job("b", "b1"), job("a", "a2"), job("b", "b2")});
   EXPECT_FALSE(this->fetch({}, "w"));

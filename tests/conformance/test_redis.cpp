@@ -59,9 +59,12 @@ TEST_F(RedisBackendTest, EveryOperationIsOneRoundTrip) {
   expect_one("create run + enqueue (commit)",
              cost([&] { ASSERT_TRUE(db_->commit(create_with_job("r1", "q")).ok()); }));
   std::optional<Delivery> d;
-  expect_one("fetch (job + run lease)",
+  expect_one("fetch (job + run lease + the run)",
              cost([&] { ASSERT_TRUE(db_->fetch({"q"}, "w1", 30s, 10s, d).ok()); }));
   ASSERT_TRUE(d && d->run_leased);
+  // The leased run comes with the delivery: a worker needs no load_run.
+  ASSERT_TRUE(d->run);
+  EXPECT_EQ(d->run->headers.size(), 1u);
   StoredRun run;
   expect_one("load_run", cost([&] { ASSERT_TRUE(db_->load_run("r1", run).ok()); }));
 

@@ -33,6 +33,7 @@ class ForwardingBackend : public Backend {
   Status wait_for_jobs(const std::vector<std::string>& queues, Duration max_wait) override {
     return inner_->wait_for_jobs(queues, max_wait);
   }
+  bool wakes_waiters() const override { return inner_->wakes_waiters(); }
   Status release_job(std::int64_t id, const std::string& owner, Duration delay) override {
     return inner_->release_job(id, owner, delay);
   }

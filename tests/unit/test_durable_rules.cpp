@@ -23,7 +23,8 @@ using namespace std::chrono_literals;
 // Unavailable while `refuse_loads` is set (a store that is busy or down), and
 // load_run and load_header of the run made unreadable with Corruption (a store
 // that cannot parse what it holds for it, as a Redis header that is not JSON)
-// until a commit writes that run's header again.
+// until a commit writes that run's header again. Either way a fetch then
+// delivers the job without its run, as a fetch that could not read it.
 class WatchedBackend : public testing_support::ForwardingBackend {
  public:
   using ForwardingBackend::ForwardingBackend;
@@ -53,6 +54,13 @@ class WatchedBackend : public testing_support::ForwardingBackend {
   Status load_header(const std::string& id, RunHeaderRow& out) override {
     if (Status s = check_readable(id); !s.ok()) return s;
     return ForwardingBackend::load_header(id, out);
+  }
+  Status fetch(const std::vector<std::string>& queues, const std::string& owner,
+               Duration visibility, Duration run_lease_ttl,
+               std::optional<Delivery>& out) override {
+    Status s = ForwardingBackend::fetch(queues, owner, visibility, run_lease_ttl, out);
+    if (out && (refuse_loads || !check_readable(out->job.spec.run_id).ok())) out->run.reset();
+    return s;
   }
 
  private:

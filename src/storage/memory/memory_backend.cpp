@@ -91,6 +91,10 @@ Status MemoryBackend::commit(const CommitRequest& c) {
 
 Status MemoryBackend::load_run(const std::string& root_id, StoredRun& out) {
   std::lock_guard lock(mu_);
+  return load_run_locked(root_id, out);
+}
+
+Status MemoryBackend::load_run_locked(const std::string& root_id, StoredRun& out) const {
   out = StoredRun{};
   auto root = runs_.find(root_id);
   if (root == runs_.end() || !is_root(root->second)) {
@@ -166,6 +170,10 @@ Status MemoryBackend::fetch(const std::vector<std::string>& queues, const std::s
   d.job = *best;
   d.run_leased = try_acquire(run_lease_key(best->spec.run_id), owner,
                              storage::to_ms(run_lease_ttl), now, d.run_lease);
+  if (d.run_leased) {
+    StoredRun run;
+    if (load_run_locked(best->spec.run_id, run).ok()) d.run = std::move(run);
+  }
   out = std::move(d);
   return Status::Ok();
 }

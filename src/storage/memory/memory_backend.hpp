@@ -43,6 +43,7 @@ class MemoryBackend final : public Backend {
   bool try_acquire(const std::string& key, const std::string& owner, std::int64_t ttl_ms,
                    std::int64_t now, Lease& out);
   bool run_has_job(const std::string& run_id) const;
+  Status load_run_locked(const std::string& root_id, StoredRun& out) const;
 
   const std::shared_ptr<Clock> clock_;
   const std::string url_;

@@ -67,19 +67,37 @@ std::string count_arg(std::size_t n) {
   return std::to_string(std::min<std::size_t>(n, 1'000'000'000));
 }
 
-// Run headers are stored whole, as JSON, in the hash of their root run.
+// `text` as a JSON string literal, quotes included.
+void append_json_string(std::string& out, const std::string& text) {
+  out += nlohmann::json(text).dump();
+}
+
+// Run headers are stored whole, as JSON, in the hash of their root run
+// (written field by field: every step commit writes one, and building a
+// json object first costs a dozen allocations).
 std::string encode_header(const RunHeaderRow& h) {
-  nlohmann::json j = {{"id", h.id},
-                      {"root_id", h.root_id},
-                      {"parent_id", h.parent_id},
-                      {"reactor", h.reactor},
-                      {"status", to_string(h.status)},
-                      {"fingerprint", h.fingerprint},
-                      {"schema_version", h.schema_version},
-                      {"body", h.body},
-                      {"updated_at", h.updated_at_ms},
-                      {"expires_at", h.expires_at_ms}};
-  return j.dump();
+  std::string j;
+  j.reserve(h.body.size() * 5 / 4 + h.id.size() + h.root_id.size() + h.parent_id.size() +
+            h.reactor.size() + h.fingerprint.size() + 200);
+  j += "{\"id\":";
+  append_json_string(j, h.id);
+  j += ",\"root_id\":";
+  append_json_string(j, h.root_id);
+  j += ",\"parent_id\":";
+  append_json_string(j, h.parent_id);
+  j += ",\"reactor\":";
+  append_json_string(j, h.reactor);
+  j += ",\"status\":";
+  append_json_string(j, to_string(h.status));
+  j += ",\"fingerprint\":";
+  append_json_string(j, h.fingerprint);
+  j += ",\"schema_version\":" + std::to_string(h.schema_version);
+  j += ",\"body\":";
+  append_json_string(j, h.body);
+  j += ",\"updated_at\":" + std::to_string(h.updated_at_ms);
+  j += ",\"expires_at\":" + std::to_string(h.expires_at_ms);
+  j += '}';
+  return j;
 }
 
 // `what` names the header in a Corruption message: the blob may not say whose it is.
@@ -135,6 +153,78 @@ std::string queue_set(const std::vector<std::string>& queues) {
   return key;
 }
 
+// A run's rows from the reply of load_run (or the tail of fetch's):
+// {headers, inputs, steps, trace} as field/value lists, then the lease token.
+Status read_stored_run(const std::string& root_id, const redisReply& r, StoredRun& out) {
+  StoredRun run_rows;
+  std::vector<RunHeaderRow> headers;
+  Status decoded;
+  for_each_field(element(r, 0), [&](const std::string& run_id, const std::string& blob) {
+    RunHeaderRow h;
+    if (Status d = decode_header("run header " + run_id, blob, h); !d.ok()) {
+      if (decoded.ok()) decoded = d;
+      return;
+    }
+    headers.push_back(std::move(h));
+  });
+  if (!decoded.ok()) return decoded;
+  auto root = std::find_if(headers.begin(), headers.end(),
+                           [&](const RunHeaderRow& h) { return h.id == root_id; });
+  if (root == headers.end() || !root->parent_id.empty()) {
+    return Status::NotFound("run " + root_id + " not found");
+  }
+  // The root first, then its descendants by id; inputs and steps in that order.
+  std::iter_swap(headers.begin(), root);
+  std::sort(headers.begin() + 1, headers.end(),
+            [](const RunHeaderRow& a, const RunHeaderRow& b) { return a.id < b.id; });
+  std::map<std::string, std::size_t> position;
+  for (std::size_t i = 0; i < headers.size(); ++i) position[headers[i].id] = i;
+
+  std::vector<RunInputsRow> inputs;
+  for_each_field(element(r, 1), [&](const std::string& run_id, const std::string& value) {
+    if (position.count(run_id)) inputs.push_back({run_id, value});
+  });
+  std::sort(inputs.begin(), inputs.end(), [&](const RunInputsRow& a, const RunInputsRow& b) {
+    return position[a.run_id] < position[b.run_id];
+  });
+
+  std::vector<StepRow> steps;
+  for_each_field(element(r, 2), [&](const std::string& field, const std::string& body) {
+    // "<run id>#<index>"
+    const auto hash = field.rfind('#');
+    if (hash == std::string::npos) throw BadReply("step field '" + field + "'");
+    std::string run_id = field.substr(0, hash);
+    std::uint32_t index = 0;
+    const char* first = field.data() + hash + 1;
+    const char* last = field.data() + field.size();
+    auto [end, ec] = std::from_chars(first, last, index);
+    if (ec != std::errc() || end != last) throw BadReply("step field '" + field + "'");
+    if (position.count(run_id)) steps.push_back({std::move(run_id), index, body});
+  });
+  std::sort(steps.begin(), steps.end(), [&](const StepRow& a, const StepRow& b) {
+    return std::make_pair(position[a.run_id], a.index) <
+           std::make_pair(position[b.run_id], b.index);
+  });
+
+  std::vector<TraceRow> trace;
+  for_each_field(element(r, 3), [&](const std::string& seq, const std::string& body) {
+    std::uint64_t n = 0;
+    auto [end, ec] = std::from_chars(seq.data(), seq.data() + seq.size(), n);
+    if (ec != std::errc() || end != seq.data() + seq.size()) throw BadReply("trace seq " + seq);
+    trace.push_back({root_id, n, body});
+  });
+  std::sort(trace.begin(), trace.end(),
+            [](const TraceRow& a, const TraceRow& b) { return a.seq < b.seq; });
+
+  run_rows.headers = std::move(headers);
+  run_rows.inputs = std::move(inputs);
+  run_rows.steps = std::move(steps);
+  run_rows.trace = std::move(trace);
+  run_rows.fencing_token = static_cast<std::uint64_t>(integer(element(r, 4)));
+  out = std::move(run_rows);
+  return Status::Ok();
+}
+
 }  // namespace
 
 RedisBackend::RedisBackend(redis::RedisOptions options) : client_(std::move(options)) {}
@@ -170,7 +260,7 @@ template <typename Read>
 Status RedisBackend::run(ScriptId script, std::vector<std::string> args, Read&& read) {
   args.insert(args.begin(), client_.options().prefix);
   Reply reply;
-  if (Status s = client_.eval(script, args, reply); !s.ok()) return s;
+  if (Status s = client_.eval(script, std::move(args), reply); !s.ok()) return s;
   try {
     return read(*reply);
   } catch (const std::exception& e) {  // BadReply, or a job kind this build cannot read
@@ -192,21 +282,40 @@ Status RedisBackend::commit(const CommitRequest& c) {
                                    c.lease_owner,
                                    c.ack_job ? std::to_string(*c.ack_job) : "",
                                    c.ack_owner};
-  args.reserve(args.size() + 5 + 9 * c.headers.size() + 2 * c.inputs.size() + 3 * c.steps.size() +
+  // + 5 row counts + the prefix that run() puts first
+  args.reserve(args.size() + 6 + 9 * c.headers.size() + 2 * c.inputs.size() + 3 * c.steps.size() +
                3 * c.trace.size() + 6 * c.enqueue.size());
+  // Each row's fields appended one by one (an initializer list would copy
+  // every body twice).
   args.push_back(std::to_string(c.headers.size()));
   for (const auto& h : c.headers) {
-    args.insert(args.end(), {h.id, h.root_id, h.parent_id, h.reactor, to_string(h.status),
-                             is_terminal(h.status) ? "1" : "0", std::to_string(h.updated_at_ms),
-                             std::to_string(h.expires_at_ms), encode_header(h)});
+    args.push_back(h.id);
+    args.push_back(h.root_id);
+    args.push_back(h.parent_id);
+    args.push_back(h.reactor);
+    args.emplace_back(to_string(h.status));
+    args.emplace_back(is_terminal(h.status) ? "1" : "0");
+    args.push_back(std::to_string(h.updated_at_ms));
+    args.push_back(std::to_string(h.expires_at_ms));
+    args.push_back(encode_header(h));
   }
   args.push_back(std::to_string(c.inputs.size()));
-  for (const auto& i : c.inputs) args.insert(args.end(), {i.run_id, i.inputs});
+  for (const auto& i : c.inputs) {
+    args.push_back(i.run_id);
+    args.push_back(i.inputs);
+  }
   args.push_back(std::to_string(c.steps.size()));
-  for (const auto& s : c.steps)
-    args.insert(args.end(), {s.run_id, std::to_string(s.index), s.body});
+  for (const auto& s : c.steps) {
+    args.push_back(s.run_id);
+    args.push_back(std::to_string(s.index));
+    args.push_back(s.body);
+  }
   args.push_back(std::to_string(c.trace.size()));
-  for (const auto& t : c.trace) args.insert(args.end(), {t.root_id, std::to_string(t.seq), t.body});
+  for (const auto& t : c.trace) {
+    args.push_back(t.root_id);
+    args.push_back(std::to_string(t.seq));
+    args.push_back(t.body);
+  }
   args.push_back(std::to_string(c.enqueue.size()));
   for (const auto& j : c.enqueue) {
     args.insert(args.end(), {j.queue, to_string(j.kind), j.run_id, j.reactor,
@@ -222,73 +331,8 @@ Status RedisBackend::commit(const CommitRequest& c) {
 Status RedisBackend::load_run(const std::string& root_id, StoredRun& out) {
   out = StoredRun{};
   StoredRun run_rows;
-  Status s = run(ScriptId::kLoadRun, {root_id}, [&](const redisReply& r) -> Status {
-    std::vector<RunHeaderRow> headers;
-    Status decoded;
-    for_each_field(element(r, 0), [&](const std::string& run_id, const std::string& blob) {
-      RunHeaderRow h;
-      if (Status d = decode_header("run header " + run_id, blob, h); !d.ok()) {
-        if (decoded.ok()) decoded = d;
-        return;
-      }
-      headers.push_back(std::move(h));
-    });
-    if (!decoded.ok()) return decoded;
-    auto root = std::find_if(headers.begin(), headers.end(),
-                             [&](const RunHeaderRow& h) { return h.id == root_id; });
-    if (root == headers.end() || !root->parent_id.empty()) {
-      return Status::NotFound("run " + root_id + " not found");
-    }
-    // The root first, then its descendants by id; inputs and steps in that order.
-    std::iter_swap(headers.begin(), root);
-    std::sort(headers.begin() + 1, headers.end(),
-              [](const RunHeaderRow& a, const RunHeaderRow& b) { return a.id < b.id; });
-    std::map<std::string, std::size_t> position;
-    for (std::size_t i = 0; i < headers.size(); ++i) position[headers[i].id] = i;
-
-    std::vector<RunInputsRow> inputs;
-    for_each_field(element(r, 1), [&](const std::string& run_id, const std::string& value) {
-      if (position.count(run_id)) inputs.push_back({run_id, value});
-    });
-    std::sort(inputs.begin(), inputs.end(), [&](const RunInputsRow& a, const RunInputsRow& b) {
-      return position[a.run_id] < position[b.run_id];
-    });
-
-    std::vector<StepRow> steps;
-    for_each_field(element(r, 2), [&](const std::string& field, const std::string& body) {
-      // "<run id>#<index>"
-      const auto hash = field.rfind('#');
-      if (hash == std::string::npos) throw BadReply("step field '" + field + "'");
-      std::string run_id = field.substr(0, hash);
-      std::uint32_t index = 0;
-      const char* first = field.data() + hash + 1;
-      const char* last = field.data() + field.size();
-      auto [end, ec] = std::from_chars(first, last, index);
-      if (ec != std::errc() || end != last) throw BadReply("step field '" + field + "'");
-      if (position.count(run_id)) steps.push_back({std::move(run_id), index, body});
-    });
-    std::sort(steps.begin(), steps.end(), [&](const StepRow& a, const StepRow& b) {
-      return std::make_pair(position[a.run_id], a.index) <
-             std::make_pair(position[b.run_id], b.index);
-    });
-
-    std::vector<TraceRow> trace;
-    for_each_field(element(r, 3), [&](const std::string& seq, const std::string& body) {
-      std::uint64_t n = 0;
-      auto [end, ec] = std::from_chars(seq.data(), seq.data() + seq.size(), n);
-      if (ec != std::errc() || end != seq.data() + seq.size()) throw BadReply("trace seq " + seq);
-      trace.push_back({root_id, n, body});
-    });
-    std::sort(trace.begin(), trace.end(),
-              [](const TraceRow& a, const TraceRow& b) { return a.seq < b.seq; });
-
-    run_rows.headers = std::move(headers);
-    run_rows.inputs = std::move(inputs);
-    run_rows.steps = std::move(steps);
-    run_rows.trace = std::move(trace);
-    run_rows.fencing_token = static_cast<std::uint64_t>(integer(element(r, 4)));
-    return Status::Ok();
-  });
+  Status s = run(ScriptId::kLoadRun, {root_id},
+                 [&](const redisReply& r) { return read_stored_run(root_id, r, run_rows); });
   if (s.ok()) out = std::move(run_rows);
   return s;
 }
@@ -356,6 +400,15 @@ Status RedisBackend::fetch(const std::vector<std::string>& queues, const std::st
     d.run_lease.owner = text(element(r, 11));
     d.run_lease.token = static_cast<std::uint64_t>(integer(element(r, 12)));
     d.run_lease.expires_at_ms = integer(element(r, 13));
+    if (d.run_leased && r.elements > 14) {
+      // The run, read by the same script; if it is missing or unreadable the
+      // worker loads it again and meets that itself.
+      StoredRun rows;
+      try {
+        if (read_stored_run(d.job.spec.run_id, element(r, 14), rows).ok()) d.run = std::move(rows);
+      } catch (const std::exception&) {
+      }
+    }
     out = std::move(d);
     return Status::Ok();
   });

@@ -36,6 +36,8 @@ class RedisBackend final : public Backend {
   // release_job pushes to, for at most max_wait and no longer than until the
   // next job that the last empty fetch of these queues saw falls due.
   Status wait_for_jobs(const std::vector<std::string>& queues, Duration max_wait) override;
+  // BLPOP on the queues' wake lists: an enqueue ends the wait.
+  bool wakes_waiters() const override { return true; }
   Status release_job(std::int64_t job_id, const std::string& owner, Duration delay) override;
   Status has_job(const std::string& run_id, bool& out) override;
   Status acquire_lease(const std::string& key, const std::string& owner, Duration ttl,

@@ -107,14 +107,17 @@ Status RedisClient::command(const Command& cmd, Reply& out, Millis block) {
   return Status::Ok();
 }
 
-Status RedisClient::eval(ScriptId script, const std::vector<std::string>& args, Reply& out) {
+Status RedisClient::eval(ScriptId script, std::vector<std::string> args, Reply& out) {
   auto sha = sha_.find(script);
   if (sha == sha_.end()) {
     return Status::Internal(options().masked_url + ": script " + script_name(script) +
                             " was never loaded");
   }
-  Command evalsha{"EVALSHA", sha->second, "0"};
-  evalsha.insert(evalsha.end(), args.begin(), args.end());
+  Command evalsha;
+  evalsha.reserve(args.size() + 3);
+  evalsha.insert(evalsha.end(), {"EVALSHA", sha->second, "0"});
+  evalsha.insert(evalsha.end(), std::make_move_iterator(args.begin()),
+                 std::make_move_iterator(args.end()));
   std::vector<Reply> replies;
   if (Status s = round_trip({evalsha}, replies, Millis(0)); !s.ok()) return s;
   if (error_is(*replies.front(), "NOSCRIPT")) {

@@ -36,8 +36,9 @@ class RedisClient {
   // `block` is how long a blocking command (BLPOP) may wait on the server.
   Status command(const Command& cmd, Reply& out,
                  std::chrono::milliseconds block = std::chrono::milliseconds(0));
-  // Runs `script` with no KEYS and `args` as ARGV.
-  Status eval(ScriptId script, const std::vector<std::string>& args, Reply& out);
+  // Runs `script` with no KEYS and `args` as ARGV (moved into the request:
+  // a commit's arguments carry its JSON bodies, which are not copied again).
+  Status eval(ScriptId script, std::vector<std::string> args, Reply& out);
 
   const RedisOptions& options() const { return pool_.options(); }
   // Request/response exchanges with the server so far, every kind included

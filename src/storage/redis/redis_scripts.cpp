@@ -109,7 +109,6 @@ if nonce ~= '' and redis.call('EXISTS', P .. 'commit:' .. nonce) == 1 then retur
 if token ~= '0' and redis.call('HGET', lease_key('run:' .. root), 'token') ~= token then
   return 0
 end
-local now = now_ms()
 
 local i = 9
 local function rows()
@@ -122,35 +121,49 @@ local function take(n)
   i = i + n
   return unpack(ARGV, first, first + n - 1)
 end
+-- The root of a run named in this commit: the commit's own root needs no lookup.
+local function root_of_row(run_id)
+  if run_id == root then return root end
+  return root_of(run_id)
+end
 
+-- Most commits are a step of a running run: its header and index scores
+-- change, where it is filed does not. Only what changed is written, so such
+-- a commit costs a handful of commands (docs/redis.md, "Round trips").
 for _ = 1, rows() do
   local id, run_root, parent, reactor, status, terminal, updated_at, expires_at, blob = take(9)
   redis.call('HSET', run_key(run_root, 'headers'), id, blob)
-  redis.call('HSET', RUNS, id, run_root)
   if parent == '' then
     -- The indexes list_runs, find_orphans and purge_expired read; 'indexed'
     -- remembers where the root is filed, to unfile it when it changes.
     local was = redis.call('HMGET', run_key(id, 'indexed'), 'status', 'reactor')
-    if was[1] then redis.call('ZREM', status_key(was[1]), id) end
-    if was[2] then redis.call('ZREM', reactor_key(was[2]), id) end
-    redis.call('HSET', run_key(id, 'indexed'), 'status', status, 'reactor', reactor)
+    -- A root filed before is in RUNS already (both go together, in purge too).
+    if not was[1] then redis.call('HSET', RUNS, id, run_root) end
+    if was[1] ~= status or was[2] ~= reactor then
+      if was[1] and was[1] ~= status then redis.call('ZREM', status_key(was[1]), id) end
+      if was[2] and was[2] ~= reactor then redis.call('ZREM', reactor_key(was[2]), id) end
+      redis.call('HSET', run_key(id, 'indexed'), 'status', status, 'reactor', reactor)
+    end
     redis.call('ZADD', ROOTS, updated_at, id)
     redis.call('ZADD', status_key(status), updated_at, id)
     redis.call('ZADD', reactor_key(reactor), updated_at, id)
     if terminal == '1' and tonumber(expires_at) > 0 then
       redis.call('ZADD', EXPIRING, expires_at, id)
-    else
+    elseif terminal == '1' or was[1] ~= status then
+      -- Only a terminal root is ever filed there: one that stays non-terminal is not.
       redis.call('ZREM', EXPIRING, id)
     end
+  else
+    redis.call('HSET', RUNS, id, run_root)
   end
 end
 for _ = 1, rows() do
   local run_id, inputs = take(2)
-  redis.call('HSETNX', run_key(root_of(run_id), 'inputs'), run_id, inputs)
+  redis.call('HSETNX', run_key(root_of_row(run_id), 'inputs'), run_id, inputs)
 end
 for _ = 1, rows() do
   local run_id, index, body = take(3)
-  redis.call('HSET', run_key(root_of(run_id), 'steps'), run_id .. '#' .. index, body)
+  redis.call('HSET', run_key(root_of_row(run_id), 'steps'), run_id .. '#' .. index, body)
 end
 for _ = 1, rows() do
   local trace_root, seq, body = take(3)
@@ -176,7 +189,7 @@ if release == '1' and token ~= '0' and lease_owner ~= '' then
   local lk = lease_key('run:' .. root)
   -- The token was checked by the fence; the token stays, as the run's fence.
   if redis.call('HGET', lk, 'owner') == lease_owner then
-    redis.call('HSET', lk, 'owner', '', 'expires_at', int(now))
+    redis.call('HSET', lk, 'owner', '', 'expires_at', int(now_ms()))
   end
 end
 if nonce ~= '' then redis.call('SET', P .. 'commit:' .. nonce, '1', 'PX', 600000) end
@@ -187,7 +200,8 @@ constexpr const char* kFetch = R"lua(
 -- ARGV: prefix, owner, visibility ms, run lease ttl ms, queue names...
 -- Returns one of
 --   {'job', id, queue, kind, run id, reactor, run_at, snoozes, deliveries, lease_expires,
---    run leased 0/1, run lease owner, token, expires_at}
+--    run leased 0/1, run lease owner, token, expires_at[, run]}
+--                              run (when leased): the run's rows as load_run returns them
 --   {'unreadable', id, kind}   a job kind this build does not know (left leased)
 --   {'idle', now, next_due}    nothing due; next_due ('' if none) is when the earliest
 --                              waiting job or delivery falls due, by the server's clock
@@ -246,8 +260,17 @@ redis.call('HSET', job_key(id), 'lease_owner', owner, 'lease_expires', int(expir
 -- the head of the queue.
 if job[1] ~= 'start' and job[1] ~= 'resume' then return {'unreadable', id, job[1]} end
 local granted, holder, token, lease_expires = acquire('run:' .. job[2], owner, ttl, now)
-return {'job', id, best_queue, job[1], job[2], job[3], job[4], job[5], int(deliveries),
-        int(expires), granted and '1' or '0', holder, int(token), int(lease_expires)}
+local reply = {'job', id, best_queue, job[1], job[2], job[3], job[4], job[5], int(deliveries),
+               int(expires), granted and '1' or '0', holder, int(token), int(lease_expires)}
+if granted then
+  -- The run comes with its lease, as load_run reads it: one round trip, not two.
+  local root = job[2]
+  reply[15] = {redis.call('HGETALL', run_key(root, 'headers')),
+               redis.call('HGETALL', run_key(root, 'inputs')),
+               redis.call('HGETALL', run_key(root, 'steps')),
+               redis.call('HGETALL', run_key(root, 'trace')), int(token)}
+end
+return reply
 )lua";
 
 constexpr const char* kReleaseJob = R"lua(
