@@ -122,20 +122,27 @@ class DurableRules : public ::testing::Test {
     return h;
   }
 
+  // A stored "Five" run whose every load the store refuses; snoozes of exactly
+  // one second (no jitter), at most `snooze_cap` of them.
+  std::string start_against_a_busy_store(int snooze_cap) {
+    DurabilityOptions d;
+    d.lock_snooze_base_delay = 1s;
+    d.lock_snooze_jitter = 0s;
+    d.lock_snooze_max_attempts = snooze_cap;
+    open(d);
+    std::string id;
+    EXPECT_TRUE(engine_->run_in_background("Five", {{"n", 0}}, id).ok());
+    store_->refuse_loads = true;
+    return id;
+  }
+
   std::shared_ptr<ManualClock> clock_ = std::make_shared<ManualClock>();
   WatchedBackend* store_ = nullptr;
   std::unique_ptr<Engine> engine_;
 };
 
 TEST_F(DurableRules, AStoreThatStaysUnavailableSnoozesTheRunUpToTheCapThenFailsIt) {
-  DurabilityOptions d;
-  d.lock_snooze_base_delay = 1s;
-  d.lock_snooze_jitter = 0s;
-  d.lock_snooze_max_attempts = 2;
-  open(d);
-  std::string id;
-  ASSERT_TRUE(engine_->run_in_background("Five", {{"n", 0}}, id).ok());
-  store_->refuse_loads = true;
+  const std::string id = start_against_a_busy_store(/*snooze_cap=*/2);
   auto worker = start_worker();
 
   RunHeaderRow h = wait_for(id, RunStatus::kFailed, 1s);
@@ -155,14 +162,7 @@ TEST_F(DurableRules, AStoreThatStaysUnavailableSnoozesTheRunUpToTheCapThenFailsI
 }
 
 TEST_F(DurableRules, AStoreThatRecoversBeforeTheCapLosesNothing) {
-  DurabilityOptions d;
-  d.lock_snooze_base_delay = 1s;
-  d.lock_snooze_jitter = 0s;
-  d.lock_snooze_max_attempts = 5;
-  open(d);
-  std::string id;
-  ASSERT_TRUE(engine_->run_in_background("Five", {{"n", 0}}, id).ok());
-  store_->refuse_loads = true;
+  const std::string id = start_against_a_busy_store(/*snooze_cap=*/5);
   auto worker = start_worker();
   for (int i = 0; i < 2000 && worker->stats().snoozed < 2; ++i) {
     clock_->advance(1s);
