@@ -47,6 +47,12 @@ struct Delivery {
   // the worker a round trip). Empty otherwise, also when the run is not
   // found or could not be read: the worker then calls load_run.
   std::optional<StoredRun> run;
+  // The fetch itself filed the run, found enqueued, as running (the backend
+  // rewrote its stored header: status and updated_at). `run` still holds the
+  // rows as they were, so the engine starts the run as new, but it need not
+  // commit the start before the first step. Backends that cannot do this
+  // cheaply leave it false, and the engine commits the start itself.
+  bool run_started = false;
 };
 
 // The lease key of a root run.
@@ -102,8 +108,8 @@ class Backend {
   virtual Status acquire_lease(const std::string& key, const std::string& owner, Duration ttl,
                                bool& granted, Lease& out) = 0;
   // Extends a lease still held by (owner, token). LeaseLost otherwise.
-  virtual Status extend_lease(const std::string& key, const std::string& owner,
-                              std::uint64_t token, Duration ttl) = 0;
+  virtual Status extend_lease(const std::string& key, const std::string& owner, std::uint64_t token,
+                              Duration ttl) = 0;
   // Releases it if still held by (owner, token); a no-op otherwise.
   virtual Status release_lease(const std::string& key, const std::string& owner,
                                std::uint64_t token) = 0;

@@ -56,8 +56,9 @@ struct Writer {
 };
 
 ExecuteHooks hooks_for(DurableEnv& env, const Writer& w, LeaseKeeper::Entry& entry,
-                       bool yield_on_retry_wait) {
+                       bool yield_on_retry_wait, bool start_is_stored = false) {
   ExecuteHooks h;
+  h.start_is_stored = start_is_stored;
   h.commit = [&w, &entry](const Run& root, const CheckpointDelta& delta) {
     if (entry.lost) return Status::LeaseLost("lease of run " + root.id + " was taken over");
     return w.checkpoint(root, delta);
@@ -154,16 +155,33 @@ DeliveryOutcome fail_unreadable(DurableEnv& env, const Delivery& d, const Writer
   return s.ok() ? DeliveryOutcome::kFailedRun : DeliveryOutcome::kBackendError;
 }
 
-DeliveryOutcome execute_delivery(DurableEnv& env, const Definition& def, Run run,
-                                 const Writer& w, bool yield_on_retry_wait) {
-  if (run.status == RunStatus::kEnqueued) run.status = RunStatus::kPending;
+// Lets go of a delivered run this worker will not execute. A run the fetch
+// filed as running is filed back as it was (its header as the fetch read it),
+// in the commit that releases the lease.
+void unstart_and_release(DurableEnv& env, const Delivery& d, const std::string& owner) {
+  if (!d.run_started || !d.run || d.run->headers.empty()) {
+    env.backend.release_lease(d.run_lease.key, owner, d.run_lease.token);
+    return;
+  }
+  Writer w{env, d.run_lease, std::nullopt, owner};
+  CommitRequest c = w.fenced();
+  c.headers.push_back(d.run->headers.front());
+  c.release_lease = true;
+  env.backend.commit(c);
+}
+
+DeliveryOutcome execute_delivery(DurableEnv& env, const Definition& def, Run run, const Writer& w,
+                                 bool yield_on_retry_wait, bool run_started) {
+  const bool starts = run.status == RunStatus::kEnqueued;
+  if (starts) run.status = RunStatus::kPending;
   auto entry = env.keeper.keep(w.lease, env.options.lease_ttl);
   ExecuteOutcome out =
-      env.execute(run, def, hooks_for(env, w, *entry, yield_on_retry_wait), /*run_is_new=*/false);
+      env.execute(run, def, hooks_for(env, w, *entry, yield_on_retry_wait, starts && run_started),
+                  /*run_is_new=*/false);
   env.keeper.drop(entry);
   if (out.stopped) {
     return out.stop_reason.code() == StatusCode::kLeaseLost ? DeliveryOutcome::kLeaseLost
-                                                             : DeliveryOutcome::kBackendError;
+                                                            : DeliveryOutcome::kBackendError;
   }
   if (is_terminal(run.status)) return DeliveryOutcome::kFinished;
   if (!out.resume_at_ms) return DeliveryOutcome::kBackendError;  // cannot happen: say so loudly
@@ -196,8 +214,8 @@ RunResult run_synchronously(DurableEnv& env, const Definition& def, Run run) {
   const std::string owner = new_run_id();
   bool granted = false;
   Lease lease;
-  Status s = env.backend.acquire_lease(run_lease_key(run.id), owner, env.options.lease_ttl,
-                                       granted, lease);
+  Status s = env.backend.acquire_lease(run_lease_key(run.id), owner, env.options.lease_ttl, granted,
+                                       lease);
   if (!s.ok() || !granted) {
     return failed_result(run.id, run.reactor, ErrorKind::kInternal,
                          s.ok() ? "run " + run.id + " is already held by another execution"
@@ -224,7 +242,7 @@ DeliveryOutcome process_delivery(DurableEnv& env, const Delivery& d, const std::
   auto def = env.registry.find(job.reactor);
   if (!def) {
     // Misrouted: another service's reactor. Hand it back untouched.
-    if (d.run_leased) env.backend.release_lease(d.run_lease.key, owner, d.run_lease.token);
+    if (d.run_leased) unstart_and_release(env, d, owner);
     env.backend.release_job(d.job.id, owner, env.options.lock_snooze_base_delay);
     return DeliveryOutcome::kHandedBack;
   }
@@ -261,7 +279,7 @@ DeliveryOutcome process_delivery(DurableEnv& env, const Delivery& d, const std::
                      "' (fingerprint " + run.fingerprint + ", now " + def->fingerprint() + ")");
     return s.ok() ? DeliveryOutcome::kFailedRun : DeliveryOutcome::kBackendError;
   }
-  return execute_delivery(env, *def, std::move(run), w, yield_on_retry_wait);
+  return execute_delivery(env, *def, std::move(run), w, yield_on_retry_wait, d.run_started);
 }
 
 Status load_result(DurableEnv& env, const std::string& run_id, RunResult& out) {

@@ -5,24 +5,70 @@
 #include <set>
 #include <stdexcept>
 
+#include "core/json_text.hpp"
 #include "core/run_json.hpp"
 
 namespace reactor {
 namespace {
 
-Value header_body(const Run& run) {
-  return Value{{"path", run.path},
-               {"value", run.value},
-               {"error", run.error ? Value(*run.error) : Value(nullptr)},
-               {"failed_step", run.failed_step ? Value(*run.failed_step) : Value(nullptr)},
-               {"next_completion_seq", run.next_completion_seq},
-               {"step_count", run.steps.size()},
-               {"created_at_ms", run.created_at_ms}};
+// The records below are written on every step, so they are written as text
+// directly (core/json_text.hpp): the same bytes as dumping the Value forms
+// (keys in sorted order), without copying the step's result into a Value.
+std::string header_body(const Run& run) {
+  std::string out;
+  json_text::ObjectWriter o(out);
+  o.field("created_at_ms", run.created_at_ms);
+  if (run.error) {
+    o.value("error", Value(*run.error));
+  } else {
+    o.null("error");
+  }
+  if (run.failed_step) {
+    o.field("failed_step", static_cast<std::uint64_t>(*run.failed_step));
+  } else {
+    o.null("failed_step");
+  }
+  o.field("next_completion_seq", run.next_completion_seq)
+      .field("path", run.path)
+      .field("step_count", static_cast<std::uint64_t>(run.steps.size()))
+      .value("value", run.value)
+      .close();
+  return out;
+}
+
+std::string step_text(const StepRecord& s) {
+  std::string out;
+  out.reserve(256);
+  json_text::ObjectWriter(out)
+      .field("attempts", s.attempts)
+      .field("body_started", s.body_started)
+      .field("completion_seq", s.completion_seq)
+      .field("error", s.error)
+      .field("finished_at_ms", s.finished_at_ms)
+      .field("name", s.name)
+      .value("result", s.result)
+      .field("retry_at_ms", s.retry_at_ms)
+      .field("started_at_ms", s.started_at_ms)
+      .field("status", to_string(s.status))
+      .close();
+  return out;
+}
+
+std::string trace_text(const TraceEvent& e) {
+  std::string out;
+  json_text::ObjectWriter(out)
+      .field("at_ms", e.at_ms)
+      .field("attempt", e.attempt)
+      .field("message", e.message)
+      .field("outcome", e.outcome)
+      .field("step", e.step)
+      .field("type", to_string(e.type))
+      .close();
+  return out;
 }
 
 StepRow step_row(const Run& run, std::size_t i) {
-  return StepRow{run.id, static_cast<std::uint32_t>(i),
-                 step_record_to_json(run.steps[i], /*with_children=*/false).dump()};
+  return StepRow{run.id, static_cast<std::uint32_t>(i), step_text(run.steps[i])};
 }
 
 void encode_created(const Run& run, std::int64_t expires_at_ms, CommitRequest& out) {
@@ -33,7 +79,7 @@ void encode_created(const Run& run, std::int64_t expires_at_ms, CommitRequest& o
 
 void encode_trace(const Run& root, std::size_t begin, CommitRequest& out) {
   for (std::size_t k = begin; k < root.trace.size(); ++k) {
-    out.trace.push_back(TraceRow{root.id, k, Value(root.trace[k]).dump()});
+    out.trace.push_back(TraceRow{root.id, k, trace_text(root.trace[k])});
   }
 }
 
@@ -162,16 +208,9 @@ Run decode_tree(const StoredRun& stored) {
 }  // namespace
 
 RunHeaderRow encode_header(const Run& run, std::int64_t expires_at_ms) {
-  return RunHeaderRow{run.id,
-                      run.root_id,
-                      run.parent_id,
-                      run.reactor,
-                      run.status,
-                      run.fingerprint,
-                      Run::kSchemaVersion,
-                      header_body(run).dump(),
-                      run.updated_at_ms,
-                      expires_at_ms};
+  return RunHeaderRow{
+      run.id,          run.root_id,         run.parent_id,    run.reactor,       run.status,
+      run.fingerprint, Run::kSchemaVersion, header_body(run), run.updated_at_ms, expires_at_ms};
 }
 
 void encode_whole_run(const Run& root, std::int64_t expires_at_ms, CommitRequest& out) {

@@ -28,6 +28,9 @@ struct ExecuteHooks {
   // Instead of sleeping until a retry is due when nothing else can run,
   // return with the run still running and ExecuteOutcome::resume_at_ms set.
   bool yield_on_retry_wait = false;
+  // The store already records the run as running (the fetch that delivered
+  // it said so): starting it writes nothing before the first step.
+  bool start_is_stored = false;
   Duration checkpoint_min_interval{0};
   // Called once when a step keeps running hung_step_grace past its timeout.
   std::function<void()> on_hung_step;

@@ -56,7 +56,11 @@ bool RunDriver::start(Lock& lock) {
   ex_.touch_header(run_);
   // Written before the first step starts: a run a worker took is seen as
   // running (and a new synchronous run exists in storage) from then on.
-  ex_.checkpoint();
+  // When the fetch that delivered the root run filed it as running already,
+  // its header goes with the first step's commit instead. A composed child
+  // always is: it must exist in storage before its first step runs.
+  const bool stored = ex_.hooks().start_is_stored && &run_ == &ex_.root();
+  if (!stored) ex_.checkpoint();
   if (!ex_.observers().empty()) {
     Value redacted = redact_inputs(def_, run_.inputs);
     lock.unlock();

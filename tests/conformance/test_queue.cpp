@@ -139,6 +139,45 @@ TYPED_TEST(QueueConformance, ARunThatComesWithItsDeliveryIsTheStoredRun) {
   EXPECT_FALSE(busy->run);
 }
 
+// The delivery that takes an enqueued root run files it as running, so the
+// worker need not commit that before the first step (Delivery::run_started);
+// the run it carries is still the run as it was. A run in any other status,
+// or a delivery without the run's lease, changes nothing.
+TYPED_TEST(QueueConformance, ADeliveryFilesAnEnqueuedRunAsRunning) {
+  this->create({header("r1", RunStatus::kEnqueued)}, {job("q", "r1"), job("q", "r1")});
+  const std::int64_t before = this->now_ms();
+  auto d = this->fetch({"q"}, "w1");
+  ASSERT_TRUE(d && d->run_leased && d->run);
+  EXPECT_TRUE(d->run_started);
+  EXPECT_EQ(d->run->headers.at(0).status, RunStatus::kEnqueued);
+  RunHeaderRow h;
+  ASSERT_TRUE(this->db().load_header("r1", h).ok());
+  EXPECT_EQ(h.status, RunStatus::kRunning);
+  EXPECT_GE(h.updated_at_ms, before);
+  EXPECT_EQ(h.body, d->run->headers.at(0).body);
+  std::vector<RunHeaderRow> rows;
+  RunFilter running, enqueued;
+  running.status = RunStatus::kRunning;
+  enqueued.status = RunStatus::kEnqueued;
+  ASSERT_TRUE(this->db().list_runs(running, rows).ok());
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].id, "r1");
+  ASSERT_TRUE(this->db().list_runs(enqueued, rows).ok());
+  EXPECT_TRUE(rows.empty());
+
+  auto busy = this->fetch({"q"}, "w2");
+  ASSERT_TRUE(busy && !busy->run_leased);
+  EXPECT_FALSE(busy->run_started);
+
+  this->create({header("r2", RunStatus::kPaused)}, {job("q2", "r2")});
+  auto resumed = this->fetch({"q2"}, "w1");
+  ASSERT_TRUE(resumed && resumed->run_leased);
+  EXPECT_FALSE(resumed->run_started);
+  ASSERT_TRUE(this->db().load_header("r2", h).ok());
+  EXPECT_EQ(h.status, RunStatus::kPaused);
+  EXPECT_EQ(h.updated_at_ms, 1);
+}
+
 TYPED_TEST(QueueConformance, QueuesAreRoutedApart) {
   this->enqueue({job("a", "a1"), job("b", "b1"), job("a", "a2"), job("b", "b2")});
   EXPECT_FALSE(this->fetch({}, "w"));

@@ -322,7 +322,7 @@ TEST_F(RedisBackendTest, AHeaderThatDoesNotParseHidesNoOtherRunFromListingsOrSwe
     c.headers = {header(id, RunStatus::kRunning)};
     ASSERT_TRUE(db_->commit(c).ok());
   }
-  factory_.raw().command({"HSET", factory_.prefix() + "{garbled}:headers", "garbled", "{not json"});
+  factory_.raw().command({"HSET", factory_.prefix() + "{garbled}:rows", "h:garbled", "{not json"});
 
   std::vector<RunHeaderRow> orphans;
   ASSERT_TRUE(db_->find_orphans(10, orphans).ok());
@@ -348,12 +348,15 @@ TEST_F(RedisBackendTest, AWrongPasswordIsUnavailableAndNotRepeated) {
   EXPECT_NE(s.message().find("refused"), std::string::npos) << s.to_string();
 }
 
-TEST_F(RedisBackendTest, ANewerKeyLayoutIsRefused) {
-  factory_.raw().command({"SET", factory_.prefix() + "layout_version", "99"});
-  std::unique_ptr<Backend> b;
-  Status s = open_backend(factory_.url(), nullptr, b);
-  EXPECT_EQ(s.code(), StatusCode::kUnavailable);
-  EXPECT_NE(s.message().find("99"), std::string::npos) << s.to_string();
+TEST_F(RedisBackendTest, AnotherKeyLayoutIsRefused) {
+  for (const char* version : {"99", "1"}) {
+    factory_.raw().command({"SET", factory_.prefix() + "layout_version", version});
+    std::unique_ptr<Backend> b;
+    Status s = open_backend(factory_.url(), nullptr, b);
+    EXPECT_EQ(s.code(), StatusCode::kUnavailable);
+    EXPECT_NE(s.message().find(std::string("layout version ") + version), std::string::npos)
+        << s.to_string();
+  }
 }
 
 // The keys docs/redis.md lists, and nothing else; every key of a run carries its hash tag.
@@ -392,8 +395,7 @@ TEST_F(RedisBackendTest, KeyLayoutIsTheDocumentedOne) {
       // indexes of the root runs
       "runs", "roots", "expiring", "status:enqueued", "status:completed", "reactor:OrderSaga",
       // each run under its hash tag
-      "{r1}:headers", "{r1}:inputs", "{r1}:steps", "{r1}:trace", "{r1}:indexed", "{r1}:jobs",
-      "{r1}:lease", "{r2}:headers", "{r2}:indexed", "{r3}:jobs", "{r3}:lease",
+      "{r1}:rows", "{r1}:meta", "{r1}:jobs", "{r2}:rows", "{r2}:meta", "{r3}:jobs", "{r3}:meta",
       // queues and jobs
       "job:1", "job:2", "ready:q", "wake:q", "inflight:q2", "wake:q2",
       // leases on other keys

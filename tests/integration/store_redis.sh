@@ -59,29 +59,40 @@ rcli() {
 }
 
 # ARGV: prefix, run id, header field, its new value as JSON. Rewrites one field of the run's
-# header JSON; a root that changes reactor is re-filed in the reactor index, as commit does.
+# header JSON in place, keeping the order the backend writes (status and updated_at first, which
+# the fetch script relies on; body last); a root that changes reactor is re-filed in the reactor
+# index, as commit does.
 redis_edit_header='
-local P, id, field = ARGV[1], ARGV[2], ARGV[3]
+local P, id, field, value = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local root = redis.call("HGET", P .. "runs", id) or id
-local headers = P .. "{" .. root .. "}:headers"
-local blob = redis.call("HGET", headers, id)
+local rows = P .. "{" .. root .. "}:rows"
+local blob = redis.call("HGET", rows, "h:" .. id)
 if not blob then return redis.error_reply("no header for run " .. id) end
 local h = cjson.decode(blob)
-h[field] = cjson.decode(ARGV[4])
-redis.call("HSET", headers, id, cjson.encode(h))
+local edited
+if field == "body" then
+  edited = string.match(blob, "^(.*,\"body\":)\"") .. value .. "}"
+else
+  local first, last = string.find(blob, "\"" .. field .. "\":\"[^\"]*\"")
+  if not first then first, last = string.find(blob, "\"" .. field .. "\":%-?%d+") end
+  if not first then return redis.error_reply("header of run " .. id .. " has no " .. field) end
+  edited = string.sub(blob, 1, first - 1) .. "\"" .. field .. "\":" .. value .. string.sub(blob, last + 1)
+end
+redis.call("HSET", rows, "h:" .. id, edited)
 if field == "reactor" and h.parent_id == "" then
-  local indexed = P .. "{" .. id .. "}:indexed"
+  local indexed = P .. "{" .. id .. "}:meta"
   local was = redis.call("HGET", indexed, "reactor")
+  local reactor = cjson.decode(value)
   if was then redis.call("ZREM", P .. "reactor:" .. was, id) end
-  redis.call("ZADD", P .. "reactor:" .. h.reactor, redis.call("ZSCORE", P .. "roots", id), id)
-  redis.call("HSET", indexed, "reactor", h.reactor)
+  redis.call("ZADD", P .. "reactor:" .. reactor, redis.call("ZSCORE", P .. "roots", id), id)
+  redis.call("HSET", indexed, "reactor", reactor)
 end
 return 1'
 # ARGV: prefix, run id, step index. The step record becomes garbage; an error if there is none.
 redis_corrupt_step='
 local P, id = ARGV[1], ARGV[2]
 local root = redis.call("HGET", P .. "runs", id) or id
-local steps, field = P .. "{" .. root .. "}:steps", id .. "#" .. ARGV[3]
+local steps, field = P .. "{" .. root .. "}:rows", "s:" .. id .. "#" .. ARGV[3]
 if redis.call("HEXISTS", steps, field) == 0 then
   return redis.error_reply("run " .. id .. " has no step " .. ARGV[3])
 end
@@ -98,7 +109,7 @@ store_jobs() { rcli SCARD "${redis_prefix}{$1}:jobs"; }
 store_corrupt_header() { store_edit_header "$1" body '"{\"path\": [garbage"'; }
 # The header as a whole is not JSON: the backend cannot read it.
 store_garble_header() {
-  [[ $(rcli HSET "${redis_prefix}{$1}:headers" "$1" '{"id": garbage') -eq 0 ]] ||
+  [[ $(rcli HSET "${redis_prefix}{$1}:rows" "h:$1" '{"id": garbage') -eq 0 ]] ||
     { echo "store_garble_header: run $1 had no header" >&2; return 1; }
 }
 store_corrupt_step() { rcli EVAL "$redis_corrupt_step" 0 "$redis_prefix" "$1" "$2" >/dev/null; }

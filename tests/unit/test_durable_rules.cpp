@@ -24,13 +24,16 @@ using namespace std::chrono_literals;
 // load_run and load_header of the run made unreadable with Corruption (a store
 // that cannot parse what it holds for it, as a Redis header that is not JSON)
 // until a commit writes that run's header again. Either way a fetch then
-// delivers the job without its run, as a fetch that could not read it.
+// delivers the job without its run, as a fetch that could not read it. With
+// `hide_started` its fetch never says it filed the run as running, as a
+// backend that cannot do that.
 class WatchedBackend : public testing_support::ForwardingBackend {
  public:
   using ForwardingBackend::ForwardingBackend;
 
   std::atomic<int> commits{0};
   std::atomic<bool> refuse_loads{false};
+  std::atomic<bool> hide_started{false};
 
   void make_unreadable(const std::string& id) {
     std::lock_guard lock(mu_);
@@ -56,10 +59,10 @@ class WatchedBackend : public testing_support::ForwardingBackend {
     return ForwardingBackend::load_header(id, out);
   }
   Status fetch(const std::vector<std::string>& queues, const std::string& owner,
-               Duration visibility, Duration run_lease_ttl,
-               std::optional<Delivery>& out) override {
+               Duration visibility, Duration run_lease_ttl, std::optional<Delivery>& out) override {
     Status s = ForwardingBackend::fetch(queues, owner, visibility, run_lease_ttl, out);
     if (out && (refuse_loads || !check_readable(out->job.spec.run_id).ok())) out->run.reset();
+    if (out && hide_started) out->run_started = false;
     return s;
   }
 
@@ -93,10 +96,13 @@ class DurableRules : public ::testing::Test {
   static Definition five_steps() {
     Builder b("Five");
     b.input("n", integer());
-    b.step("s1", [](const Args& a) { return Success(a.get<int>("n") + 1); }).argument("n", input("n"));
+    b.step("s1", [](const Args& a) {
+       return Success(a.get<int>("n") + 1);
+     }).argument("n", input("n"));
     for (int i = 2; i <= 5; ++i) {
-      b.step("s" + std::to_string(i), [](const Args& a) { return Success(a.get<int>("p") + 1); })
-          .argument("p", result("s" + std::to_string(i - 1)));
+      b.step("s" + std::to_string(i), [](const Args& a) {
+         return Success(a.get<int>("p") + 1);
+       }).argument("p", result("s" + std::to_string(i - 1)));
     }
     return b.returns("s5").build();
   }
@@ -235,19 +241,30 @@ TEST_F(DurableRules, ARunTheStoreCannotReadBackFailsWithCorruptRecordAndItsJobIs
   EXPECT_EQ(after.body, failed.body);
 }
 
-TEST_F(DurableRules, AWorkerCommitsTheStartThenOncePerStepWithTheRunsEndInTheLastStepsCommit) {
+TEST_F(DurableRules, AWorkerCommitsOncePerStepWithTheRunsEndInTheLastStepsCommit) {
   open();
   std::string id;
   ASSERT_TRUE(engine_->run_in_background("Five", {{"n", 0}}, id).ok());
   ASSERT_EQ(store_->commits.exchange(0), 1);  // the run and its job, together
   auto worker = start_worker();
   ASSERT_EQ(wait_for(id, RunStatus::kCompleted).status, RunStatus::kCompleted);
-  // "running", then one per step; step 5's commit also carries the terminal
-  // state, the job's ack and the lease release.
-  EXPECT_EQ(store_->commits.load(), 6);
+  // The fetch filed the run as running; then one commit per step, step 5's
+  // also carrying the terminal state, the job's ack and the lease release.
+  EXPECT_EQ(store_->commits.load(), 5);
   bool has_job = true;
   ASSERT_TRUE(store_->has_job(id, has_job).ok());
   EXPECT_FALSE(has_job);
+}
+
+TEST_F(DurableRules, AWorkerCommitsTheStartItselfWhenTheFetchDidNotFileTheRunAsRunning) {
+  open();
+  store_->hide_started = true;
+  std::string id;
+  ASSERT_TRUE(engine_->run_in_background("Five", {{"n", 0}}, id).ok());
+  ASSERT_EQ(store_->commits.exchange(0), 1);
+  auto worker = start_worker();
+  ASSERT_EQ(wait_for(id, RunStatus::kCompleted).status, RunStatus::kCompleted);
+  EXPECT_EQ(store_->commits.load(), 6);  // "running", then one per step
 }
 
 TEST_F(DurableRules, ASynchronousRunStoresItsInputsWithItsFirstCommit) {
@@ -414,9 +431,8 @@ TEST_F(DurableRules, ARetryIsHandedBackToTheQueueWhenNothingElseOfTheRunIsRunnin
     bool has_job = false;
     RunResult r;
     return engine_->find(id, r).ok() && r.step("slow") &&
-           r.step("slow")->status == StepStatus::kCompleted &&
-           store_->has_job(id, has_job).ok() && has_job &&
-           store_->acquire_lease(run_lease_key(id), "probe", 1ms, free, l).ok() && free;
+           r.step("slow")->status == StepStatus::kCompleted && store_->has_job(id, has_job).ok() &&
+           has_job && store_->acquire_lease(run_lease_key(id), "probe", 1ms, free, l).ok() && free;
   }));
   EXPECT_EQ(flaky.load(), 1);
   clock_->advance(31s);

@@ -81,8 +81,7 @@ Status MemoryBackend::commit(const CommitRequest& c) {
       jobs_.erase(it);
     }
   }
-  if (c.release_lease && run_lease && run_lease->owner == c.lease_owner &&
-      !c.lease_owner.empty()) {
+  if (c.release_lease && run_lease && run_lease->owner == c.lease_owner && !c.lease_owner.empty()) {
     run_lease->owner.clear();
     run_lease->expires_at_ms = now;
   }
@@ -158,7 +157,7 @@ Status MemoryBackend::fetch(const std::vector<std::string>& queues, const std::s
   for (auto& [id, job] : jobs_) {
     if (job.spec.run_at_ms > now || !wanted.count(job.spec.queue)) continue;
     if (!job.lease_owner.empty() && job.lease_expires_ms > now) continue;  // in delivery
-    if (!best || job.spec.run_at_ms < best->spec.run_at_ms) best = &job;  // ids ascend
+    if (!best || job.spec.run_at_ms < best->spec.run_at_ms) best = &job;   // ids ascend
   }
   if (!best) return Status::Ok();
 
@@ -168,11 +167,19 @@ Status MemoryBackend::fetch(const std::vector<std::string>& queues, const std::s
 
   Delivery d;
   d.job = *best;
-  d.run_leased = try_acquire(run_lease_key(best->spec.run_id), owner,
-                             storage::to_ms(run_lease_ttl), now, d.run_lease);
+  d.run_leased = try_acquire(run_lease_key(best->spec.run_id), owner, storage::to_ms(run_lease_ttl),
+                             now, d.run_lease);
   if (d.run_leased) {
     StoredRun run;
     if (load_run_locked(best->spec.run_id, run).ok()) d.run = std::move(run);
+    // An enqueued root is filed as running by its delivery (Delivery::run_started).
+    auto header = runs_.find(best->spec.run_id);
+    if (d.run && header != runs_.end() && header->second.parent_id.empty() &&
+        header->second.status == RunStatus::kEnqueued) {
+      header->second.status = RunStatus::kRunning;
+      header->second.updated_at_ms = now;
+      d.run_started = true;
+    }
   }
   out = std::move(d);
   return Status::Ok();
@@ -194,8 +201,8 @@ Status MemoryBackend::has_job(const std::string& run_id, bool& out) {
   return Status::Ok();
 }
 
-Status MemoryBackend::acquire_lease(const std::string& key, const std::string& owner,
-                                    Duration ttl, bool& granted, Lease& out) {
+Status MemoryBackend::acquire_lease(const std::string& key, const std::string& owner, Duration ttl,
+                                    bool& granted, Lease& out) {
   if (key.empty() || owner.empty()) {
     return Status::InvalidArgument("acquire_lease: key and owner must not be empty");
   }
@@ -277,8 +284,7 @@ Status MemoryBackend::purge_expired(std::size_t limit, std::size_t& purged) {
       }
       const std::string& run_id = it->first;
       inputs_.erase(run_id);
-      steps_.erase(steps_.lower_bound({run_id, 0}),
-                   steps_.lower_bound({run_id + '\0', 0}));
+      steps_.erase(steps_.lower_bound({run_id, 0}), steps_.lower_bound({run_id + '\0', 0}));
       it = runs_.erase(it);
     }
     trace_.erase(trace_.lower_bound({root_id, 0}), trace_.lower_bound({root_id + '\0', 0}));

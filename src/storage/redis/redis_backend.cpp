@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <string_view>
 #include <thread>
 
+#include "core/json_text.hpp"
 #include "reactor/engine.hpp"
 #include "storage/commit_check.hpp"
 #include "storage/storage_time.hpp"
@@ -59,7 +62,7 @@ template <typename Visit>
 void for_each_field(const redisReply& r, Visit&& visit) {
   if (r.type != REDIS_REPLY_ARRAY || r.elements % 2 != 0) throw BadReply("expected a hash");
   for (std::size_t i = 0; i < r.elements; i += 2)
-    visit(text(*r.element[i]), text(*r.element[i + 1]));
+    visit(text(*r.element[i]), text(*r.element[i + 1]));  // by value: visitors may keep them
 }
 
 // Script arguments for counts: Redis reads LIMIT counts as signed 64-bit.
@@ -67,36 +70,26 @@ std::string count_arg(std::size_t n) {
   return std::to_string(std::min<std::size_t>(n, 1'000'000'000));
 }
 
-// `text` as a JSON string literal, quotes included.
-void append_json_string(std::string& out, const std::string& text) {
-  out += nlohmann::json(text).dump();
-}
-
-// Run headers are stored whole, as JSON, in the hash of their root run
-// (written field by field: every step commit writes one, and building a
-// json object first costs a dozen allocations).
+// Run headers are stored whole, as JSON, in the rows hash of their root run,
+// written as text (every step commit writes one). `status` and
+// `updated_at` come first, in this order: the fetch script files an enqueued
+// run as running by rewriting exactly that prefix.
 std::string encode_header(const RunHeaderRow& h) {
   std::string j;
-  j.reserve(h.body.size() * 5 / 4 + h.id.size() + h.root_id.size() + h.parent_id.size() +
+  j.reserve(h.body.size() * 9 / 8 + h.id.size() + h.root_id.size() + h.parent_id.size() +
             h.reactor.size() + h.fingerprint.size() + 200);
-  j += "{\"id\":";
-  append_json_string(j, h.id);
-  j += ",\"root_id\":";
-  append_json_string(j, h.root_id);
-  j += ",\"parent_id\":";
-  append_json_string(j, h.parent_id);
-  j += ",\"reactor\":";
-  append_json_string(j, h.reactor);
-  j += ",\"status\":";
-  append_json_string(j, to_string(h.status));
-  j += ",\"fingerprint\":";
-  append_json_string(j, h.fingerprint);
-  j += ",\"schema_version\":" + std::to_string(h.schema_version);
-  j += ",\"body\":";
-  append_json_string(j, h.body);
-  j += ",\"updated_at\":" + std::to_string(h.updated_at_ms);
-  j += ",\"expires_at\":" + std::to_string(h.expires_at_ms);
-  j += '}';
+  json_text::ObjectWriter(j)
+      .field("status", to_string(h.status))
+      .field("updated_at", h.updated_at_ms)
+      .field("id", h.id)
+      .field("root_id", h.root_id)
+      .field("parent_id", h.parent_id)
+      .field("reactor", h.reactor)
+      .field("fingerprint", h.fingerprint)
+      .field("schema_version", h.schema_version)
+      .field("expires_at", h.expires_at_ms)
+      .field("body", h.body)
+      .close();
   return j;
 }
 
@@ -153,19 +146,58 @@ std::string queue_set(const std::vector<std::string>& queues) {
   return key;
 }
 
-// A run's rows from the reply of load_run (or the tail of fetch's):
-// {headers, inputs, steps, trace} as field/value lists, then the lease token.
+// Splits a step field "<run id>#<index>".
+void parse_step_field(std::string_view field, std::string& run_id, std::uint32_t& index) {
+  const auto hash = field.rfind('#');
+  if (hash == std::string_view::npos) throw BadReply("step field '" + std::string(field) + "'");
+  const char* first = field.data() + hash + 1;
+  const char* last = field.data() + field.size();
+  auto [end, ec] = std::from_chars(first, last, index);
+  if (ec != std::errc() || end != last) throw BadReply("step field '" + std::string(field) + "'");
+  run_id.assign(field.substr(0, hash));
+}
+
+std::uint64_t parse_seq(std::string_view seq) {
+  std::uint64_t n = 0;
+  auto [end, ec] = std::from_chars(seq.data(), seq.data() + seq.size(), n);
+  if (ec != std::errc() || end != seq.data() + seq.size()) {
+    throw BadReply("trace seq " + std::string(seq));
+  }
+  return n;
+}
+
+// A run's rows from the reply of load_run (or the tail of fetch's): {rows,
+// token}, the rows hash as a field/value list (h:<run id> header, i:<run id>
+// inputs, s:<run id>#<index> step, t:<seq> trace) and the lease token.
 Status read_stored_run(const std::string& root_id, const redisReply& r, StoredRun& out) {
-  StoredRun run_rows;
   std::vector<RunHeaderRow> headers;
+  std::vector<RunInputsRow> inputs;
+  std::vector<StepRow> steps;
+  std::vector<TraceRow> trace;
   Status decoded;
-  for_each_field(element(r, 0), [&](const std::string& run_id, const std::string& blob) {
-    RunHeaderRow h;
-    if (Status d = decode_header("run header " + run_id, blob, h); !d.ok()) {
-      if (decoded.ok()) decoded = d;
-      return;
+  for_each_field(element(r, 0), [&](std::string field, std::string value) {
+    const std::string_view name = std::string_view(field).substr(2);
+    const std::string_view kind = std::string_view(field).substr(0, 2);
+    if (kind == "h:") {
+      RunHeaderRow h;
+      Status d = decode_header("run header " + std::string(name), value, h);
+      if (d.ok()) {
+        headers.push_back(std::move(h));
+      } else if (decoded.ok()) {
+        decoded = d;
+      }
+    } else if (kind == "i:") {
+      inputs.push_back({std::string(name), std::move(value)});
+    } else if (kind == "s:") {
+      StepRow row;
+      parse_step_field(name, row.run_id, row.index);
+      row.body = std::move(value);
+      steps.push_back(std::move(row));
+    } else if (kind == "t:") {
+      trace.push_back({root_id, parse_seq(name), std::move(value)});
+    } else {
+      throw BadReply("field '" + field + "' of run " + root_id);
     }
-    headers.push_back(std::move(h));
   });
   if (!decoded.ok()) return decoded;
   auto root = std::find_if(headers.begin(), headers.end(),
@@ -177,51 +209,26 @@ Status read_stored_run(const std::string& root_id, const redisReply& r, StoredRu
   std::iter_swap(headers.begin(), root);
   std::sort(headers.begin() + 1, headers.end(),
             [](const RunHeaderRow& a, const RunHeaderRow& b) { return a.id < b.id; });
-  std::map<std::string, std::size_t> position;
+  std::map<std::string, std::size_t, std::less<>> position;
   for (std::size_t i = 0; i < headers.size(); ++i) position[headers[i].id] = i;
-
-  std::vector<RunInputsRow> inputs;
-  for_each_field(element(r, 1), [&](const std::string& run_id, const std::string& value) {
-    if (position.count(run_id)) inputs.push_back({run_id, value});
-  });
+  const auto known = [&](const std::string& run_id) { return position.count(run_id) > 0; };
+  std::erase_if(inputs, [&](const RunInputsRow& row) { return !known(row.run_id); });
+  std::erase_if(steps, [&](const StepRow& row) { return !known(row.run_id); });
   std::sort(inputs.begin(), inputs.end(), [&](const RunInputsRow& a, const RunInputsRow& b) {
     return position[a.run_id] < position[b.run_id];
-  });
-
-  std::vector<StepRow> steps;
-  for_each_field(element(r, 2), [&](const std::string& field, const std::string& body) {
-    // "<run id>#<index>"
-    const auto hash = field.rfind('#');
-    if (hash == std::string::npos) throw BadReply("step field '" + field + "'");
-    std::string run_id = field.substr(0, hash);
-    std::uint32_t index = 0;
-    const char* first = field.data() + hash + 1;
-    const char* last = field.data() + field.size();
-    auto [end, ec] = std::from_chars(first, last, index);
-    if (ec != std::errc() || end != last) throw BadReply("step field '" + field + "'");
-    if (position.count(run_id)) steps.push_back({std::move(run_id), index, body});
   });
   std::sort(steps.begin(), steps.end(), [&](const StepRow& a, const StepRow& b) {
     return std::make_pair(position[a.run_id], a.index) <
            std::make_pair(position[b.run_id], b.index);
   });
-
-  std::vector<TraceRow> trace;
-  for_each_field(element(r, 3), [&](const std::string& seq, const std::string& body) {
-    std::uint64_t n = 0;
-    auto [end, ec] = std::from_chars(seq.data(), seq.data() + seq.size(), n);
-    if (ec != std::errc() || end != seq.data() + seq.size()) throw BadReply("trace seq " + seq);
-    trace.push_back({root_id, n, body});
-  });
   std::sort(trace.begin(), trace.end(),
             [](const TraceRow& a, const TraceRow& b) { return a.seq < b.seq; });
 
-  run_rows.headers = std::move(headers);
-  run_rows.inputs = std::move(inputs);
-  run_rows.steps = std::move(steps);
-  run_rows.trace = std::move(trace);
-  run_rows.fencing_token = static_cast<std::uint64_t>(integer(element(r, 4)));
-  out = std::move(run_rows);
+  out.headers = std::move(headers);
+  out.inputs = std::move(inputs);
+  out.steps = std::move(steps);
+  out.trace = std::move(trace);
+  out.fencing_token = static_cast<std::uint64_t>(integer(element(r, 1)));
   return Status::Ok();
 }
 
@@ -240,11 +247,13 @@ Status RedisBackend::open(const redis::RedisOptions& options, std::unique_ptr<Ba
                        return Status::Ok();
                      });
   }
-  if (s.ok() && version > redis::kLayoutVersion) {
+  if (s.ok() && version != redis::kLayoutVersion) {
     s = Status::Unavailable(options.masked_url + ": keys under prefix '" + options.prefix +
-                            "' have layout version " + std::to_string(version) +
-                            ", newer than this build reads (" +
-                            std::to_string(redis::kLayoutVersion) + ")");
+                            "' have layout version " + std::to_string(version) + ", " +
+                            (version > redis::kLayoutVersion ? "newer than" : "older than") +
+                            " the one this build reads (" + std::to_string(redis::kLayoutVersion) +
+                            "); no migration between them exists yet: finish or drain those runs "
+                            "with the build that wrote them, or use another prefix");
   }
   // Every message above starts with the masked URL.
   if (!s.ok()) return Status::Unavailable("cannot open " + s.message());
@@ -362,7 +371,8 @@ Status RedisBackend::fetch(const std::vector<std::string>& queues, const std::st
   if (owner.empty()) return Status::InvalidArgument("fetch: owner must not be empty");
   if (queues.empty()) return Status::Ok();
   std::vector<std::string> args = {owner, std::to_string(storage::to_ms(visibility)),
-                                   std::to_string(storage::to_ms(run_lease_ttl))};
+                                   std::to_string(storage::to_ms(run_lease_ttl)),
+                                   to_string(RunStatus::kEnqueued), to_string(RunStatus::kRunning)};
   args.insert(args.end(), queues.begin(), queues.end());
   const auto asked_at = std::chrono::steady_clock::now();
   return run(ScriptId::kFetch, std::move(args), [&](const redisReply& r) -> Status {
@@ -408,6 +418,7 @@ Status RedisBackend::fetch(const std::vector<std::string>& queues, const std::st
         if (read_stored_run(d.job.spec.run_id, element(r, 14), rows).ok()) d.run = std::move(rows);
       } catch (const std::exception&) {
       }
+      d.run_started = r.elements > 15 && text(element(r, 15)) == "1";
     }
     out = std::move(d);
     return Status::Ok();

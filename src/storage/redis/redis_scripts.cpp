@@ -40,11 +40,15 @@ local function member(id) return string.format('%020d', id) end
 local function root_of(run_id) return redis.call('HGET', RUNS, run_id) or run_id end
 
 local function is_run_lease(k) return string.sub(k, 1, 4) == 'run:' end
--- A run's lease lives beside the run, under its hash tag.
+-- A run's lease lives in its root's meta hash, beside where the root is filed.
 local function lease_key(k)
-  if is_run_lease(k) then return run_key(string.sub(k, 5), 'lease') end
+  if is_run_lease(k) then return run_key(string.sub(k, 5), 'meta') end
   return P .. 'lease:' .. k
 end
+
+-- Fields of a root's rows hash: h:<run id> header, i:<run id> inputs,
+-- s:<run id>#<index> step, t:<seq> trace event.
+local function header_field(id) return 'h:' .. id end
 
 local function lease_live(owner, expires_at, now)
   return owner and owner ~= '' and tonumber(expires_at) > now
@@ -104,10 +108,13 @@ local release, lease_owner, ack_job, ack_owner = ARGV[5], ARGV[6], ARGV[7], ARGV
 
 -- A commit resent after its connection was lost may have been applied already.
 if nonce ~= '' and redis.call('EXISTS', P .. 'commit:' .. nonce) == 1 then return 1 end
--- Fence: a writer whose token is no longer the newest writes nothing, so a
--- paused zombie can never overwrite its successor's state.
-if token ~= '0' and redis.call('HGET', lease_key('run:' .. root), 'token') ~= token then
-  return 0
+-- The commit's own root: its fence, where it is filed and who holds it, in one read.
+local meta
+if token ~= '0' then
+  meta = redis.call('HMGET', run_key(root, 'meta'), 'token', 'status', 'reactor', 'owner')
+  -- Fence: a writer whose token is no longer the newest writes nothing, so a
+  -- paused zombie can never overwrite its successor's state.
+  if meta[1] ~= token then return 0 end
 end
 
 local i = 9
@@ -126,23 +133,41 @@ local function root_of_row(run_id)
   if run_id == root then return root end
   return root_of(run_id)
 end
+-- Upserted fields, gathered per rows hash and written with one HSET each.
+local batches, batch_keys = {}, {}
+local function upsert(run_root, field, value)
+  local key = run_key(run_root, 'rows')
+  local b = batches[key]
+  if not b then
+    b = {}
+    batches[key] = b
+    batch_keys[#batch_keys + 1] = key
+  end
+  b[#b + 1] = field
+  b[#b + 1] = value
+end
 
 -- Most commits are a step of a running run: its header and index scores
 -- change, where it is filed does not. Only what changed is written, so such
 -- a commit costs a handful of commands (docs/redis.md, "Round trips").
 for _ = 1, rows() do
   local id, run_root, parent, reactor, status, terminal, updated_at, expires_at, blob = take(9)
-  redis.call('HSET', run_key(run_root, 'headers'), id, blob)
+  upsert(run_root, header_field(id), blob)
   if parent == '' then
-    -- The indexes list_runs, find_orphans and purge_expired read; 'indexed'
-    -- remembers where the root is filed, to unfile it when it changes.
-    local was = redis.call('HMGET', run_key(id, 'indexed'), 'status', 'reactor')
+    -- The indexes list_runs, find_orphans and purge_expired read; the meta
+    -- hash remembers where the root is filed, to unfile it when it changes.
+    local was
+    if id == root and meta then
+      was = {meta[2], meta[3]}
+    else
+      was = redis.call('HMGET', run_key(id, 'meta'), 'status', 'reactor')
+    end
     -- A root filed before is in RUNS already (both go together, in purge too).
     if not was[1] then redis.call('HSET', RUNS, id, run_root) end
     if was[1] ~= status or was[2] ~= reactor then
       if was[1] and was[1] ~= status then redis.call('ZREM', status_key(was[1]), id) end
       if was[2] and was[2] ~= reactor then redis.call('ZREM', reactor_key(was[2]), id) end
-      redis.call('HSET', run_key(id, 'indexed'), 'status', status, 'reactor', reactor)
+      redis.call('HSET', run_key(id, 'meta'), 'status', status, 'reactor', reactor)
     end
     redis.call('ZADD', ROOTS, updated_at, id)
     redis.call('ZADD', status_key(status), updated_at, id)
@@ -159,15 +184,22 @@ for _ = 1, rows() do
 end
 for _ = 1, rows() do
   local run_id, inputs = take(2)
-  redis.call('HSETNX', run_key(root_of_row(run_id), 'inputs'), run_id, inputs)
+  redis.call('HSETNX', run_key(root_of_row(run_id), 'rows'), 'i:' .. run_id, inputs)
 end
 for _ = 1, rows() do
   local run_id, index, body = take(3)
-  redis.call('HSET', run_key(root_of_row(run_id), 'steps'), run_id .. '#' .. index, body)
+  upsert(root_of_row(run_id), 's:' .. run_id .. '#' .. index, body)
 end
 for _ = 1, rows() do
   local trace_root, seq, body = take(3)
-  redis.call('HSETNX', run_key(trace_root, 'trace'), seq, body)
+  redis.call('HSETNX', run_key(trace_root, 'rows'), 't:' .. seq, body)
+end
+-- In slices: unpack() is bounded by the Lua stack.
+for _, key in ipairs(batch_keys) do
+  local b = batches[key]
+  for first = 1, #b, 400 do
+    redis.call('HSET', key, unpack(b, first, math.min(first + 399, #b)))
+  end
 end
 for _ = 1, rows() do
   local queue, kind, run_id, reactor, run_at, snoozes = take(6)
@@ -185,39 +217,44 @@ if ack_job ~= '' then
   -- now: a late ack leaves it alone.
   if job[2] and (job[1] == '' or job[1] == ack_owner) then delete_job(ack_job, job[2], job[3]) end
 end
-if release == '1' and token ~= '0' and lease_owner ~= '' then
-  local lk = lease_key('run:' .. root)
+if release == '1' and meta and lease_owner ~= '' and meta[4] == lease_owner then
   -- The token was checked by the fence; the token stays, as the run's fence.
-  if redis.call('HGET', lk, 'owner') == lease_owner then
-    redis.call('HSET', lk, 'owner', '', 'expires_at', int(now_ms()))
-  end
+  redis.call('HSET', run_key(root, 'meta'), 'owner', '', 'expires_at', int(now_ms()))
 end
 if nonce ~= '' then redis.call('SET', P .. 'commit:' .. nonce, '1', 'PX', 600000) end
 return 1
 )lua";
 
 constexpr const char* kFetch = R"lua(
--- ARGV: prefix, owner, visibility ms, run lease ttl ms, queue names...
+-- ARGV: prefix, owner, visibility ms, run lease ttl ms, the status names enqueued and
+-- running, queue names...
 -- Returns one of
 --   {'job', id, queue, kind, run id, reactor, run_at, snoozes, deliveries, lease_expires,
---    run leased 0/1, run lease owner, token, expires_at[, run]}
---                              run (when leased): the run's rows as load_run returns them
+--    run leased 0/1, run lease owner, token, expires_at[, run, started 0/1]}
+--                              run (when leased): the run's rows as load_run returns them,
+--                              as they were before this fetch; started: the fetch filed the
+--                              enqueued run as running (see below)
 --   {'unreadable', id, kind}   a job kind this build does not know (left leased)
 --   {'idle', now, next_due}    nothing due; next_due ('' if none) is when the earliest
 --                              waiting job or delivery falls due, by the server's clock
 local owner, visibility, ttl = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
+local enqueued, running = ARGV[5], ARGV[6]
 local now = now_ms()
 local best_queue, best_member, best_run_at, next_due
-for q_index = 5, #ARGV do
+for q_index = 7, #ARGV do
   local q = ARGV[q_index]
-  -- Deliveries whose visibility timeout passed (a crashed or stalled worker)
-  -- rejoin the ready jobs at their run_at. Bounded per call; any rest follow
-  -- on the next fetches.
-  local lapsed = redis.call('ZRANGEBYSCORE', inflight_key(q), '-inf', int(now), 'LIMIT', 0, 100)
-  for _, m in ipairs(lapsed) do
-    redis.call('ZREM', inflight_key(q), m)
-    local run_at = redis.call('HGET', job_key(m), 'run_at')
-    if run_at then redis.call('ZADD', ready_key(q), run_at, m) end
+  local busy = redis.call('ZRANGE', inflight_key(q), 0, 0, 'WITHSCORES')
+  if busy[1] and tonumber(busy[2]) <= now then
+    -- Deliveries whose visibility timeout passed (a crashed or stalled
+    -- worker) rejoin the ready jobs at their run_at. Bounded per call; any
+    -- rest follow on the next fetches.
+    local lapsed = redis.call('ZRANGEBYSCORE', inflight_key(q), '-inf', int(now), 'LIMIT', 0, 100)
+    for _, m in ipairs(lapsed) do
+      redis.call('ZREM', inflight_key(q), m)
+      local run_at = redis.call('HGET', job_key(m), 'run_at')
+      if run_at then redis.call('ZADD', ready_key(q), run_at, m) end
+    end
+    busy = redis.call('ZRANGE', inflight_key(q), 0, 0, 'WITHSCORES')
   end
   local head = redis.call('ZRANGE', ready_key(q), 0, 0, 'WITHSCORES')
   if head[1] then
@@ -231,7 +268,6 @@ for q_index = 5, #ARGV do
       next_due = run_at
     end
   end
-  local busy = redis.call('ZRANGE', inflight_key(q), 0, 0, 'WITHSCORES')
   if busy[1] and (not next_due or tonumber(busy[2]) < next_due) then
     next_due = tonumber(busy[2])
   end
@@ -240,36 +276,71 @@ end
 if not best_member then
   -- The wake-ups queued so far are spent: their jobs are taken, or not due
   -- yet and covered by next_due. So the caller's next wait really blocks.
-  for q_index = 5, #ARGV do redis.call('DEL', wake_key(ARGV[q_index])) end
+  for q_index = 7, #ARGV do redis.call('DEL', wake_key(ARGV[q_index])) end
   return {'idle', int(now), next_due and int(next_due) or ''}
 end
 local id = int(best_member)
-local job = redis.call('HMGET', job_key(id), 'kind', 'run_id', 'reactor', 'run_at', 'snoozes')
+local job = redis.call('HMGET', job_key(id), 'kind', 'run_id', 'reactor', 'run_at', 'snoozes',
+                       'deliveries')
 if not job[2] then
   -- A queue entry without its job (never written so): drop it, fetch again.
   redis.call('ZREM', ready_key(best_queue), best_member)
   return {'idle', int(now), int(now)}
 end
 local expires = now + visibility
+local deliveries = tonumber(job[6]) + 1
 redis.call('ZREM', ready_key(best_queue), best_member)
 redis.call('ZADD', inflight_key(best_queue), int(expires), best_member)
-local deliveries = redis.call('HINCRBY', job_key(id), 'deliveries', 1)
-redis.call('HSET', job_key(id), 'lease_owner', owner, 'lease_expires', int(expires))
+redis.call('HSET', job_key(id), 'deliveries', int(deliveries), 'lease_owner', owner,
+           'lease_expires', int(expires))
 -- The names of JobKind (records.cpp). A job this build cannot read stays
 -- leased, so it steps aside for its visibility timeout instead of blocking
 -- the head of the queue.
 if job[1] ~= 'start' and job[1] ~= 'resume' then return {'unreadable', id, job[1]} end
-local granted, holder, token, lease_expires = acquire('run:' .. job[2], owner, ttl, now)
-local reply = {'job', id, best_queue, job[1], job[2], job[3], job[4], job[5], int(deliveries),
-               int(expires), granted and '1' or '0', holder, int(token), int(lease_expires)}
-if granted then
-  -- The run comes with its lease, as load_run reads it: one round trip, not two.
-  local root = job[2]
-  reply[15] = {redis.call('HGETALL', run_key(root, 'headers')),
-               redis.call('HGETALL', run_key(root, 'inputs')),
-               redis.call('HGETALL', run_key(root, 'steps')),
-               redis.call('HGETALL', run_key(root, 'trace')), int(token)}
+
+-- The run's lease, taken as acquire() does, in the same read and write as
+-- filing the run as running.
+local root = job[2]
+local meta_key = run_key(root, 'meta')
+local cur = redis.call('HMGET', meta_key, 'owner', 'token', 'expires_at', 'status', 'reactor')
+local reply = {'job', id, best_queue, job[1], root, job[3], job[4], job[5], int(deliveries),
+               int(expires)}
+if lease_live(cur[1], cur[3], now) then
+  reply[11], reply[12], reply[13], reply[14] = '0', cur[1], cur[2], cur[3]
+  return reply
 end
+local token = redis.call('INCR', P .. 'fencing_token')
+local lease_expires = now + ttl
+reply[11], reply[12], reply[13], reply[14] = '1', owner, int(token), int(lease_expires)
+-- The run comes with its lease, as load_run reads it: one round trip, not two.
+local rows = redis.call('HGETALL', run_key(root, 'rows'))
+reply[15] = {rows, int(token)}
+reply[16] = '0'
+local meta = {'owner', owner, 'token', int(token), 'expires_at', int(lease_expires)}
+-- A run still filed as enqueued is filed as running from this delivery on:
+-- its header says so, with this moment as updated_at (the header is written
+-- status and updated_at first, src/storage/redis/redis_backend.cpp), so the
+-- worker does not spend a commit on it before the first step.
+if cur[4] == enqueued then
+  local field = header_field(root)
+  for k = 1, #rows, 2 do
+    if rows[k] == field then
+      local rest = string.match(rows[k + 1], '^{"status":"' .. enqueued .. '","updated_at":%d+(,.*)$')
+      if rest then
+        redis.call('HSET', run_key(root, 'rows'), field,
+                   '{"status":"' .. running .. '","updated_at":' .. int(now) .. rest)
+        redis.call('ZREM', status_key(enqueued), root)
+        redis.call('ZADD', status_key(running), int(now), root)
+        redis.call('ZADD', ROOTS, int(now), root)
+        redis.call('ZADD', reactor_key(cur[5]), int(now), root)
+        meta[7], meta[8] = 'status', running
+        reply[16] = '1'
+      end
+      break
+    end
+  end
+end
+redis.call('HSET', meta_key, unpack(meta))
 return reply
 )lua";
 
@@ -314,13 +385,10 @@ return 1
 )lua";
 
 constexpr const char* kLoadRun = R"lua(
--- ARGV: prefix, root id. Returns {headers, inputs, steps, trace} as field/value
--- lists, then the newest token of the run's lease ('0' if none).
+-- ARGV: prefix, root id. Returns {rows, token}: the root's rows hash as a
+-- field/value list, then the newest token of the run's lease ('0' if none).
 local root = ARGV[2]
-return {redis.call('HGETALL', run_key(root, 'headers')),
-        redis.call('HGETALL', run_key(root, 'inputs')),
-        redis.call('HGETALL', run_key(root, 'steps')),
-        redis.call('HGETALL', run_key(root, 'trace')),
+return {redis.call('HGETALL', run_key(root, 'rows')),
         redis.call('HGET', lease_key('run:' .. root), 'token') or '0'}
 )lua";
 
@@ -328,7 +396,7 @@ constexpr const char* kLoadHeader = R"lua(
 -- ARGV: prefix, run id. Returns the header blob, or nil.
 local root = redis.call('HGET', RUNS, ARGV[2])
 if not root then return false end
-return redis.call('HGET', run_key(root, 'headers'), ARGV[2])
+return redis.call('HGET', run_key(root, 'rows'), header_field(ARGV[2]))
 )lua";
 
 constexpr const char* kListRuns = R"lua(
@@ -348,7 +416,7 @@ while #out < limit do
   for _, id in ipairs(ids) do
     if #out >= limit then break end
     if not both or redis.call('ZSCORE', reactor_key(reactor), id) then
-      local blob = redis.call('HGET', run_key(root_of(id), 'headers'), id)
+      local blob = redis.call('HGET', run_key(root_of(id), 'rows'), header_field(id))
       if blob then out[#out + 1] = blob end
     end
   end
@@ -396,7 +464,8 @@ table.sort(found, function(a, b)
 end)
 local out = {}
 for k = 1, math.min(limit, #found) do
-  local blob = redis.call('HGET', run_key(root_of(found[k][1]), 'headers'), found[k][1])
+  local id = found[k][1]
+  local blob = redis.call('HGET', run_key(root_of(id), 'rows'), header_field(id))
   if blob then out[#out + 1] = blob end
 end
 return out
@@ -410,24 +479,30 @@ local limit = tonumber(ARGV[2])
 local now = now_ms()
 local roots = redis.call('ZRANGEBYSCORE', EXPIRING, '-inf', int(now), 'LIMIT', 0, limit)
 for _, root in ipairs(roots) do
-  for _, id in ipairs(redis.call('HKEYS', run_key(root, 'headers'))) do
-    if redis.call('HGET', RUNS, id) == root then redis.call('HDEL', RUNS, id) end
+  for _, field in ipairs(redis.call('HKEYS', run_key(root, 'rows'))) do
+    if string.sub(field, 1, 2) == 'h:' then
+      local id = string.sub(field, 3)
+      if redis.call('HGET', RUNS, id) == root then redis.call('HDEL', RUNS, id) end
+    end
   end
-  local was = redis.call('HMGET', run_key(root, 'indexed'), 'status', 'reactor')
-  if was[1] then redis.call('ZREM', status_key(was[1]), root) end
-  if was[2] then redis.call('ZREM', reactor_key(was[2]), root) end
+  local meta = redis.call('HMGET', run_key(root, 'meta'), 'status', 'reactor', 'owner',
+                          'expires_at')
+  if meta[1] then redis.call('ZREM', status_key(meta[1]), root) end
+  if meta[2] then redis.call('ZREM', reactor_key(meta[2]), root) end
   redis.call('ZREM', ROOTS, root)
   redis.call('ZREM', EXPIRING, root)
   for _, id in ipairs(redis.call('SMEMBERS', run_key(root, 'jobs'))) do
     local queue = redis.call('HGET', job_key(id), 'queue')
     if queue then delete_job(id, queue, root) end
   end
-  redis.call('DEL', run_key(root, 'headers'), run_key(root, 'inputs'), run_key(root, 'steps'),
-             run_key(root, 'trace'), run_key(root, 'indexed'), run_key(root, 'jobs'))
+  redis.call('DEL', run_key(root, 'rows'), run_key(root, 'jobs'))
   -- A released or lapsed run lease goes with its run; a live one stays, since
   -- its holder still fences with it.
-  local lease = redis.call('HMGET', lease_key('run:' .. root), 'owner', 'expires_at')
-  if not lease_live(lease[1], lease[2], now) then redis.call('DEL', lease_key('run:' .. root)) end
+  if lease_live(meta[3], meta[4], now) then
+    redis.call('HDEL', run_key(root, 'meta'), 'status', 'reactor')
+  else
+    redis.call('DEL', run_key(root, 'meta'))
+  end
 end
 -- Tokens come from one counter, so deleting a dead lease never lets a token repeat.
 for _, k in ipairs(redis.call('ZRANGEBYSCORE', LEASES, '-inf', int(now))) do

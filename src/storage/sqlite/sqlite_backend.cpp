@@ -95,8 +95,7 @@ bool try_acquire(Connection& db, const std::string& key, const std::string& owne
   return true;
 }
 
-Status error_status(const SqliteError& e, const std::string& url, const char* what,
-                    int attempts) {
+Status error_status(const SqliteError& e, const std::string& url, const char* what, int attempts) {
   std::string message = url + ": " + what + ": " + e.what();
   switch (e.code() & 0xff) {
     case SQLITE_BUSY:
@@ -128,6 +127,57 @@ void backoff(int attempt) {
   const int cap_ms = std::min(1 << std::min(attempt, 6), 50);
   std::uniform_int_distribution<int> jitter(0, cap_ms * 1000);
   std::this_thread::sleep_for(std::chrono::microseconds(cap_ms * 500 + jitter(rng) / 2));
+}
+
+// A root run and all its children, as load_run returns them, inside the
+// caller's transaction.
+Status read_run(Connection& db, const std::string& root_id, StoredRun& run) {
+  run = StoredRun{};
+  {
+    Statement st = db.prepare(std::string("SELECT ") + kHeaderColumns +
+                              " FROM runs WHERE id = ? AND parent_id = ''");
+    st.bind(root_id);
+    if (Status r = read_headers(st, run.headers); !r.ok()) return r;
+  }
+  if (run.headers.empty()) return Status::NotFound("run " + root_id + " not found");
+  {
+    Statement st = db.prepare(std::string("SELECT ") + kHeaderColumns +
+                              " FROM runs WHERE root_id = ?1 AND id <> ?1 ORDER BY id");
+    st.bind(root_id);
+    if (Status r = read_headers(st, run.headers); !r.ok()) return r;
+  }
+  // Rows of the root first, then of each child by id: the order of run.headers.
+  {
+    Statement st = db.prepare(
+        "SELECT run_id, inputs FROM run_inputs "
+        "WHERE run_id IN (SELECT id FROM runs WHERE root_id = ?1 OR id = ?1) "
+        "ORDER BY run_id <> ?1, run_id");
+    st.bind(root_id);
+    while (st.step()) run.inputs.push_back({st.text(0), st.text(1)});
+  }
+  {
+    Statement st = db.prepare(
+        "SELECT run_id, idx, body FROM steps "
+        "WHERE run_id IN (SELECT id FROM runs WHERE root_id = ?1 OR id = ?1) "
+        "ORDER BY run_id <> ?1, run_id, idx");
+    st.bind(root_id);
+    while (st.step()) {
+      run.steps.push_back({st.text(0), static_cast<std::uint32_t>(st.int64(1)), st.text(2)});
+    }
+  }
+  {
+    Statement st = db.prepare("SELECT seq, body FROM trace WHERE root_id = ? ORDER BY seq");
+    st.bind(root_id);
+    while (st.step()) {
+      run.trace.push_back({root_id, static_cast<std::uint64_t>(st.int64(0)), st.text(1)});
+    }
+  }
+  {
+    Statement st = db.prepare("SELECT token FROM leases WHERE key = ?");
+    st.bind(run_lease_key(root_id));
+    if (st.step()) run.fencing_token = static_cast<std::uint64_t>(st.int64(0));
+  }
+  return Status::Ok();
 }
 
 }  // namespace
@@ -305,55 +355,8 @@ Status SqliteBackend::commit(const CommitRequest& c) {
 Status SqliteBackend::load_run(const std::string& root_id, StoredRun& out) {
   out = StoredRun{};
   StoredRun run;
-  Status s = transact(Mode::kRead, "load_run", [&](Connection& db) -> Status {
-    run = StoredRun{};
-    {
-      Statement st = db.prepare(std::string("SELECT ") + kHeaderColumns +
-                                " FROM runs WHERE id = ? AND parent_id = ''");
-      st.bind(root_id);
-      if (Status r = read_headers(st, run.headers); !r.ok()) return r;
-    }
-    if (run.headers.empty()) return Status::NotFound("run " + root_id + " not found");
-    {
-      Statement st = db.prepare(std::string("SELECT ") + kHeaderColumns +
-                                " FROM runs WHERE root_id = ?1 AND id <> ?1 ORDER BY id");
-      st.bind(root_id);
-      if (Status r = read_headers(st, run.headers); !r.ok()) return r;
-    }
-    // Rows of the root first, then of each child by id: the order of run.headers.
-    {
-      Statement st = db.prepare(
-          "SELECT run_id, inputs FROM run_inputs "
-          "WHERE run_id IN (SELECT id FROM runs WHERE root_id = ?1 OR id = ?1) "
-          "ORDER BY run_id <> ?1, run_id");
-      st.bind(root_id);
-      while (st.step()) run.inputs.push_back({st.text(0), st.text(1)});
-    }
-    {
-      Statement st = db.prepare(
-          "SELECT run_id, idx, body FROM steps "
-          "WHERE run_id IN (SELECT id FROM runs WHERE root_id = ?1 OR id = ?1) "
-          "ORDER BY run_id <> ?1, run_id, idx");
-      st.bind(root_id);
-      while (st.step()) {
-        run.steps.push_back(
-            {st.text(0), static_cast<std::uint32_t>(st.int64(1)), st.text(2)});
-      }
-    }
-    {
-      Statement st = db.prepare("SELECT seq, body FROM trace WHERE root_id = ? ORDER BY seq");
-      st.bind(root_id);
-      while (st.step()) {
-        run.trace.push_back({root_id, static_cast<std::uint64_t>(st.int64(0)), st.text(1)});
-      }
-    }
-    {
-      Statement st = db.prepare("SELECT token FROM leases WHERE key = ?");
-      st.bind(run_lease_key(root_id));
-      if (st.step()) run.fencing_token = static_cast<std::uint64_t>(st.int64(0));
-    }
-    return Status::Ok();
-  });
+  Status s =
+      transact(Mode::kRead, "load_run", [&](Connection& db) { return read_run(db, root_id, run); });
   if (s.ok()) out = std::move(run);
   return s;
 }
@@ -380,8 +383,7 @@ Status SqliteBackend::list_runs(const RunFilter& filter, std::vector<RunHeaderRo
     int index = 0;
     if (filter.status) st.bind_at(++index, to_string(*filter.status));
     if (filter.reactor) st.bind_at(++index, *filter.reactor);
-    st.bind_at(++index, static_cast<std::int64_t>(
-                            std::min<std::size_t>(filter.limit, INT64_MAX)));
+    st.bind_at(++index, static_cast<std::int64_t>(std::min<std::size_t>(filter.limit, INT64_MAX)));
     return read_headers(st, rows);
   });
   if (s.ok()) out = std::move(rows);
@@ -401,8 +403,9 @@ Status SqliteBackend::fetch(const std::vector<std::string>& queues, const std::s
   for (std::size_t i = 0; i < queues.size(); ++i) {
     sql += (i ? ", ?" : "?") + std::to_string(i + 2);
   }
-  sql += ") AND run_at <= ?1 AND (lease_owner IS NULL OR lease_expires <= ?1) "
-         "ORDER BY run_at, id LIMIT 1";
+  sql +=
+      ") AND run_at <= ?1 AND (lease_owner IS NULL OR lease_expires <= ?1) "
+      "ORDER BY run_at, id LIMIT 1";
 
   const std::int64_t now = now_ms();
   auto select_due = [&](Connection& db) {
@@ -459,6 +462,21 @@ Status SqliteBackend::fetch(const std::vector<std::string>& queues, const std::s
     }
     d.run_leased = try_acquire(db, run_lease_key(d.job.spec.run_id), owner,
                                storage::to_ms(run_lease_ttl), now, d.run_lease);
+    if (d.run_leased) {
+      // The run comes with its lease; an enqueued root is filed as running
+      // by this delivery (Delivery::run_started). A run that cannot be read
+      // here is left to the worker, which loads it and meets that itself.
+      StoredRun run;
+      if (read_run(db, d.job.spec.run_id, run).ok()) {
+        if (run.headers.front().status == RunStatus::kEnqueued) {
+          db.prepare("UPDATE runs SET status = ?, updated_at = ? WHERE id = ? AND parent_id = ''")
+              .bind(std::string(to_string(RunStatus::kRunning)), now, d.job.spec.run_id)
+              .run();
+          d.run_started = true;
+        }
+        d.run = std::move(run);
+      }
+    }
     delivery = std::move(d);
     return Status::Ok();
   });
@@ -489,8 +507,8 @@ Status SqliteBackend::has_job(const std::string& run_id, bool& out) {
   });
 }
 
-Status SqliteBackend::acquire_lease(const std::string& key, const std::string& owner,
-                                    Duration ttl, bool& granted, Lease& out) {
+Status SqliteBackend::acquire_lease(const std::string& key, const std::string& owner, Duration ttl,
+                                    bool& granted, Lease& out) {
   if (key.empty() || owner.empty()) {
     return Status::InvalidArgument("acquire_lease: key and owner must not be empty");
   }
@@ -531,15 +549,14 @@ Status SqliteBackend::find_orphans(std::size_t limit, std::vector<RunHeaderRow>&
   std::vector<RunHeaderRow> rows;
   Status s = transact(Mode::kRead, "find_orphans", [&](Connection& db) -> Status {
     rows.clear();
-    Statement st = db.prepare(
-        std::string("SELECT ") + kHeaderColumns +
-        " FROM runs r WHERE r.parent_id = '' AND ("
-        "  (r.status IN ('running', 'rolling_back') AND NOT EXISTS ("
-        "     SELECT 1 FROM leases l WHERE l.key = 'run:' || r.id"
-        "     AND l.owner IS NOT NULL AND l.expires_at > ?1))"
-        "  OR (r.status = 'enqueued' AND NOT EXISTS ("
-        "     SELECT 1 FROM jobs j WHERE j.run_id = r.id)))"
-        " ORDER BY r.updated_at, r.id LIMIT ?2");
+    Statement st = db.prepare(std::string("SELECT ") + kHeaderColumns +
+                              " FROM runs r WHERE r.parent_id = '' AND ("
+                              "  (r.status IN ('running', 'rolling_back') AND NOT EXISTS ("
+                              "     SELECT 1 FROM leases l WHERE l.key = 'run:' || r.id"
+                              "     AND l.owner IS NOT NULL AND l.expires_at > ?1))"
+                              "  OR (r.status = 'enqueued' AND NOT EXISTS ("
+                              "     SELECT 1 FROM jobs j WHERE j.run_id = r.id)))"
+                              " ORDER BY r.updated_at, r.id LIMIT ?2");
     st.bind(now_ms(), static_cast<std::int64_t>(std::min<std::size_t>(limit, INT64_MAX)));
     return read_headers(st, rows);
   });
