@@ -55,6 +55,15 @@ struct Delivery {
   bool run_started = false;
 };
 
+// The next job a worker asks for, with the commit that ends its current one
+// (Backend::commit_then_fetch): the arguments of Backend::fetch.
+struct FetchRequest {
+  std::vector<std::string> queues;
+  std::string owner;
+  Duration visibility{0};
+  Duration run_lease_ttl{0};
+};
+
 // The lease key of a root run.
 inline std::string run_lease_key(const std::string& root_id) { return "run:" + root_id; }
 
@@ -85,12 +94,25 @@ class Backend {
   virtual Status fetch(const std::vector<std::string>& queues, const std::string& owner,
                        Duration visibility, Duration run_lease_ttl,
                        std::optional<Delivery>& out) = 0;
+  // commit(c), then, only if it was applied, fetch(f...) into `next`: what a
+  // worker does when a run ends, as one operation where the backend can make
+  // it one (Redis: one script, one round trip). Returns the commit's status;
+  // a fetch that fails leaves `next` empty (the worker's own next fetch meets
+  // the error). The default makes the two calls.
+  virtual Status commit_then_fetch(const CommitRequest& c, const FetchRequest& f,
+                                   std::optional<Delivery>& next);
   // Blocks until a job of `queues` may have become due, or `max_wait` has
   // passed, whichever comes first; then the caller fetches again. Backends
   // that an enqueue can wake (Redis) block on the store; the default just
   // sleeps `max_wait` (the caller's idle back-off). A spurious early return
   // is allowed. Errors only say the wait could not block.
   virtual Status wait_for_jobs(const std::vector<std::string>& queues, Duration max_wait);
+  // wait_for_jobs(f.queues, max_wait), then fetch: an idle worker's next
+  // try, as one operation where the backend can (Redis: the blocking wait and
+  // the fetch script in one pipeline, so the fetch runs the moment an enqueue
+  // ends the wait). An error of the wait is returned as it is.
+  virtual Status wait_then_fetch(const FetchRequest& f, Duration max_wait,
+                                 std::optional<Delivery>& out);
   // True when wait_for_jobs blocks on the store and an enqueue (or a job
   // falling due) ends it at once: an idle worker then waits its whole poll
   // interval in one call instead of polling with a back-off from 1 ms.

@@ -8,14 +8,22 @@ namespace reactor {
 
 const char* to_string(DeliveryOutcome o) {
   switch (o) {
-    case DeliveryOutcome::kFinished: return "finished";
-    case DeliveryOutcome::kYielded: return "yielded";
-    case DeliveryOutcome::kSnoozed: return "snoozed";
-    case DeliveryOutcome::kHandedBack: return "handed_back";
-    case DeliveryOutcome::kAcknowledged: return "acknowledged";
-    case DeliveryOutcome::kFailedRun: return "failed_run";
-    case DeliveryOutcome::kLeaseLost: return "lease_lost";
-    case DeliveryOutcome::kBackendError: return "backend_error";
+    case DeliveryOutcome::kFinished:
+      return "finished";
+    case DeliveryOutcome::kYielded:
+      return "yielded";
+    case DeliveryOutcome::kSnoozed:
+      return "snoozed";
+    case DeliveryOutcome::kHandedBack:
+      return "handed_back";
+    case DeliveryOutcome::kAcknowledged:
+      return "acknowledged";
+    case DeliveryOutcome::kFailedRun:
+      return "failed_run";
+    case DeliveryOutcome::kLeaseLost:
+      return "lease_lost";
+    case DeliveryOutcome::kBackendError:
+      return "backend_error";
   }
   return "unknown";
 }
@@ -30,6 +38,7 @@ struct Writer {
   Lease lease;
   std::optional<std::int64_t> job_id;
   std::string job_owner;
+  NextDelivery* next = nullptr;  // fetch it with the run's last commit
 
   CommitRequest fenced() const {
     CommitRequest c;
@@ -50,8 +59,10 @@ struct Writer {
   Status checkpoint(const Run& root, const CheckpointDelta& delta) const {
     CommitRequest c = fenced();
     encode_delta(root, delta, env.expiry_ms(), c);
-    if (is_terminal(root.status)) finish_with(c);
-    return env.backend.commit(c);
+    if (!is_terminal(root.status)) return env.backend.commit(c);
+    finish_with(c);
+    if (!next) return env.backend.commit(c);
+    return env.backend.commit_then_fetch(c, next->request, next->delivery);
   }
 };
 
@@ -236,19 +247,23 @@ RunResult run_synchronously(DurableEnv& env, const Definition& def, Run run) {
   return r;
 }
 
+void hand_back(DurableEnv& env, const Delivery& d, const std::string& owner, Duration delay) {
+  if (d.run_leased) unstart_and_release(env, d, owner);
+  env.backend.release_job(d.job.id, owner, delay);
+}
+
 DeliveryOutcome process_delivery(DurableEnv& env, const Delivery& d, const std::string& owner,
-                                 bool yield_on_retry_wait) {
+                                 bool yield_on_retry_wait, NextDelivery* next) {
   const JobSpec& job = d.job.spec;
   auto def = env.registry.find(job.reactor);
   if (!def) {
     // Misrouted: another service's reactor. Hand it back untouched.
-    if (d.run_leased) unstart_and_release(env, d, owner);
-    env.backend.release_job(d.job.id, owner, env.options.lock_snooze_base_delay);
+    hand_back(env, d, owner, env.options.lock_snooze_base_delay);
     return DeliveryOutcome::kHandedBack;
   }
   if (!d.run_leased) return snooze(env, d, owner);
 
-  Writer w{env, d.run_lease, d.job.id, owner};
+  Writer w{env, d.run_lease, d.job.id, owner, next};
   // The run came with the delivery when the backend read it with the lease;
   // otherwise it is loaded now.
   StoredRun loaded;

@@ -56,11 +56,25 @@ Status persist_background_run(DurableEnv& env, const Run& run);
 // if this process dies), and commits every step.
 RunResult run_synchronously(DurableEnv& env, const Definition& def, Run run);
 
+// A worker's next job, asked for with the commit that ends the current run
+// (Backend::commit_then_fetch): `delivery` holds it, when one was due.
+struct NextDelivery {
+  FetchRequest request;
+  std::optional<Delivery> delivery;
+};
+
 // Executes one delivered job. A retry that is not yet due hands the run back
 // to the queue (`yield_on_retry_wait`), or waits for it on the clock (inline
-// jobs, which run in their caller).
+// jobs, which run in their caller). With `next`, the commit that ends the run
+// also fetches the next job.
 DeliveryOutcome process_delivery(DurableEnv& env, const Delivery& delivery,
-                                 const std::string& owner, bool yield_on_retry_wait = true);
+                                 const std::string& owner, bool yield_on_retry_wait = true,
+                                 NextDelivery* next = nullptr);
+
+// Gives back a delivered job this process will not execute (a worker that
+// stops with a job it fetched ahead): its run is released as it was found and
+// the job is due again after `delay`.
+void hand_back(DurableEnv& env, const Delivery& delivery, const std::string& owner, Duration delay);
 
 // Loads a run as a RunResult. NotFound, or Corruption for unreadable records.
 Status load_result(DurableEnv& env, const std::string& run_id, RunResult& out);

@@ -10,4 +10,20 @@ Status Backend::wait_for_jobs(const std::vector<std::string>&, Duration max_wait
   return Status::Ok();
 }
 
+Status Backend::wait_then_fetch(const FetchRequest& f, Duration max_wait,
+                                std::optional<Delivery>& out) {
+  out.reset();
+  if (Status s = wait_for_jobs(f.queues, max_wait); !s.ok()) return s;
+  return fetch(f.queues, f.owner, f.visibility, f.run_lease_ttl, out);
+}
+
+Status Backend::commit_then_fetch(const CommitRequest& c, const FetchRequest& f,
+                                  std::optional<Delivery>& next) {
+  next.reset();
+  Status s = commit(c);
+  if (!s.ok()) return s;
+  if (!fetch(f.queues, f.owner, f.visibility, f.run_lease_ttl, next).ok()) next.reset();
+  return s;
+}
+
 }  // namespace reactor

@@ -24,7 +24,8 @@ struct Worker::Impl {
       options.visibility_timeout = env.options.lease_ttl * 5;
     }
     if (options.queues.empty()) {
-      for (const auto& name : engine.registry().names()) options.queues.push_back(env.queue_for(name));
+      for (const auto& name : engine.registry().names())
+        options.queues.push_back(env.queue_for(name));
     }
     sweeper = std::make_unique<Sweeper>(env.backend, env.clock, options.sweep_interval,
                                         options.sweep_limit,
@@ -47,13 +48,20 @@ void Worker::Impl::count(DeliveryOutcome o) {
   std::lock_guard lock(mu);
   ++stats.jobs;
   switch (o) {
-    case DeliveryOutcome::kFinished: ++stats.runs_finished; break;
-    case DeliveryOutcome::kSnoozed: ++stats.snoozed; break;
+    case DeliveryOutcome::kFinished:
+      ++stats.runs_finished;
+      break;
+    case DeliveryOutcome::kSnoozed:
+      ++stats.snoozed;
+      break;
     case DeliveryOutcome::kHandedBack:
       ++stats.handed_back;
       break;
-    case DeliveryOutcome::kLeaseLost: ++stats.lease_lost; break;
-    default: break;
+    case DeliveryOutcome::kLeaseLost:
+      ++stats.lease_lost;
+      break;
+    default:
+      break;
   }
 }
 
@@ -64,34 +72,44 @@ void Worker::Impl::fetch_loop(std::stop_token stop) {
   // enqueue ends (Redis) waits the whole interval at once: that costs no
   // latency, and an idle worker makes one fetch and one wait per interval
   // instead of a burst of polls every time the queues run dry.
-  const Duration first_idle = env.backend.wakes_waiters()
-                                  ? options.poll_interval
-                                  : Duration(std::chrono::milliseconds(1));
+  const Duration first_idle =
+      env.backend.wakes_waiters() ? options.poll_interval : Duration(std::chrono::milliseconds(1));
   Duration idle = first_idle;
+  // The job fetched with the last commit of the previous run, if any.
+  NextDelivery ahead;
+  // Whether the last fetch found nothing due: the next one waits first.
+  bool was_idle = false;
   while (!stop.stop_requested()) {
-    const std::string owner = new_run_id();  // a fresh owner per execution
     std::optional<Delivery> d;
-    Status s = env.backend.fetch(options.queues, owner, options.visibility_timeout,
-                                 env.options.lease_ttl, d);
+    // A fresh owner per execution.
+    FetchRequest f{options.queues, new_run_id(), options.visibility_timeout, env.options.lease_ttl};
+    Status s;
+    if (ahead.delivery) {
+      f.owner = ahead.request.owner;
+      d = std::move(ahead.delivery);
+      ahead.delivery.reset();
+    } else if (was_idle) {
+      // Block until an enqueue wakes us or the next job falls due (backends
+      // that can), else sleep; then fetch. At most `idle` <= poll_interval
+      // either way, so stopping waits no longer than that.
+      s = env.backend.wait_then_fetch(f, idle, d);
+    } else {
+      s = env.backend.fetch(f.queues, f.owner, f.visibility, f.run_lease_ttl, d);
+    }
     if (!s.ok()) {
       std::fprintf(stderr, "reactor worker: fetch failed: %s\n", s.to_string().c_str());
       std::this_thread::sleep_for(idle);
-    } else if (!d) {
-      // Nothing due: block until an enqueue wakes us or the next job falls due
-      // (backends that can), else sleep. At most `idle` <= poll_interval either
-      // way, so stopping waits no longer than that.
-      if (Status w = env.backend.wait_for_jobs(options.queues, idle); !w.ok()) {
-        std::fprintf(stderr, "reactor worker: waiting for jobs failed: %s\n",
-                     w.to_string().c_str());
-        std::this_thread::sleep_for(idle);
-      }
     }
+    was_idle = s.ok() && !d;
     if (!s.ok() || !d) {
       idle = std::min<Duration>(idle * 2, options.poll_interval);
       continue;
     }
+    const std::string& owner = f.owner;
     idle = first_idle;
-    DeliveryOutcome o = process_delivery(env, *d, owner);
+    ahead.request = FetchRequest{options.queues, new_run_id(), options.visibility_timeout,
+                                 env.options.lease_ttl};
+    DeliveryOutcome o = process_delivery(env, *d, owner, /*yield_on_retry_wait=*/true, &ahead);
     if (o == DeliveryOutcome::kHandedBack) {
       std::fprintf(stderr,
                    "reactor worker: job %lld for reactor '%s' is not served here; handed back\n",
@@ -100,6 +118,9 @@ void Worker::Impl::fetch_loop(std::stop_token stop) {
     count(o);
     if (options.on_delivery) options.on_delivery(d->job, to_string(o));
   }
+  // Stopping with a job fetched ahead: it goes back, due at once, for a
+  // worker that stays.
+  if (ahead.delivery) hand_back(env, *ahead.delivery, ahead.request.owner, Duration::zero());
 }
 
 void Worker::Impl::sweep_loop(std::stop_token stop) {

@@ -178,6 +178,58 @@ TYPED_TEST(QueueConformance, ADeliveryFilesAnEnqueuedRunAsRunning) {
   EXPECT_EQ(h.updated_at_ms, 1);
 }
 
+// A run's last commit can fetch the worker's next job (commit_then_fetch):
+// the commit is applied as commit applies it, then the fetch is what fetch
+// gives. A fenced-out commit changes nothing and fetches nothing.
+TYPED_TEST(QueueConformance, CommitThenFetchAppliesTheCommitThenFetches) {
+  this->create({header("r1", RunStatus::kEnqueued)}, {job("q", "r1")});
+  auto d = this->fetch({"q"}, "w1");
+  ASSERT_TRUE(d && d->run_leased);
+  this->create({header("r2", RunStatus::kEnqueued)}, {job("q", "r2")});
+
+  CommitRequest stale;
+  stale.root_id = "r1";
+  stale.fencing_token = d->run_lease.token + 1000;
+  stale.headers = {header("r1", RunStatus::kCompleted)};
+  std::optional<Delivery> next;
+  const FetchRequest f{{"q"}, "w2", this->kVisibility, 10s};
+  EXPECT_EQ(this->db().commit_then_fetch(stale, f, next).code(), StatusCode::kLeaseLost);
+  EXPECT_FALSE(next);
+
+  CommitRequest last;
+  last.root_id = "r1";
+  last.fencing_token = d->run_lease.token;
+  last.headers = {header("r1", RunStatus::kCompleted)};
+  last.ack_job = d->job.id;
+  last.ack_owner = "w1";
+  last.release_lease = true;
+  last.lease_owner = "w1";
+  ASSERT_TRUE(this->db().commit_then_fetch(last, f, next).ok());
+  ASSERT_TRUE(next && next->run_leased && next->run);
+  EXPECT_EQ(next->job.spec.run_id, "r2");
+  EXPECT_EQ(next->job.lease_owner, "w2");
+  EXPECT_EQ(next->run_lease.owner, "w2");
+  EXPECT_TRUE(next->run_started);
+  RunHeaderRow h;
+  ASSERT_TRUE(this->db().load_header("r1", h).ok());
+  EXPECT_EQ(h.status, RunStatus::kCompleted);
+  bool has_job = true;
+  ASSERT_TRUE(this->db().has_job("r1", has_job).ok());
+  EXPECT_FALSE(has_job);
+
+  // Nothing due: applied, nothing fetched.
+  CommitRequest end2;
+  end2.root_id = "r2";
+  end2.fencing_token = next->run_lease.token;
+  end2.headers = {header("r2", RunStatus::kCompleted)};
+  end2.ack_job = next->job.id;
+  end2.ack_owner = "w2";
+  ASSERT_TRUE(this->db().commit_then_fetch(end2, f, next).ok());
+  EXPECT_FALSE(next);
+  ASSERT_TRUE(this->db().load_header("r2", h).ok());
+  EXPECT_EQ(h.status, RunStatus::kCompleted);
+}
+
 TYPED_TEST(QueueConformance, QueuesAreRoutedApart) {
   this->enqueue({job("a", "a1"), job("b", "b1"), job("a", "a2"), job("b", "b2")});
   EXPECT_FALSE(this->fetch({}, "w"));

@@ -87,8 +87,13 @@ TEST_F(RedisBackendTest, EveryOperationIsOneRoundTrip) {
   last.ack_owner = "w1";
   last.release_lease = true;
   last.lease_owner = "w1";
-  expect_one("last step commit + ack + lease release",
-             cost([&] { ASSERT_TRUE(db_->commit(last).ok()); }));
+  ASSERT_TRUE(db_->commit(create_with_job("r2", "q")).ok());
+  std::optional<Delivery> next;
+  expect_one("last step commit + ack + lease release + the next fetch", cost([&] {
+               ASSERT_TRUE(db_->commit_then_fetch(last, {{"q"}, "w2", 30s, 10s}, next).ok());
+             }));
+  ASSERT_TRUE(next && next->run_leased && next->run);
+  EXPECT_EQ(next->job.spec.run_id, "r2");
 
   bool granted = false;
   Lease lease;
@@ -111,6 +116,10 @@ TEST_F(RedisBackendTest, EveryOperationIsOneRoundTrip) {
   EXPECT_FALSE(d);
   expect_one("wait_for_jobs (one BLPOP)",
              cost([&] { ASSERT_TRUE(db_->wait_for_jobs({"q"}, 50ms).ok()); }));
+  expect_one("wait_then_fetch (BLPOP and the fetch, pipelined)", cost([&] {
+               ASSERT_TRUE(db_->wait_then_fetch({{"q"}, "w2", 30s, 10s}, 50ms, d).ok());
+             }));
+  EXPECT_FALSE(d);
 
   std::string report;
   for (const auto& l : lines) report += "  " + l + "\n";
@@ -140,6 +149,29 @@ TEST_F(RedisBackendTest, WaitForJobsBlocksUntilAnEnqueueWakesIt) {
   EXPECT_LT(waited, 10s) << "the enqueue did not wake it";
   ASSERT_TRUE(db_->fetch({"q"}, "w1", 30s, 10s, d).ok());
   EXPECT_TRUE(d);
+}
+
+// The wait and the fetch go in one pipeline: the job that ends the wait comes
+// back from the same round trip, leased with its run.
+TEST_F(RedisBackendTest, WaitThenFetchBringsTheJobThatEndedTheWait) {
+  std::optional<Delivery> d;
+  ASSERT_TRUE(db_->fetch({"q"}, "w1", 30s, 10s, d).ok());
+  ASSERT_FALSE(d);
+  std::unique_ptr<Backend> producer;
+  ASSERT_TRUE(factory_.open(producer).ok());
+  std::thread enqueue([&] {
+    std::this_thread::sleep_for(300ms);
+    EXPECT_TRUE(producer->commit(create_with_job("r1", "q")).ok());
+  });
+  const std::uint64_t before = db_->round_trips();
+  Status s = db_->wait_then_fetch({{"other", "q"}, "w1", 30s, 10s}, 20s, d);
+  enqueue.join();
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  EXPECT_EQ(db_->round_trips() - before, 1u) << "the wait and the fetch were not one round trip";
+  ASSERT_TRUE(d) << "the enqueue ended the wait but nothing was fetched";
+  EXPECT_EQ(d->job.spec.run_id, "r1");
+  EXPECT_TRUE(d->run_leased);
+  EXPECT_TRUE(d->run_started);
 }
 
 TEST_F(RedisBackendTest, WaitForJobsReturnsWhenADelayedJobFallsDue) {

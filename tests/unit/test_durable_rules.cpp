@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <mutex>
 #include <thread>
 
@@ -265,6 +266,51 @@ TEST_F(DurableRules, AWorkerCommitsTheStartItselfWhenTheFetchDidNotFileTheRunAsR
   auto worker = start_worker();
   ASSERT_EQ(wait_for(id, RunStatus::kCompleted).status, RunStatus::kCompleted);
   EXPECT_EQ(store_->commits.load(), 6);  // "running", then one per step
+}
+
+// A run's last commit fetches the worker's next job. A worker told to stop
+// meanwhile does not run that job: it gives it back, its run filed as it was
+// found, due at once for whoever comes next.
+TEST_F(DurableRules, AStoppingWorkerGivesBackTheJobItFetchedWithItsLastCommit) {
+  open();
+  std::mutex mu;
+  std::condition_variable cv;
+  bool in_last_step = false, may_finish = false;
+  Builder b("Gate");
+  b.step("wait", [&](const Args&) {
+    std::unique_lock lock(mu);
+    in_last_step = true;
+    cv.notify_all();
+    cv.wait(lock, [&] { return may_finish; });
+    return Success(1);
+  });
+  engine_->registry().add(b.build());
+  std::string gate, next;
+  ASSERT_TRUE(engine_->run_in_background("Gate", Value::object(), gate).ok());
+  auto worker = start_worker();
+  {
+    std::unique_lock lock(mu);
+    ASSERT_TRUE(cv.wait_for(lock, 10s, [&] { return in_last_step; }));
+  }
+  ASSERT_TRUE(engine_->run_in_background("Five", {{"n", 0}}, next).ok());
+  worker->stop();
+  {
+    std::lock_guard lock(mu);
+    may_finish = true;
+  }
+  cv.notify_all();
+  worker->wait();
+
+  RunHeaderRow h;
+  ASSERT_TRUE(store_->load_header(gate, h).ok());
+  EXPECT_EQ(h.status, RunStatus::kCompleted);
+  ASSERT_TRUE(store_->load_header(next, h).ok());
+  EXPECT_EQ(h.status, RunStatus::kEnqueued);
+  bool has_job = false;
+  ASSERT_TRUE(store_->has_job(next, has_job).ok());
+  EXPECT_TRUE(has_job);
+  auto again = start_worker();
+  EXPECT_EQ(wait_for(next, RunStatus::kCompleted).status, RunStatus::kCompleted);
 }
 
 TEST_F(DurableRules, ASynchronousRunStoresItsInputsWithItsFirstCommit) {

@@ -278,8 +278,10 @@ Status RedisBackend::run(ScriptId script, std::vector<std::string> args, Read&& 
   }
 }
 
-Status RedisBackend::commit(const CommitRequest& c) {
-  if (Status s = storage::check_commit(c); !s.ok()) return s;
+namespace {
+
+// The commit script's arguments (after the prefix), docs in redis_scripts.cpp.
+std::vector<std::string> commit_args(const CommitRequest& c) {
   // Enqueueing is the one write that is not idempotent. A commit that
   // enqueues carries a nonce, so resending it after a lost connection cannot
   // enqueue its jobs twice.
@@ -291,8 +293,8 @@ Status RedisBackend::commit(const CommitRequest& c) {
                                    c.lease_owner,
                                    c.ack_job ? std::to_string(*c.ack_job) : "",
                                    c.ack_owner};
-  // + 5 row counts + the prefix that run() puts first
-  args.reserve(args.size() + 6 + 9 * c.headers.size() + 2 * c.inputs.size() + 3 * c.steps.size() +
+  // + 5 row counts, the prefix that run() puts first, and room for a fetch's
+  args.reserve(args.size() + 16 + 9 * c.headers.size() + 2 * c.inputs.size() + 3 * c.steps.size() +
                3 * c.trace.size() + 6 * c.enqueue.size());
   // Each row's fields appended one by one (an initializer list would copy
   // every body twice).
@@ -330,10 +332,47 @@ Status RedisBackend::commit(const CommitRequest& c) {
     args.insert(args.end(), {j.queue, to_string(j.kind), j.run_id, j.reactor,
                              std::to_string(j.run_at_ms), std::to_string(j.snoozes)});
   }
-  return run(ScriptId::kCommit, std::move(args), [&](const redisReply& r) {
-    if (integer(r) == 1) return Status::Ok();
-    return Status::LeaseLost("run " + c.root_id + ": fencing token " +
-                             std::to_string(c.fencing_token) + " is no longer the newest");
+  return args;
+}
+
+// The fetch script's arguments (after the prefix).
+void append_fetch_args(const FetchRequest& f, std::vector<std::string>& args) {
+  args.push_back(f.owner);
+  args.push_back(std::to_string(storage::to_ms(f.visibility)));
+  args.push_back(std::to_string(storage::to_ms(f.run_lease_ttl)));
+  args.emplace_back(to_string(RunStatus::kEnqueued));
+  args.emplace_back(to_string(RunStatus::kRunning));
+  args.insert(args.end(), f.queues.begin(), f.queues.end());
+}
+
+Status fenced_out(const CommitRequest& c) {
+  return Status::LeaseLost("run " + c.root_id + ": fencing token " +
+                           std::to_string(c.fencing_token) + " is no longer the newest");
+}
+
+}  // namespace
+
+Status RedisBackend::commit(const CommitRequest& c) {
+  if (Status s = storage::check_commit(c); !s.ok()) return s;
+  return run(ScriptId::kCommit, commit_args(c),
+             [&](const redisReply& r) { return integer(r) == 1 ? Status::Ok() : fenced_out(c); });
+}
+
+Status RedisBackend::commit_then_fetch(const CommitRequest& c, const FetchRequest& f,
+                                       std::optional<Delivery>& next) {
+  next.reset();
+  if (Status s = storage::check_commit(c); !s.ok()) return s;
+  if (f.owner.empty() || f.queues.empty()) return commit(c);
+  std::vector<std::string> args = commit_args(c);
+  args.insert(args.begin(), std::to_string(args.size()));
+  append_fetch_args(f, args);
+  const auto asked_at = std::chrono::steady_clock::now();
+  return run(ScriptId::kCommitThenFetch, std::move(args), [&](const redisReply& r) {
+    if (integer(element(r, 0)) != 1) return fenced_out(c);
+    // The commit is applied whatever the fetch found; a fetch reply this
+    // build cannot read only leaves `next` empty.
+    if (!read_fetch_reply(element(r, 1), f, asked_at, next).ok()) next.reset();
+    return Status::Ok();
   });
 }
 
@@ -370,81 +409,117 @@ Status RedisBackend::fetch(const std::vector<std::string>& queues, const std::st
   out.reset();
   if (owner.empty()) return Status::InvalidArgument("fetch: owner must not be empty");
   if (queues.empty()) return Status::Ok();
-  std::vector<std::string> args = {owner, std::to_string(storage::to_ms(visibility)),
-                                   std::to_string(storage::to_ms(run_lease_ttl)),
-                                   to_string(RunStatus::kEnqueued), to_string(RunStatus::kRunning)};
-  args.insert(args.end(), queues.begin(), queues.end());
+  const FetchRequest f{queues, owner, visibility, run_lease_ttl};
+  std::vector<std::string> args;
+  append_fetch_args(f, args);
   const auto asked_at = std::chrono::steady_clock::now();
-  return run(ScriptId::kFetch, std::move(args), [&](const redisReply& r) -> Status {
-    const std::string outcome = text(element(r, 0));
-    if (outcome == "idle") {
-      const std::string next_due = text(element(r, 2));
-      std::lock_guard lock(next_due_mu_);
-      if (next_due.empty()) {
-        next_due_.erase(queue_set(queues));
-      } else {
-        // Server time to local steady time, so the workers' clocks never matter.
-        const auto in = std::chrono::milliseconds(integer(element(r, 2)) - integer(element(r, 1)));
-        next_due_[queue_set(queues)] = asked_at + in;
-      }
-      return Status::Ok();
+  return run(ScriptId::kFetch, std::move(args),
+             [&](const redisReply& r) { return read_fetch_reply(r, f, asked_at, out); });
+}
+
+Status RedisBackend::read_fetch_reply(const redisReply& r, const FetchRequest& f,
+                                      std::chrono::steady_clock::time_point asked_at,
+                                      std::optional<Delivery>& out) {
+  const std::string outcome = text(element(r, 0));
+  if (outcome == "idle") {
+    const std::string next_due = text(element(r, 2));
+    std::lock_guard lock(next_due_mu_);
+    if (next_due.empty()) {
+      next_due_.erase(queue_set(f.queues));
+    } else {
+      // Server time to local steady time, so the workers' clocks never matter.
+      const auto in = std::chrono::milliseconds(integer(element(r, 2)) - integer(element(r, 1)));
+      next_due_[queue_set(f.queues)] = asked_at + in;
     }
-    if (outcome == "unreadable") {
-      return Status::Corruption("job " + text(element(r, 1)) + ": unknown job kind '" +
-                                text(element(r, 2)) + "'");
-    }
-    if (outcome != "job") throw BadReply("unknown fetch outcome '" + outcome + "'");
-    Delivery d;
-    d.job.id = integer(element(r, 1));
-    d.job.spec.queue = text(element(r, 2));
-    d.job.spec.kind = job_kind_from_string(text(element(r, 3)));
-    d.job.spec.run_id = text(element(r, 4));
-    d.job.spec.reactor = text(element(r, 5));
-    d.job.spec.run_at_ms = integer(element(r, 6));
-    d.job.spec.snoozes = static_cast<int>(integer(element(r, 7)));
-    d.job.deliveries = static_cast<int>(integer(element(r, 8)));
-    d.job.lease_owner = owner;
-    d.job.lease_expires_ms = integer(element(r, 9));
-    d.run_leased = text(element(r, 10)) == "1";
-    d.run_lease.key = run_lease_key(d.job.spec.run_id);
-    d.run_lease.owner = text(element(r, 11));
-    d.run_lease.token = static_cast<std::uint64_t>(integer(element(r, 12)));
-    d.run_lease.expires_at_ms = integer(element(r, 13));
-    if (d.run_leased && r.elements > 14) {
-      // The run, read by the same script; if it is missing or unreadable the
-      // worker loads it again and meets that itself.
-      StoredRun rows;
-      try {
-        if (read_stored_run(d.job.spec.run_id, element(r, 14), rows).ok()) d.run = std::move(rows);
-      } catch (const std::exception&) {
-      }
-      d.run_started = r.elements > 15 && text(element(r, 15)) == "1";
-    }
-    out = std::move(d);
     return Status::Ok();
-  });
+  }
+  if (outcome == "unreadable") {
+    return Status::Corruption("job " + text(element(r, 1)) + ": unknown job kind '" +
+                              text(element(r, 2)) + "'");
+  }
+  if (outcome != "job") throw BadReply("unknown fetch outcome '" + outcome + "'");
+  Delivery d;
+  d.job.id = integer(element(r, 1));
+  d.job.spec.queue = text(element(r, 2));
+  d.job.spec.kind = job_kind_from_string(text(element(r, 3)));
+  d.job.spec.run_id = text(element(r, 4));
+  d.job.spec.reactor = text(element(r, 5));
+  d.job.spec.run_at_ms = integer(element(r, 6));
+  d.job.spec.snoozes = static_cast<int>(integer(element(r, 7)));
+  d.job.deliveries = static_cast<int>(integer(element(r, 8)));
+  d.job.lease_owner = f.owner;
+  d.job.lease_expires_ms = integer(element(r, 9));
+  d.run_leased = text(element(r, 10)) == "1";
+  d.run_lease.key = run_lease_key(d.job.spec.run_id);
+  d.run_lease.owner = text(element(r, 11));
+  d.run_lease.token = static_cast<std::uint64_t>(integer(element(r, 12)));
+  d.run_lease.expires_at_ms = integer(element(r, 13));
+  if (d.run_leased && r.elements > 14) {
+    // The run, read by the same script; if it is missing or unreadable the
+    // worker loads it again and meets that itself.
+    StoredRun rows;
+    try {
+      if (read_stored_run(d.job.spec.run_id, element(r, 14), rows).ok()) d.run = std::move(rows);
+    } catch (const std::exception&) {
+    }
+    d.run_started = r.elements > 15 && text(element(r, 15)) == "1";
+  }
+  out = std::move(d);
+  return Status::Ok();
+}
+
+std::chrono::milliseconds RedisBackend::wait_limit(const std::vector<std::string>& queues,
+                                                   Duration max_wait) {
+  auto wait = std::chrono::ceil<std::chrono::milliseconds>(max_wait);
+  std::lock_guard lock(next_due_mu_);
+  if (auto it = next_due_.find(queue_set(queues)); it != next_due_.end()) {
+    const auto until_due =
+        std::chrono::ceil<std::chrono::milliseconds>(it->second - std::chrono::steady_clock::now());
+    wait = std::min(wait, until_due);
+  }
+  return wait;
+}
+
+redis::Command RedisBackend::blpop(const std::vector<std::string>& queues,
+                                   std::chrono::milliseconds wait) const {
+  redis::Command cmd{"BLPOP"};
+  for (const auto& q : queues) cmd.push_back(wake_key(client_.options().prefix, q));
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.3f", static_cast<double>(wait.count()) / 1000.0);
+  cmd.emplace_back(seconds);
+  return cmd;
 }
 
 Status RedisBackend::wait_for_jobs(const std::vector<std::string>& queues, Duration max_wait) {
   if (queues.empty()) return Backend::wait_for_jobs(queues, max_wait);
-  auto wait = std::chrono::ceil<std::chrono::milliseconds>(max_wait);
-  {
-    std::lock_guard lock(next_due_mu_);
-    if (auto it = next_due_.find(queue_set(queues)); it != next_due_.end()) {
-      const auto until_due = std::chrono::ceil<std::chrono::milliseconds>(
-          it->second - std::chrono::steady_clock::now());
-      wait = std::min(wait, until_due);
-    }
-  }
+  const auto wait = wait_limit(queues, max_wait);
   if (wait.count() <= 0)
     return Status::Ok();  // something is due already; BLPOP 0 would block forever
-  redis::Command blpop{"BLPOP"};
-  for (const auto& q : queues) blpop.push_back(wake_key(client_.options().prefix, q));
-  char seconds[32];
-  std::snprintf(seconds, sizeof seconds, "%.3f", static_cast<double>(wait.count()) / 1000.0);
-  blpop.emplace_back(seconds);
   Reply reply;
-  return client_.command(blpop, reply, wait);
+  return client_.command(blpop(queues, wait), reply, wait);
+}
+
+Status RedisBackend::wait_then_fetch(const FetchRequest& f, Duration max_wait,
+                                     std::optional<Delivery>& out) {
+  out.reset();
+  if (f.queues.empty() || f.owner.empty()) return Backend::wait_then_fetch(f, max_wait, out);
+  const auto wait = wait_limit(f.queues, max_wait);
+  if (wait.count() <= 0) return fetch(f.queues, f.owner, f.visibility, f.run_lease_ttl, out);
+  std::vector<std::string> args = {client_.options().prefix};
+  append_fetch_args(f, args);
+  Reply reply;
+  // Stamped before the wait: a next_due the fetch reports is then read as a
+  // little earlier than it is, never later.
+  const auto asked_at = std::chrono::steady_clock::now();
+  Status s = client_.command_then_eval(blpop(f.queues, wait), ScriptId::kFetch, std::move(args),
+                                       reply, wait);
+  if (!s.ok()) return s;
+  try {
+    return read_fetch_reply(*reply, f, asked_at, out);
+  } catch (const std::exception& e) {
+    return Status::Internal(client_.options().masked_url +
+                            ": script fetch: unexpected reply: " + e.what());
+  }
 }
 
 Status RedisBackend::release_job(std::int64_t job_id, const std::string& owner, Duration delay) {

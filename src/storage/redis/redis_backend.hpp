@@ -32,10 +32,16 @@ class RedisBackend final : public Backend {
   Status list_runs(const RunFilter& filter, std::vector<RunHeaderRow>& out) override;
   Status fetch(const std::vector<std::string>& queues, const std::string& owner,
                Duration visibility, Duration run_lease_ttl, std::optional<Delivery>& out) override;
+  // One script: the commit, then (if it was applied) the fetch.
+  Status commit_then_fetch(const CommitRequest& c, const FetchRequest& f,
+                           std::optional<Delivery>& next) override;
   // Blocks on the queues' wake-up lists (BLPOP), which every enqueue and
   // release_job pushes to, for at most max_wait and no longer than until the
   // next job that the last empty fetch of these queues saw falls due.
   Status wait_for_jobs(const std::vector<std::string>& queues, Duration max_wait) override;
+  // The BLPOP of wait_for_jobs and the fetch script, pipelined.
+  Status wait_then_fetch(const FetchRequest& f, Duration max_wait,
+                         std::optional<Delivery>& out) override;
   // BLPOP on the queues' wake lists: an enqueue ends the wait.
   bool wakes_waiters() const override { return true; }
   Status release_job(std::int64_t job_id, const std::string& owner, Duration delay) override;
@@ -57,6 +63,16 @@ class RedisBackend final : public Backend {
   // shape is Internal naming the script.
   template <typename Read>
   Status run(redis::ScriptId script, std::vector<std::string> args, Read&& read);
+  // How long a wait for `queues` may block: at most max_wait, and no longer
+  // than until the next job the last empty fetch of them saw falls due.
+  std::chrono::milliseconds wait_limit(const std::vector<std::string>& queues, Duration max_wait);
+  // The BLPOP on the wake lists of `queues`, for `wait`.
+  redis::Command blpop(const std::vector<std::string>& queues,
+                       std::chrono::milliseconds wait) const;
+  // The reply of a fetch (alone, or after a commit) into `out`.
+  Status read_fetch_reply(const redisReply& r, const FetchRequest& f,
+                          std::chrono::steady_clock::time_point asked_at,
+                          std::optional<Delivery>& out);
 
   redis::RedisClient client_;
   // When each set of queues next has a job falling due, as the last empty

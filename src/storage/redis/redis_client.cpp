@@ -136,6 +136,29 @@ Status RedisClient::eval(ScriptId script, std::vector<std::string> args, Reply& 
   return Status::Ok();
 }
 
+Status RedisClient::command_then_eval(const Command& first, ScriptId script,
+                                      std::vector<std::string> args, Reply& out, Millis block) {
+  auto sha = sha_.find(script);
+  if (sha == sha_.end()) {
+    return Status::Internal(options().masked_url + ": script " + script_name(script) +
+                            " was never loaded");
+  }
+  Command evalsha;
+  evalsha.reserve(args.size() + 3);
+  evalsha.insert(evalsha.end(), {"EVALSHA", sha->second, "0"});
+  std::vector<Reply> replies;
+  // The arguments stay here: a NOSCRIPT answer sends them again through eval().
+  evalsha.insert(evalsha.end(), args.begin(), args.end());
+  if (Status s = round_trip({first, std::move(evalsha)}, replies, block); !s.ok()) return s;
+  if (replies[0]->type == REDIS_REPLY_ERROR) return to_status(*replies[0], first.front());
+  if (error_is(*replies[1], "NOSCRIPT")) return eval(script, std::move(args), out);
+  out = std::move(replies[1]);
+  if (out->type == REDIS_REPLY_ERROR) {
+    return to_status(*out, std::string("script ") + script_name(script));
+  }
+  return Status::Ok();
+}
+
 Status RedisClient::to_status(const redisReply& reply, const std::string& what) const {
   const std::string text = reply.str ? std::string(reply.str, reply.len) : "unexpected reply";
   const std::string message = options().masked_url + ": " + what + ": " + text;

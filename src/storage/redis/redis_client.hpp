@@ -39,6 +39,12 @@ class RedisClient {
   // Runs `script` with no KEYS and `args` as ARGV (moved into the request:
   // a commit's arguments carry its JSON bodies, which are not copied again).
   Status eval(ScriptId script, std::vector<std::string> args, Reply& out);
+  // `first` (a blocking command, BLPOP), then `script`, in one pipeline: the
+  // server runs the script as soon as `first` returns, without waiting for
+  // another request. `out` is the script's reply; an error of `first` is
+  // returned as its Status.
+  Status command_then_eval(const Command& first, ScriptId script, std::vector<std::string> args,
+                           Reply& out, std::chrono::milliseconds block);
 
   const RedisOptions& options() const { return pool_.options(); }
   // Request/response exchanges with the server so far, every kind included

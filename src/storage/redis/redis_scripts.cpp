@@ -70,11 +70,14 @@ local function acquire(k, owner, ttl, now)
   return true, owner, token, expires_at
 end
 
--- One wake-up per job for the workers blocked on the queue; capped, since
--- nobody may be listening.
-local function wake(q)
-  redis.call('LPUSH', wake_key(q), '1')
-  redis.call('LTRIM', wake_key(q), 0, 63)
+-- One wake-up per job (n of them) for the workers blocked on the queue;
+-- capped, since nobody may be listening.
+local WAKE_CAP = 64
+local function wake(q, n)
+  local tokens = {}
+  for k = 1, math.min(n or 1, WAKE_CAP) do tokens[k] = '1' end
+  redis.call('LPUSH', wake_key(q), unpack(tokens))
+  redis.call('LTRIM', wake_key(q), 0, WAKE_CAP - 1)
 end
 
 local function delete_job(id, queue, run_id)
@@ -93,7 +96,7 @@ return tonumber(redis.call('GET', P .. 'layout_version'))
 )lua";
 
 constexpr const char* kCommit = R"lua(
--- ARGV: prefix, nonce, root id, fencing token, release lease (0/1), lease owner,
+-- A (ARGV): prefix, nonce, root id, fencing token, release lease (0/1), lease owner,
 -- ack job id ('' for none), ack owner, then five sections, each a row count
 -- followed by that many fixed-size rows:
 --   headers (id, root id, parent id, reactor, status, terminal 0/1, updated_at, expires_at, blob)
@@ -103,8 +106,8 @@ constexpr const char* kCommit = R"lua(
 --   jobs    (queue, kind, run id, reactor, run_at, snoozes)
 -- Returns 1 when applied (or applied before under this nonce), 0 when fenced out.
 -- Every check comes before the first write: Redis does not roll a script back.
-local nonce, root, token = ARGV[2], ARGV[3], ARGV[4]
-local release, lease_owner, ack_job, ack_owner = ARGV[5], ARGV[6], ARGV[7], ARGV[8]
+local nonce, root, token = A[2], A[3], A[4]
+local release, lease_owner, ack_job, ack_owner = A[5], A[6], A[7], A[8]
 
 -- A commit resent after its connection was lost may have been applied already.
 if nonce ~= '' and redis.call('EXISTS', P .. 'commit:' .. nonce) == 1 then return 1 end
@@ -119,14 +122,14 @@ end
 
 local i = 9
 local function rows()
-  local n = tonumber(ARGV[i])
+  local n = tonumber(A[i])
   i = i + 1
   return n
 end
 local function take(n)
   local first = i
   i = i + n
-  return unpack(ARGV, first, first + n - 1)
+  return unpack(A, first, first + n - 1)
 end
 -- The root of a run named in this commit: the commit's own root needs no lookup.
 local function root_of_row(run_id)
@@ -201,16 +204,22 @@ for _, key in ipairs(batch_keys) do
     redis.call('HSET', key, unpack(b, first, math.min(first + 399, #b)))
   end
 end
-for _ = 1, rows() do
+-- Jobs: ids from one counter, taken in one INCRBY; the wake-ups once per queue.
+local jobs = rows()
+local last_id = jobs > 0 and redis.call('INCRBY', P .. 'job_ids', jobs) or 0
+local woken, woken_queues = {}, {}
+for k = 1, jobs do
   local queue, kind, run_id, reactor, run_at, snoozes = take(6)
-  local id = redis.call('INCR', P .. 'job_ids')
+  local id = last_id - jobs + k
   redis.call('HSET', job_key(id), 'queue', queue, 'kind', kind, 'run_id', run_id,
              'reactor', reactor, 'run_at', run_at, 'snoozes', snoozes, 'deliveries', 0,
              'lease_owner', '', 'lease_expires', 0)
   redis.call('ZADD', ready_key(queue), run_at, member(id))
   redis.call('SADD', run_key(run_id, 'jobs'), int(id))
-  wake(queue)
+  if not woken[queue] then woken_queues[#woken_queues + 1] = queue end
+  woken[queue] = (woken[queue] or 0) + 1
 end
+for _, queue in ipairs(woken_queues) do wake(queue, woken[queue]) end
 if ack_job ~= '' then
   local job = redis.call('HMGET', job_key(ack_job), 'lease_owner', 'queue', 'run_id')
   -- A delivery that timed out and went to another worker is that worker's
@@ -226,7 +235,7 @@ return 1
 )lua";
 
 constexpr const char* kFetch = R"lua(
--- ARGV: prefix, owner, visibility ms, run lease ttl ms, the status names enqueued and
+-- A (ARGV): prefix, owner, visibility ms, run lease ttl ms, the status names enqueued and
 -- running, queue names...
 -- Returns one of
 --   {'job', id, queue, kind, run id, reactor, run_at, snoozes, deliveries, lease_expires,
@@ -237,12 +246,12 @@ constexpr const char* kFetch = R"lua(
 --   {'unreadable', id, kind}   a job kind this build does not know (left leased)
 --   {'idle', now, next_due}    nothing due; next_due ('' if none) is when the earliest
 --                              waiting job or delivery falls due, by the server's clock
-local owner, visibility, ttl = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
-local enqueued, running = ARGV[5], ARGV[6]
+local owner, visibility, ttl = A[2], tonumber(A[3]), tonumber(A[4])
+local enqueued, running = A[5], A[6]
 local now = now_ms()
 local best_queue, best_member, best_run_at, next_due
-for q_index = 7, #ARGV do
-  local q = ARGV[q_index]
+for q_index = 7, #A do
+  local q = A[q_index]
   local busy = redis.call('ZRANGE', inflight_key(q), 0, 0, 'WITHSCORES')
   if busy[1] and tonumber(busy[2]) <= now then
     -- Deliveries whose visibility timeout passed (a crashed or stalled
@@ -276,7 +285,7 @@ end
 if not best_member then
   -- The wake-ups queued so far are spent: their jobs are taken, or not due
   -- yet and covered by next_due. So the caller's next wait really blocks.
-  for q_index = 7, #ARGV do redis.call('DEL', wake_key(ARGV[q_index])) end
+  for q_index = 7, #A do redis.call('DEL', wake_key(A[q_index])) end
   return {'idle', int(now), next_due and int(next_due) or ''}
 end
 local id = int(best_member)
@@ -527,6 +536,7 @@ const std::map<ScriptId, Entry>& entries() {
       {ScriptId::kInit, {"init", kInit}},
       {ScriptId::kCommit, {"commit", kCommit}},
       {ScriptId::kFetch, {"fetch", kFetch}},
+      {ScriptId::kCommitThenFetch, {"commit_then_fetch", nullptr}},
       {ScriptId::kReleaseJob, {"release_job", kReleaseJob}},
       {ScriptId::kAcquireLease, {"acquire_lease", kAcquireLease}},
       {ScriptId::kExtendLease, {"extend_lease", kExtendLease}},
@@ -538,6 +548,26 @@ const std::map<ScriptId, Entry>& entries() {
       {ScriptId::kPurgeExpired, {"purge_expired", kPurgeExpired}},
   };
   return kEntries;
+}
+
+// commit and fetch read their arguments from A: ARGV itself when called
+// alone. commit_then_fetch runs both bodies, each as a function over its own
+// slice of ARGV: prefix, the number n of commit arguments, the commit's
+// arguments (without the prefix), then the fetch's. It returns {0} when the
+// commit was fenced out (nothing fetched), else {1, fetch's reply}.
+std::string commit_then_fetch_source() {
+  return std::string(kHelpers) +
+         "local n = tonumber(ARGV[2])\n"
+         "local A = {ARGV[1], unpack(ARGV, 3, 2 + n)}\n"
+         "local function commit_part()\n" +
+         kCommit +
+         "\nend\n"
+         "if commit_part() ~= 1 then return {0} end\n"
+         "A = {ARGV[1], unpack(ARGV, 3 + n)}\n"
+         "local function fetch_part()\n" +
+         kFetch +
+         "\nend\n"
+         "return {1, fetch_part()}\n";
 }
 
 }  // namespace
@@ -557,7 +587,10 @@ const std::string& script_source(ScriptId id) {
   static const std::map<ScriptId, std::string> kSources = [] {
     std::map<ScriptId, std::string> sources;
     for (const auto& [script, entry] : entries()) {
-      sources[script] = std::string("-- reactor: ") + entry.name + "\n" + kHelpers + entry.body;
+      const std::string header = std::string("-- reactor: ") + entry.name + "\n";
+      sources[script] = script == ScriptId::kCommitThenFetch
+                            ? header + commit_then_fetch_source()
+                            : header + kHelpers + "local A = ARGV\n" + entry.body;
     }
     return sources;
   }();

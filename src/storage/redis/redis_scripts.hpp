@@ -16,11 +16,12 @@
 namespace reactor::redis {
 
 enum class ScriptId {
-  kInit,          // records the layout version; returns the stored one
-  kCommit,        // fence check + headers + inputs + steps + trace + jobs + ack + lease release
-  kFetch,         // fetch-and-lease the oldest due job, and the run's lease when free
-  kReleaseJob,    // a delivered job back to the queue, due after a delay
-  kAcquireLease,  // also the sweepers' window claims
+  kInit,             // records the layout version; returns the stored one
+  kCommit,           // fence check + headers + inputs + steps + trace + jobs + ack + lease release
+  kFetch,            // fetch-and-lease the oldest due job, and the run's lease when free
+  kCommitThenFetch,  // commit, then fetch, in one call (a worker's last commit of a run)
+  kReleaseJob,       // a delivered job back to the queue, due after a delay
+  kAcquireLease,     // also the sweepers' window claims
   kExtendLease,
   kReleaseLease,
   kLoadRun,  // one consistent snapshot of a root run and its children
