@@ -3,6 +3,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <charconv>
 #include <utility>
 
 namespace reactor::redis {
@@ -77,24 +78,50 @@ void Connection::set_reply_timeout(std::chrono::milliseconds timeout) {
   redisSetTimeout(ctx_, to_timeval(timeout));
 }
 
+namespace {
+
+void append_decimal(std::string& out, std::size_t n) {
+  char digits[24];
+  auto [end, ec] = std::to_chars(digits, digits + sizeof digits, n);
+  out.append(digits, end);
+}
+
+// The commands in the protocol's request form (an array of bulk strings),
+// written straight into one buffer: a commit's arguments are its JSON bodies,
+// and hiredis's own formatting builds every length with a printf-like call.
+std::string encode_requests(const std::vector<Command>& commands) {
+  std::size_t size = 0;
+  for (const Command& command : commands) {
+    size += 16;
+    for (const std::string& arg : command) size += arg.size() + 16;
+  }
+  std::string out;
+  out.reserve(size);
+  for (const Command& command : commands) {
+    out += '*';
+    append_decimal(out, command.size());
+    out += "\r\n";
+    for (const std::string& arg : command) {
+      out += '$';
+      append_decimal(out, arg.size());
+      out += "\r\n";
+      out += arg;
+      out += "\r\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 Status Connection::call(const std::vector<Command>& commands, std::vector<Reply>& replies,
                         std::chrono::milliseconds extra_wait) {
   replies.clear();
   if (broken_) return Status::Unavailable(options_.masked_url + ": connection is broken");
-  std::vector<const char*> argv;
-  std::vector<std::size_t> lengths;
-  for (const Command& command : commands) {
-    argv.clear();
-    lengths.clear();
-    for (const std::string& arg : command) {
-      argv.push_back(arg.data());
-      lengths.push_back(arg.size());
-    }
-    if (redisAppendCommandArgv(ctx_, static_cast<int>(argv.size()), argv.data(), lengths.data()) !=
-        REDIS_OK) {
-      broken_ = true;
-      return Status::Unavailable(options_.masked_url + ": " + ctx_->errstr);
-    }
+  const std::string requests = encode_requests(commands);
+  if (redisAppendFormattedCommand(ctx_, requests.data(), requests.size()) != REDIS_OK) {
+    broken_ = true;
+    return Status::Unavailable(options_.masked_url + ": " + ctx_->errstr);
   }
   round_trips_.fetch_add(1, std::memory_order_relaxed);
   if (extra_wait.count() > 0) set_reply_timeout(options_.command_timeout + extra_wait);
