@@ -107,15 +107,21 @@ Status RedisClient::command(const Command& cmd, Reply& out, Millis block) {
   return Status::Ok();
 }
 
-Status RedisClient::eval(ScriptId script, std::vector<std::string> args, Reply& out) {
+Status RedisClient::evalsha(ScriptId script, std::size_t args, Command& out) const {
   auto sha = sha_.find(script);
   if (sha == sha_.end()) {
     return Status::Internal(options().masked_url + ": script " + script_name(script) +
                             " was never loaded");
   }
+  out.clear();
+  out.reserve(args + 3);
+  out.insert(out.end(), {"EVALSHA", sha->second, "0"});
+  return Status::Ok();
+}
+
+Status RedisClient::eval(ScriptId script, std::vector<std::string> args, Reply& out) {
   Command evalsha;
-  evalsha.reserve(args.size() + 3);
-  evalsha.insert(evalsha.end(), {"EVALSHA", sha->second, "0"});
+  if (Status s = this->evalsha(script, args.size(), evalsha); !s.ok()) return s;
   evalsha.insert(evalsha.end(), std::make_move_iterator(args.begin()),
                  std::make_move_iterator(args.end()));
   std::vector<Reply> replies;
@@ -129,7 +135,11 @@ Status RedisClient::eval(ScriptId script, std::vector<std::string> args, Reply& 
     }
     replies.erase(replies.begin());
   }
-  out = std::move(replies.front());
+  return script_reply(script, std::move(replies.front()), out);
+}
+
+Status RedisClient::script_reply(ScriptId script, Reply reply, Reply& out) const {
+  out = std::move(reply);
   if (out->type == REDIS_REPLY_ERROR) {
     return to_status(*out, std::string("script ") + script_name(script));
   }
@@ -138,25 +148,15 @@ Status RedisClient::eval(ScriptId script, std::vector<std::string> args, Reply& 
 
 Status RedisClient::command_then_eval(const Command& first, ScriptId script,
                                       std::vector<std::string> args, Reply& out, Millis block) {
-  auto sha = sha_.find(script);
-  if (sha == sha_.end()) {
-    return Status::Internal(options().masked_url + ": script " + script_name(script) +
-                            " was never loaded");
-  }
   Command evalsha;
-  evalsha.reserve(args.size() + 3);
-  evalsha.insert(evalsha.end(), {"EVALSHA", sha->second, "0"});
-  std::vector<Reply> replies;
+  if (Status s = this->evalsha(script, args.size(), evalsha); !s.ok()) return s;
   // The arguments stay here: a NOSCRIPT answer sends them again through eval().
   evalsha.insert(evalsha.end(), args.begin(), args.end());
+  std::vector<Reply> replies;
   if (Status s = round_trip({first, std::move(evalsha)}, replies, block); !s.ok()) return s;
   if (replies[0]->type == REDIS_REPLY_ERROR) return to_status(*replies[0], first.front());
   if (error_is(*replies[1], "NOSCRIPT")) return eval(script, std::move(args), out);
-  out = std::move(replies[1]);
-  if (out->type == REDIS_REPLY_ERROR) {
-    return to_status(*out, std::string("script ") + script_name(script));
-  }
-  return Status::Ok();
+  return script_reply(script, std::move(replies[1]), out);
 }
 
 Status RedisClient::to_status(const redisReply& reply, const std::string& what) const {

@@ -56,6 +56,11 @@ class RedisClient {
   // after a lost one or a transient refusal (LOADING, BUSY, ...).
   Status round_trip(const std::vector<Command>& commands, std::vector<Reply>& replies,
                     std::chrono::milliseconds block);
+  // The start of an EVALSHA of `script` (sha, no KEYS), room made for `args`
+  // arguments. Internal if the script was never loaded.
+  Status evalsha(ScriptId script, std::size_t args, Command& out) const;
+  // A script's reply as `out`; its error reply as a Status naming the script.
+  Status script_reply(ScriptId script, Reply reply, Reply& out) const;
   // A Redis error reply as a Status naming the URL and `what`.
   Status to_status(const redisReply& reply, const std::string& what) const;
 
