@@ -61,7 +61,8 @@ struct Writer {
     encode_delta(root, delta, env.expiry_ms(), c);
     if (!is_terminal(root.status)) return env.backend.commit(c);
     finish_with(c);
-    if (!next) return env.backend.commit(c);
+    // One job fetched ahead at most: a second terminal commit must not drop it.
+    if (!next || next->delivery) return env.backend.commit(c);
     return env.backend.commit_then_fetch(c, next->request, next->delivery);
   }
 };
@@ -178,6 +179,8 @@ void unstart_and_release(DurableEnv& env, const Delivery& d, const std::string& 
   CommitRequest c = w.fenced();
   c.headers.push_back(d.run->headers.front());
   c.release_lease = true;
+  // If this fails the run stays filed as running with its lease held until
+  // it lapses; then the sweeper or the job's next delivery takes it over.
   env.backend.commit(c);
 }
 

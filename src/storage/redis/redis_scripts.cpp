@@ -297,7 +297,7 @@ if not job[2] then
   return {'idle', int(now), int(now)}
 end
 local expires = now + visibility
-local deliveries = tonumber(job[6]) + 1
+local deliveries = (tonumber(job[6]) or 0) + 1
 redis.call('ZREM', ready_key(best_queue), best_member)
 redis.call('ZADD', inflight_key(best_queue), int(expires), best_member)
 redis.call('HSET', job_key(id), 'deliveries', int(deliveries), 'lease_owner', owner,
