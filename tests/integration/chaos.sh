@@ -26,11 +26,6 @@ for order in $(seq 1 $orders); do
   echo "$order $(start_order "$order")"
 done >"$dir/orders"
 
-runs_now() {  # run id, status
-  "$reactor" --storage "$db" runs --limit 100000 --json |
-    sed -E 's/.*"id":"([^"]+)".*"status":"([^"]+)".*/\1 \2/'
-}
-ended() { grep -c " completed$\| failed$" "$dir/runs" || true; }
 
 worker; worker
 : >"$dir/killed"
@@ -42,20 +37,11 @@ for _ in $(seq 1 $kills); do
   echo "$victim" >>"$dir/killed"
   worker
 done
-runs_now >"$dir/runs"
+runs_now
 ended_at_last_kill=$(ended)
 
 # Until every run has ended (bounded).
-while :; do
-  runs_now >"$dir/runs"
-  [[ $(ended) -ge $orders ]] && break
-  if ((SECONDS >= deadline)); then
-    echo "chaos: only $(ended) of $orders runs ended in time (seed $seed)" >&2
-    grep -v " completed$\| failed$" "$dir/runs" | head -5 >&2
-    exit 1
-  fi
-  sleep 0.5
-done
+wait_all_ended "chaos (seed $seed)" "$orders" "$deadline" || exit 1
 
 awk -v orders="$orders" -v seed="$seed" -v early="$ended_at_last_kill" '
   function err(m) { print "chaos: " m > "/dev/stderr"; bad++ }

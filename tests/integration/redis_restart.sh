@@ -89,21 +89,7 @@ bash "$launcher" restart "$redis_dir"
 restarted_lines=$(wc -l <"$dir/ledger")
 echo "redis_restart: redis-server restarted after $((SECONDS - killed_at)) s"
 
-runs_now() {  # run id, status
-  "$reactor" --storage "$db" runs --limit 100000 --json |
-    sed -E 's/.*"id":"([^"]+)".*"status":"([^"]+)".*/\1 \2/'
-}
-ended() { grep -c " completed$\| failed$" "$dir/runs" || true; }
-while :; do
-  runs_now >"$dir/runs"
-  [[ $(ended) -ge $orders ]] && break
-  if ((SECONDS >= deadline)); then
-    echo "redis_restart: only $(ended) of $orders runs ended in time" >&2
-    grep -v " completed$\| failed$" "$dir/runs" | head -5 >&2
-    exit 1
-  fi
-  sleep 0.5
-done
+wait_all_ended redis_restart "$orders" "$deadline" || exit 1
 ended_after=$((SECONDS - killed_at))
 
 for w in "${workers[@]}"; do

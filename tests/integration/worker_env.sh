@@ -107,6 +107,27 @@ wait_status() {
   return 1
 }
 wait_completed() { wait_status "$1" completed; }
+# runs_now: "run-id status" for every root run, into $dir/runs; ended: how many of them ended.
+runs_now() {
+  "$reactor" --storage "$db" runs --limit 100000 --json |
+    sed -E 's/.*"id":"([^"]+)".*"status":"([^"]+)".*/\1 \2/' >"$dir/runs"
+}
+ended() { grep -c " completed$\| failed$" "$dir/runs" || true; }
+# wait_all_ended NAME COUNT DEADLINE: waits until COUNT runs have ended, or fails (naming the
+# test NAME and a few of the runs still open) once $SECONDS reaches DEADLINE.
+wait_all_ended() {
+  local name=$1 count=$2 deadline=$3
+  while :; do
+    runs_now
+    [[ $(ended) -ge $count ]] && return 0
+    if ((SECONDS >= deadline)); then
+      echo "$name: only $(ended) of $count runs ended in time" >&2
+      grep -v " completed$\| failed$" "$dir/runs" | head -5 >&2
+      return 1
+    fi
+    sleep 0.5
+  done
+}
 # wait_no_jobs RUN_ID: waits (bounded, 30 s) until no job of the run is left.
 wait_no_jobs() {
   for _ in $(seq 1 300); do
