@@ -270,8 +270,13 @@ Status RedisBackend::run(ScriptId script, std::vector<std::string> args, Read&& 
   args.insert(args.begin(), client_.options().prefix);
   Reply reply;
   if (Status s = client_.eval(script, std::move(args), reply); !s.ok()) return s;
+  return read_reply(script, *reply, std::forward<Read>(read));
+}
+
+template <typename Read>
+Status RedisBackend::read_reply(ScriptId script, const redisReply& reply, Read&& read) {
   try {
-    return read(*reply);
+    return read(reply);
   } catch (const std::exception& e) {  // BadReply, or a job kind this build cannot read
     return Status::Internal(client_.options().masked_url + ": script " +
                             redis::script_name(script) + ": unexpected reply: " + e.what());
@@ -369,9 +374,13 @@ Status RedisBackend::commit_then_fetch(const CommitRequest& c, const FetchReques
   const auto asked_at = std::chrono::steady_clock::now();
   return run(ScriptId::kCommitThenFetch, std::move(args), [&](const redisReply& r) {
     if (integer(element(r, 0)) != 1) return fenced_out(c);
-    // The commit is applied whatever the fetch found; a fetch reply this
-    // build cannot read only leaves `next` empty.
-    if (!read_fetch_reply(element(r, 1), f, asked_at, next).ok()) next.reset();
+    // The commit is applied whatever the fetch found: a fetch reply this
+    // build cannot read only leaves `next` empty, it must not turn the
+    // commit's success into an error.
+    const Status fetched = read_reply(
+        ScriptId::kCommitThenFetch, element(r, 1),
+        [&](const redisReply& f_reply) { return read_fetch_reply(f_reply, f, asked_at, next); });
+    if (!fetched.ok()) next.reset();
     return Status::Ok();
   });
 }
@@ -514,12 +523,8 @@ Status RedisBackend::wait_then_fetch(const FetchRequest& f, Duration max_wait,
   Status s = client_.command_then_eval(blpop(f.queues, wait), ScriptId::kFetch, std::move(args),
                                        reply, wait);
   if (!s.ok()) return s;
-  try {
-    return read_fetch_reply(*reply, f, asked_at, out);
-  } catch (const std::exception& e) {
-    return Status::Internal(client_.options().masked_url +
-                            ": script fetch: unexpected reply: " + e.what());
-  }
+  return read_reply(ScriptId::kFetch, *reply,
+                    [&](const redisReply& r) { return read_fetch_reply(r, f, asked_at, out); });
 }
 
 Status RedisBackend::release_job(std::int64_t job_id, const std::string& owner, Duration delay) {

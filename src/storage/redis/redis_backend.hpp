@@ -63,6 +63,10 @@ class RedisBackend final : public Backend {
   // shape is Internal naming the script.
   template <typename Read>
   Status run(redis::ScriptId script, std::vector<std::string> args, Read&& read);
+  // `read` applied to a reply of `script`; a reply of the wrong shape (it
+  // throws) is Internal naming the script.
+  template <typename Read>
+  Status read_reply(redis::ScriptId script, const redisReply& reply, Read&& read);
   // How long a wait for `queues` may block: at most max_wait, and no longer
   // than until the next job the last empty fetch of them saw falls due.
   std::chrono::milliseconds wait_limit(const std::vector<std::string>& queues, Duration max_wait);
