@@ -75,26 +75,30 @@ void Worker::Impl::fetch_loop(std::stop_token stop) {
   const Duration first_idle =
       env.backend.wakes_waiters() ? options.poll_interval : Duration(std::chrono::milliseconds(1));
   Duration idle = first_idle;
+  // What every fetch asks for, with a fresh owner per execution.
+  const auto request = [&] {
+    return FetchRequest{options.queues, new_run_id(), options.visibility_timeout,
+                        env.options.lease_ttl};
+  };
   // The job fetched with the last commit of the previous run, if any.
   NextDelivery ahead;
   // Whether the last fetch found nothing due: the next one waits first.
   bool was_idle = false;
   while (!stop.stop_requested()) {
     std::optional<Delivery> d;
-    // A fresh owner per execution.
-    FetchRequest f{options.queues, new_run_id(), options.visibility_timeout, env.options.lease_ttl};
+    FetchRequest f;
     Status s;
     if (ahead.delivery) {
-      f.owner = ahead.request.owner;
+      f = std::move(ahead.request);
       d = std::move(ahead.delivery);
       ahead.delivery.reset();
-    } else if (was_idle) {
-      // Block until an enqueue wakes us or the next job falls due (backends
-      // that can), else sleep; then fetch. At most `idle` <= poll_interval
-      // either way, so stopping waits no longer than that.
-      s = env.backend.wait_then_fetch(f, idle, d);
     } else {
-      s = env.backend.fetch(f.queues, f.owner, f.visibility, f.run_lease_ttl, d);
+      f = request();
+      // After an empty fetch: block until an enqueue wakes us or the next job
+      // falls due (backends that can), else sleep; then fetch. At most `idle`
+      // <= poll_interval either way, so stopping waits no longer than that.
+      s = was_idle ? env.backend.wait_then_fetch(f, idle, d)
+                   : env.backend.fetch(f.queues, f.owner, f.visibility, f.run_lease_ttl, d);
     }
     if (!s.ok()) {
       std::fprintf(stderr, "reactor worker: fetch failed: %s\n", s.to_string().c_str());
@@ -105,11 +109,9 @@ void Worker::Impl::fetch_loop(std::stop_token stop) {
       idle = std::min<Duration>(idle * 2, options.poll_interval);
       continue;
     }
-    const std::string& owner = f.owner;
     idle = first_idle;
-    ahead.request = FetchRequest{options.queues, new_run_id(), options.visibility_timeout,
-                                 env.options.lease_ttl};
-    DeliveryOutcome o = process_delivery(env, *d, owner, /*yield_on_retry_wait=*/true, &ahead);
+    ahead.request = request();
+    DeliveryOutcome o = process_delivery(env, *d, f.owner, /*yield_on_retry_wait=*/true, &ahead);
     if (o == DeliveryOutcome::kHandedBack) {
       std::fprintf(stderr,
                    "reactor worker: job %lld for reactor '%s' is not served here; handed back\n",
