@@ -10,6 +10,20 @@
 namespace reactor::conformance {
 namespace {
 
+// The commit that ends the run `d` delivered: completed, fenced by its
+// lease, acking its job and releasing the lease.
+CommitRequest ending(const Delivery& d) {
+  CommitRequest c;
+  c.root_id = d.job.spec.run_id;
+  c.fencing_token = d.run_lease.token;
+  c.headers = {header(d.job.spec.run_id, RunStatus::kCompleted)};
+  c.ack_job = d.job.id;
+  c.ack_owner = d.job.lease_owner;
+  c.release_lease = true;
+  c.lease_owner = d.run_lease.owner;
+  return c;
+}
+
 template <typename Factory>
 class QueueConformance : public BackendConformance<Factory> {};
 TYPED_TEST_SUITE(QueueConformance, ConformanceBackends, BackendName);
@@ -187,24 +201,14 @@ TYPED_TEST(QueueConformance, CommitThenFetchAppliesTheCommitThenFetches) {
   ASSERT_TRUE(d && d->run_leased);
   this->create({header("r2", RunStatus::kEnqueued)}, {job("q", "r2")});
 
-  CommitRequest stale;
-  stale.root_id = "r1";
-  stale.fencing_token = d->run_lease.token + 1000;
-  stale.headers = {header("r1", RunStatus::kCompleted)};
+  CommitRequest stale = ending(*d);
+  stale.fencing_token += 1000;
   std::optional<Delivery> next;
   const FetchRequest f{{"q"}, "w2", this->kVisibility, 10s};
   EXPECT_EQ(this->db().commit_then_fetch(stale, f, next).code(), StatusCode::kLeaseLost);
   EXPECT_FALSE(next);
 
-  CommitRequest last;
-  last.root_id = "r1";
-  last.fencing_token = d->run_lease.token;
-  last.headers = {header("r1", RunStatus::kCompleted)};
-  last.ack_job = d->job.id;
-  last.ack_owner = "w1";
-  last.release_lease = true;
-  last.lease_owner = "w1";
-  ASSERT_TRUE(this->db().commit_then_fetch(last, f, next).ok());
+  ASSERT_TRUE(this->db().commit_then_fetch(ending(*d), f, next).ok());
   ASSERT_TRUE(next && next->run_leased && next->run);
   EXPECT_EQ(next->job.spec.run_id, "r2");
   EXPECT_EQ(next->job.lease_owner, "w2");
@@ -218,13 +222,8 @@ TYPED_TEST(QueueConformance, CommitThenFetchAppliesTheCommitThenFetches) {
   EXPECT_FALSE(has_job);
 
   // Nothing due: applied, nothing fetched.
-  CommitRequest end2;
-  end2.root_id = "r2";
-  end2.fencing_token = next->run_lease.token;
-  end2.headers = {header("r2", RunStatus::kCompleted)};
-  end2.ack_job = next->job.id;
-  end2.ack_owner = "w2";
-  ASSERT_TRUE(this->db().commit_then_fetch(end2, f, next).ok());
+  const Delivery second = *next;
+  ASSERT_TRUE(this->db().commit_then_fetch(ending(second), f, next).ok());
   EXPECT_FALSE(next);
   ASSERT_TRUE(this->db().load_header("r2", h).ok());
   EXPECT_EQ(h.status, RunStatus::kCompleted);

@@ -127,18 +127,24 @@ TEST_F(RedisBackendTest, EveryOperationIsOneRoundTrip) {
   RecordProperty("round_trips", report);
 }
 
+// After `delay`, from a connection of its own: run r1 and its job on queue q,
+// which wakes whoever waits on q.
+std::thread enqueue_r1_later(RedisBackendFactory& factory, Duration delay) {
+  std::unique_ptr<Backend> opened;
+  EXPECT_TRUE(factory.open(opened).ok());
+  std::shared_ptr<Backend> producer = std::move(opened);
+  return std::thread([producer, delay] {
+    std::this_thread::sleep_for(delay);
+    EXPECT_TRUE(producer && producer->commit(create_with_job("r1", "q")).ok());
+  });
+}
+
 TEST_F(RedisBackendTest, WaitForJobsBlocksUntilAnEnqueueWakesIt) {
   std::optional<Delivery> d;
   ASSERT_TRUE(db_->fetch({"q"}, "w1", 30s, 10s, d).ok());
   ASSERT_FALSE(d);
-  std::unique_ptr<Backend> producer;
-  ASSERT_TRUE(factory_.open(producer).ok());
-
   const auto start = Clock::now();
-  std::thread enqueue([&] {
-    std::this_thread::sleep_for(300ms);
-    EXPECT_TRUE(producer->commit(create_with_job("r1", "q")).ok());
-  });
+  std::thread enqueue = enqueue_r1_later(factory_, 300ms);
   const std::uint64_t before = db_->round_trips();
   Status s = db_->wait_for_jobs({"other", "q"}, 20s);
   const auto waited = Clock::now() - start;
@@ -157,12 +163,7 @@ TEST_F(RedisBackendTest, WaitThenFetchBringsTheJobThatEndedTheWait) {
   std::optional<Delivery> d;
   ASSERT_TRUE(db_->fetch({"q"}, "w1", 30s, 10s, d).ok());
   ASSERT_FALSE(d);
-  std::unique_ptr<Backend> producer;
-  ASSERT_TRUE(factory_.open(producer).ok());
-  std::thread enqueue([&] {
-    std::this_thread::sleep_for(300ms);
-    EXPECT_TRUE(producer->commit(create_with_job("r1", "q")).ok());
-  });
+  std::thread enqueue = enqueue_r1_later(factory_, 300ms);
   const std::uint64_t before = db_->round_trips();
   Status s = db_->wait_then_fetch({{"other", "q"}, "w1", 30s, 10s}, 20s, d);
   enqueue.join();
