@@ -169,15 +169,14 @@ Status MemoryBackend::fetch(const std::vector<std::string>& queues, const std::s
   d.job = *best;
   d.run_leased = try_acquire(run_lease_key(best->spec.run_id), owner, storage::to_ms(run_lease_ttl),
                              now, d.run_lease);
-  if (d.run_leased) {
-    StoredRun run;
-    if (load_run_locked(best->spec.run_id, run).ok()) d.run = std::move(run);
-    // An enqueued root is filed as running by its delivery (Delivery::run_started).
-    auto header = runs_.find(best->spec.run_id);
-    if (d.run && header != runs_.end() && header->second.parent_id.empty() &&
-        header->second.status == RunStatus::kEnqueued) {
-      header->second.status = RunStatus::kRunning;
-      header->second.updated_at_ms = now;
+  if (StoredRun run; d.run_leased && load_run_locked(best->spec.run_id, run).ok()) {
+    d.run = std::move(run);
+    // An enqueued root (load_run found it) is filed as running by its
+    // delivery (Delivery::run_started).
+    RunHeaderRow& header = runs_.at(best->spec.run_id);
+    if (header.status == RunStatus::kEnqueued) {
+      header.status = RunStatus::kRunning;
+      header.updated_at_ms = now;
       d.run_started = true;
     }
   }
