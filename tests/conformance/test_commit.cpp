@@ -171,6 +171,67 @@ TYPED_TEST(CommitConformance, NewestTokenFencesSuccessfully) {
   EXPECT_EQ(run.fencing_token, next.token);
 }
 
+// The commit a running run makes for each step (its own header, step and
+// trace rows, fenced): what most commits are, and what a backend may serve by
+// a shorter path. It must still write every row, keep the first trace row of
+// a seq, move the run in the listings, and fence.
+TYPED_TEST(CommitConformance, AStepCommitWritesItsRowsMovesTheRunInListingsAndIsFenced) {
+  this->create({header("r1", RunStatus::kRunning, "", "", 10),
+                header("r2", RunStatus::kRunning, "", "", 20)});
+  Lease lease = this->acquire(run_lease_key("r1"), "w1", true, this->kShortTtl);
+  auto step_commit = [&](RunStatus status, std::int64_t updated_at, std::vector<StepRow> steps,
+                         std::vector<TraceRow> trace) {
+    CommitRequest c;
+    c.root_id = "r1";
+    c.fencing_token = lease.token;
+    c.headers = {header("r1", status, "", "", updated_at)};
+    c.steps = std::move(steps);
+    c.trace = std::move(trace);
+    return c;
+  };
+  auto listed = [&](std::optional<RunStatus> status) {
+    RunFilter filter;
+    filter.status = status;
+    std::vector<RunHeaderRow> out;
+    EXPECT_TRUE(this->db().list_runs(filter, out).ok());
+    return this->ids(out);
+  };
+  using Ids = std::vector<std::string>;
+
+  this->commit_ok(step_commit(RunStatus::kRunning, 30, {{"r1", 0, "s0"}}, {{"r1", 0, "t0"}}));
+  EXPECT_EQ(listed(std::nullopt), (Ids{"r1", "r2"}));
+  EXPECT_EQ(listed(RunStatus::kRunning), (Ids{"r1", "r2"}));
+  this->commit_ok(step_commit(RunStatus::kRunning, 40, {{"r1", 0, "s0-again"}, {"r1", 1, "s1"}},
+                              {{"r1", 0, "t0-duplicate"}, {"r1", 1, "t1"}}));
+  StoredRun run = this->load("r1");
+  EXPECT_EQ(dump(run), dump(header("r1", RunStatus::kRunning, "", "", 40)) + "\n" +
+                           "step r1#0 s0-again\n"
+                           "step r1#1 s1\n"
+                           "trace r1@0 t0\n"
+                           "trace r1@1 t1\n"
+                           "token " +
+                           std::to_string(lease.token) + "\n");
+
+  // The same shape with a new status is filed under it.
+  this->commit_ok(step_commit(RunStatus::kRollingBack, 50, {{"r1", 2, "s2"}}, {{"r1", 2, "t2"}}));
+  EXPECT_EQ(listed(RunStatus::kRunning), (Ids{"r2"}));
+  EXPECT_EQ(listed(RunStatus::kRollingBack), (Ids{"r1"}));
+
+  // Once another worker holds the run, the old holder's step commit writes nothing.
+  this->advance_to(lease.expires_at_ms);
+  Lease next = this->acquire(run_lease_key("r1"), "w2", true);
+  const std::string before = dump(this->load("r1"));
+  EXPECT_EQ(this->db()
+                .commit(step_commit(RunStatus::kRollingBack, 60, {{"r1", 3, "zombie"}},
+                                    {{"r1", 3, "zombie"}}))
+                .code(),
+            StatusCode::kLeaseLost);
+  EXPECT_EQ(dump(this->load("r1")), before);
+  EXPECT_EQ(listed(RunStatus::kRollingBack), (Ids{"r1"}));
+  EXPECT_EQ(listed(std::nullopt), (Ids{"r1", "r2"}));
+  EXPECT_GT(next.token, lease.token);
+}
+
 TYPED_TEST(CommitConformance, CommitReleasesTheRunLeaseOnlyForItsHolder) {
   this->create({header("r1", RunStatus::kRunning)});
   Lease lease = this->acquire(run_lease_key("r1"), "w1", true);

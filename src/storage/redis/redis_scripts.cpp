@@ -131,10 +131,11 @@ local function take(n)
   i = i + n
   return unpack(A, first, first + n - 1)
 end
--- The root of a run named in this commit: the commit's own root needs no lookup.
+-- The root of a run named in this commit: the commit's own root, and every
+-- run whose header row it carries, need no lookup.
+local roots_of = {[root] = root}
 local function root_of_row(run_id)
-  if run_id == root then return root end
-  return root_of(run_id)
+  return roots_of[run_id] or root_of(run_id)
 end
 -- Upserted fields, gathered per rows hash and written with one HSET each.
 local batches, batch_keys = {}, {}
@@ -155,6 +156,7 @@ end
 -- a commit costs a handful of commands (docs/redis.md, "Round trips").
 for _ = 1, rows() do
   local id, run_root, parent, reactor, status, terminal, updated_at, expires_at, blob = take(9)
+  roots_of[id] = run_root
   upsert(run_root, header_field(id), blob)
   if parent == '' then
     -- The indexes list_runs, find_orphans and purge_expired read; the meta
@@ -177,8 +179,9 @@ for _ = 1, rows() do
     redis.call('ZADD', reactor_key(reactor), updated_at, id)
     if terminal == '1' and tonumber(expires_at) > 0 then
       redis.call('ZADD', EXPIRING, expires_at, id)
-    elseif terminal == '1' or was[1] ~= status then
-      -- Only a terminal root is ever filed there: one that stays non-terminal is not.
+    elseif terminal == '1' or (was[1] and was[1] ~= status) then
+      -- Only a terminal root is ever filed there: one that stays non-terminal
+      -- is not, nor is one never filed before.
       redis.call('ZREM', EXPIRING, id)
     end
   else
@@ -232,6 +235,55 @@ if release == '1' and meta and lease_owner ~= '' and meta[4] == lease_owner then
 end
 if nonce ~= '' then redis.call('SET', P .. 'commit:' .. nonce, '1', 'PX', 600000) end
 return 1
+)lua";
+
+// Most commits are one step of a running root: the root's own header row (not
+// terminal, filed under the same status and reactor as before), its step and
+// trace rows, nothing else. The commit script starts with this block, before
+// the helpers are defined, and returns from it when the commit has that shape:
+// such a commit then costs a third of the general path's script time (the
+// helpers' closures and the general path's bookkeeping are most of it; see
+// docs/redis.md, "Round trips"). Any other commit falls through unchanged.
+// Reads ARGV in the commit layout documented in kCommit.
+constexpr const char* kStepCommit = R"lua(
+do
+  local P, root, token = ARGV[1], ARGV[3], ARGV[4]
+  -- No nonce (no jobs), fenced, no lease release, no ack; one header row: the
+  -- root's own, not terminal; no inputs.
+  if ARGV[2] == '' and token ~= '0' and ARGV[5] == '0' and ARGV[7] == '' and ARGV[9] == '1' and
+     ARGV[10] == root and ARGV[11] == root and ARGV[12] == '' and ARGV[15] == '0' and
+     ARGV[19] == '0' then
+    -- Where each section's row count stands: steps at 20, then trace, then jobs.
+    local steps_n = 20
+    local trace_n = steps_n + 1 + 3 * tonumber(ARGV[steps_n])
+    local jobs_n = trace_n + 1 + 3 * tonumber(ARGV[trace_n])
+    local eligible = ARGV[jobs_n] == '0' and #ARGV == jobs_n
+    local fields = {'h:' .. root, ARGV[18]}
+    for k = steps_n + 1, trace_n - 1, 3 do
+      eligible = eligible and ARGV[k] == root
+      fields[#fields + 1] = 's:' .. root .. '#' .. ARGV[k + 1]
+      fields[#fields + 1] = ARGV[k + 2]
+    end
+    for k = trace_n + 1, jobs_n - 1, 3 do eligible = eligible and ARGV[k] == root end
+    -- One HSET takes them all only while unpack() fits the Lua stack.
+    eligible = eligible and #fields <= 800
+    local reactor, status, updated_at = ARGV[13], ARGV[14], ARGV[16]
+    local tag = P .. '{' .. root .. '}:'
+    local meta = eligible and redis.call('HMGET', tag .. 'meta', 'token', 'status', 'reactor')
+    if meta and meta[1] ~= token then return 0 end
+    if meta and meta[2] == status and meta[3] == reactor then
+      redis.call('HSET', tag .. 'rows', unpack(fields))
+      -- Trace rows are written once: the first write of a seq wins, as in the general path.
+      for k = trace_n + 1, jobs_n - 1, 3 do
+        redis.call('HSETNX', tag .. 'rows', 't:' .. ARGV[k + 1], ARGV[k + 2])
+      end
+      redis.call('ZADD', P .. 'roots', updated_at, root)
+      redis.call('ZADD', P .. 'status:' .. status, updated_at, root)
+      redis.call('ZADD', P .. 'reactor:' .. reactor, updated_at, root)
+      return 1
+    end
+  end
+end
 )lua";
 
 constexpr const char* kFetch = R"lua(
@@ -588,9 +640,11 @@ const std::string& script_source(ScriptId id) {
     std::map<ScriptId, std::string> sources;
     for (const auto& [script, entry] : entries()) {
       const std::string header = std::string("-- reactor: ") + entry.name + "\n";
+      // The commit script begins with its fast path, ahead of the helpers it does not need.
+      const std::string fast_path = script == ScriptId::kCommit ? kStepCommit : "";
       sources[script] = script == ScriptId::kCommitThenFetch
                             ? header + commit_then_fetch_source()
-                            : header + kHelpers + "local A = ARGV\n" + entry.body;
+                            : header + fast_path + kHelpers + "local A = ARGV\n" + entry.body;
     }
     return sources;
   }();
