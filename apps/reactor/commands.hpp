@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "bench.hpp"
 
@@ -43,6 +44,8 @@ struct WorkerCliOptions {
   // Unset: the DurabilityOptions defaults.
   std::optional<double> snooze_delay_s;
   std::optional<int> snooze_max_attempts;
+  // The reactors whose runs this worker serves; empty: every registered one.
+  std::vector<std::string> reactors;
   // The peer benchmark (hidden): once the worker can take work, SADD its pid
   // to bench:ready on the harness's Redis (BENCH_REDIS_*).
   bool bench_ready = false;

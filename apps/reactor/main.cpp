@@ -35,8 +35,9 @@ int main(int argc, char** argv) {
   worker_cmd->add_option("--threads", worker.threads, "Worker threads")->check(CLI::Range(1, 256));
   worker_cmd->add_option("--lease-ttl", worker.lease_ttl_s, "Run lease TTL in seconds")
       ->check(CLI::PositiveNumber);
-  worker_cmd->add_option("--sweep-interval", worker.sweep_interval_s,
-                         "Recovery sweep interval in seconds")
+  worker_cmd
+      ->add_option("--sweep-interval", worker.sweep_interval_s,
+                   "Recovery sweep interval in seconds")
       ->check(CLI::PositiveNumber);
   worker_cmd
       ->add_option("--snooze-delay", worker.snooze_delay_s,
@@ -47,6 +48,10 @@ int main(int argc, char** argv) {
       ->add_option("--snooze-max-attempts", worker.snooze_max_attempts,
                    "Snoozes allowed for contention other than a live duplicate")
       ->check(CLI::Range(1, 1000000));
+  worker_cmd
+      ->add_option("--reactors", worker.reactors,
+                   "Serve only these reactors' runs (comma-separated names; default: all)")
+      ->delimiter(',');
   worker_cmd->add_flag("--bench-ready", worker.bench_ready)->group("");  // the peer benchmark
 
   reactor_cli::RunsOptions runs;

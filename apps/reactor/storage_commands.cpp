@@ -1,13 +1,12 @@
 // The commands that work on stored runs: worker, runs, show, sweep, enqueue.
+#include <pthread.h>
+#include <unistd.h>
+
 #include <csignal>
 #include <cstdio>
 #include <iostream>
 
-#include <pthread.h>
-#include <unistd.h>
-
 #include "bench_saga/bench_record.hpp"
-
 #include "cli_engine.hpp"
 #include "commands.hpp"
 #include "reactor/worker.hpp"
@@ -81,12 +80,23 @@ int run_worker_command(const WorkerCliOptions& o) {
   if (!cli.open(o.storage, durability)) return 2;
   WorkerOptions w;
   w.threads = o.threads;
+  for (const std::string& name : o.reactors) {
+    if (!cli.engine().registry().find(name)) {
+      std::string known;
+      for (const std::string& n : cli.engine().registry().names())
+        known += (known.empty() ? "" : ", ") + n;
+      std::fprintf(stderr, "reactor worker: unknown reactor '%s' (registered: %s)\n", name.c_str(),
+                   known.c_str());
+      return 2;
+    }
+    // The CLI's engine files each reactor's runs in the queue named after it.
+    w.queues.push_back(name);
+  }
   w.sweep_interval = seconds(o.sweep_interval_s);
   w.on_delivery = log_delivery;
   // describe(): the URL with any password masked.
   std::fprintf(stderr, "reactor worker: serving %s with %d thread(s) (pid %d)\n",
-               cli.engine().backend()->describe().c_str(), o.threads,
-               static_cast<int>(getpid()));
+               cli.engine().backend()->describe().c_str(), o.threads, static_cast<int>(getpid()));
   if (o.bench_ready) return run_bench_worker(cli.engine(), std::move(w));
   return run_worker(cli.engine(), w);
 }
