@@ -63,7 +63,9 @@ struct Writer {
     finish_with(c);
     // One job fetched ahead at most: a second terminal commit must not drop it.
     if (!next || next->delivery) return env.backend.commit(c);
-    return env.backend.commit_then_fetch(c, next->request, next->delivery);
+    Status s = env.backend.commit_then_fetch(c, next->request, next->delivery);
+    next->fetched = s.ok();
+    return s;
   }
 };
 

@@ -61,6 +61,10 @@ RunResult run_synchronously(DurableEnv& env, const Definition& def, Run run);
 struct NextDelivery {
   FetchRequest request;
   std::optional<Delivery> delivery;
+  // The run's last commit was applied with its fetch: `delivery` is what it
+  // found, and empty means nothing was due (or the fetch's reply could not be
+  // read), so the worker's next try may wait for an enqueue first.
+  bool fetched = false;
 };
 
 // Executes one delivered job. A retry that is not yet due hands the run back

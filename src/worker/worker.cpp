@@ -111,7 +111,11 @@ void Worker::Impl::fetch_loop(std::stop_token stop) {
     }
     idle = first_idle;
     ahead.request = request();
+    ahead.fetched = false;
     DeliveryOutcome o = process_delivery(env, *d, f.owner, /*yield_on_retry_wait=*/true, &ahead);
+    // The run's last commit fetched and found nothing due: fetching again at
+    // once would find nothing too, so the next try waits for an enqueue first.
+    was_idle = ahead.fetched && !ahead.delivery;
     if (o == DeliveryOutcome::kHandedBack) {
       std::fprintf(stderr,
                    "reactor worker: job %lld for reactor '%s' is not served here; handed back\n",

@@ -5,11 +5,14 @@
 // time is a ManualClock. Last, the inline mode: jobs run in their caller.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "reactor/reactor.hpp"
 #include "reactor/worker.hpp"
@@ -43,6 +46,7 @@ class WatchedBackend : public testing_support::ForwardingBackend {
 
   Status commit(const CommitRequest& c) override {
     ++commits;
+    log("commit:" + (c.headers.empty() ? std::string("-") : to_string(c.headers[0].status)));
     Status s = ForwardingBackend::commit(c);
     std::lock_guard lock(mu_);
     for (const auto& h : c.headers) {
@@ -64,7 +68,19 @@ class WatchedBackend : public testing_support::ForwardingBackend {
     Status s = ForwardingBackend::fetch(queues, owner, visibility, run_lease_ttl, out);
     if (out && (refuse_loads || !check_readable(out->job.spec.run_id).ok())) out->run.reset();
     if (out && hide_started) out->run_started = false;
+    log(out ? "fetch:job" : "fetch:none");
     return s;
+  }
+  Status wait_for_jobs(const std::vector<std::string>& queues, Duration max_wait) override {
+    log("wait");
+    return ForwardingBackend::wait_for_jobs(queues, max_wait);
+  }
+
+  // What the worker asked of the store, in order: "commit:<status of the
+  // first header>" (or "commit:-"), "fetch:job", "fetch:none", "wait".
+  std::vector<std::string> calls() {
+    std::lock_guard lock(mu_);
+    return calls_;
   }
 
  private:
@@ -74,8 +90,14 @@ class WatchedBackend : public testing_support::ForwardingBackend {
     return Status::Ok();
   }
 
+  void log(std::string call) {
+    std::lock_guard lock(mu_);
+    calls_.push_back(std::move(call));
+  }
+
   std::mutex mu_;
   std::string unreadable_;
+  std::vector<std::string> calls_;
 };
 
 // Waits (bounded) for `cond`, without moving the clock. A worker counts a
@@ -279,6 +301,29 @@ TEST_F(DurableRules, AWorkerCommitsTheStartItselfWhenTheFetchDidNotFileTheRunAsR
   auto worker = start_worker();
   ASSERT_EQ(wait_for(id, RunStatus::kCompleted).status, RunStatus::kCompleted);
   EXPECT_EQ(store_->commits.load(), 6);  // "running", then one per step
+}
+
+// A run's last commit also fetches the worker's next job. When it finds none,
+// the worker's next try waits for an enqueue first: fetching again at once
+// would only find nothing a second time.
+TEST_F(DurableRules, AWorkerWhoseLastCommitFoundNoJobWaitsBeforeFetchingAgain) {
+  open();
+  std::string id;
+  ASSERT_TRUE(engine_->run_in_background("Five", {{"n", 0}}, id).ok());
+  auto worker = start_worker();
+  ASSERT_EQ(wait_for(id, RunStatus::kCompleted).status, RunStatus::kCompleted);
+  std::vector<std::string> calls;
+  ASSERT_TRUE(eventually([&] {
+    calls = store_->calls();
+    auto end = std::find(calls.begin(), calls.end(), "commit:completed");
+    return end != calls.end() && calls.end() - end >= 3;
+  }));
+  worker->stop();
+  worker->wait();
+  auto end = std::find(calls.begin(), calls.end(), "commit:completed");
+  ASSERT_NE(end, calls.end());
+  EXPECT_EQ(*(end + 1), "fetch:none");  // the commit's own fetch
+  EXPECT_EQ(*(end + 2), "wait");
 }
 
 // A run's last commit fetches the worker's next job. A worker told to stop
