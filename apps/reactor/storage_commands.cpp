@@ -36,39 +36,66 @@ void log_delivery(const Job& job, const char* outcome) {
                static_cast<long long>(job.id), job.spec.run_id.c_str(), outcome, why);
 }
 
-// The peer benchmark's worker: serves like run_worker, and tells the harness
-// (SADD bench:ready <pid>) once its threads are fetching.
-int run_bench_worker(Engine& engine, WorkerOptions options) {
-  auto record = examples::BenchRecord::from_env();
-  if (record == nullptr) {
-    std::fprintf(stderr, "reactor worker: --bench-ready needs BENCH_REDIS_PORT\n");
-    return 2;
+// What a worker did, on its way out: the store requests it made per durable
+// step are the figure to watch on a networked store (docs/redis.md, "Round trips").
+void report(const WorkerStats& st) {
+  std::fprintf(stderr,
+               "reactor worker: stopped after %llu deliveries (%llu runs finished) and %llu "
+               "durable steps",
+               static_cast<unsigned long long>(st.jobs),
+               static_cast<unsigned long long>(st.runs_finished),
+               static_cast<unsigned long long>(st.durable_steps));
+  if (st.round_trips == 0) {
+    std::fprintf(stderr, "\n");
+    return;
   }
-  // SIGTERM/SIGINT are blocked before any thread starts (every thread inherits
-  // the mask), so this thread alone receives them, in sigwait.
+  std::fprintf(stderr, "; %llu requests to the store",
+               static_cast<unsigned long long>(st.round_trips));
+  if (st.durable_steps > 0) {
+    std::fprintf(stderr, ", %.2f per durable step",
+                 static_cast<double>(st.round_trips) / static_cast<double>(st.durable_steps));
+  }
+  std::fprintf(stderr, " (fetches, waits, heartbeats and sweeps included)\n");
+}
+
+// SIGTERM and SIGINT, blocked in the calling thread. Called before any other
+// thread starts (the engine's heartbeat thread included: every thread
+// inherits the mask), so the thread that calls serve() alone receives them.
+sigset_t block_stop_signals() {
   sigset_t stop_signals;
   sigemptyset(&stop_signals);
   sigaddset(&stop_signals, SIGTERM);
   sigaddset(&stop_signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  return stop_signals;
+}
+
+// Serves until one of `stop_signals` arrives, then stops gracefully (a run in
+// flight finishes its delivery) and reports. With `ready`, tells the peer
+// benchmark's harness (SADD bench:ready <pid>) once its threads are fetching.
+int serve(Engine& engine, WorkerOptions options, const sigset_t& stop_signals,
+          examples::BenchRecord* ready) {
   Worker worker(engine, std::move(options));
   worker.start();
-  if (auto why = record->announce_ready(); !why.empty()) {
-    std::fprintf(stderr, "reactor worker: %s\n", why.c_str());
-    worker.stop();
-    return 1;
+  if (ready != nullptr) {
+    if (auto why = ready->announce_ready(); !why.empty()) {
+      std::fprintf(stderr, "reactor worker: %s\n", why.c_str());
+      worker.stop();
+      return 1;
+    }
   }
   int signal = 0;
   sigwait(&stop_signals, &signal);
-  // Graceful, as run_worker: stop fetching; a run in flight finishes its delivery.
   worker.stop();
   worker.wait();
+  report(worker.stats());
   return 0;
 }
 
 }  // namespace
 
 int run_worker_command(const WorkerCliOptions& o) {
+  const sigset_t stop_signals = block_stop_signals();
   DurabilityOptions durability;
   durability.lease_ttl = seconds(o.lease_ttl_s);
   if (o.snooze_delay_s) {
@@ -97,8 +124,13 @@ int run_worker_command(const WorkerCliOptions& o) {
   // describe(): the URL with any password masked.
   std::fprintf(stderr, "reactor worker: serving %s with %d thread(s) (pid %d)\n",
                cli.engine().backend()->describe().c_str(), o.threads, static_cast<int>(getpid()));
-  if (o.bench_ready) return run_bench_worker(cli.engine(), std::move(w));
-  return run_worker(cli.engine(), w);
+  if (!o.bench_ready) return serve(cli.engine(), std::move(w), stop_signals, nullptr);
+  auto record = examples::BenchRecord::from_env();
+  if (record == nullptr) {
+    std::fprintf(stderr, "reactor worker: --bench-ready needs BENCH_REDIS_PORT\n");
+    return 2;
+  }
+  return serve(cli.engine(), std::move(w), stop_signals, record.get());
 }
 
 int run_runs(const RunsOptions& o) {

@@ -58,6 +58,14 @@ struct WorkerStats {
   std::uint64_t lease_lost = 0;     // executions stopped by a newer writer
   std::uint64_t sweeps = 0;
   std::uint64_t requeued = 0;  // runs the sweeper handed back to the queue
+  // Since start(), for the whole engine this worker serves (so for the
+  // process, when the worker is its only user of the engine):
+  // commits that recorded step progress (a step's result, failure, retry or
+  // compensation) ...
+  std::uint64_t durable_steps = 0;
+  // ... and requests to the store (Backend::round_trips(): fetches, commits,
+  // heartbeats, waits, sweeps and retries; 0 for a store inside the process).
+  std::uint64_t round_trips = 0;
 };
 
 class Worker {

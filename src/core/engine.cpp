@@ -27,12 +27,13 @@ struct Engine::Impl {
 
   void open_durable(Registry& registry) {
     keeper = std::make_unique<LeaseKeeper>(*options.backend, *options.clock);
+    // Built in place: its step counter is atomic, so it can be neither copied nor moved.
     durable = std::make_unique<DurableEnv>(
-        DurableEnv{registry, *options.backend, *options.clock, options.durability, *keeper,
-                   [this](Run& run, const Definition& def, ExecuteHooks hooks, bool run_is_new) {
-                     return execute(run, def, nullptr, hooks, run_is_new);
-                   },
-                   [this](Duration max) { return snooze_jitter(max); }});
+        registry, *options.backend, *options.clock, options.durability, *keeper,
+        [this](Run& run, const Definition& def, ExecuteHooks hooks, bool run_is_new) {
+          return execute(run, def, nullptr, hooks, run_is_new);
+        },
+        [this](Duration max) { return snooze_jitter(max); });
   }
 
   ExecuteOutcome execute(Run& run, const Definition& def, const RunOptions* run_options,

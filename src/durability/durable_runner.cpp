@@ -57,6 +57,12 @@ struct Writer {
   }
 
   Status checkpoint(const Run& root, const CheckpointDelta& delta) const {
+    Status s = write(root, delta);
+    if (s.ok() && !delta.steps.empty()) env.durable_steps.fetch_add(1, std::memory_order_relaxed);
+    return s;
+  }
+
+  Status write(const Run& root, const CheckpointDelta& delta) const {
     CommitRequest c = fenced();
     encode_delta(root, delta, env.expiry_ms(), c);
     if (!is_terminal(root.status)) return env.backend.commit(c);

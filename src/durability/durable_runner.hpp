@@ -4,6 +4,8 @@
 // and committing every step through the backend.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -27,6 +29,10 @@ struct DurableEnv {
   std::function<ExecuteOutcome(Run&, const Definition&, ExecuteHooks, bool run_is_new)> execute;
   // Jitter for snoozes: uniform in [0, max].
   std::function<Duration(Duration max)> jitter;
+  // Commits that recorded step progress (a step's result, failure, retry or
+  // compensation), by every execution of this engine: what a worker reports
+  // its store requests against.
+  std::atomic<std::uint64_t> durable_steps{0};
 
   std::string queue_for(const std::string& reactor) const {
     return options.queue_for ? options.queue_for(reactor) : reactor;

@@ -42,6 +42,10 @@ struct Worker::Impl {
   std::vector<std::jthread> threads;
   mutable std::mutex mu;
   WorkerStats stats;
+  // The engine's step count and the store's request count when start() ran:
+  // stats() reports what came after.
+  std::uint64_t durable_steps_at_start = 0;
+  std::uint64_t round_trips_at_start = 0;
 };
 
 void Worker::Impl::count(DeliveryOutcome o) {
@@ -159,6 +163,9 @@ Worker::~Worker() {
 }
 
 void Worker::start() {
+  DurableEnv& env = *EngineInternals::durable_env(impl_->engine);
+  impl_->durable_steps_at_start = env.durable_steps.load(std::memory_order_relaxed);
+  impl_->round_trips_at_start = env.backend.round_trips();
   for (int i = 0; i < impl_->options.threads; ++i) {
     impl_->threads.emplace_back([this](std::stop_token s) { impl_->fetch_loop(s); });
   }
@@ -179,8 +186,13 @@ void Worker::wait() {
 }
 
 WorkerStats Worker::stats() const {
+  DurableEnv& env = *EngineInternals::durable_env(impl_->engine);
   std::lock_guard lock(impl_->mu);
-  return impl_->stats;
+  WorkerStats out = impl_->stats;
+  out.durable_steps =
+      env.durable_steps.load(std::memory_order_relaxed) - impl_->durable_steps_at_start;
+  out.round_trips = env.backend.round_trips() - impl_->round_trips_at_start;
+  return out;
 }
 
 namespace {

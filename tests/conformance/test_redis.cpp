@@ -15,6 +15,8 @@
 
 #include "conformance/backends.hpp"
 #include "conformance/conformance_support.hpp"
+#include "reactor/reactor.hpp"
+#include "reactor/worker.hpp"
 
 namespace reactor::conformance {
 namespace {
@@ -155,6 +157,53 @@ TEST_F(RedisBackendTest, WaitForJobsBlocksUntilAnEnqueueWakesIt) {
   EXPECT_LT(waited, 10s) << "the enqueue did not wake it";
   ASSERT_TRUE(db_->fetch({"q"}, "w1", 30s, 10s, d).ok());
   EXPECT_TRUE(d);
+}
+
+// A worker reports what it did against what it asked of the store: its
+// durable steps and its requests (every one the backend counted since it
+// started). Each step is one commit, one request; the fetch that brings the
+// next run rides on the commit that ends the last one.
+TEST_F(RedisBackendTest, AWorkerReportsItsDurableStepsAndItsRequestsToTheStore) {
+  std::unique_ptr<Backend> store;
+  ASSERT_TRUE(factory_.open(store).ok());
+  EngineOptions options;
+  options.backend = std::move(store);
+  Engine engine(std::move(options));
+  Builder b("Three");
+  for (int i = 1; i <= 3; ++i) {
+    b.step("s" + std::to_string(i), [i](const Args&) { return Success(i); });
+  }
+  engine.registry().add(b.build());
+  std::vector<std::string> ids(10);
+  for (auto& id : ids) ASSERT_TRUE(engine.run_in_background("Three", Value::object(), id).ok());
+
+  WorkerOptions w;
+  w.sweeper = false;
+  Worker worker(engine, w);
+  worker.start();
+  // Watched through another connection (db_), so the watching is not counted.
+  const auto ended = [&] {
+    return std::all_of(ids.begin(), ids.end(), [&](const std::string& id) {
+      RunHeaderRow h;
+      return db_->load_header(id, h).ok() && h.status == RunStatus::kCompleted;
+    });
+  };
+  const auto deadline = Clock::now() + 30s;
+  while (!ended() && Clock::now() < deadline) std::this_thread::sleep_for(5ms);
+  worker.stop();
+  worker.wait();
+  ASSERT_TRUE(ended());
+
+  const WorkerStats st = worker.stats();
+  EXPECT_EQ(st.runs_finished, 10u);
+  EXPECT_EQ(st.durable_steps, 30u);
+  EXPECT_GE(st.round_trips, st.durable_steps) << "a durable step without its commit";
+  // The budget, with room for the idle waits (one per 50 ms) while
+  // the test notices the end.
+  EXPECT_LE(st.round_trips, 2 * st.durable_steps);
+  std::printf("%llu durable steps, %llu requests to the store\n",
+              static_cast<unsigned long long>(st.durable_steps),
+              static_cast<unsigned long long>(st.round_trips));
 }
 
 // The wait and the fetch go in one pipeline: the job that ends the wait comes

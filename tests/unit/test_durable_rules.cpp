@@ -324,6 +324,9 @@ TEST_F(DurableRules, AWorkerWhoseLastCommitFoundNoJobWaitsBeforeFetchingAgain) {
   ASSERT_NE(end, calls.end());
   EXPECT_EQ(*(end + 1), "fetch:none");  // the commit's own fetch
   EXPECT_EQ(*(end + 2), "wait");
+  // Five steps, each committed; a store inside the process counts no requests.
+  EXPECT_EQ(worker->stats().durable_steps, 5u);
+  EXPECT_EQ(worker->stats().round_trips, 0u);
 }
 
 // A run's last commit fetches the worker's next job. A worker told to stop

@@ -54,6 +54,19 @@ if rates and w1 and w1.get("sagas_per_s"):
     if max(rates) > 1.5 * min(rates):
         print("WARNING: the two baseline rates differ by more than 1.5x; the ratio divides figures "
               "from different conditions")
+# Each Reactor worker reports on SIGTERM its durable steps and the requests it
+# made to Redis (counted in its client: start-up, idle waits, heartbeats and
+# sweeps included, over the worker's whole life rather than the harness's window).
+import glob
+for workload in ("W1", "W3", "W4"):
+    steps = requests = 0
+    for log in glob.glob(f"{work}/peers/logs/reactor-{workload}-r*-worker*.log"):
+        for m in re.finditer(r"and (\d+) durable steps; (\d+) requests to the store", open(log).read()):
+            steps += int(m.group(1))
+            requests += int(m.group(2))
+    if steps:
+        print(f"Reactor {workload}: {requests:,} requests to Redis for {steps:,} durable steps = "
+              f"{requests / steps:.2f} per durable step (the workers' own count)")
 PY
 echo "results: $work/peers/results.json  logs: $work/peers/logs  baseline: $work/baseline.txt"
 exit $rc
