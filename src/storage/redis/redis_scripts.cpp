@@ -241,8 +241,8 @@ return 1
 // terminal, filed under the same status and reactor as before), its step and
 // trace rows, nothing else. The commit script starts with this block, before
 // the helpers are defined, and returns from it when the commit has that shape:
-// such a commit then costs a third of the general path's script time (the
-// helpers' closures and the general path's bookkeeping are most of it; see
+// such a commit then costs about two thirds of the general path's script time
+// (the helpers' closures and the general path's bookkeeping make the rest;
 // docs/redis.md, "Round trips"). Any other commit falls through unchanged.
 // Reads ARGV in the commit layout documented in kCommit.
 constexpr const char* kStepCommit = R"lua(
