@@ -33,11 +33,15 @@ struct WorkerOptions {
   // longer than its lease ttl (its lease extended by the heartbeat) from
   // being delivered again while it runs.
   Duration visibility_timeout{0};
-  // Idle back-off ceiling: the longest a thread waits before fetching again
-  // while its queues are empty. A backend that can block (Redis) wakes it as
-  // soon as a job arrives; others poll at this interval at worst. It also
-  // bounds how long stop() waits for an idle thread.
+  // Idle back-off ceiling on a backend that cannot block (SQLite, memory):
+  // the longest a thread waits before fetching again while its queues are
+  // empty. It also bounds how long stop() waits for an idle thread.
   Duration poll_interval = std::chrono::milliseconds(50);
+  // How long an idle thread blocks in one wait on a backend that an enqueue
+  // wakes (Redis, Backend::wakes_waiters): an enqueue, or a job falling due,
+  // ends the wait at once, so a longer wait costs no latency; each wait is one
+  // request to the store. stop() waits up to this long for an idle thread.
+  Duration idle_wait = std::chrono::seconds(1);
   bool sweeper = true;
   Duration sweep_interval = std::chrono::seconds(30);
   std::size_t sweep_limit = 1000;

@@ -73,11 +73,12 @@ void Worker::Impl::fetch_loop(std::stop_token stop) {
   DurableEnv& env = *EngineInternals::durable_env(engine);
   // Idle back-off: start short so a fresh job is picked up at once, double
   // up to poll_interval while the queues stay empty. A backend whose wait an
-  // enqueue ends (Redis) waits the whole interval at once: that costs no
-  // latency, and an idle worker makes one fetch and one wait per interval
-  // instead of a burst of polls every time the queues run dry.
-  const Duration first_idle =
-      env.backend.wakes_waiters() ? options.poll_interval : Duration(std::chrono::milliseconds(1));
+  // enqueue ends (Redis) blocks for idle_wait at once: that costs no latency,
+  // and an idle worker makes one request per idle_wait instead of a burst of
+  // polls every time the queues run dry.
+  const bool blocks = env.backend.wakes_waiters();
+  const Duration first_idle = blocks ? options.idle_wait : Duration(std::chrono::milliseconds(1));
+  const Duration longest_idle = blocks ? options.idle_wait : options.poll_interval;
   Duration idle = first_idle;
   // What every fetch asks for, with a fresh owner per execution.
   const auto request = [&] {
@@ -110,7 +111,7 @@ void Worker::Impl::fetch_loop(std::stop_token stop) {
     }
     was_idle = s.ok() && !d;
     if (!s.ok() || !d) {
-      idle = std::min<Duration>(idle * 2, options.poll_interval);
+      idle = std::min<Duration>(idle * 2, longest_idle);
       continue;
     }
     idle = first_idle;

@@ -190,9 +190,14 @@ TEST_F(RedisBackendTest, AWorkerReportsItsDurableStepsAndItsRequestsToTheStore) 
   };
   const auto deadline = Clock::now() + 30s;
   while (!ended() && Clock::now() < deadline) std::this_thread::sleep_for(5ms);
+  ASSERT_TRUE(ended());
+  // Idle now: it blocks for idle_wait (1 s) per request, so a 300 ms look
+  // sees at most the wait it was in and the one after; polling would be many.
+  const std::uint64_t idle_from = worker.stats().round_trips;
+  std::this_thread::sleep_for(300ms);
+  EXPECT_LE(worker.stats().round_trips - idle_from, 2u) << "an idle worker polled";
   worker.stop();
   worker.wait();
-  ASSERT_TRUE(ended());
 
   const WorkerStats st = worker.stats();
   EXPECT_EQ(st.runs_finished, 10u);
