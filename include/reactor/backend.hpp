@@ -114,8 +114,9 @@ class Backend {
   virtual Status wait_then_fetch(const FetchRequest& f, Duration max_wait,
                                  std::optional<Delivery>& out);
   // True when wait_for_jobs blocks on the store and an enqueue (or a job
-  // falling due) ends it at once: an idle worker then waits its whole poll
-  // interval in one call instead of polling with a back-off from 1 ms.
+  // falling due) ends it at once: an idle worker then blocks for its whole
+  // WorkerOptions::idle_wait in one call instead of polling with a back-off
+  // from 1 ms.
   // False (the default) when it only sleeps.
   virtual bool wakes_waiters() const { return false; }
   // Puts a delivered job back, due after `delay`, without counting it as done

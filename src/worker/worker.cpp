@@ -101,7 +101,7 @@ void Worker::Impl::fetch_loop(std::stop_token stop) {
       f = request();
       // After an empty fetch: block until an enqueue wakes us or the next job
       // falls due (backends that can), else sleep; then fetch. At most `idle`
-      // <= poll_interval either way, so stopping waits no longer than that.
+      // <= longest_idle either way, so stopping waits no longer than that.
       s = was_idle ? env.backend.wait_then_fetch(f, idle, d)
                    : env.backend.fetch(f.queues, f.owner, f.visibility, f.run_lease_ttl, d);
     }

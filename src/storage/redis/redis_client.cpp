@@ -120,19 +120,19 @@ Status RedisClient::evalsha(ScriptId script, std::size_t args, Command& out) con
 }
 
 Status RedisClient::eval(ScriptId script, std::vector<std::string> args, Reply& out) {
-  Command evalsha;
+  // The request is built in place: a braced list of commands would copy
+  // every argument (a commit's JSON bodies) once more.
+  std::vector<Command> request(1);
+  Command& evalsha = request.front();
   if (Status s = this->evalsha(script, args.size(), evalsha); !s.ok()) return s;
   evalsha.insert(evalsha.end(), std::make_move_iterator(args.begin()),
                  std::make_move_iterator(args.end()));
   std::vector<Reply> replies;
-  if (Status s = round_trip({evalsha}, replies, Millis(0)); !s.ok()) return s;
+  if (Status s = round_trip(request, replies, Millis(0)); !s.ok()) return s;
   if (error_is(*replies.front(), "NOSCRIPT")) {
     // Nothing ran; load it again and run it in the same round trip.
-    if (Status s =
-            round_trip({{"SCRIPT", "LOAD", script_source(script)}, evalsha}, replies, Millis(0));
-        !s.ok()) {
-      return s;
-    }
+    request.insert(request.begin(), Command{"SCRIPT", "LOAD", script_source(script)});
+    if (Status s = round_trip(request, replies, Millis(0)); !s.ok()) return s;
     replies.erase(replies.begin());
   }
   return script_reply(script, std::move(replies.front()), out);
@@ -148,12 +148,13 @@ Status RedisClient::script_reply(ScriptId script, Reply reply, Reply& out) const
 
 Status RedisClient::command_then_eval(const Command& first, ScriptId script,
                                       std::vector<std::string> args, Reply& out, Millis block) {
-  Command evalsha;
+  std::vector<Command> request = {first, Command{}};
+  Command& evalsha = request.back();
   if (Status s = this->evalsha(script, args.size(), evalsha); !s.ok()) return s;
   // The arguments stay here: a NOSCRIPT answer sends them again through eval().
   evalsha.insert(evalsha.end(), args.begin(), args.end());
   std::vector<Reply> replies;
-  if (Status s = round_trip({first, std::move(evalsha)}, replies, block); !s.ok()) return s;
+  if (Status s = round_trip(request, replies, block); !s.ok()) return s;
   if (replies[0]->type == REDIS_REPLY_ERROR) return to_status(*replies[0], first.front());
   if (error_is(*replies[1], "NOSCRIPT")) return eval(script, std::move(args), out);
   return script_reply(script, std::move(replies[1]), out);
