@@ -1,6 +1,7 @@
 #include "core/json_text.hpp"
 
 #include <charconv>
+#include <stdexcept>
 
 namespace reactor::json_text {
 
@@ -95,6 +96,305 @@ ObjectWriter& ObjectWriter::raw(std::string_view k, std::string_view json) {
   key(k);
   out_ += json;
   return *this;
+}
+
+namespace {
+
+[[noreturn]] void malformed(const std::string& what, std::size_t at) {
+  throw std::invalid_argument("malformed JSON: " + what + " at offset " + std::to_string(at));
+}
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Whether `t` is a JSON number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+bool is_number(std::string_view t) {
+  std::size_t k = 0;
+  const auto digits = [&] {
+    const std::size_t from = k;
+    while (k < t.size() && is_digit(t[k])) ++k;
+    return k > from;
+  };
+  if (k < t.size() && t[k] == '-') ++k;
+  if (k < t.size() && t[k] == '0') {
+    ++k;
+  } else if (!digits()) {
+    return false;
+  }
+  if (k < t.size() && t[k] == '.' && (++k, !digits())) return false;
+  if (k < t.size() && (t[k] == 'e' || t[k] == 'E')) {
+    ++k;
+    if (k < t.size() && (t[k] == '+' || t[k] == '-')) ++k;
+    if (!digits()) return false;
+  }
+  return k == t.size();
+}
+
+// A cursor over JSON text that finds where values end. Strings, numbers and
+// literals are checked as it passes them; a nested object or array only for
+// balanced brackets (the members read as a Value are parsed whole anyway).
+class Scanner {
+ public:
+  explicit Scanner(std::string_view text) : text_(text) {}
+
+  void skip_space() {
+    while (pos_ < text_.size() && is_space(text_[pos_])) ++pos_;
+  }
+  bool at_end() const { return pos_ >= text_.size(); }
+  char peek() {
+    skip_space();
+    return at_end() ? '\0' : text_[pos_];
+  }
+  void expect(char c) {
+    if (peek() != c) malformed(std::string("expected '") + c + "'", pos_);
+    ++pos_;
+  }
+
+  // A string literal, its quotes included.
+  std::string_view string() {
+    if (peek() != '"') malformed("expected a string", pos_);
+    const std::size_t from = pos_++;
+    while (pos_ < text_.size()) {
+      const auto c = static_cast<unsigned char>(text_[pos_++]);
+      if (c == '"') return text_.substr(from, pos_ - from);
+      if (c < 0x20) malformed("control character in a string", pos_ - 1);
+      if (c == '\\') skip_escape();
+    }
+    malformed("unterminated string", from);
+  }
+
+  // Any one value.
+  std::string_view value() {
+    const char c = peek();
+    if (c == '"') return string();
+    if (c == '{' || c == '[') return nested();
+    const std::size_t from = pos_;
+    while (pos_ < text_.size() && !is_space(text_[pos_]) && text_[pos_] != ',' &&
+           text_[pos_] != '}' && text_[pos_] != ']' && text_[pos_] != ':') {
+      ++pos_;
+    }
+    const std::string_view token = text_.substr(from, pos_ - from);
+    if (token != "true" && token != "false" && token != "null" && !is_number(token)) {
+      malformed("expected a value", from);
+    }
+    return token;
+  }
+
+ private:
+  void skip_escape() {
+    if (pos_ >= text_.size()) malformed("unterminated string", pos_);
+    const char e = text_[pos_++];
+    if (e == 'u') {
+      for (int k = 0; k < 4; ++k, ++pos_) {
+        if (pos_ >= text_.size() || hex_digit(text_[pos_]) < 0) malformed("bad \\u escape", pos_);
+      }
+    } else if (std::string_view("\"\\/bfnrt").find(e) == std::string_view::npos) {
+      malformed("bad escape", pos_ - 1);
+    }
+  }
+
+  // An object or array, by its brackets: iterative, so no nesting depth can
+  // exhaust the stack.
+  std::string_view nested() {
+    const std::size_t from = pos_;
+    std::string open;  // the brackets still open, innermost last
+    do {
+      const char c = peek();
+      if (c == '{' || c == '[') {
+        open += c;
+        ++pos_;
+      } else if (c == '}' || c == ']') {
+        if (open.back() != (c == '}' ? '{' : '[')) malformed("mismatched bracket", pos_);
+        open.pop_back();
+        ++pos_;
+      } else if (c == ',' || c == ':') {
+        ++pos_;
+      } else if (c == '\0') {
+        malformed("unterminated object or array", from);
+      } else {
+        value();
+      }
+    } while (!open.empty());
+    return text_.substr(from, pos_ - from);
+  }
+
+  std::string_view text_;
+  std::size_t pos_ = 0;
+};
+
+void append_utf8(std::string& out, std::uint32_t cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xc0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3f));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xe0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
+    out += static_cast<char>(0x80 | (cp & 0x3f));
+  } else {
+    out += static_cast<char>(0xf0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3f));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
+    out += static_cast<char>(0x80 | (cp & 0x3f));
+  }
+}
+
+// The four hex digits at `at` (checked by the scanner or here).
+std::uint32_t hex4(std::string_view s, std::size_t at) {
+  std::uint32_t v = 0;
+  for (std::size_t k = at; k < at + 4; ++k) {
+    const int d = k < s.size() ? hex_digit(s[k]) : -1;
+    if (d < 0) malformed("bad \\u escape", k);
+    v = v * 16 + static_cast<std::uint32_t>(d);
+  }
+  return v;
+}
+
+template <typename Int>
+Int read_integer(std::string_view json) {
+  Int value{};
+  auto [end, ec] = std::from_chars(json.data(), json.data() + json.size(), value);
+  if (ec != std::errc() || end != json.data() + json.size() || json.empty()) {
+    malformed("expected an integer, got '" + std::string(json) + "'", 0);
+  }
+  return value;
+}
+
+// Where the member named `key` is in `members` (members.size() if nowhere).
+// Records list their members in the order written, so the search starts
+// after the member found last.
+std::size_t find_member(std::initializer_list<MemberReader> members, std::string_view key,
+                        std::size_t from) {
+  for (std::size_t tried = 0; tried < members.size(); ++tried) {
+    const std::size_t k = (from + tried) % members.size();
+    if (members.begin()[k].first == key) return k;
+  }
+  return members.size();
+}
+
+}  // namespace
+
+void read_object(std::string_view text, std::initializer_list<MemberReader> members) {
+  if (members.size() > 64) throw std::invalid_argument("read_object reads at most 64 members");
+  Scanner in(text);
+  std::uint64_t seen = 0;  // bit k: members[k] was read
+  std::size_t next = 0;    // where the search for the next key starts
+  in.expect('{');
+  if (in.peek() == '}') {
+    in.expect('}');
+  } else {
+    for (;;) {
+      const std::string_view key_json = in.string();
+      in.expect(':');
+      const std::string_view value = in.value();
+      // Record keys are plain names; one with escapes is unescaped first.
+      std::string unescaped;
+      std::string_view key = key_json.substr(1, key_json.size() - 2);
+      if (key.find('\\') != std::string_view::npos) key = unescaped = read_string(key_json);
+      const std::size_t k = find_member(members, key, next);
+      if (k < members.size()) {
+        members.begin()[k].second(value);
+        seen |= std::uint64_t{1} << k;
+        next = k + 1;
+      }
+      if (in.peek() == ',') {
+        in.expect(',');
+        continue;
+      }
+      in.expect('}');
+      break;
+    }
+  }
+  in.skip_space();
+  if (!in.at_end()) malformed("text after the object", 0);
+  std::size_t k = 0;
+  for (const auto& member : members) {
+    if ((seen & (std::uint64_t{1} << k++)) == 0) {
+      throw std::invalid_argument("missing member '" + std::string(member.first) + "'");
+    }
+  }
+}
+
+std::string read_string(std::string_view json) {
+  if (json.size() < 2 || json.front() != '"' || json.back() != '"') {
+    malformed("expected a string", 0);
+  }
+  const std::string_view body = json.substr(1, json.size() - 2);
+  if (body.find('\\') == std::string_view::npos) return std::string(body);
+  std::string out;
+  out.reserve(body.size());
+  for (std::size_t k = 0; k < body.size(); ++k) {
+    if (body[k] != '\\') {
+      out += body[k];
+      continue;
+    }
+    if (++k >= body.size()) malformed("bad escape", k);
+    switch (body[k]) {
+      case 'b':
+        out += '\b';
+        break;
+      case 'f':
+        out += '\f';
+        break;
+      case 'n':
+        out += '\n';
+        break;
+      case 'r':
+        out += '\r';
+        break;
+      case 't':
+        out += '\t';
+        break;
+      case '"':
+      case '\\':
+      case '/':
+        out += body[k];
+        break;
+      case 'u': {
+        std::uint32_t cp = hex4(body, k + 1);
+        k += 4;
+        if (cp >= 0xdc00 && cp <= 0xdfff) malformed("lone low surrogate", k);
+        if (cp >= 0xd800 && cp <= 0xdbff) {
+          // A high surrogate is valid only as the first half of a pair.
+          if (k + 6 >= body.size() || body[k + 1] != '\\' || body[k + 2] != 'u') {
+            malformed("lone high surrogate", k);
+          }
+          const std::uint32_t low = hex4(body, k + 3);
+          if (low < 0xdc00 || low > 0xdfff) malformed("lone high surrogate", k);
+          cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
+          k += 6;
+        }
+        append_utf8(out, cp);
+        break;
+      }
+      default:
+        malformed("bad escape", k);
+    }
+  }
+  return out;
+}
+
+std::int64_t read_int64(std::string_view json) { return read_integer<std::int64_t>(json); }
+std::uint64_t read_uint64(std::string_view json) { return read_integer<std::uint64_t>(json); }
+
+bool read_bool(std::string_view json) {
+  if (json == "true") return true;
+  if (json == "false") return false;
+  malformed("expected true or false, got '" + std::string(json) + "'", 0);
+}
+
+bool is_null(std::string_view json) { return json == "null"; }
+
+Value read_value(std::string_view json) {
+  return is_null(json) ? Value(nullptr) : Value::parse(json);
 }
 
 }  // namespace reactor::json_text

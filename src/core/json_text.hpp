@@ -7,8 +7,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <initializer_list>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "reactor/value.hpp"
 
@@ -52,5 +55,32 @@ class ObjectWriter {
   std::string& out_;
   bool first_ = true;
 };
+
+// Reading such records back, member by member, without building a Value of
+// the whole record (nlohmann's objects allocate per key, and a fetched run is
+// a dozen records): each member's value is taken from the text as it stands,
+// and only one that is JSON itself (a step's result) is parsed, into a Value
+// of its own, when it is not null.
+//
+// Malformed text throws std::invalid_argument (Value::parse throws its
+// parse_error for the members parsed whole); callers report both as
+// Corruption. Members the caller does not name are checked for balanced
+// brackets and well-formed strings, numbers and literals, not parsed.
+
+// One member the caller reads: its key, and what to do with its value (JSON text).
+using MemberReader = std::pair<std::string_view, std::function<void(std::string_view)>>;
+
+// Calls each reader with the value of its member, in the text's order. Throws
+// when `text` is not exactly one JSON object, or when a named member is missing.
+void read_object(std::string_view text, std::initializer_list<MemberReader> members);
+
+// A member's value as the type the record gives it; each throws on any other.
+std::string read_string(std::string_view json);
+std::int64_t read_int64(std::string_view json);
+std::uint64_t read_uint64(std::string_view json);
+bool read_bool(std::string_view json);
+bool is_null(std::string_view json);
+// The value parsed whole: null without parsing.
+Value read_value(std::string_view json);
 
 }  // namespace reactor::json_text

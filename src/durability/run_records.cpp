@@ -54,6 +54,28 @@ std::string step_text(const StepRecord& s) {
   return out;
 }
 
+// A step row as step_text writes it (durable rows carry no children).
+StepRecord decode_step(std::string_view text) {
+  StepRecord s;
+  using namespace json_text;
+  read_object(
+      text,
+      {
+          {"attempts", [&](std::string_view v) { s.attempts = static_cast<int>(read_int64(v)); }},
+          {"body_started", [&](std::string_view v) { s.body_started = read_bool(v); }},
+          {"completion_seq", [&](std::string_view v) { s.completion_seq = read_uint64(v); }},
+          {"error", [&](std::string_view v) { s.error = read_string(v); }},
+          {"finished_at_ms", [&](std::string_view v) { s.finished_at_ms = read_int64(v); }},
+          {"name", [&](std::string_view v) { s.name = read_string(v); }},
+          {"result", [&](std::string_view v) { s.result = read_value(v); }},
+          {"retry_at_ms", [&](std::string_view v) { s.retry_at_ms = read_int64(v); }},
+          {"started_at_ms", [&](std::string_view v) { s.started_at_ms = read_int64(v); }},
+          {"status",
+           [&](std::string_view v) { s.status = step_status_from_string(read_string(v)); }},
+      });
+  return s;
+}
+
 std::string trace_text(const TraceEvent& e) {
   std::string out;
   json_text::ObjectWriter(out)
@@ -120,7 +142,6 @@ Run decode_header(const RunHeaderRow& row) {
     throw std::invalid_argument("run " + row.id + " has unsupported schema_version " +
                                 std::to_string(row.schema_version));
   }
-  Value body = Value::parse(row.body);
   Run run;
   run.id = row.id;
   run.root_id = row.root_id;
@@ -128,14 +149,26 @@ Run decode_header(const RunHeaderRow& row) {
   run.reactor = row.reactor;
   run.status = row.status;
   run.fingerprint = row.fingerprint;
-  run.path = body.at("path").get<std::string>();
-  run.value = body.at("value");
-  if (!body.at("error").is_null()) run.error = body.at("error").get<RunError>();
-  if (!body.at("failed_step").is_null())
-    run.failed_step = body.at("failed_step").get<std::size_t>();
-  run.next_completion_seq = body.at("next_completion_seq").get<std::uint64_t>();
-  run.steps.resize(body.at("step_count").get<std::size_t>());
-  run.created_at_ms = body.at("created_at_ms").get<std::int64_t>();
+  std::size_t step_count = 0;
+  using namespace json_text;
+  read_object(row.body,
+              {
+                  {"created_at_ms", [&](std::string_view v) { run.created_at_ms = read_int64(v); }},
+                  {"error",
+                   [&](std::string_view v) {
+                     if (!is_null(v)) run.error = read_value(v).get<RunError>();
+                   }},
+                  {"failed_step",
+                   [&](std::string_view v) {
+                     if (!is_null(v)) run.failed_step = read_uint64(v);
+                   }},
+                  {"next_completion_seq",
+                   [&](std::string_view v) { run.next_completion_seq = read_uint64(v); }},
+                  {"path", [&](std::string_view v) { run.path = read_string(v); }},
+                  {"step_count", [&](std::string_view v) { step_count = read_uint64(v); }},
+                  {"value", [&](std::string_view v) { run.value = read_value(v); }},
+              });
+  run.steps.resize(step_count);
   run.updated_at_ms = row.updated_at_ms;
   return run;
 }
@@ -187,7 +220,7 @@ Run decode_tree(const StoredRun& stored) {
       throw std::invalid_argument("step " + std::to_string(row.index) + " of run " + row.run_id +
                                   " is out of range");
     }
-    it->second.steps[row.index] = step_record_from_json(Value::parse(row.body));
+    it->second.steps[row.index] = decode_step(row.body);
   }
   const std::string root_id = stored.headers.front().root_id;
   auto root_it = runs.find(root_id);

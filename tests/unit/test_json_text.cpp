@@ -2,6 +2,8 @@
 // byte what dumping their Value forms gives, so stores hold the same JSON either way.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "core/json_text.hpp"
 #include "core/run_json.hpp"
 #include "durability/run_records.hpp"
@@ -101,6 +103,118 @@ TEST(JsonText, StepRowsHeadersAndTraceAreTheValueForms) {
     EXPECT_EQ(back.value, run.value);
     EXPECT_EQ(back.failed_step, run.failed_step);
     EXPECT_EQ(back.error.has_value(), with_error);
+  }
+}
+
+TEST(JsonText, RunsWrittenAsRowsReadBackWhole) {
+  reactor::Run run = sample_run();
+  run.inputs = Value{{"order", "o-1"}};
+  run.error = RunError{};
+  CommitRequest c;
+  encode_whole_run(run, 0, c);
+  StoredRun stored{c.headers, c.inputs, c.steps, c.trace, 7};
+  reactor::Run back;
+  ASSERT_TRUE(decode_run(stored, back).ok());
+  EXPECT_EQ(run_to_json(back), run_to_json(run));
+}
+
+std::string read_text_member(std::string_view object) {
+  std::string out;
+  json_text::read_object(object,
+                         {{"a", [&](std::string_view v) { out = json_text::read_string(v); }}});
+  return out;
+}
+
+TEST(JsonTextReader, StringsReadBackAsWritten) {
+  const std::string samples[] = {"",
+                                 "plain",
+                                 "quote \" and \\ backslash",
+                                 "tab\tnl\ncr\rbs\bff\f",
+                                 std::string("nul\0and\x1f unit", 14),
+                                 "caf\xc3\xa9 \xe2\x82\xac"};
+  for (const auto& text : samples) {
+    std::string object;
+    json_text::ObjectWriter(object).field("a", text).close();
+    EXPECT_EQ(read_text_member(object), text) << object;
+  }
+  // Escapes another writer may use: \/, \u for any character, surrogate pairs.
+  EXPECT_EQ(read_text_member(R"({"a":"\/\u0041\u00e9\u20ac\ud83d\ude00"})"),
+            "/A\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
+  EXPECT_EQ(read_text_member(R"({"\u0061":"keys too"})"), "keys too");
+}
+
+TEST(JsonTextReader, NumbersLiteralsAndValues) {
+  std::int64_t i = 0;
+  std::uint64_t u = 0;
+  bool b = false;
+  Value v, n;
+  bool null_seen = false;
+  json_text::read_object(
+      R"( { "i" : -9223372036854775808 , "u":18446744073709551615,"b":true,
+            "v":{"k":[1,2.5,"z"]}, "n":null } )",
+      {{"i", [&](std::string_view t) { i = json_text::read_int64(t); }},
+       {"u", [&](std::string_view t) { u = json_text::read_uint64(t); }},
+       {"b", [&](std::string_view t) { b = json_text::read_bool(t); }},
+       {"v", [&](std::string_view t) { v = json_text::read_value(t); }},
+       {"n", [&](std::string_view t) {
+          null_seen = json_text::is_null(t);
+          n = json_text::read_value(t);
+        }}});
+  EXPECT_EQ(i, std::numeric_limits<std::int64_t>::min());
+  EXPECT_EQ(u, std::numeric_limits<std::uint64_t>::max());
+  EXPECT_TRUE(b);
+  EXPECT_EQ(v, (Value{{"k", {1, 2.5, "z"}}}));
+  EXPECT_TRUE(null_seen);
+  EXPECT_TRUE(n.is_null());
+}
+
+TEST(JsonTextReader, MembersNotNamedAreSkippedWhateverTheyHold) {
+  std::int64_t a = 0;
+  json_text::read_object(
+      R"({"x":{"y":["}",{"z":"]\"["}],"w":null},"a":1,"e":-0.5e+3,"l":[true,false,[]]})",
+      {{"a", [&](std::string_view t) { a = json_text::read_int64(t); }}});
+  EXPECT_EQ(a, 1);
+  // Nesting deep enough to exhaust a recursive reader's stack.
+  const std::string deep = std::string(200000, '[') + std::string(200000, ']');
+  EXPECT_NO_THROW(json_text::read_object("{\"d\":" + deep + "}", {}));
+}
+
+TEST(JsonTextReader, MalformedTextThrowsAndAMissingMemberIsNamed) {
+  const std::string bad[] = {
+      "",
+      "[]",
+      R"({"a":1)",
+      R"({"a":1}x)",
+      R"({"a":1,})",
+      R"({"a" 1})",
+      R"({a:1})",
+      R"({"a":01})",
+      R"({"a":1.})",
+      R"({"a":tru})",
+      R"({"a":1,"s":"unterminated})",
+      R"({"a":1,"s":"bad \q escape"})",
+      R"({"a":1,"s":"bad \u12 escape"})",
+      "{\"a\":1,\"s\":\"raw\ncontrol\"}",
+      R"({"a":1,"o":[1,2})",
+      R"({"a":1,"o":{"k":[1}]})",
+      R"({"a":1,"o":[[[)",
+      R"({"a":"1"})",
+      R"({"a":1.5})",
+  };
+  for (const auto& text : bad) {
+    EXPECT_THROW(json_text::read_object(
+                     text, {{"a", [](std::string_view t) { (void)json_text::read_int64(t); }}}),
+                 std::invalid_argument)
+        << text;
+  }
+  EXPECT_THROW(read_text_member(R"({"a":"\ud83d alone"})"), std::invalid_argument);
+  EXPECT_THROW(read_text_member(R"({"a":"\ude00 alone"})"), std::invalid_argument);
+  try {
+    json_text::read_object(R"({"a":1})",
+                           {{"a", [](std::string_view) {}}, {"b", [](std::string_view) {}}});
+    ADD_FAILURE() << "a missing member was not reported";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("'b'"), std::string::npos) << e.what();
   }
 }
 

@@ -4,7 +4,6 @@
 #include <charconv>
 #include <cstdio>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string_view>
 #include <thread>
@@ -95,18 +94,23 @@ std::string encode_header(const RunHeaderRow& h) {
 
 // `what` names the header in a Corruption message: the blob may not say whose it is.
 Status decode_header(const std::string& what, const std::string& blob, RunHeaderRow& h) {
+  using namespace json_text;
   try {
-    const nlohmann::json j = nlohmann::json::parse(blob);
-    h.id = j.at("id").get<std::string>();
-    h.root_id = j.at("root_id").get<std::string>();
-    h.parent_id = j.at("parent_id").get<std::string>();
-    h.reactor = j.at("reactor").get<std::string>();
-    h.status = run_status_from_string(j.at("status").get<std::string>());
-    h.fingerprint = j.at("fingerprint").get<std::string>();
-    h.schema_version = j.at("schema_version").get<int>();
-    h.body = j.at("body").get<std::string>();
-    h.updated_at_ms = j.at("updated_at").get<std::int64_t>();
-    h.expires_at_ms = j.at("expires_at").get<std::int64_t>();
+    read_object(
+        blob, {
+                  {"status",
+                   [&](std::string_view v) { h.status = run_status_from_string(read_string(v)); }},
+                  {"updated_at", [&](std::string_view v) { h.updated_at_ms = read_int64(v); }},
+                  {"id", [&](std::string_view v) { h.id = read_string(v); }},
+                  {"root_id", [&](std::string_view v) { h.root_id = read_string(v); }},
+                  {"parent_id", [&](std::string_view v) { h.parent_id = read_string(v); }},
+                  {"reactor", [&](std::string_view v) { h.reactor = read_string(v); }},
+                  {"fingerprint", [&](std::string_view v) { h.fingerprint = read_string(v); }},
+                  {"schema_version",
+                   [&](std::string_view v) { h.schema_version = static_cast<int>(read_int64(v)); }},
+                  {"expires_at", [&](std::string_view v) { h.expires_at_ms = read_int64(v); }},
+                  {"body", [&](std::string_view v) { h.body = read_string(v); }},
+              });
   } catch (const std::exception& e) {
     return Status::Corruption(what + ": " + e.what());
   }
