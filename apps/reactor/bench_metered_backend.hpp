@@ -47,10 +47,9 @@ class MeteredBackend final : public reactor::Backend {
                             std::vector<reactor::RunHeaderRow>& out) override {
     return inner_->list_runs(f, out);
   }
-  reactor::Status fetch(const std::vector<std::string>& queues, const std::string& owner,
-                        reactor::Duration visibility, reactor::Duration ttl,
+  reactor::Status fetch(const reactor::FetchRequest& f,
                         std::optional<reactor::Delivery>& out) override {
-    return inner_->fetch(queues, owner, visibility, ttl, out);
+    return inner_->fetch(f, out);
   }
   reactor::Status release_job(std::int64_t id, const std::string& owner,
                               reactor::Duration delay) override {

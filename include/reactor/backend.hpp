@@ -55,8 +55,9 @@ struct Delivery {
   bool run_started = false;
 };
 
-// The next job a worker asks for, with the commit that ends its current one
-// (Backend::commit_then_fetch): the arguments of Backend::fetch.
+// What a worker asks Backend::fetch for (see there): a due job of one of
+// `queues`, its delivery leased to `owner` for `visibility`, and the lease of
+// its run for `run_lease_ttl`.
 struct FetchRequest {
   std::vector<std::string> queues;
   std::string owner;
@@ -85,16 +86,14 @@ class Backend {
   virtual Status load_header(const std::string& run_id, RunHeaderRow& out) = 0;
   virtual Status list_runs(const RunFilter& filter, std::vector<RunHeaderRow>& out) = 0;
 
-  // Fetch-and-lease in one operation: the oldest due job of `queues` (FIFO by
+  // Fetch-and-lease in one operation: the oldest due job of f.queues (FIFO by
   // run_at, then enqueue order) whose delivery lease is free or expired is
-  // leased to `owner` until now + visibility, and the lease of its run
-  // ("run:<run id>") is taken for `owner` too when free (ttl run_lease_ttl);
-  // then the run itself may come with it (Delivery::run).
-  // nullopt when no job is due.
-  virtual Status fetch(const std::vector<std::string>& queues, const std::string& owner,
-                       Duration visibility, Duration run_lease_ttl,
-                       std::optional<Delivery>& out) = 0;
-  // commit(c), then, only if it was applied, fetch(f...) into `next`: what a
+  // leased to f.owner until now + f.visibility, and the lease of its run
+  // ("run:<run id>") is taken for f.owner too when free (ttl
+  // f.run_lease_ttl); then the run itself may come with it (Delivery::run).
+  // nullopt when no job is due. InvalidArgument when f.owner is empty.
+  virtual Status fetch(const FetchRequest& f, std::optional<Delivery>& out) = 0;
+  // commit(c), then, only if it was applied, fetch(f) into `next`: what a
   // worker does when a run ends, as one operation where the backend can make
   // it one (Redis: one script, one round trip). Returns the commit's status;
   // a fetch that fails leaves `next` empty (the worker's own next fetch meets

@@ -8,7 +8,7 @@ Status drain_inline(DurableEnv& env, const std::string& queue) {
   for (;;) {
     const std::string owner = new_run_id();
     std::optional<Delivery> d;
-    Status s = env.backend.fetch({queue}, owner, env.options.lease_ttl, env.options.lease_ttl, d);
+    Status s = env.backend.fetch({{queue}, owner, env.options.lease_ttl, env.options.lease_ttl}, d);
     if (!s.ok() || !d) return s;
     if (process_delivery(env, *d, owner, /*yield_on_retry_wait=*/false) ==
         DeliveryOutcome::kBackendError) {

@@ -14,7 +14,7 @@ Status Backend::wait_then_fetch(const FetchRequest& f, Duration max_wait,
                                 std::optional<Delivery>& out) {
   out.reset();
   if (Status s = wait_for_jobs(f.queues, max_wait); !s.ok()) return s;
-  return fetch(f.queues, f.owner, f.visibility, f.run_lease_ttl, out);
+  return fetch(f, out);
 }
 
 Status Backend::commit_then_fetch(const CommitRequest& c, const FetchRequest& f,
@@ -22,7 +22,7 @@ Status Backend::commit_then_fetch(const CommitRequest& c, const FetchRequest& f,
   next.reset();
   Status s = commit(c);
   if (!s.ok()) return s;
-  if (!fetch(f.queues, f.owner, f.visibility, f.run_lease_ttl, next).ok()) next.reset();
+  if (!fetch(f, next).ok()) next.reset();
   return s;
 }
 

@@ -102,8 +102,7 @@ void Worker::Impl::fetch_loop(std::stop_token stop) {
       // After an empty fetch: block until an enqueue wakes us or the next job
       // falls due (backends that can), else sleep; then fetch. At most `idle`
       // <= longest_idle either way, so stopping waits no longer than that.
-      s = was_idle ? env.backend.wait_then_fetch(f, idle, d)
-                   : env.backend.fetch(f.queues, f.owner, f.visibility, f.run_lease_ttl, d);
+      s = was_idle ? env.backend.wait_then_fetch(f, idle, d) : env.backend.fetch(f, d);
     }
     if (!s.ok()) {
       std::fprintf(stderr, "reactor worker: fetch failed: %s\n", s.to_string().c_str());

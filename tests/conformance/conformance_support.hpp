@@ -117,7 +117,7 @@ class BackendConformance : public ::testing::Test {
   std::optional<Delivery> fetch(const std::vector<std::string>& queues, const std::string& owner,
                                 Duration visibility = kVisibility, Duration ttl = kLeaseTtl) {
     std::optional<Delivery> d;
-    Status s = backend_->fetch(queues, owner, visibility, ttl, d);
+    Status s = backend_->fetch({queues, owner, visibility, ttl}, d);
     EXPECT_TRUE(s.ok()) << s.to_string();
     return d;
   }

@@ -354,7 +354,7 @@ TYPED_TEST(QueueConformance, ConcurrentFetchersGetEachJobOnce) {
       for (int n = 0;; ++n) {
         const std::string owner = "w" + std::to_string(w) + "-" + std::to_string(n);
         std::optional<Delivery> d;
-        Status s = this->db().fetch({"q"}, owner, this->kVisibility, this->kLeaseTtl, d);
+        Status s = this->db().fetch({{"q"}, owner, this->kVisibility, this->kLeaseTtl}, d);
         if (s.ok() && !d) return;
         if (s.ok() && !d->run_leased) s = Status::Internal("run lease busy for a fresh run");
         if (s.ok()) {

@@ -61,8 +61,9 @@ TEST_F(RedisBackendTest, EveryOperationIsOneRoundTrip) {
   expect_one("create run + enqueue (commit)",
              cost([&] { ASSERT_TRUE(db_->commit(create_with_job("r1", "q")).ok()); }));
   std::optional<Delivery> d;
-  expect_one("fetch (job + run lease + the run)",
-             cost([&] { ASSERT_TRUE(db_->fetch({"q"}, "w1", 30s, 10s, d).ok()); }));
+  expect_one("fetch (job + run lease + the run)", cost([&] {
+               ASSERT_TRUE(db_->fetch({{"q"}, "w1", 30s, 10s}, d).ok());
+             }));
   ASSERT_TRUE(d && d->run_leased);
   // The leased run comes with the delivery: a worker needs no load_run.
   ASSERT_TRUE(d->run);
@@ -114,7 +115,7 @@ TEST_F(RedisBackendTest, EveryOperationIsOneRoundTrip) {
   expect_one("list_runs", cost([&] { ASSERT_TRUE(db_->list_runs({}, rows).ok()); }));
   bool has = true;
   expect_one("has_job", cost([&] { ASSERT_TRUE(db_->has_job("r1", has).ok()); }));
-  expect_one("idle fetch", cost([&] { ASSERT_TRUE(db_->fetch({"q"}, "w2", 30s, 10s, d).ok()); }));
+  expect_one("idle fetch", cost([&] { ASSERT_TRUE(db_->fetch({{"q"}, "w2", 30s, 10s}, d).ok()); }));
   EXPECT_FALSE(d);
   expect_one("wait_for_jobs (one BLPOP)",
              cost([&] { ASSERT_TRUE(db_->wait_for_jobs({"q"}, 50ms).ok()); }));
@@ -143,7 +144,7 @@ std::thread enqueue_r1_later(RedisBackendFactory& factory, Duration delay) {
 
 TEST_F(RedisBackendTest, WaitForJobsBlocksUntilAnEnqueueWakesIt) {
   std::optional<Delivery> d;
-  ASSERT_TRUE(db_->fetch({"q"}, "w1", 30s, 10s, d).ok());
+  ASSERT_TRUE(db_->fetch({{"q"}, "w1", 30s, 10s}, d).ok());
   ASSERT_FALSE(d);
   const auto start = Clock::now();
   std::thread enqueue = enqueue_r1_later(factory_, 300ms);
@@ -155,7 +156,7 @@ TEST_F(RedisBackendTest, WaitForJobsBlocksUntilAnEnqueueWakesIt) {
   EXPECT_EQ(db_->round_trips() - before, 1u) << "one blocking request, no polling";
   EXPECT_GE(waited, 250ms) << "returned before anything was enqueued";
   EXPECT_LT(waited, 10s) << "the enqueue did not wake it";
-  ASSERT_TRUE(db_->fetch({"q"}, "w1", 30s, 10s, d).ok());
+  ASSERT_TRUE(db_->fetch({{"q"}, "w1", 30s, 10s}, d).ok());
   EXPECT_TRUE(d);
 }
 
@@ -215,7 +216,7 @@ TEST_F(RedisBackendTest, AWorkerReportsItsDurableStepsAndItsRequestsToTheStore) 
 // back from the same round trip, leased with its run.
 TEST_F(RedisBackendTest, WaitThenFetchBringsTheJobThatEndedTheWait) {
   std::optional<Delivery> d;
-  ASSERT_TRUE(db_->fetch({"q"}, "w1", 30s, 10s, d).ok());
+  ASSERT_TRUE(db_->fetch({{"q"}, "w1", 30s, 10s}, d).ok());
   ASSERT_FALSE(d);
   std::thread enqueue = enqueue_r1_later(factory_, 300ms);
   const std::uint64_t before = db_->round_trips();
@@ -233,13 +234,13 @@ TEST_F(RedisBackendTest, WaitForJobsReturnsWhenADelayedJobFallsDue) {
   const std::int64_t run_at = factory_.now_ms() + 400;
   ASSERT_TRUE(db_->commit(create_with_job("r1", "q", run_at)).ok());
   std::optional<Delivery> d;
-  ASSERT_TRUE(db_->fetch({"q"}, "w1", 30s, 10s, d).ok());
+  ASSERT_TRUE(db_->fetch({{"q"}, "w1", 30s, 10s}, d).ok());
   ASSERT_FALSE(d);  // not due yet: the fetch learns when it will be
 
   const auto start = Clock::now();
   ASSERT_TRUE(db_->wait_for_jobs({"q"}, 20s).ok());
   EXPECT_LT(Clock::now() - start, 10s) << "slept through the job's run_at";
-  ASSERT_TRUE(db_->fetch({"q"}, "w1", 30s, 10s, d).ok());
+  ASSERT_TRUE(db_->fetch({{"q"}, "w1", 30s, 10s}, d).ok());
   ASSERT_TRUE(d);
   EXPECT_GE(factory_.now_ms(), run_at);
 }
@@ -253,7 +254,7 @@ TEST_F(RedisBackendTest, ReconnectsAfterLosingItsConnections) {
   ASSERT_TRUE(s.ok()) << s.to_string();
   EXPECT_EQ(run.headers.size(), 1u);
   std::optional<Delivery> d;
-  ASSERT_TRUE(db_->fetch({"q"}, "w1", 30s, 10s, d).ok());
+  ASSERT_TRUE(db_->fetch({{"q"}, "w1", 30s, 10s}, d).ok());
   EXPECT_TRUE(d);
 }
 
@@ -311,7 +312,7 @@ TEST(RedisServerRestart, TheBackendReconnectsAndFindsItsDataAgain) {
   ASSERT_TRUE(s.ok()) << s.to_string();
   EXPECT_EQ(run.inputs.size(), 1u);
   std::optional<Delivery> d;
-  s = db->fetch({"q"}, "w1", 30s, 10s, d);
+  s = db->fetch({{"q"}, "w1", 30s, 10s}, d);
   ASSERT_TRUE(s.ok()) << s.to_string();
   ASSERT_TRUE(d);
   EXPECT_EQ(d->job.spec.run_id, "r1");
@@ -466,7 +467,7 @@ TEST_F(RedisBackendTest, KeyLayoutIsTheDocumentedOne) {
   in_flight.enqueue = {job("q2", "r3")};
   ASSERT_TRUE(db_->commit(in_flight).ok());
   std::optional<Delivery> d;
-  ASSERT_TRUE(db_->fetch({"q2"}, "w", 30s, 10s, d).ok());
+  ASSERT_TRUE(db_->fetch({{"q2"}, "w", 30s, 10s}, d).ok());
   ASSERT_TRUE(d);
 
   std::set<std::string> keys;

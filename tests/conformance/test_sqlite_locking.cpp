@@ -35,7 +35,8 @@ class SqliteLocking : public ::testing::Test {
   }
 
   void raw_exec(const char* sql) {
-    ASSERT_EQ(sqlite3_exec(raw_, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(raw_);
+    ASSERT_EQ(sqlite3_exec(raw_, sql, nullptr, nullptr, nullptr), SQLITE_OK)
+        << sqlite3_errmsg(raw_);
   }
 
   static CommitRequest create(const std::string& id) {
@@ -65,7 +66,7 @@ TEST_F(SqliteLocking, WritersWaitForAnotherConnectionsWriteLock) {
   auto commit = std::async(std::launch::async, [&] { return db_->commit(create("r1")); });
   auto fetch = std::async(std::launch::async, [&] {
     std::optional<Delivery> d;
-    Status s = db_->fetch({"q"}, "w", 30s, 10s, d);
+    Status s = db_->fetch({{"q"}, "w", 30s, 10s}, d);
     return s;
   });
   // Both are parked on the lock (or done, if they won the race to it); release it.

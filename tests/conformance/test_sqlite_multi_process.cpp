@@ -64,7 +64,7 @@ int child_main(int index, const std::string& url, const std::string& log) {
 
     const std::string owner = "worker-" + suffix;
     std::optional<Delivery> d;
-    if (Status s = db->fetch({kQueue}, owner, 60s, 60s, d); !s.ok()) return fail("fetch", s);
+    if (Status s = db->fetch({{kQueue}, owner, 60s, 60s}, d); !s.ok()) return fail("fetch", s);
     if (d) {
       if (!d->run_leased || d->job.deliveries != 1) {
         return fail("delivery of job " + std::to_string(d->job.id),
@@ -207,7 +207,7 @@ TEST(SqliteMultiProcess, TwoProcessesCommitAndFetchConcurrently) {
   ASSERT_TRUE(open_backend(url, SystemClock::instance(), db).ok());
   for (;;) {
     std::optional<Delivery> d;
-    ASSERT_TRUE(db->fetch({kQueue}, "parent", 60s, 60s, d).ok());
+    ASSERT_TRUE(db->fetch({{kQueue}, "parent", 60s, 60s}, d).ok());
     if (!d) break;
     EXPECT_TRUE(delivered.insert(d->job.id).second) << "job " << d->job.id << " delivered twice";
     CommitRequest ack;

@@ -26,9 +26,8 @@ class ForwardingBackend : public Backend {
   Status list_runs(const RunFilter& f, std::vector<RunHeaderRow>& out) override {
     return inner_->list_runs(f, out);
   }
-  Status fetch(const std::vector<std::string>& queues, const std::string& owner,
-               Duration visibility, Duration run_lease_ttl, std::optional<Delivery>& out) override {
-    return inner_->fetch(queues, owner, visibility, run_lease_ttl, out);
+  Status fetch(const FetchRequest& f, std::optional<Delivery>& out) override {
+    return inner_->fetch(f, out);
   }
   Status wait_for_jobs(const std::vector<std::string>& queues, Duration max_wait) override {
     return inner_->wait_for_jobs(queues, max_wait);

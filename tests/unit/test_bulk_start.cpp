@@ -98,7 +98,7 @@ TEST_F(BulkStart, JobsAreDeliveredInInputOrder) {
   ASSERT_TRUE(engine_->run_many_in_background("Double", inputs(5), ids).ok());
   for (const auto& expected : ids) {
     std::optional<Delivery> d;
-    ASSERT_TRUE(backend_->fetch({"Double"}, "tester", 10s, 10s, d).ok());
+    ASSERT_TRUE(backend_->fetch({{"Double"}, "tester", 10s, 10s}, d).ok());
     ASSERT_TRUE(d.has_value());
     EXPECT_EQ(d->job.spec.run_id, expected);
     EXPECT_EQ(d->job.spec.kind, JobKind::kStart);

@@ -241,7 +241,7 @@ TEST_F(DurableEngine, TheSweeperRequeuesARunningRunWhoseLeaseLapsed) {
   ASSERT_TRUE(engine_->run_in_background("Durable", {{"n", 6}}, id).ok());
   // A worker takes the job and the lease, marks the run running, then dies.
   std::optional<Delivery> d;
-  ASSERT_TRUE(engine_->backend()->fetch({"Durable"}, "dead-worker", 10s, 10s, d).ok());
+  ASSERT_TRUE(engine_->backend()->fetch({{"Durable"}, "dead-worker", 10s, 10s}, d).ok());
   ASSERT_TRUE(d && d->run_leased);
   StoredRun stored;
   ASSERT_TRUE(engine_->backend()->load_run(id, stored).ok());

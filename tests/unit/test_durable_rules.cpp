@@ -63,9 +63,8 @@ class WatchedBackend : public testing_support::ForwardingBackend {
     if (Status s = check_readable(id); !s.ok()) return s;
     return ForwardingBackend::load_header(id, out);
   }
-  Status fetch(const std::vector<std::string>& queues, const std::string& owner,
-               Duration visibility, Duration run_lease_ttl, std::optional<Delivery>& out) override {
-    Status s = ForwardingBackend::fetch(queues, owner, visibility, run_lease_ttl, out);
+  Status fetch(const FetchRequest& f, std::optional<Delivery>& out) override {
+    Status s = ForwardingBackend::fetch(f, out);
     if (out && (refuse_loads || !check_readable(out->job.spec.run_id).ok())) out->run.reset();
     if (out && hide_started) out->run_started = false;
     log(out ? "fetch:job" : "fetch:none");

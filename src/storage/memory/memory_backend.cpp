@@ -144,9 +144,8 @@ Status MemoryBackend::list_runs(const RunFilter& filter, std::vector<RunHeaderRo
   return Status::Ok();
 }
 
-Status MemoryBackend::fetch(const std::vector<std::string>& queues, const std::string& owner,
-                            Duration visibility, Duration run_lease_ttl,
-                            std::optional<Delivery>& out) {
+Status MemoryBackend::fetch(const FetchRequest& f, std::optional<Delivery>& out) {
+  const auto& [queues, owner, visibility, run_lease_ttl] = f;
   out.reset();
   if (owner.empty()) return Status::InvalidArgument("fetch: owner must not be empty");
   std::lock_guard lock(mu_);

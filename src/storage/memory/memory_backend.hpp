@@ -23,9 +23,7 @@ class MemoryBackend final : public Backend {
   Status load_run(const std::string& root_id, StoredRun& out) override;
   Status load_header(const std::string& run_id, RunHeaderRow& out) override;
   Status list_runs(const RunFilter& filter, std::vector<RunHeaderRow>& out) override;
-  Status fetch(const std::vector<std::string>& queues, const std::string& owner,
-               Duration visibility, Duration run_lease_ttl,
-               std::optional<Delivery>& out) override;
+  Status fetch(const FetchRequest& f, std::optional<Delivery>& out) override;
   Status release_job(std::int64_t job_id, const std::string& owner, Duration delay) override;
   Status has_job(const std::string& run_id, bool& out) override;
   Status acquire_lease(const std::string& key, const std::string& owner, Duration ttl,
@@ -49,11 +47,11 @@ class MemoryBackend final : public Backend {
   const std::string url_;
 
   mutable std::mutex mu_;
-  std::map<std::string, RunHeaderRow> runs_;                      // by run id
-  std::map<std::string, std::string> inputs_;                     // run id -> inputs
+  std::map<std::string, RunHeaderRow> runs_;                            // by run id
+  std::map<std::string, std::string> inputs_;                           // run id -> inputs
   std::map<std::pair<std::string, std::uint32_t>, std::string> steps_;  // (run, idx) -> body
   std::map<std::pair<std::string, std::uint64_t>, std::string> trace_;  // (root, seq) -> body
-  std::map<std::int64_t, Job> jobs_;                              // by id = enqueue order
+  std::map<std::int64_t, Job> jobs_;                                    // by id = enqueue order
   std::map<std::string, Lease> leases_;  // owner empty = released; the token stays
   std::int64_t next_job_id_ = 1;
   // One counter for every key: a token is never reused, even for a lease row

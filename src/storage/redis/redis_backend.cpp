@@ -416,13 +416,10 @@ Status RedisBackend::list_runs(const RunFilter& filter, std::vector<RunHeaderRow
   return s;
 }
 
-Status RedisBackend::fetch(const std::vector<std::string>& queues, const std::string& owner,
-                           Duration visibility, Duration run_lease_ttl,
-                           std::optional<Delivery>& out) {
+Status RedisBackend::fetch(const FetchRequest& f, std::optional<Delivery>& out) {
   out.reset();
-  if (owner.empty()) return Status::InvalidArgument("fetch: owner must not be empty");
-  if (queues.empty()) return Status::Ok();
-  const FetchRequest f{queues, owner, visibility, run_lease_ttl};
+  if (f.owner.empty()) return Status::InvalidArgument("fetch: owner must not be empty");
+  if (f.queues.empty()) return Status::Ok();
   std::vector<std::string> args;
   append_fetch_args(f, args);
   const auto asked_at = std::chrono::steady_clock::now();
@@ -517,7 +514,7 @@ Status RedisBackend::wait_then_fetch(const FetchRequest& f, Duration max_wait,
   out.reset();
   if (f.queues.empty() || f.owner.empty()) return Backend::wait_then_fetch(f, max_wait, out);
   const auto wait = wait_limit(f.queues, max_wait);
-  if (wait.count() <= 0) return fetch(f.queues, f.owner, f.visibility, f.run_lease_ttl, out);
+  if (wait.count() <= 0) return fetch(f, out);
   std::vector<std::string> args = {client_.options().prefix};
   append_fetch_args(f, args);
   Reply reply;

@@ -390,9 +390,8 @@ Status SqliteBackend::list_runs(const RunFilter& filter, std::vector<RunHeaderRo
   return s;
 }
 
-Status SqliteBackend::fetch(const std::vector<std::string>& queues, const std::string& owner,
-                            Duration visibility, Duration run_lease_ttl,
-                            std::optional<Delivery>& out) {
+Status SqliteBackend::fetch(const FetchRequest& f, std::optional<Delivery>& out) {
+  const auto& [queues, owner, visibility, run_lease_ttl] = f;
   out.reset();
   if (owner.empty()) return Status::InvalidArgument("fetch: owner must not be empty");
   if (queues.empty()) return Status::Ok();
