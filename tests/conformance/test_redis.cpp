@@ -160,6 +160,22 @@ TEST_F(RedisBackendTest, WaitForJobsBlocksUntilAnEnqueueWakesIt) {
   EXPECT_TRUE(d);
 }
 
+// Every enqueue pushes a wake-up token; nobody serving the queue must not
+// make its list grow without bound.
+TEST_F(RedisBackendTest, TheWakeListOfAQueueNobodyServesStaysCapped) {
+  const auto wake_tokens = [&] {
+    RawReply r = factory_.raw().command({"LLEN", factory_.prefix() + "wake:q"});
+    return r && r->type == REDIS_REPLY_INTEGER ? r->integer : -1;
+  };
+  for (int k = 0; k < 100; ++k) {
+    ASSERT_TRUE(db_->commit(create_with_job("r" + std::to_string(k), "q")).ok());
+    if (k == 9) {
+      EXPECT_EQ(wake_tokens(), 10) << "one token per job below the cap";
+    }
+  }
+  EXPECT_EQ(wake_tokens(), 64);
+}
+
 // A worker reports what it did against what it asked of the store: its
 // durable steps and its requests (every one the backend counted since it
 // started). Each step is one commit, one request; the fetch that brings the

@@ -15,9 +15,15 @@ local P = ARGV[1]
 local function int(x) return string.format('%d', x) end
 
 -- Unix milliseconds by the server's clock: the one clock every expiry is judged by.
+-- Read once per script call (a commit that releases a lease and then fetches
+-- asks twice): the call is atomic, so one instant serves all of it.
+local clock_ms
 local function now_ms()
-  local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  if not clock_ms then
+    local t = redis.call('TIME')
+    clock_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  end
+  return clock_ms
 end
 
 -- Every key of one root run carries the hash tag {root}.
@@ -76,8 +82,9 @@ local WAKE_CAP = 64
 local function wake(q, n)
   local tokens = {}
   for k = 1, math.min(n or 1, WAKE_CAP) do tokens[k] = '1' end
-  redis.call('LPUSH', wake_key(q), unpack(tokens))
-  redis.call('LTRIM', wake_key(q), 0, WAKE_CAP - 1)
+  if redis.call('LPUSH', wake_key(q), unpack(tokens)) > WAKE_CAP then
+    redis.call('LTRIM', wake_key(q), 0, WAKE_CAP - 1)
+  end
 end
 
 local function delete_job(id, queue, run_id)
