@@ -5,6 +5,7 @@
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include "bench_saga/bench_record.hpp"
 #include "cli_engine.hpp"
@@ -75,7 +76,14 @@ sigset_t block_stop_signals() {
 // benchmark's harness (SADD bench:ready <pid>) once its threads are fetching.
 int serve(Engine& engine, WorkerOptions options, const sigset_t& stop_signals,
           examples::BenchRecord* ready) {
-  Worker worker(engine, std::move(options));
+  std::optional<Worker> built;
+  try {
+    built.emplace(engine, std::move(options));
+  } catch (const std::invalid_argument& e) {  // an unknown reactor
+    std::fprintf(stderr, "reactor worker: %s\n", e.what());
+    return 2;
+  }
+  Worker& worker = *built;
   worker.start();
   if (ready != nullptr) {
     if (auto why = ready->announce_ready(); !why.empty()) {
@@ -107,18 +115,7 @@ int run_worker_command(const WorkerCliOptions& o) {
   if (!cli.open(o.storage, durability)) return 2;
   WorkerOptions w;
   w.threads = o.threads;
-  for (const std::string& name : o.reactors) {
-    if (!cli.engine().registry().find(name)) {
-      std::string known;
-      for (const std::string& n : cli.engine().registry().names())
-        known += (known.empty() ? "" : ", ") + n;
-      std::fprintf(stderr, "reactor worker: unknown reactor '%s' (registered: %s)\n", name.c_str(),
-                   known.c_str());
-      return 2;
-    }
-    // The CLI's engine files each reactor's runs in the queue named after it.
-    w.queues.push_back(name);
-  }
+  w.reactors = o.reactors;
   w.sweep_interval = seconds(o.sweep_interval_s);
   w.on_delivery = log_delivery;
   // describe(): the URL with any password masked.

@@ -45,7 +45,12 @@ struct WorkerOptions {
   bool sweeper = true;
   Duration sweep_interval = std::chrono::seconds(30);
   std::size_t sweep_limit = 1000;
-  // Queues to serve; default: the queue of every registered reactor.
+  // Reactors whose runs to serve, by name: their queues, as the engine's
+  // DurabilityOptions::queue_for names them. Default: every registered
+  // reactor. A name the engine does not know makes the Worker constructor
+  // throw std::invalid_argument, naming it.
+  std::vector<std::string> reactors;
+  // Queues to serve, when set: they replace the reactors' queues.
   std::vector<std::string> queues;
   // Called after every delivery, on the thread that handled it, with what
   // became of it: "finished", "yielded", "snoozed", "handed_back",

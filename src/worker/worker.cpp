@@ -14,6 +14,16 @@
 
 namespace reactor {
 
+namespace {
+
+std::string unknown_reactor(const Registry& registry, const std::string& name) {
+  std::string known;
+  for (const std::string& n : registry.names()) known += (known.empty() ? "" : ", ") + n;
+  return "unknown reactor '" + name + "' (registered: " + known + ")";
+}
+
+}  // namespace
+
 struct Worker::Impl {
   Impl(Engine& e, WorkerOptions o) : engine(e), options(std::move(o)) {
     if (EngineInternals::durable_env(engine) == nullptr) {
@@ -24,8 +34,11 @@ struct Worker::Impl {
       options.visibility_timeout = env.options.lease_ttl * 5;
     }
     if (options.queues.empty()) {
-      for (const auto& name : engine.registry().names())
+      const Registry& registry = engine.registry();
+      for (const auto& name : options.reactors.empty() ? registry.names() : options.reactors) {
+        if (!registry.find(name)) throw std::invalid_argument(unknown_reactor(registry, name));
         options.queues.push_back(env.queue_for(name));
+      }
     }
     sweeper = std::make_unique<Sweeper>(env.backend, env.clock, options.sweep_interval,
                                         options.sweep_limit,

@@ -302,6 +302,40 @@ TEST_F(DurableRules, AWorkerCommitsTheStartItselfWhenTheFetchDidNotFileTheRunAsR
   EXPECT_EQ(store_->commits.load(), 6);  // "running", then one per step
 }
 
+// WorkerOptions::reactors: a worker serves those reactors' queues only, and
+// refuses a name the engine does not know.
+TEST_F(DurableRules, AWorkerServesOnlyTheReactorsItIsGiven) {
+  open();
+  Builder b("Other");
+  b.step("only", [](const Args&) { return Success(1); });
+  engine_->registry().add(b.build());
+  WorkerOptions unknown;
+  unknown.reactors = {"Other", "Nope"};
+  try {
+    Worker refused(*engine_, unknown);
+    ADD_FAILURE() << "a worker for an unknown reactor was built";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("'Nope'"), std::string::npos) << e.what();
+  }
+  // Enqueued first: a worker serving every queue would take it first.
+  std::string five, other;
+  ASSERT_TRUE(engine_->run_in_background("Five", {{"n", 0}}, five).ok());
+  ASSERT_TRUE(engine_->run_in_background("Other", Value::object(), other).ok());
+  WorkerOptions w;
+  w.sweeper = false;
+  w.poll_interval = 5ms;
+  w.reactors = {"Other"};
+  Worker worker(*engine_, w);
+  worker.start();
+  EXPECT_EQ(wait_for(other, RunStatus::kCompleted).status, RunStatus::kCompleted);
+  worker.stop();
+  worker.wait();
+  RunHeaderRow h;
+  ASSERT_TRUE(store_->load_header(five, h).ok());
+  EXPECT_EQ(h.status, RunStatus::kEnqueued);
+  EXPECT_EQ(worker.stats().jobs, 1u);
+}
+
 // A run's last commit also fetches the worker's next job. When it finds none,
 // the worker's next try waits for an enqueue first: fetching again at once
 // would only find nothing a second time.
