@@ -104,6 +104,11 @@ namespace {
   throw std::invalid_argument("malformed JSON: " + what + " at offset " + std::to_string(at));
 }
 
+// A member's value that is well-formed JSON of another type than the record's.
+[[noreturn]] void wrong_type(const std::string& expected, std::string_view json) {
+  throw std::invalid_argument("expected " + expected + ", got '" + std::string(json) + "'");
+}
+
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
@@ -148,6 +153,7 @@ class Scanner {
     while (pos_ < text_.size() && is_space(text_[pos_])) ++pos_;
   }
   bool at_end() const { return pos_ >= text_.size(); }
+  std::size_t position() const { return pos_; }
   char peek() {
     skip_space();
     return at_end() ? '\0' : text_[pos_];
@@ -263,7 +269,7 @@ Int read_integer(std::string_view json) {
   Int value{};
   auto [end, ec] = std::from_chars(json.data(), json.data() + json.size(), value);
   if (ec != std::errc() || end != json.data() + json.size() || json.empty()) {
-    malformed("expected an integer, got '" + std::string(json) + "'", 0);
+    wrong_type("an integer", json);
   }
   return value;
 }
@@ -314,7 +320,7 @@ void read_object(std::string_view text, std::initializer_list<MemberReader> memb
     }
   }
   in.skip_space();
-  if (!in.at_end()) malformed("text after the object", 0);
+  if (!in.at_end()) malformed("text after the object", in.position());
   std::size_t k = 0;
   for (const auto& member : members) {
     if ((seen & (std::uint64_t{1} << k++)) == 0) {
@@ -325,7 +331,7 @@ void read_object(std::string_view text, std::initializer_list<MemberReader> memb
 
 std::string read_string(std::string_view json) {
   if (json.size() < 2 || json.front() != '"' || json.back() != '"') {
-    malformed("expected a string", 0);
+    wrong_type("a string", json);
   }
   const std::string_view body = json.substr(1, json.size() - 2);
   if (body.find('\\') == std::string_view::npos) return std::string(body);
@@ -388,13 +394,32 @@ std::uint64_t read_uint64(std::string_view json) { return read_integer<std::uint
 bool read_bool(std::string_view json) {
   if (json == "true") return true;
   if (json == "false") return false;
-  malformed("expected true or false, got '" + std::string(json) + "'", 0);
+  wrong_type("true or false", json);
 }
 
 bool is_null(std::string_view json) { return json == "null"; }
 
 Value read_value(std::string_view json) {
   return is_null(json) ? Value(nullptr) : Value::parse(json);
+}
+
+ValueReader into(std::string& out) {
+  return [&out](std::string_view v) { out = read_string(v); };
+}
+ValueReader into(std::int64_t& out) {
+  return [&out](std::string_view v) { out = read_int64(v); };
+}
+ValueReader into(std::uint64_t& out) {
+  return [&out](std::string_view v) { out = read_uint64(v); };
+}
+ValueReader into(int& out) {
+  return [&out](std::string_view v) { out = static_cast<int>(read_int64(v)); };
+}
+ValueReader into(bool& out) {
+  return [&out](std::string_view v) { out = read_bool(v); };
+}
+ValueReader into(Value& out) {
+  return [&out](std::string_view v) { out = read_value(v); };
 }
 
 }  // namespace reactor::json_text

@@ -67,8 +67,10 @@ class ObjectWriter {
 // Corruption. Members the caller does not name are checked for balanced
 // brackets and well-formed strings, numbers and literals, not parsed.
 
-// One member the caller reads: its key, and what to do with its value (JSON text).
-using MemberReader = std::pair<std::string_view, std::function<void(std::string_view)>>;
+// What to do with a member's value (JSON text).
+using ValueReader = std::function<void(std::string_view)>;
+// One member the caller reads: its key, and its reader.
+using MemberReader = std::pair<std::string_view, ValueReader>;
 
 // Calls each reader with the value of its member, in the text's order. Throws
 // when `text` is not exactly one JSON object, or when a named member is missing.
@@ -82,5 +84,14 @@ bool read_bool(std::string_view json);
 bool is_null(std::string_view json);
 // The value parsed whole: null without parsing.
 Value read_value(std::string_view json);
+
+// Readers that store a member's value in `out`, read as above; `out` must
+// outlive the read_object call.
+ValueReader into(std::string& out);
+ValueReader into(std::int64_t& out);
+ValueReader into(std::uint64_t& out);
+ValueReader into(int& out);
+ValueReader into(bool& out);
+ValueReader into(Value& out);
 
 }  // namespace reactor::json_text

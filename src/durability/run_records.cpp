@@ -58,21 +58,20 @@ std::string step_text(const StepRecord& s) {
 StepRecord decode_step(std::string_view text) {
   StepRecord s;
   using namespace json_text;
-  read_object(
-      text,
-      {
-          {"attempts", [&](std::string_view v) { s.attempts = static_cast<int>(read_int64(v)); }},
-          {"body_started", [&](std::string_view v) { s.body_started = read_bool(v); }},
-          {"completion_seq", [&](std::string_view v) { s.completion_seq = read_uint64(v); }},
-          {"error", [&](std::string_view v) { s.error = read_string(v); }},
-          {"finished_at_ms", [&](std::string_view v) { s.finished_at_ms = read_int64(v); }},
-          {"name", [&](std::string_view v) { s.name = read_string(v); }},
-          {"result", [&](std::string_view v) { s.result = read_value(v); }},
-          {"retry_at_ms", [&](std::string_view v) { s.retry_at_ms = read_int64(v); }},
-          {"started_at_ms", [&](std::string_view v) { s.started_at_ms = read_int64(v); }},
-          {"status",
-           [&](std::string_view v) { s.status = step_status_from_string(read_string(v)); }},
-      });
+  read_object(text,
+              {
+                  {"attempts", into(s.attempts)},
+                  {"body_started", into(s.body_started)},
+                  {"completion_seq", into(s.completion_seq)},
+                  {"error", into(s.error)},
+                  {"finished_at_ms", into(s.finished_at_ms)},
+                  {"name", into(s.name)},
+                  {"result", into(s.result)},
+                  {"retry_at_ms", into(s.retry_at_ms)},
+                  {"started_at_ms", into(s.started_at_ms)},
+                  {"status",
+                   [&](std::string_view v) { s.status = step_status_from_string(read_string(v)); }},
+              });
   return s;
 }
 
@@ -149,25 +148,23 @@ Run decode_header(const RunHeaderRow& row) {
   run.reactor = row.reactor;
   run.status = row.status;
   run.fingerprint = row.fingerprint;
-  std::size_t step_count = 0;
+  std::uint64_t step_count = 0;
   using namespace json_text;
-  read_object(row.body,
-              {
-                  {"created_at_ms", [&](std::string_view v) { run.created_at_ms = read_int64(v); }},
-                  {"error",
-                   [&](std::string_view v) {
-                     if (!is_null(v)) run.error = read_value(v).get<RunError>();
-                   }},
-                  {"failed_step",
-                   [&](std::string_view v) {
-                     if (!is_null(v)) run.failed_step = read_uint64(v);
-                   }},
-                  {"next_completion_seq",
-                   [&](std::string_view v) { run.next_completion_seq = read_uint64(v); }},
-                  {"path", [&](std::string_view v) { run.path = read_string(v); }},
-                  {"step_count", [&](std::string_view v) { step_count = read_uint64(v); }},
-                  {"value", [&](std::string_view v) { run.value = read_value(v); }},
-              });
+  read_object(row.body, {
+                            {"created_at_ms", into(run.created_at_ms)},
+                            {"error",
+                             [&](std::string_view v) {
+                               if (!is_null(v)) run.error = read_value(v).get<RunError>();
+                             }},
+                            {"failed_step",
+                             [&](std::string_view v) {
+                               if (!is_null(v)) run.failed_step = read_uint64(v);
+                             }},
+                            {"next_completion_seq", into(run.next_completion_seq)},
+                            {"path", into(run.path)},
+                            {"step_count", into(step_count)},
+                            {"value", into(run.value)},
+                        });
   run.steps.resize(step_count);
   run.updated_at_ms = row.updated_at_ms;
   return run;

@@ -12,15 +12,17 @@
 namespace reactor {
 namespace {
 
+// Texts that need every kind of escape, and bytes that need none.
+const std::string kSampleTexts[] = {"",
+                                    "plain",
+                                    "quote \" and \\ backslash",
+                                    "tab\tnl\ncr\rbs\bff\f",
+                                    std::string("nul\0and\x1f unit", 14),
+                                    "caf\xc3\xa9 \xe2\x82\xac",
+                                    "del\x7f"};
+
 TEST(JsonText, StringsAreEscapedAsValueDumpEscapesThem) {
-  const std::string samples[] = {"",
-                                 "plain",
-                                 "quote \" and \\ backslash",
-                                 "tab\tnl\ncr\rbs\bff\f",
-                                 std::string("nul\0and\x1f unit", 14),
-                                 "caf\xc3\xa9 \xe2\x82\xac",
-                                 "del\x7f"};
-  for (const auto& text : samples) {
+  for (const auto& text : kSampleTexts) {
     std::string out;
     json_text::append_string(out, text);
     EXPECT_EQ(out, Value(text).dump()) << "for " << Value(text).dump();
@@ -120,19 +122,12 @@ TEST(JsonText, RunsWrittenAsRowsReadBackWhole) {
 
 std::string read_text_member(std::string_view object) {
   std::string out;
-  json_text::read_object(object,
-                         {{"a", [&](std::string_view v) { out = json_text::read_string(v); }}});
+  json_text::read_object(object, {{"a", json_text::into(out)}});
   return out;
 }
 
 TEST(JsonTextReader, StringsReadBackAsWritten) {
-  const std::string samples[] = {"",
-                                 "plain",
-                                 "quote \" and \\ backslash",
-                                 "tab\tnl\ncr\rbs\bff\f",
-                                 std::string("nul\0and\x1f unit", 14),
-                                 "caf\xc3\xa9 \xe2\x82\xac"};
-  for (const auto& text : samples) {
+  for (const auto& text : kSampleTexts) {
     std::string object;
     json_text::ObjectWriter(object).field("a", text).close();
     EXPECT_EQ(read_text_member(object), text) << object;

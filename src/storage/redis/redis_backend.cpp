@@ -100,16 +100,15 @@ Status decode_header(const std::string& what, const std::string& blob, RunHeader
         blob, {
                   {"status",
                    [&](std::string_view v) { h.status = run_status_from_string(read_string(v)); }},
-                  {"updated_at", [&](std::string_view v) { h.updated_at_ms = read_int64(v); }},
-                  {"id", [&](std::string_view v) { h.id = read_string(v); }},
-                  {"root_id", [&](std::string_view v) { h.root_id = read_string(v); }},
-                  {"parent_id", [&](std::string_view v) { h.parent_id = read_string(v); }},
-                  {"reactor", [&](std::string_view v) { h.reactor = read_string(v); }},
-                  {"fingerprint", [&](std::string_view v) { h.fingerprint = read_string(v); }},
-                  {"schema_version",
-                   [&](std::string_view v) { h.schema_version = static_cast<int>(read_int64(v)); }},
-                  {"expires_at", [&](std::string_view v) { h.expires_at_ms = read_int64(v); }},
-                  {"body", [&](std::string_view v) { h.body = read_string(v); }},
+                  {"updated_at", into(h.updated_at_ms)},
+                  {"id", into(h.id)},
+                  {"root_id", into(h.root_id)},
+                  {"parent_id", into(h.parent_id)},
+                  {"reactor", into(h.reactor)},
+                  {"fingerprint", into(h.fingerprint)},
+                  {"schema_version", into(h.schema_version)},
+                  {"expires_at", into(h.expires_at_ms)},
+                  {"body", into(h.body)},
               });
   } catch (const std::exception& e) {
     return Status::Corruption(what + ": " + e.what());
