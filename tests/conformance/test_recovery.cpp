@@ -15,9 +15,15 @@ TYPED_TEST(RecoveryConformance, FindOrphansListsOnlyRootsNobodyIsServing) {
   auto root = [&](const std::string& id, RunStatus s) {
     return header(id, s, "", "", ++t);  // updated_at gives the expected order
   };
+  // Orphans of every reactor, in one order.
+  auto of_payments = [](RunHeaderRow h) {
+    h.reactor = "Payments";
+    return h;
+  };
   this->create(
       {root("running-no-lease", RunStatus::kRunning), root("running-live", RunStatus::kRunning),
-       root("running-expired", RunStatus::kRunning), root("running-released", RunStatus::kRunning),
+       of_payments(root("running-expired", RunStatus::kRunning)),
+       root("running-released", RunStatus::kRunning),
        root("rolling-back-no-lease", RunStatus::kRollingBack),
        root("completed", RunStatus::kCompleted), root("failed", RunStatus::kFailed),
        root("halted", RunStatus::kHalted), root("paused", RunStatus::kPaused),
@@ -119,14 +125,20 @@ TYPED_TEST(RecoveryConformance, ListRunsFiltersNewestFirstWithLimit) {
   RunHeaderRow c = header("c", RunStatus::kCompleted, "", "", 20);
   c.reactor = "Payments";
   RunHeaderRow d = header("d", RunStatus::kCompleted, "", "", 40);
+  // As new as c, filed under another status: ties go by id, descending, across statuses too.
+  RunHeaderRow e = header("e", RunStatus::kFailed, "", "", 20);
+  e.reactor = "Payments";
   RunHeaderRow child = header("a-child", RunStatus::kCompleted, "a", "", 50);
-  this->create({a, b, c, d, child});
+  this->create({a, b, c, d, e, child});
 
   std::vector<RunHeaderRow> out;
   RunFilter all;
   ASSERT_TRUE(this->db().list_runs(all, out).ok());
-  EXPECT_EQ(this->ids(out), (std::vector<std::string>{"d", "b", "c", "a"}));
+  EXPECT_EQ(this->ids(out), (std::vector<std::string>{"d", "b", "e", "c", "a"}));
   EXPECT_EQ(dump(out[0]), dump(d));
+  all.limit = 3;
+  ASSERT_TRUE(this->db().list_runs(all, out).ok());
+  EXPECT_EQ(this->ids(out), (std::vector<std::string>{"d", "b", "e"}));
 
   RunFilter completed;
   completed.status = RunStatus::kCompleted;
@@ -136,7 +148,7 @@ TYPED_TEST(RecoveryConformance, ListRunsFiltersNewestFirstWithLimit) {
   RunFilter payments;
   payments.reactor = "Payments";
   ASSERT_TRUE(this->db().list_runs(payments, out).ok());
-  EXPECT_EQ(this->ids(out), (std::vector<std::string>{"c"}));
+  EXPECT_EQ(this->ids(out), (std::vector<std::string>{"e", "c"}));
 
   RunFilter both;
   both.status = RunStatus::kCompleted;

@@ -453,7 +453,7 @@ TEST_F(RedisBackendTest, AWrongPasswordIsUnavailableAndNotRepeated) {
 }
 
 TEST_F(RedisBackendTest, AnotherKeyLayoutIsRefused) {
-  for (const char* version : {"99", "1"}) {
+  for (const char* version : {"99", "2", "1"}) {
     factory_.raw().command({"SET", factory_.prefix() + "layout_version", version});
     std::unique_ptr<Backend> b;
     Status s = open_backend(factory_.url(), nullptr, b);
@@ -497,7 +497,7 @@ TEST_F(RedisBackendTest, KeyLayoutIsTheDocumentedOne) {
       // the store
       "layout_version", "fencing_token", "job_ids", "commit:<nonce>",
       // indexes of the root runs
-      "runs", "roots", "expiring", "status:enqueued", "status:completed", "reactor:OrderSaga",
+      "runs", "reactors", "expiring", "index:enqueued:OrderSaga", "index:completed:OrderSaga",
       // each run under its hash tag
       "{r1}:rows", "{r1}:meta", "{r1}:jobs", "{r2}:rows", "{r2}:meta", "{r3}:jobs", "{r3}:meta",
       // queues and jobs

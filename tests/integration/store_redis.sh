@@ -60,8 +60,8 @@ rcli() {
 
 # ARGV: prefix, run id, header field, its new value as JSON. Rewrites one field of the run's
 # header JSON in place, keeping the order the backend writes (status and updated_at first, which
-# the fetch script relies on; body last); a root that changes reactor is re-filed in the reactor
-# index, as commit does.
+# the fetch script relies on; body last); a root that changes reactor is re-filed in the index of
+# its status and new reactor, as commit does.
 redis_edit_header='
 local P, id, field, value = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local root = redis.call("HGET", P .. "runs", id) or id
@@ -80,12 +80,14 @@ else
 end
 redis.call("HSET", rows, "h:" .. id, edited)
 if field == "reactor" and h.parent_id == "" then
-  local indexed = P .. "{" .. id .. "}:meta"
-  local was = redis.call("HGET", indexed, "reactor")
+  local meta = P .. "{" .. id .. "}:meta"
+  local status, was = unpack(redis.call("HMGET", meta, "status", "reactor"))
   local reactor = cjson.decode(value)
-  if was then redis.call("ZREM", P .. "reactor:" .. was, id) end
-  redis.call("ZADD", P .. "reactor:" .. reactor, redis.call("ZSCORE", P .. "roots", id), id)
-  redis.call("HSET", indexed, "reactor", reactor)
+  local from, to = P .. "index:" .. status .. ":" .. was, P .. "index:" .. status .. ":" .. reactor
+  redis.call("ZADD", to, redis.call("ZSCORE", from, id), id)
+  redis.call("ZREM", from, id)
+  redis.call("SADD", P .. "reactors", reactor)
+  redis.call("HSET", meta, "reactor", reactor)
 end
 return 1'
 # ARGV: prefix, run id, step index. The step record becomes garbage; an error if there is none.

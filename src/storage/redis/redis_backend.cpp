@@ -406,11 +406,17 @@ Status RedisBackend::load_header(const std::string& run_id, RunHeaderRow& out) {
 
 Status RedisBackend::list_runs(const RunFilter& filter, std::vector<RunHeaderRow>& out) {
   out.clear();
+  std::vector<std::string> args = {filter.status ? to_string(*filter.status) : "",
+                                   filter.reactor ? *filter.reactor : "", count_arg(filter.limit)};
+  // Without a status, the script reads the index of every status.
+  if (!filter.status) {
+    for (int k = 0; k <= static_cast<int>(RunStatus::kAborted); ++k) {
+      args.push_back(to_string(static_cast<RunStatus>(k)));
+    }
+  }
   std::vector<RunHeaderRow> rows;
-  Status s = run(ScriptId::kListRuns,
-                 {filter.status ? to_string(*filter.status) : "",
-                  filter.reactor ? *filter.reactor : "", count_arg(filter.limit)},
-                 [&](const redisReply& r) { return decode_headers(r, rows); });
+  Status s =
+      run(ScriptId::kListRuns, args, [&](const redisReply& r) { return decode_headers(r, rows); });
   if (s.ok()) out = std::move(rows);
   return s;
 }

@@ -28,12 +28,13 @@ end
 
 -- Every key of one root run carries the hash tag {root}.
 local function run_key(root, what) return P .. '{' .. root .. '}:' .. what end
-local RUNS = P .. 'runs'          -- hash: run id -> root id
-local ROOTS = P .. 'roots'        -- zset: root ids by updated_at
+local RUNS = P .. 'runs'          -- hash: child run id -> root id
+local REACTORS = P .. 'reactors'  -- set: the reactor of every root ever filed
 local EXPIRING = P .. 'expiring'  -- zset: terminal root ids with a retention, by expires_at
 local LEASES = P .. 'leases'      -- zset: lease keys other than run:*, by expires_at
-local function status_key(s) return P .. 'status:' .. s end
-local function reactor_key(r) return P .. 'reactor:' .. r end
+-- Roots by status and reactor, by updated_at: one index per pair, so a commit
+-- re-scores a root in one index (docs/redis.md, "Key layout").
+local function index_key(status, reactor) return P .. 'index:' .. status .. ':' .. reactor end
 local function job_key(id) return P .. 'job:' .. int(id) end
 local function ready_key(q) return P .. 'ready:' .. q end
 local function inflight_key(q) return P .. 'inflight:' .. q end
@@ -43,6 +44,7 @@ local function wake_key(q) return P .. 'wake:' .. q end
 -- order by id, which is enqueue order.
 local function member(id) return string.format('%020d', id) end
 
+-- A root is its own root: only child runs are filed in RUNS.
 local function root_of(run_id) return redis.call('HGET', RUNS, run_id) or run_id end
 
 local function is_run_lease(k) return string.sub(k, 1, 4) == 'run:' end
@@ -158,7 +160,7 @@ local function upsert(run_root, field, value)
   b[#b + 1] = value
 end
 
--- Most commits are a step of a running run: its header and index scores
+-- Most commits are a step of a running run: its header and index score
 -- change, where it is filed does not. Only what changed is written, so such
 -- a commit costs a handful of commands (docs/redis.md, "Round trips").
 for _ = 1, rows() do
@@ -174,16 +176,12 @@ for _ = 1, rows() do
     else
       was = redis.call('HMGET', run_key(id, 'meta'), 'status', 'reactor')
     end
-    -- A root filed before is in RUNS already (both go together, in purge too).
-    if not was[1] then redis.call('HSET', RUNS, id, run_root) end
     if was[1] ~= status or was[2] ~= reactor then
-      if was[1] and was[1] ~= status then redis.call('ZREM', status_key(was[1]), id) end
-      if was[2] and was[2] ~= reactor then redis.call('ZREM', reactor_key(was[2]), id) end
+      if was[1] then redis.call('ZREM', index_key(was[1], was[2]), id) end
+      if was[2] ~= reactor then redis.call('SADD', REACTORS, reactor) end
       redis.call('HSET', run_key(id, 'meta'), 'status', status, 'reactor', reactor)
     end
-    redis.call('ZADD', ROOTS, updated_at, id)
-    redis.call('ZADD', status_key(status), updated_at, id)
-    redis.call('ZADD', reactor_key(reactor), updated_at, id)
+    redis.call('ZADD', index_key(status, reactor), updated_at, id)
     if terminal == '1' and tonumber(expires_at) > 0 then
       redis.call('ZADD', EXPIRING, expires_at, id)
     elseif terminal == '1' or (was[1] and was[1] ~= status) then
@@ -284,9 +282,7 @@ do
       for k = trace_n + 1, jobs_n - 1, 3 do
         redis.call('HSETNX', tag .. 'rows', 't:' .. ARGV[k + 1], ARGV[k + 2])
       end
-      redis.call('ZADD', P .. 'roots', updated_at, root)
-      redis.call('ZADD', P .. 'status:' .. status, updated_at, root)
-      redis.call('ZADD', P .. 'reactor:' .. reactor, updated_at, root)
+      redis.call('ZADD', P .. 'index:' .. status .. ':' .. reactor, updated_at, root)
       return 1
     end
   end
@@ -397,10 +393,8 @@ if cur[4] == enqueued then
       if rest then
         redis.call('HSET', run_key(root, 'rows'), field,
                    '{"status":"' .. running .. '","updated_at":' .. int(now) .. rest)
-        redis.call('ZREM', status_key(enqueued), root)
-        redis.call('ZADD', status_key(running), int(now), root)
-        redis.call('ZADD', ROOTS, int(now), root)
-        redis.call('ZADD', reactor_key(cur[5]), int(now), root)
+        redis.call('ZREM', index_key(enqueued, cur[5]), root)
+        redis.call('ZADD', index_key(running, cur[5]), int(now), root)
         meta[7], meta[8] = 'status', running
         reply[16] = '1'
       end
@@ -462,34 +456,33 @@ return {redis.call('HGETALL', run_key(root, 'rows')),
 
 constexpr const char* kLoadHeader = R"lua(
 -- ARGV: prefix, run id. Returns the header blob, or nil.
-local root = redis.call('HGET', RUNS, ARGV[2])
-if not root then return false end
-return redis.call('HGET', run_key(root, 'rows'), header_field(ARGV[2]))
+return redis.call('HGET', run_key(root_of(ARGV[2]), 'rows'), header_field(ARGV[2]))
 )lua";
 
 constexpr const char* kListRuns = R"lua(
--- ARGV: prefix, status ('' for any), reactor ('' for any), limit.
+-- ARGV: prefix, status ('' for any), reactor ('' for any), limit, then the
+-- names of every status (read when no status is given).
 -- Returns root header blobs, newest updated_at first (ties: id descending).
 local status, reactor, limit = ARGV[2], ARGV[3], tonumber(ARGV[4])
-local index = ROOTS
-if status ~= '' then
-  index = status_key(status)
-elseif reactor ~= '' then
-  index = reactor_key(reactor)
-end
-local both = status ~= '' and reactor ~= ''
-local out, start, page = {}, 0, 500
-while #out < limit do
-  local ids = redis.call('ZREVRANGE', index, start, start + page - 1)
-  for _, id in ipairs(ids) do
-    if #out >= limit then break end
-    if not both or redis.call('ZSCORE', reactor_key(reactor), id) then
-      local blob = redis.call('HGET', run_key(root_of(id), 'rows'), header_field(id))
-      if blob then out[#out + 1] = blob end
-    end
+if limit < 1 then return {} end
+local statuses = status ~= '' and {status} or {unpack(ARGV, 5)}
+local reactors = reactor ~= '' and {reactor} or redis.call('SMEMBERS', REACTORS)
+-- The newest `limit` roots overall are among the newest `limit` of each index.
+local found = {}
+for _, s in ipairs(statuses) do
+  for _, r in ipairs(reactors) do
+    local entries = redis.call('ZREVRANGE', index_key(s, r), 0, limit - 1, 'WITHSCORES')
+    for k = 1, #entries, 2 do found[#found + 1] = {entries[k], tonumber(entries[k + 1])} end
   end
-  if #ids < page then break end
-  start = start + page
+end
+table.sort(found, function(a, b)
+  if a[2] ~= b[2] then return a[2] > b[2] end
+  return a[1] > b[1]
+end)
+local out = {}
+for k = 1, math.min(limit, #found) do
+  local blob = redis.call('HGET', run_key(found[k][1], 'rows'), header_field(found[k][1]))
+  if blob then out[#out + 1] = blob end
 end
 return out
 )lua";
@@ -501,12 +494,12 @@ constexpr const char* kFindOrphans = R"lua(
 local limit = tonumber(ARGV[2])
 local now = now_ms()
 local found = {}
--- Each status contributes at most `limit` runs, oldest first: enough for the
+-- Each index contributes at most `limit` runs, oldest first: enough for the
 -- oldest `limit` overall.
-local function scan(status, orphaned)
+local function scan_index(key, orphaned)
   local start, taken, page = 0, 0, 500
   while taken < limit do
-    local entries = redis.call('ZRANGE', status_key(status), start, start + page - 1, 'WITHSCORES')
+    local entries = redis.call('ZRANGE', key, start, start + page - 1, 'WITHSCORES')
     for k = 1, #entries, 2 do
       if taken >= limit then break end
       if orphaned(entries[k]) then
@@ -517,6 +510,10 @@ local function scan(status, orphaned)
     if #entries < 2 * page then break end
     start = start + page
   end
+end
+local reactors = redis.call('SMEMBERS', REACTORS)
+local function scan(status, orphaned)
+  for _, reactor in ipairs(reactors) do scan_index(index_key(status, reactor), orphaned) end
 end
 local function unserved(id)
   local lease = redis.call('HMGET', lease_key('run:' .. id), 'owner', 'expires_at')
@@ -533,7 +530,7 @@ end)
 local out = {}
 for k = 1, math.min(limit, #found) do
   local id = found[k][1]
-  local blob = redis.call('HGET', run_key(root_of(id), 'rows'), header_field(id))
+  local blob = redis.call('HGET', run_key(id, 'rows'), header_field(id))
   if blob then out[#out + 1] = blob end
 end
 return out
@@ -555,9 +552,7 @@ for _, root in ipairs(roots) do
   end
   local meta = redis.call('HMGET', run_key(root, 'meta'), 'status', 'reactor', 'owner',
                           'expires_at')
-  if meta[1] then redis.call('ZREM', status_key(meta[1]), root) end
-  if meta[2] then redis.call('ZREM', reactor_key(meta[2]), root) end
-  redis.call('ZREM', ROOTS, root)
+  if meta[1] then redis.call('ZREM', index_key(meta[1], meta[2]), root) end
   redis.call('ZREM', EXPIRING, root)
   for _, id in ipairs(redis.call('SMEMBERS', run_key(root, 'jobs'))) do
     local queue = redis.call('HGET', job_key(id), 'queue')

@@ -37,6 +37,6 @@ const char* script_name(ScriptId id);
 const std::string& script_source(ScriptId id);
 
 // The version of the key layout written by this build (docs/redis.md).
-constexpr int kLayoutVersion = 2;
+constexpr int kLayoutVersion = 3;
 
 }  // namespace reactor::redis
