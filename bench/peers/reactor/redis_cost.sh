@@ -36,17 +36,20 @@ done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/reactor-redis-cost.XXXXXX")
 server=  # the valgrind process running redis-server (exec'd, so one PID)
-workers=()
+workers=() counted=0
 cleanup() {
   [[ ${#workers[@]} -gt 0 ]] && kill "${workers[@]}" 2>/dev/null
   [[ -n $server ]] && kill "$server" 2>/dev/null
   return 0
 }
 trap cleanup EXIT
+trap 'exit 143' INT TERM  # through the EXIT trap
 
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
-# count BIN LABEL MODE: one run against a fresh server; prints Redis's instructions per saga.
+# count BIN LABEL MODE: one run against a fresh server; sets `counted` to Redis's instructions
+# per saga. Called directly, not in $(...), so the EXIT trap sees the server and workers it
+# started.
 # MODE all: the workers are started and ready, then the producer, until every saga is done.
 # MODE create: the producer alone (no worker starts; it is told two are ready).
 count() {
@@ -96,16 +99,18 @@ count() {
   server=
   local total
   total=$(sed -n 's/^\(summary\|totals\): *\([0-9]*\).*/\2/p' "$dir/callgrind.out.1" | head -1)
-  echo $((total / sagas))
+  counted=$((total / sagas))
 }
 
 n=0
 for bin in "${bins[@]}"; do
   [[ -x $bin ]] || { echo "redis_cost.sh: no binary $bin" >&2; exit 1; }
-  all=$(count "$bin" "run$n-all" all)
+  count "$bin" "run$n-all" all
+  all=$counted
   echo "redis_instructions_per_saga=$all bin=$bin workload=$workload phase=all"
   if [[ $phases -eq 1 ]]; then
-    create=$(count "$bin" "run$n-create" create)
+    count "$bin" "run$n-create" create
+    create=$counted
     echo "redis_instructions_per_saga=$create bin=$bin workload=$workload phase=create"
     echo "redis_instructions_per_saga=$((all - create)) bin=$bin workload=$workload phase=run"
   fi
