@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace reactor {
 
@@ -19,6 +20,8 @@ enum class RunStatus {
 };
 
 const char* to_string(RunStatus s);
+// Every RunStatus, in declaration order.
+const std::vector<RunStatus>& all_run_statuses();
 // Throws std::invalid_argument for an unknown name.
 RunStatus run_status_from_string(const std::string& s);
 bool is_terminal(RunStatus s);

@@ -56,6 +56,15 @@ Enum value_of(const std::array<std::pair<Enum, const char*>, N>& table, const st
 
 const char* to_string(RunStatus s) { return name_of(kRunStatusNames, s); }
 
+const std::vector<RunStatus>& all_run_statuses() {
+  static const std::vector<RunStatus> kAll = [] {
+    std::vector<RunStatus> all;
+    for (const auto& [status, name] : kRunStatusNames) all.push_back(status);
+    return all;
+  }();
+  return kAll;
+}
+
 RunStatus run_status_from_string(const std::string& s) {
   return value_of(kRunStatusNames, s, "run status");
 }

@@ -410,9 +410,7 @@ Status RedisBackend::list_runs(const RunFilter& filter, std::vector<RunHeaderRow
                                    filter.reactor ? *filter.reactor : "", count_arg(filter.limit)};
   // Without a status, the script reads the index of every status.
   if (!filter.status) {
-    for (int k = 0; k <= static_cast<int>(RunStatus::kAborted); ++k) {
-      args.push_back(to_string(static_cast<RunStatus>(k)));
-    }
+    for (RunStatus status : all_run_statuses()) args.push_back(to_string(status));
   }
   std::vector<RunHeaderRow> rows;
   Status s =

@@ -28,8 +28,8 @@ constexpr const char* kHeaderColumns =
 // SQL list of the statuses that end a run, for purge_expired.
 std::string terminal_status_list() {
   std::string out;
-  for (RunStatus s : {RunStatus::kCompleted, RunStatus::kFailed, RunStatus::kHalted,
-                      RunStatus::kCancelled, RunStatus::kAborted}) {
+  for (RunStatus s : all_run_statuses()) {
+    if (!is_terminal(s)) continue;
     if (!out.empty()) out += ", ";
     out += '\'';
     out += to_string(s);
