@@ -93,5 +93,11 @@ ValueReader into(std::uint64_t& out);
 ValueReader into(int& out);
 ValueReader into(bool& out);
 ValueReader into(Value& out);
+// A member whose string names an enumerator, mapped by `parse` (which throws
+// on a name it does not know), e.g. into(status, run_status_from_string).
+template <typename Enum>
+ValueReader into(Enum& out, Enum (*parse)(const std::string&)) {
+  return [&out, parse](std::string_view v) { out = parse(read_string(v)); };
+}
 
 }  // namespace reactor::json_text

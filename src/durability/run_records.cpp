@@ -58,20 +58,18 @@ std::string step_text(const StepRecord& s) {
 StepRecord decode_step(std::string_view text) {
   StepRecord s;
   using namespace json_text;
-  read_object(text,
-              {
-                  {"attempts", into(s.attempts)},
-                  {"body_started", into(s.body_started)},
-                  {"completion_seq", into(s.completion_seq)},
-                  {"error", into(s.error)},
-                  {"finished_at_ms", into(s.finished_at_ms)},
-                  {"name", into(s.name)},
-                  {"result", into(s.result)},
-                  {"retry_at_ms", into(s.retry_at_ms)},
-                  {"started_at_ms", into(s.started_at_ms)},
-                  {"status",
-                   [&](std::string_view v) { s.status = step_status_from_string(read_string(v)); }},
-              });
+  read_object(text, {
+                        {"attempts", into(s.attempts)},
+                        {"body_started", into(s.body_started)},
+                        {"completion_seq", into(s.completion_seq)},
+                        {"error", into(s.error)},
+                        {"finished_at_ms", into(s.finished_at_ms)},
+                        {"name", into(s.name)},
+                        {"result", into(s.result)},
+                        {"retry_at_ms", into(s.retry_at_ms)},
+                        {"started_at_ms", into(s.started_at_ms)},
+                        {"status", into(s.status, step_status_from_string)},
+                    });
   return s;
 }
 

@@ -96,20 +96,18 @@ std::string encode_header(const RunHeaderRow& h) {
 Status decode_header(const std::string& what, const std::string& blob, RunHeaderRow& h) {
   using namespace json_text;
   try {
-    read_object(
-        blob, {
-                  {"status",
-                   [&](std::string_view v) { h.status = run_status_from_string(read_string(v)); }},
-                  {"updated_at", into(h.updated_at_ms)},
-                  {"id", into(h.id)},
-                  {"root_id", into(h.root_id)},
-                  {"parent_id", into(h.parent_id)},
-                  {"reactor", into(h.reactor)},
-                  {"fingerprint", into(h.fingerprint)},
-                  {"schema_version", into(h.schema_version)},
-                  {"expires_at", into(h.expires_at_ms)},
-                  {"body", into(h.body)},
-              });
+    read_object(blob, {
+                          {"status", into(h.status, run_status_from_string)},
+                          {"updated_at", into(h.updated_at_ms)},
+                          {"id", into(h.id)},
+                          {"root_id", into(h.root_id)},
+                          {"parent_id", into(h.parent_id)},
+                          {"reactor", into(h.reactor)},
+                          {"fingerprint", into(h.fingerprint)},
+                          {"schema_version", into(h.schema_version)},
+                          {"expires_at", into(h.expires_at_ms)},
+                          {"body", into(h.body)},
+                      });
   } catch (const std::exception& e) {
     return Status::Corruption(what + ": " + e.what());
   }
