@@ -189,9 +189,10 @@ TYPED_TEST(CommitConformance, AStepCommitWritesItsRowsMovesTheRunInListingsAndIs
     c.trace = std::move(trace);
     return c;
   };
-  auto listed = [&](std::optional<RunStatus> status) {
+  auto listed = [&](std::optional<RunStatus> status, std::optional<std::string> reactor = {}) {
     RunFilter filter;
     filter.status = status;
+    filter.reactor = reactor;
     std::vector<RunHeaderRow> out;
     EXPECT_TRUE(this->db().list_runs(filter, out).ok());
     return this->ids(out);
@@ -217,6 +218,30 @@ TYPED_TEST(CommitConformance, AStepCommitWritesItsRowsMovesTheRunInListingsAndIs
   EXPECT_EQ(listed(RunStatus::kRunning), (Ids{"r2"}));
   EXPECT_EQ(listed(RunStatus::kRollingBack), (Ids{"r1"}));
 
+  // So is the same shape under another reactor: it leaves the old one's listings.
+  CommitRequest moved = step_commit(RunStatus::kRollingBack, 55, {}, {});
+  moved.headers.front().reactor = "Payments";
+  this->commit_ok(moved);
+  EXPECT_EQ(listed(std::nullopt, "Payments"), (Ids{"r1"}));
+  EXPECT_EQ(listed(RunStatus::kRollingBack, "OrderSaga"), (Ids{}));
+  moved.headers.front().reactor = "OrderSaga";
+  this->commit_ok(moved);
+  EXPECT_EQ(listed(std::nullopt, "Payments"), (Ids{}));
+  EXPECT_EQ(listed(RunStatus::kRollingBack, "OrderSaga"), (Ids{"r1"}));
+
+  // A root whose first write is a step commit under its lease is filed by it.
+  Lease fresh = this->acquire(run_lease_key("r3"), "w1", true);
+  CommitRequest first = step_commit(RunStatus::kRunning, 58, {{"r3", 0, "s0"}}, {});
+  first.root_id = "r3";
+  first.fencing_token = fresh.token;
+  first.headers = {header("r3", RunStatus::kRunning, "", "", 58)};
+  this->commit_ok(first);
+  EXPECT_EQ(listed(RunStatus::kRunning), (Ids{"r3", "r2"}));
+  EXPECT_EQ(dump(this->load("r3")), dump(header("r3", RunStatus::kRunning, "", "", 58)) + "\n" +
+                                        "step r3#0 s0\n"
+                                        "token " +
+                                        std::to_string(fresh.token) + "\n");
+
   // Once another worker holds the run, the old holder's step commit writes nothing.
   this->advance_to(lease.expires_at_ms);
   Lease next = this->acquire(run_lease_key("r1"), "w2", true);
@@ -228,7 +253,7 @@ TYPED_TEST(CommitConformance, AStepCommitWritesItsRowsMovesTheRunInListingsAndIs
             StatusCode::kLeaseLost);
   EXPECT_EQ(dump(this->load("r1")), before);
   EXPECT_EQ(listed(RunStatus::kRollingBack), (Ids{"r1"}));
-  EXPECT_EQ(listed(std::nullopt), (Ids{"r1", "r2"}));
+  EXPECT_EQ(listed(std::nullopt), (Ids{"r3", "r1", "r2"}));
   EXPECT_GT(next.token, lease.token);
 }
 

@@ -341,6 +341,48 @@ std::vector<std::string> commit_args(const CommitRequest& c) {
   return args;
 }
 
+// A commit of one step of a running root, which the step_commit script takes:
+// fenced, the root's own header row and nothing but its own rows besides (no
+// inputs, jobs, ack or lease release), not ending the run.
+constexpr std::size_t kMaxStepCommitRows = 200;  // one HSET, whose unpack() the Lua stack bounds
+
+bool is_step_commit(const CommitRequest& c) {
+  if (c.fencing_token == 0 || c.release_lease || c.ack_job || !c.inputs.empty() ||
+      !c.enqueue.empty() || c.headers.size() != 1 || c.steps.size() > kMaxStepCommitRows) {
+    return false;
+  }
+  const RunHeaderRow& h = c.headers.front();
+  if (h.id != c.root_id || h.root_id != c.root_id || !h.parent_id.empty() || is_terminal(h.status))
+    return false;
+  return std::all_of(c.steps.begin(), c.steps.end(),
+                     [&](const StepRow& s) { return s.run_id == c.root_id; }) &&
+         std::all_of(c.trace.begin(), c.trace.end(),
+                     [&](const TraceRow& t) { return t.root_id == c.root_id; });
+}
+
+// The step_commit script's arguments (after the prefix), docs in redis_scripts.cpp.
+std::vector<std::string> step_commit_args(const CommitRequest& c) {
+  const RunHeaderRow& h = c.headers.front();
+  std::vector<std::string> args;
+  args.reserve(8 + 2 * c.steps.size() + 2 * c.trace.size());
+  args.push_back(c.root_id);
+  args.push_back(std::to_string(c.fencing_token));
+  args.emplace_back(to_string(h.status));
+  args.push_back(h.reactor);
+  args.push_back(std::to_string(h.updated_at_ms));
+  args.push_back(encode_header(h));
+  args.push_back(std::to_string(c.steps.size()));
+  for (const auto& s : c.steps) {
+    args.push_back(std::to_string(s.index));
+    args.push_back(s.body);
+  }
+  for (const auto& t : c.trace) {
+    args.push_back(std::to_string(t.seq));
+    args.push_back(t.body);
+  }
+  return args;
+}
+
 // The fetch script's arguments (after the prefix).
 void append_fetch_args(const FetchRequest& f, std::vector<std::string>& args) {
   args.push_back(f.owner);
@@ -360,8 +402,11 @@ Status fenced_out(const CommitRequest& c) {
 
 Status RedisBackend::commit(const CommitRequest& c) {
   if (Status s = storage::check_commit(c); !s.ok()) return s;
-  return run(ScriptId::kCommit, commit_args(c),
-             [&](const redisReply& r) { return integer(r) == 1 ? Status::Ok() : fenced_out(c); });
+  const auto applied = [&](const redisReply& r) {
+    return integer(r) == 1 ? Status::Ok() : fenced_out(c);
+  };
+  if (is_step_commit(c)) return run(ScriptId::kStepCommit, step_commit_args(c), applied);
+  return run(ScriptId::kCommit, commit_args(c), applied);
 }
 
 Status RedisBackend::commit_then_fetch(const CommitRequest& c, const FetchRequest& f,

@@ -18,6 +18,7 @@ namespace reactor::redis {
 enum class ScriptId {
   kInit,             // records the layout version; returns the stored one
   kCommit,           // fence check + headers + inputs + steps + trace + jobs + ack + lease release
+  kStepCommit,       // the commit of one step of a running root: fence, header, steps, trace
   kFetch,            // fetch-and-lease the oldest due job, and the run's lease when free
   kCommitThenFetch,  // commit, then fetch, in one call (a worker's last commit of a run)
   kReleaseJob,       // a delivered job back to the queue, due after a delay
@@ -33,7 +34,8 @@ enum class ScriptId {
 
 const std::vector<ScriptId>& all_scripts();
 const char* script_name(ScriptId id);
-// The complete source: the shared helpers followed by the script's body.
+// The complete source: the shared helpers (which kStepCommit goes without)
+// followed by the script's body.
 const std::string& script_source(ScriptId id);
 
 // The version of the key layout written by this build (docs/redis.md).
