@@ -92,8 +92,8 @@ end
 local function delete_job(id, queue, run_id)
   local m = member(id)
   redis.call('DEL', job_key(id))
-  redis.call('ZREM', ready_key(queue), m)
-  redis.call('ZREM', inflight_key(queue), m)
+  -- A job is in one of the two: delivered (the usual case of an ack) or ready.
+  if redis.call('ZREM', inflight_key(queue), m) == 0 then redis.call('ZREM', ready_key(queue), m) end
   redis.call('SREM', run_key(run_id, 'jobs'), int(id))
 end
 )lua";
@@ -148,6 +148,16 @@ local function root_of_row(run_id)
 end
 -- Upserted fields, gathered per rows hash and written with one HSET each.
 local batches, batch_keys = {}, {}
+-- Fields of the commit's own root meta hash (its filing, the lease release), written once.
+local root_meta = {}
+local function set_root_meta(field, value)
+  root_meta[#root_meta + 1] = field
+  root_meta[#root_meta + 1] = value
+end
+-- Roots filed for the first time by this commit: nothing of theirs is stored yet.
+local fresh = {}
+-- Reactors added to REACTORS by this commit: a bulk start files hundreds of roots of one.
+local reactors_added = {}
 local function upsert(run_root, field, value)
   local key = run_key(run_root, 'rows')
   local b = batches[key]
@@ -178,8 +188,17 @@ for _ = 1, rows() do
     end
     if was[1] ~= status or was[2] ~= reactor then
       if was[1] then redis.call('ZREM', index_key(was[1], was[2]), id) end
-      if was[2] ~= reactor then redis.call('SADD', REACTORS, reactor) end
-      redis.call('HSET', run_key(id, 'meta'), 'status', status, 'reactor', reactor)
+      if was[2] ~= reactor and not reactors_added[reactor] then
+        redis.call('SADD', REACTORS, reactor)
+        reactors_added[reactor] = true
+      end
+      if id == root then
+        set_root_meta('status', status)
+        set_root_meta('reactor', reactor)
+      else
+        redis.call('HSET', run_key(id, 'meta'), 'status', status, 'reactor', reactor)
+      end
+      fresh[id] = not was[1]
     end
     redis.call('ZADD', index_key(status, reactor), updated_at, id)
     if terminal == '1' and tonumber(expires_at) > 0 then
@@ -195,7 +214,12 @@ for _ = 1, rows() do
 end
 for _ = 1, rows() do
   local run_id, inputs = take(2)
-  redis.call('HSETNX', run_key(root_of_row(run_id), 'rows'), 'i:' .. run_id, inputs)
+  -- Inputs are written once: the first write wins. A root filed just now has none yet.
+  if fresh[run_id] then
+    upsert(run_id, 'i:' .. run_id, inputs)
+  else
+    redis.call('HSETNX', run_key(root_of_row(run_id), 'rows'), 'i:' .. run_id, inputs)
+  end
 end
 for _ = 1, rows() do
   local run_id, index, body = take(3)
@@ -236,8 +260,10 @@ if ack_job ~= '' then
 end
 if release == '1' and meta and lease_owner ~= '' and meta[4] == lease_owner then
   -- The token was checked by the fence; the token stays, as the run's fence.
-  redis.call('HSET', run_key(root, 'meta'), 'owner', '', 'expires_at', int(now_ms()))
+  set_root_meta('owner', '')
+  set_root_meta('expires_at', int(now_ms()))
 end
+if #root_meta > 0 then redis.call('HSET', run_key(root, 'meta'), unpack(root_meta)) end
 if nonce ~= '' then redis.call('SET', P .. 'commit:' .. nonce, '1', 'PX', 600000) end
 return 1
 )lua";
