@@ -11,6 +11,21 @@
 namespace reactor {
 namespace {
 
+// The version of the stored header written here. 2: the body names the run's
+// steps ("step_names"), and a step still as it was created has no row. 1 (read
+// only): the body counts them ("step_count"), and every step has a row.
+constexpr int kHeaderVersion = 2;
+
+std::string step_names_json(const Run& run) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < run.steps.size(); ++i) {
+    if (i > 0) out += ',';
+    json_text::append_string(out, run.steps[i].name);
+  }
+  out += ']';
+  return out;
+}
+
 // The records below are written on every step, so they are written as text
 // directly (core/json_text.hpp): the same bytes as dumping the Value forms
 // (keys in sorted order), without copying the step's result into a Value.
@@ -30,7 +45,7 @@ std::string header_body(const Run& run) {
   }
   o.field("next_completion_seq", run.next_completion_seq)
       .field("path", run.path)
-      .field("step_count", static_cast<std::uint64_t>(run.steps.size()))
+      .raw("step_names", step_names_json(run))
       .value("value", run.value)
       .close();
   return out;
@@ -90,10 +105,21 @@ StepRow step_row(const Run& run, std::size_t i) {
   return StepRow{run.id, static_cast<std::uint32_t>(i), step_text(run.steps[i])};
 }
 
+// A step as a new run has it: pending, never attempted. Its header names it,
+// so it needs no row of its own until it changes (most runs are created in
+// bulk, long before any step runs).
+bool untouched(const StepRecord& s) {
+  return s.status == StepStatus::kPending && s.attempts == 0 && s.completion_seq == 0 &&
+         s.started_at_ms == 0 && s.finished_at_ms == 0 && s.retry_at_ms == 0 && s.error.empty() &&
+         !s.body_started && s.result.is_null() && s.children.empty();
+}
+
 void encode_created(const Run& run, std::int64_t expires_at_ms, CommitRequest& out) {
   out.headers.push_back(encode_header(run, expires_at_ms));
   out.inputs.push_back(RunInputsRow{run.id, run.inputs.dump()});
-  for (std::size_t i = 0; i < run.steps.size(); ++i) out.steps.push_back(step_row(run, i));
+  for (std::size_t i = 0; i < run.steps.size(); ++i) {
+    if (!untouched(run.steps[i])) out.steps.push_back(step_row(run, i));
+  }
 }
 
 void encode_trace(const Run& root, std::size_t begin, CommitRequest& out) {
@@ -135,7 +161,7 @@ Placement placement_of(const std::string& parent_path, const std::string& child_
 }  // namespace
 
 Run decode_header(const RunHeaderRow& row) {
-  if (row.schema_version < 1 || row.schema_version > Run::kSchemaVersion) {
+  if (row.schema_version < 1 || row.schema_version > kHeaderVersion) {
     throw std::invalid_argument("run " + row.id + " has unsupported schema_version " +
                                 std::to_string(row.schema_version));
   }
@@ -146,8 +172,19 @@ Run decode_header(const RunHeaderRow& row) {
   run.reactor = row.reactor;
   run.status = row.status;
   run.fingerprint = row.fingerprint;
-  std::uint64_t step_count = 0;
+  // Version 1 counts the steps, version 2 names them (kHeaderVersion).
   using namespace json_text;
+  const bool named = row.schema_version >= 2;
+  const auto read_steps = [&](std::string_view v) {
+    if (!named) {
+      run.steps.resize(read_uint64(v));
+      return;
+    }
+    const Value names = read_value(v);
+    if (!names.is_array()) throw std::invalid_argument("step_names is not an array");
+    run.steps.resize(names.size());
+    for (std::size_t i = 0; i < names.size(); ++i) run.steps[i].name = names[i].get<std::string>();
+  };
   read_object(row.body, {
                             {"created_at_ms", into(run.created_at_ms)},
                             {"error",
@@ -160,10 +197,9 @@ Run decode_header(const RunHeaderRow& row) {
                              }},
                             {"next_completion_seq", into(run.next_completion_seq)},
                             {"path", into(run.path)},
-                            {"step_count", into(step_count)},
+                            {named ? "step_names" : "step_count", read_steps},
                             {"value", into(run.value)},
                         });
-  run.steps.resize(step_count);
   run.updated_at_ms = row.updated_at_ms;
   return run;
 }
@@ -237,8 +273,8 @@ Run decode_tree(const StoredRun& stored) {
 
 RunHeaderRow encode_header(const Run& run, std::int64_t expires_at_ms) {
   return RunHeaderRow{
-      run.id,          run.root_id,         run.parent_id,    run.reactor,       run.status,
-      run.fingerprint, Run::kSchemaVersion, header_body(run), run.updated_at_ms, expires_at_ms};
+      run.id,          run.root_id,    run.parent_id,    run.reactor,       run.status,
+      run.fingerprint, kHeaderVersion, header_body(run), run.updated_at_ms, expires_at_ms};
 }
 
 void encode_whole_run(const Run& root, std::int64_t expires_at_ms, CommitRequest& out) {

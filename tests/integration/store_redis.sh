@@ -90,15 +90,14 @@ if field == "reactor" and h.parent_id == "" then
   redis.call("HSET", meta, "reactor", reactor)
 end
 return 1'
-# ARGV: prefix, run id, step index. The step record becomes garbage; an error if there is none.
+# ARGV: prefix, run id, step index. The step record becomes garbage; an error if the run is unknown.
 redis_corrupt_step='
 local P, id = ARGV[1], ARGV[2]
 local root = redis.call("HGET", P .. "runs", id) or id
-local steps, field = P .. "{" .. root .. "}:rows", "s:" .. id .. "#" .. ARGV[3]
-if redis.call("HEXISTS", steps, field) == 0 then
-  return redis.error_reply("run " .. id .. " has no step " .. ARGV[3])
-end
-return redis.call("HSET", steps, field, "not json at all")'
+local rows = P .. "{" .. root .. "}:rows"
+if redis.call("HEXISTS", rows, "h:" .. id) == 0 then return redis.error_reply("no run " .. id) end
+-- A step still as created has no row yet: the garbage is its first.
+return redis.call("HSET", rows, "s:" .. id .. "#" .. ARGV[3], "not json at all")'
 # ARGV: prefix, run id, reactor name. Every job of the run (queued or in delivery) names it.
 redis_set_job_reactor='
 local P, id = ARGV[1], ARGV[2]

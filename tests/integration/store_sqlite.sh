@@ -13,7 +13,8 @@ store_corrupt_header() { sql "UPDATE runs SET body = '{\"path\": [garbage' WHERE
 # A status this build does not know: the backend cannot read the row.
 store_garble_header() { sql "UPDATE runs SET status = 'garbled' WHERE id = '$1'"; }
 store_corrupt_step() {
-  sql "UPDATE steps SET body = 'not json at all' WHERE run_id = '$1' AND idx = $2"
+  # A step still as created has no row yet: the garbage is its first.
+  sql "INSERT OR REPLACE INTO steps (run_id, idx, body) SELECT id, $2, 'not json at all' FROM runs WHERE id = '$1'"
 }
 store_set_schema_version() { sql "UPDATE runs SET schema_version = $2 WHERE id = '$1'"; }
 store_set_header_reactor() { sql "UPDATE runs SET reactor = '$2' WHERE id = '$1'"; }

@@ -92,12 +92,14 @@ TEST(JsonText, StepRowsHeadersAndTraceAreTheValueForms) {
       EXPECT_EQ(c.trace[i].body, Value(run.trace[i]).dump());
     }
     ASSERT_EQ(c.headers.size(), 1u);
+    Value step_names = Value::array();
+    for (const auto& step : run.steps) step_names.push_back(step.name);
     const Value body{{"path", run.path},
                      {"value", run.value},
                      {"error", run.error ? Value(*run.error) : Value(nullptr)},
                      {"failed_step", Value(*run.failed_step)},
                      {"next_completion_seq", run.next_completion_seq},
-                     {"step_count", run.steps.size()},
+                     {"step_names", step_names},
                      {"created_at_ms", run.created_at_ms}};
     EXPECT_EQ(c.headers[0].body, body.dump());
     // And it reads back as the same run.
@@ -118,6 +120,49 @@ TEST(JsonText, RunsWrittenAsRowsReadBackWhole) {
   reactor::Run back;
   ASSERT_TRUE(decode_run(stored, back).ok());
   EXPECT_EQ(run_to_json(back), run_to_json(run));
+}
+
+// A new run's steps are named by its header; a step gets a row of its own
+// only once it changes, and reads back with its name either way.
+TEST(JsonText, UntouchedStepsOfANewRunHaveNoRows) {
+  reactor::Run run = sample_run();
+  StepRecord waiting;
+  waiting.name = "ship \"it\"";
+  run.steps.push_back(waiting);
+  CommitRequest c;
+  encode_whole_run(run, 0, c);
+  ASSERT_EQ(c.steps.size(), 2u);
+  EXPECT_EQ(c.steps[0].index, 0u);
+  EXPECT_EQ(c.steps[1].index, 1u);
+  StoredRun stored{c.headers, c.inputs, c.steps, c.trace, 7};
+  reactor::Run back;
+  ASSERT_TRUE(decode_run(stored, back).ok());
+  EXPECT_EQ(run_to_json(back), run_to_json(run));
+  ASSERT_EQ(back.steps.size(), 3u);
+  EXPECT_EQ(back.steps[2].name, waiting.name);
+  EXPECT_EQ(back.steps[2].status, StepStatus::kPending);
+}
+
+// Headers written before steps were named (record version 1) count them, and
+// every step has a row.
+TEST(JsonText, HeadersThatCountStepsStillRead) {
+  reactor::Run run = sample_run();
+  CommitRequest c;
+  encode_whole_run(run, 0, c);
+  RunHeaderRow v1 = c.headers.front();
+  v1.schema_version = 1;
+  v1.body = R"({"created_at_ms":1,"error":null,"failed_step":null,"next_completion_seq":3,)"
+            R"("path":"","step_count":2,"value":null})";
+  StoredRun stored{{v1}, c.inputs, c.steps, c.trace, 7};
+  reactor::Run back;
+  ASSERT_TRUE(decode_run(stored, back).ok());
+  ASSERT_EQ(back.steps.size(), 2u);
+  EXPECT_EQ(back.steps[0].name, "reserve");
+  EXPECT_EQ(back.steps[1].name, "charge");
+  // A version this build does not know is refused, not misread.
+  v1.schema_version = 3;
+  stored.headers = {v1};
+  EXPECT_EQ(decode_run(stored, back).code(), StatusCode::kCorruption);
 }
 
 std::string read_text_member(std::string_view object) {
