@@ -1,52 +1,26 @@
 #include "core/json_text.hpp"
 
 #include <charconv>
+#include <cstdint>
+#include <cstring>
 #include <stdexcept>
 
 namespace reactor::json_text {
 
-void append_string(std::string& out, std::string_view text) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  out += '"';
-  std::size_t plain = 0;  // start of the bytes not yet copied
-  for (std::size_t k = 0; k < text.size(); ++k) {
-    const auto c = static_cast<unsigned char>(text[k]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out.append(text.data() + plain, k - plain);
-    plain = k + 1;
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        out += "\\u00";
-        out += kHex[c >> 4];
-        out += kHex[c & 0xf];
-    }
-  }
-  out.append(text.data() + plain, text.size() - plain);
-  out += '"';
+namespace {
+
+// Whether any of the 8 bytes in `w` needs escaping: a quote, a backslash or a
+// control character. Records are mostly plain text, so the scan goes a word
+// at a time and looks at single bytes only in a word that has one of these.
+bool needs_escape(std::uint64_t w) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+  constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
+  const auto has_zero_byte = [&](std::uint64_t v) { return (v - kOnes) & ~v & kHighs; };
+  const std::uint64_t below_space = (w - kOnes * 0x20) & ~w & kHighs;
+  return (below_space | has_zero_byte(w ^ (kOnes * '"')) | has_zero_byte(w ^ (kOnes * '\\'))) != 0;
 }
 
-namespace {
+bool plain(unsigned char c) { return c >= 0x20 && c != '"' && c != '\\'; }
 
 template <typename Int>
 void append_integer(std::string& out, Int value) {
@@ -55,13 +29,67 @@ void append_integer(std::string& out, Int value) {
   out.append(digits, end);
 }
 
+void append_escape(std::string& out, unsigned char c) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  switch (c) {
+    case '"':
+      out += "\\\"";
+      break;
+    case '\\':
+      out += "\\\\";
+      break;
+    case '\b':
+      out += "\\b";
+      break;
+    case '\f':
+      out += "\\f";
+      break;
+    case '\n':
+      out += "\\n";
+      break;
+    case '\r':
+      out += "\\r";
+      break;
+    case '\t':
+      out += "\\t";
+      break;
+    default:
+      out += "\\u00";
+      out += kHex[c >> 4];
+      out += kHex[c & 0xf];
+  }
+}
+
 }  // namespace
 
+void append_string(std::string& out, std::string_view text) {
+  out += '"';
+  std::size_t plain_from = 0;  // start of the bytes not yet copied
+  const auto look_at = [&](std::size_t k) {
+    const auto c = static_cast<unsigned char>(text[k]);
+    if (plain(c)) return;
+    out.append(text.data() + plain_from, k - plain_from);
+    plain_from = k + 1;
+    append_escape(out, c);
+  };
+  std::size_t k = 0;
+  for (; k + 8 <= text.size(); k += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, text.data() + k, sizeof word);
+    if (!needs_escape(word)) continue;
+    for (std::size_t b = k; b < k + 8; ++b) look_at(b);
+  }
+  for (; k < text.size(); ++k) look_at(k);
+  out.append(text.data() + plain_from, text.size() - plain_from);
+  out += '"';
+}
+
 void ObjectWriter::key(std::string_view k) {
-  if (!first_) out_ += ',';
+  // Keys are the record's own member names: nothing in them needs escaping.
+  out_ += first_ ? "\"" : ",\"";
   first_ = false;
-  append_string(out_, k);
-  out_ += ':';
+  out_.append(k);
+  out_ += "\":";
 }
 
 ObjectWriter& ObjectWriter::field(std::string_view k, std::string_view value) {

@@ -29,6 +29,25 @@ TEST(JsonText, StringsAreEscapedAsValueDumpEscapesThem) {
   }
 }
 
+// The writer scans eight bytes at a time: every character that needs an
+// escape, and UTF-8 text, at every place in and across those words.
+TEST(JsonText, EveryCharacterIsEscapedWhereverItStands) {
+  std::vector<std::string> specials = {"\xc3\xa9", "\xe2\x82\xac", "\x7f", " ", "~"};
+  for (int c = 0; c < 0x20; ++c) specials.emplace_back(1, static_cast<char>(c));
+  specials.emplace_back("\"");
+  specials.emplace_back("\\");
+  for (const auto& special : specials) {
+    for (std::size_t before = 0; before <= 17; ++before) {
+      for (std::size_t after : {0, 1, 7, 8, 9}) {
+        const std::string text = std::string(before, 'a') + special + std::string(after, 'b');
+        std::string out;
+        json_text::append_string(out, text);
+        ASSERT_EQ(out, Value(text).dump()) << "for " << Value(text).dump();
+      }
+    }
+  }
+}
+
 TEST(JsonText, ObjectsAreWhatValueDumpGives) {
   std::string out;
   json_text::ObjectWriter(out)
