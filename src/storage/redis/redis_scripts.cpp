@@ -35,7 +35,9 @@ local LEASES = P .. 'leases'      -- zset: lease keys other than run:*, by expir
 -- Roots by status and reactor, by updated_at: one index per pair, so a commit
 -- re-scores a root in one index (docs/redis.md, "Key layout").
 local function index_key(status, reactor) return P .. 'index:' .. status .. ':' .. reactor end
-local function job_key(id) return P .. 'job:' .. int(id) end
+-- `id` as decimal text (what int() gives): string.format costs more than a
+-- redis.call, so each id is turned into text once per script.
+local function job_key(id) return P .. 'job:' .. id end
 local function ready_key(q) return P .. 'ready:' .. q end
 local function inflight_key(q) return P .. 'inflight:' .. q end
 local function wake_key(q) return P .. 'wake:' .. q end
@@ -89,12 +91,12 @@ local function wake(q, n)
   end
 end
 
-local function delete_job(id, queue, run_id)
+local function delete_job(id, queue, run_id)  -- id: decimal text
   local m = member(id)
   redis.call('DEL', job_key(id))
   -- A job is in one of the two: delivered (the usual case of an ack) or ready.
   if redis.call('ZREM', inflight_key(queue), m) == 0 then redis.call('ZREM', ready_key(queue), m) end
-  redis.call('SREM', run_key(run_id, 'jobs'), int(id))
+  redis.call('SREM', run_key(run_id, 'jobs'), id)
 end
 )lua";
 
@@ -242,12 +244,12 @@ local last_id = jobs > 0 and redis.call('INCRBY', P .. 'job_ids', jobs) or 0
 local woken, woken_queues = {}, {}
 for k = 1, jobs do
   local queue, kind, run_id, reactor, run_at, snoozes = take(6)
-  local id = last_id - jobs + k
+  local id = int(last_id - jobs + k)
   redis.call('HSET', job_key(id), 'queue', queue, 'kind', kind, 'run_id', run_id,
              'reactor', reactor, 'run_at', run_at, 'snoozes', snoozes, 'deliveries', 0,
              'lease_owner', '', 'lease_expires', 0)
   redis.call('ZADD', ready_key(queue), run_at, member(id))
-  redis.call('SADD', run_key(run_id, 'jobs'), int(id))
+  redis.call('SADD', run_key(run_id, 'jobs'), id)
   if not woken[queue] then woken_queues[#woken_queues + 1] = queue end
   woken[queue] = (woken[queue] or 0) + 1
 end
@@ -329,7 +331,7 @@ for q_index = 7, #A do
     local lapsed = redis.call('ZRANGEBYSCORE', inflight_key(q), '-inf', int(now), 'LIMIT', 0, 100)
     for _, m in ipairs(lapsed) do
       redis.call('ZREM', inflight_key(q), m)
-      local run_at = redis.call('HGET', job_key(m), 'run_at')
+      local run_at = redis.call('HGET', job_key(int(m)), 'run_at')
       if run_at then redis.call('ZADD', ready_key(q), run_at, m) end
     end
     busy = redis.call('ZRANGE', inflight_key(q), 0, 0, 'WITHSCORES')
@@ -365,12 +367,12 @@ if not job[2] then
   redis.call('ZREM', ready_key(best_queue), best_member)
   return {'idle', int(now), int(now)}
 end
-local expires = now + visibility
-local deliveries = (tonumber(job[6]) or 0) + 1
+local expires = int(now + visibility)
+local deliveries = int((tonumber(job[6]) or 0) + 1)
 redis.call('ZREM', ready_key(best_queue), best_member)
-redis.call('ZADD', inflight_key(best_queue), int(expires), best_member)
-redis.call('HSET', job_key(id), 'deliveries', int(deliveries), 'lease_owner', owner,
-           'lease_expires', int(expires))
+redis.call('ZADD', inflight_key(best_queue), expires, best_member)
+redis.call('HSET', job_key(id), 'deliveries', deliveries, 'lease_owner', owner, 'lease_expires',
+           expires)
 -- The names of JobKind (records.cpp). A job this build cannot read stays
 -- leased, so it steps aside for its visibility timeout instead of blocking
 -- the head of the queue.
@@ -381,20 +383,19 @@ if job[1] ~= 'start' and job[1] ~= 'resume' then return {'unreadable', id, job[1
 local root = job[2]
 local meta_key = run_key(root, 'meta')
 local cur = redis.call('HMGET', meta_key, 'owner', 'token', 'expires_at', 'status', 'reactor')
-local reply = {'job', id, best_queue, job[1], root, job[3], job[4], job[5], int(deliveries),
-               int(expires)}
+local reply = {'job', id, best_queue, job[1], root, job[3], job[4], job[5], deliveries, expires}
 if lease_live(cur[1], cur[3], now) then
   reply[11], reply[12], reply[13], reply[14] = '0', cur[1], cur[2], cur[3]
   return reply
 end
-local token = redis.call('INCR', P .. 'fencing_token')
-local lease_expires = now + ttl
-reply[11], reply[12], reply[13], reply[14] = '1', owner, int(token), int(lease_expires)
+local token = int(redis.call('INCR', P .. 'fencing_token'))
+local lease_expires = int(now + ttl)
+reply[11], reply[12], reply[13], reply[14] = '1', owner, token, lease_expires
 -- The run comes with its lease, as load_run reads it: one round trip, not two.
 local rows = redis.call('HGETALL', run_key(root, 'rows'))
-reply[15] = {rows, int(token)}
+reply[15] = {rows, token}
 reply[16] = '0'
-local meta = {'owner', owner, 'token', int(token), 'expires_at', int(lease_expires)}
+local meta = {'owner', owner, 'token', token, 'expires_at', lease_expires}
 -- A run still filed as enqueued is filed as running from this delivery on:
 -- its header says so, with this moment as updated_at (the header is written
 -- status and updated_at first, src/storage/redis/redis_backend.cpp), so the
@@ -405,10 +406,11 @@ if cur[4] == enqueued then
     if rows[k] == field then
       local rest = string.match(rows[k + 1], '^{"status":"' .. enqueued .. '","updated_at":%d+(,.*)$')
       if rest then
+        local now_text = int(now)
         redis.call('HSET', run_key(root, 'rows'), field,
-                   '{"status":"' .. running .. '","updated_at":' .. int(now) .. rest)
+                   '{"status":"' .. running .. '","updated_at":' .. now_text .. rest)
         redis.call('ZREM', index_key(enqueued, cur[5]), root)
-        redis.call('ZADD', index_key(running, cur[5]), int(now), root)
+        redis.call('ZADD', index_key(running, cur[5]), now_text, root)
         meta[7], meta[8] = 'status', running
         reply[16] = '1'
       end
