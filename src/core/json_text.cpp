@@ -114,9 +114,103 @@ ObjectWriter& ObjectWriter::field(std::string_view k, bool value) {
   return raw(k, value ? "true" : "false");
 }
 
+namespace {
+
+bool has_high_bytes(std::string_view text) {
+  for (unsigned char c : text) {
+    if (c >= 0x80) return true;
+  }
+  return false;
+}
+
+// Well-formed UTF-8 as Value::dump() requires it: no stray continuation bytes,
+// no overlong forms, no surrogates, nothing past U+10FFFF.
+bool valid_utf8(std::string_view text) {
+  std::size_t k = 0;
+  while (k < text.size()) {
+    const auto c = static_cast<unsigned char>(text[k]);
+    std::size_t extra = 0;
+    std::uint32_t lowest = 0, point = 0;
+    if (c < 0x80) {
+      ++k;
+      continue;
+    } else if ((c & 0xe0) == 0xc0) {
+      extra = 1, lowest = 0x80, point = c & 0x1f;
+    } else if ((c & 0xf0) == 0xe0) {
+      extra = 2, lowest = 0x800, point = c & 0x0f;
+    } else if ((c & 0xf8) == 0xf0) {
+      extra = 3, lowest = 0x10000, point = c & 0x07;
+    } else {
+      return false;
+    }
+    if (k + extra >= text.size()) return false;
+    for (std::size_t b = 1; b <= extra; ++b) {
+      const auto cont = static_cast<unsigned char>(text[k + b]);
+      if ((cont & 0xc0) != 0x80) return false;
+      point = (point << 6) | (cont & 0x3f);
+    }
+    if (point < lowest || point > 0x10ffff || (point >= 0xd800 && point <= 0xdfff)) return false;
+    k += extra + 1;
+  }
+  return true;
+}
+
+}  // namespace
+
+void append_value(std::string& out, const Value& value) {
+  switch (value.type()) {
+    case Value::value_t::null:
+      out += "null";
+      return;
+    case Value::value_t::boolean:
+      out += value.get<bool>() ? "true" : "false";
+      return;
+    case Value::value_t::number_integer:
+      append_integer(out, value.get<std::int64_t>());
+      return;
+    case Value::value_t::number_unsigned:
+      append_integer(out, value.get<std::uint64_t>());
+      return;
+    case Value::value_t::string: {
+      const auto& text = value.get_ref<const std::string&>();
+      // Invalid UTF-8 is refused as Value::dump() refuses it (it throws).
+      if (has_high_bytes(text) && !valid_utf8(text)) break;
+      append_string(out, text);
+      return;
+    }
+    case Value::value_t::array: {
+      out += '[';
+      bool first = true;
+      for (const auto& element : value) {
+        if (!first) out += ',';
+        first = false;
+        append_value(out, element);
+      }
+      out += ']';
+      return;
+    }
+    case Value::value_t::object: {
+      out += '{';
+      bool first = true;
+      for (const auto& [k, element] : value.items()) {
+        if (!first) out += ',';
+        first = false;
+        append_string(out, k);
+        out += ':';
+        append_value(out, element);
+      }
+      out += '}';
+      return;
+    }
+    default:  // floating point (its shortest form is nlohmann's to give), binary, discarded
+      break;
+  }
+  out += value.dump();
+}
+
 ObjectWriter& ObjectWriter::value(std::string_view k, const Value& value) {
   key(k);
-  out_ += value.dump();
+  append_value(out_, value);
   return *this;
 }
 

@@ -21,6 +21,11 @@ namespace reactor::json_text {
 // escapes it. Bytes from 0x80 up pass through: the text is UTF-8 already.
 void append_string(std::string& out, std::string_view text);
 
+// `value` as JSON text, byte for byte what value.dump() gives (numbers with a
+// fraction are nlohmann's to write; they go through dump()). Throws as dump()
+// does for a string that is not UTF-8.
+void append_value(std::string& out, const Value& value);
+
 // One JSON object: {"k":v,...}, in the order the fields are added.
 class ObjectWriter {
  public:

@@ -48,6 +48,68 @@ TEST(JsonText, EveryCharacterIsEscapedWhereverItStands) {
   }
 }
 
+TEST(JsonText, ValuesAreWrittenAsValueDumpWritesThem) {
+  const Value samples[] = {
+      nullptr,
+      true,
+      false,
+      0,
+      std::numeric_limits<std::int64_t>::min(),
+      std::numeric_limits<std::int64_t>::max(),
+      std::numeric_limits<std::uint64_t>::max(),
+      -17,
+      1.5,
+      -0.0,
+      1e300,
+      1796061181196.1826,
+      "caf\xc3\xa9 \"q\" \\ \n \x01",
+      Value::array(),
+      Value::object(),
+      Value{{"pad", std::string(140, 'x')}, {"counter", 2}, {"t", 17.25}, {"s", "s000042"}},
+      Value{{"a\"b", {1, "two", nullptr, {{"z", Value::array({Value::object()})}}}},
+            {"\xe2\x82\xac", -1}},
+  };
+  for (const auto& value : samples) {
+    std::string out;
+    json_text::append_value(out, value);
+    EXPECT_EQ(out, value.dump());
+  }
+}
+
+// What is not UTF-8 is refused exactly where Value::dump() refuses it.
+TEST(JsonText, ValuesThatAreNotUtf8AreRefusedAsValueDumpRefusesThem) {
+  const std::string texts[] = {"\xff",
+                               "\xc0\xaf",
+                               "\xc3",
+                               "\xe2\x82",
+                               "\xed\xa0\x80",
+                               "\xf4\x90\x80\x80",
+                               "\xf8\x88\x80\x80\x80",
+                               "\x80",
+                               "a\xc3\xa9",
+                               "\xf4\x8f\xbf\xbf",
+                               "\xef\xbf\xbf",
+                               "\xe0\xa0\x80"};
+  for (const auto& text : texts) {
+    const Value value{{"k", text}};
+    bool dump_throws = false;
+    std::string expected;
+    try {
+      expected = value.dump();
+    } catch (const nlohmann::json::type_error&) {
+      dump_throws = true;
+    }
+    std::string out;
+    if (dump_throws) {
+      EXPECT_THROW(json_text::append_value(out, value), nlohmann::json::type_error)
+          << Value(text.size());
+    } else {
+      json_text::append_value(out, value);
+      EXPECT_EQ(out, expected);
+    }
+  }
+}
+
 TEST(JsonText, ObjectsAreWhatValueDumpGives) {
   std::string out;
   json_text::ObjectWriter(out)
