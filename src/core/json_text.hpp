@@ -26,7 +26,9 @@ void append_string(std::string& out, std::string_view text);
 // does for a string that is not UTF-8.
 void append_value(std::string& out, const Value& value);
 
-// One JSON object: {"k":v,...}, in the order the fields are added.
+// One JSON object: {"k":v,...}, in the order the fields are added. Keys are
+// written as given: they must be plain member names (no quote, backslash or
+// control character), as every record's are.
 class ObjectWriter {
  public:
   explicit ObjectWriter(std::string& out) : out_(out) { out_ += '{'; }
