@@ -223,6 +223,7 @@ TYPED_TEST(CommitConformance, AStepCommitWritesItsRowsMovesTheRunInListingsAndIs
   moved.headers.front().reactor = "Payments";
   this->commit_ok(moved);
   EXPECT_EQ(listed(std::nullopt, "Payments"), (Ids{"r1"}));
+  EXPECT_EQ(listed(RunStatus::kRollingBack), (Ids{"r1"}));  // a listing of every reactor
   EXPECT_EQ(listed(RunStatus::kRollingBack, "OrderSaga"), (Ids{}));
   moved.headers.front().reactor = "OrderSaga";
   this->commit_ok(moved);

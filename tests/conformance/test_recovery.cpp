@@ -76,6 +76,17 @@ TYPED_TEST(RecoveryConformance, PurgeExpiredDeletesExpiredTerminalRunsWithAllThe
   run_with_rows("rolling-back-old", RunStatus::kRollingBack, now - 1);
   run_with_rows("done-future", RunStatus::kCompleted, now + 1);
   run_with_rows("done-no-expiry", RunStatus::kCompleted, 0);  // 0: kept forever
+  // A root that left its terminal status (a step commit under its lease) is kept.
+  RunHeaderRow reopened = header("reopened", RunStatus::kCompleted);
+  reopened.expires_at_ms = now - 1;
+  this->create({reopened});
+  Lease reopen = this->acquire(run_lease_key("reopened"), "w", true);
+  CommitRequest step;
+  step.root_id = "reopened";
+  step.fencing_token = reopen.token;
+  step.headers = {header("reopened", RunStatus::kRunning)};
+  step.steps = {{"reopened", 0, "s"}};
+  this->commit_ok(step);
   // A stale job and a released run lease of a purged run go with it.
   this->enqueue({job("q", "done-old")});
   Lease old = this->acquire(run_lease_key("done-old"), "w", true);
@@ -116,6 +127,7 @@ TYPED_TEST(RecoveryConformance, PurgeExpiredDeletesExpiredTerminalRunsWithAllThe
     EXPECT_EQ(kept.inputs.size(), 2u) << id;
     EXPECT_EQ(kept.trace.size(), 1u) << id;
   }
+  EXPECT_EQ(this->load("reopened").steps.size(), 1u);
   EXPECT_GT(this->acquire("sweeper:window", "w2", true).token, window.token);
 }
 
