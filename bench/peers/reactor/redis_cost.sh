@@ -12,8 +12,8 @@
 # with the contender's flags, the producer) against its own redis-server started under
 # `valgrind --tool=callgrind` (Debian package valgrind), configured like the harness's (AOF,
 # fsync every second). Counting starts when both workers are ready and ends when the last
-# saga is done. --phases also counts, on another fresh server, the producer's creates alone;
-# what the workers did (fetches and commits) is the difference. Prints per BIN and phase:
+# saga is done. --phases (W1 only) also counts, on another fresh server, the producer's creates
+# alone; what the workers did (fetches and commits) is the difference. Prints per BIN and phase:
 #   redis_instructions_per_saga=<n> bin=<BIN> workload=<W> phase=<all|create|run>
 # The server's profiles stay in the work directory for callgrind_annotate.
 set -euo pipefail
@@ -29,6 +29,9 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 [[ $workload == W1 || $workload == W4 ]] || { echo "redis_cost.sh: --workload W1 or W4" >&2; exit 2; }
+# W4's producer waits for each saga to finish before it starts the next, so its creates cannot be
+# counted without workers.
+[[ $phases -eq 0 || $workload == W1 ]] || { echo "redis_cost.sh: --phases counts W1 only" >&2; exit 2; }
 [[ ${#bins[@]} -gt 0 ]] || bins=("$ROOT/build/release/reactor")
 for tool in valgrind callgrind_control redis-server redis-cli; do
   command -v "$tool" >/dev/null || { echo "redis_cost.sh: needs $tool (apt-get install valgrind redis-server)" >&2; exit 1; }
