@@ -117,7 +117,7 @@ TEST(OpenBackend, RedisUrlMistakesAreInvalidArguments) {
   }
 }
 
-TEST(OpenBackend, SqliteAbsolutePathCreatesAWalDatabaseAtSchemaVersion1) {
+TEST(OpenBackend, SqliteAbsolutePathCreatesAWalDatabaseAtSchemaVersion2) {
   TempDir dir;
   const std::string file = dir.path() + "/reactor.db";
   std::unique_ptr<Backend> b;
@@ -126,7 +126,28 @@ TEST(OpenBackend, SqliteAbsolutePathCreatesAWalDatabaseAtSchemaVersion1) {
   EXPECT_EQ(b->describe(), "sqlite://" + file);
   EXPECT_TRUE(fs::exists(file));
   EXPECT_EQ(query_one(file, "PRAGMA journal_mode"), "wal");
-  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "1");
+  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "2");
+}
+
+// Version 2 changed no table: a file of version 1 is read as it is and recorded
+// as 2, which the builds before it then refuse.
+TEST(OpenBackend, SqliteSchemaVersion1IsReadAndRecordedAsVersion2) {
+  TempDir dir;
+  const std::string file = dir.path() + "/v1.db";
+  {
+    std::unique_ptr<Backend> b;
+    ASSERT_TRUE(open_backend("sqlite://" + file, clock(), b).ok());
+    CommitRequest c;
+    c.headers.push_back(
+        RunHeaderRow{"r1", "r1", "", "OrderSaga", RunStatus::kEnqueued, "fp", 1, "{}", 1, 0});
+    ASSERT_TRUE(b->commit(c).ok());
+  }
+  query_one(file, "UPDATE meta SET value = 1 WHERE key = 'schema_version'");
+  std::unique_ptr<Backend> b;
+  ASSERT_TRUE(open_backend("sqlite://" + file, clock(), b).ok());
+  RunHeaderRow h;
+  EXPECT_TRUE(b->load_header("r1", h).ok());
+  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "2");
 }
 
 TEST(OpenBackend, SqliteRelativePaths) {

@@ -463,6 +463,19 @@ TEST_F(RedisBackendTest, AnotherKeyLayoutIsRefused) {
   }
 }
 
+// Layout 3 differs from 4 only in what builds before 4 could read: a store of
+// 3 is read as it is and recorded as 4, which those builds then refuse.
+TEST_F(RedisBackendTest, AStoreOfTheLayoutBeforeIsReadAndRecordedAsThisOne) {
+  ASSERT_TRUE(db_->commit(create_with_job("r1", "q")).ok());
+  factory_.raw().command({"SET", factory_.prefix() + "layout_version", "3"});
+  std::unique_ptr<Backend> b;
+  Status s = open_backend(factory_.url(), nullptr, b);
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  RunHeaderRow h;
+  EXPECT_TRUE(b->load_header("r1", h).ok());
+  EXPECT_EQ(reply_text(factory_.raw().command({"GET", factory_.prefix() + "layout_version"})), "4");
+}
+
 // The keys docs/redis.md lists, and nothing else; every key of a run carries its hash tag.
 TEST_F(RedisBackendTest, KeyLayoutIsTheDocumentedOne) {
   CommitRequest c = create_with_job("r1", "q");

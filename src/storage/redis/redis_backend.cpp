@@ -242,11 +242,13 @@ Status RedisBackend::open(const redis::RedisOptions& options, std::unique_ptr<Ba
   Status s = backend->client_.start();
   std::int64_t version = 0;
   if (s.ok()) {
-    s = backend->run(ScriptId::kInit, {std::to_string(redis::kLayoutVersion)},
-                     [&](const redisReply& r) {
-                       version = integer(r);
-                       return Status::Ok();
-                     });
+    s = backend->run(
+        ScriptId::kInit,
+        {std::to_string(redis::kLayoutVersion), std::to_string(redis::kOldestUpgradableLayout)},
+        [&](const redisReply& r) {
+          version = integer(r);
+          return Status::Ok();
+        });
   }
   if (s.ok() && version != redis::kLayoutVersion) {
     s = Status::Unavailable(options.masked_url + ": keys under prefix '" + options.prefix +

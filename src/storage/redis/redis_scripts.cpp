@@ -101,9 +101,15 @@ end
 )lua";
 
 constexpr const char* kInit = R"lua(
--- ARGV: prefix, layout version. Records the version on first use; returns the stored one.
+-- ARGV: prefix, layout version, oldest version read as it is. Records the version on first
+-- use, and over a stored one from the oldest up; returns the stored one.
 redis.call('SET', P .. 'layout_version', ARGV[2], 'NX')
-return tonumber(redis.call('GET', P .. 'layout_version'))
+local stored = tonumber(redis.call('GET', P .. 'layout_version'))
+if stored and stored >= tonumber(ARGV[3]) and stored < tonumber(ARGV[2]) then
+  redis.call('SET', P .. 'layout_version', ARGV[2])
+  stored = tonumber(ARGV[2])
+end
+return stored
 )lua";
 
 constexpr const char* kCommit = R"lua(

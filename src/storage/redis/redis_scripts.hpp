@@ -39,6 +39,10 @@ const char* script_name(ScriptId id);
 const std::string& script_source(ScriptId id);
 
 // The version of the key layout written by this build (docs/redis.md).
-constexpr int kLayoutVersion = 3;
+constexpr int kLayoutVersion = 4;
+// The oldest version this build reads as it is: a store of a version from
+// here up to kLayoutVersion is recorded as kLayoutVersion when opened, so the
+// builds before it refuse the store instead of misreading what this one wrote.
+constexpr int kOldestUpgradableLayout = 3;
 
 }  // namespace reactor::redis

@@ -71,11 +71,18 @@ void create_v1(Connection& db) {
   )sql");
 }
 
+// Version 2 changes no table: run headers name their steps and a step still
+// untouched has no row (src/durability/run_records.cpp). It is recorded so
+// that builds before it, which would fail such runs as unreadable, refuse the
+// file instead.
+void headers_name_their_steps(Connection&) {}
+
 }  // namespace
 
 const std::vector<Migration>& migrations() {
   static const std::vector<Migration> list{
       {1, "runs, run_inputs, steps, trace, jobs, leases, counters", &create_v1},
+      {2, "run headers name their steps; untouched steps have no row", &headers_name_their_steps},
   };
   return list;
 }
