@@ -116,18 +116,24 @@ ObjectWriter& ObjectWriter::field(std::string_view k, bool value) {
 
 namespace {
 
-bool has_high_bytes(std::string_view text) {
-  for (unsigned char c : text) {
-    if (c >= 0x80) return true;
-  }
-  return false;
+// Whether the eight bytes of `text` from `k` on are there and all ASCII.
+bool ascii_word_at(std::string_view text, std::size_t k) {
+  if (k + 8 > text.size()) return false;
+  std::uint64_t word;
+  std::memcpy(&word, text.data() + k, sizeof word);
+  return (word & 0x8080808080808080ULL) == 0;
 }
 
 // Well-formed UTF-8 as Value::dump() requires it: no stray continuation bytes,
-// no overlong forms, no surrogates, nothing past U+10FFFF.
+// no overlong forms, no surrogates, nothing past U+10FFFF. ASCII, most of any
+// record, is passed over a word at a time.
 bool valid_utf8(std::string_view text) {
   std::size_t k = 0;
   while (k < text.size()) {
+    if (ascii_word_at(text, k)) {
+      k += 8;
+      continue;
+    }
     const auto c = static_cast<unsigned char>(text[k]);
     std::size_t extra = 0;
     std::uint32_t lowest = 0, point = 0;
@@ -174,7 +180,7 @@ void append_value(std::string& out, const Value& value) {
     case Value::value_t::string: {
       const auto& text = value.get_ref<const std::string&>();
       // Invalid UTF-8 is refused as Value::dump() refuses it (it throws).
-      if (has_high_bytes(text) && !valid_utf8(text)) break;
+      if (!valid_utf8(text)) break;
       append_string(out, text);
       return;
     }
