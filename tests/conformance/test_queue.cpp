@@ -265,6 +265,90 @@ TYPED_TEST(QueueConformance, AckInCommitDeletesTheJob) {
   EXPECT_FALSE(this->fetch({"q"}, "w2"));
 }
 
+// The commit that ends a run (its own terminal header, step and trace rows,
+// the ack of its job, the release of its lease): what a worker's last commit
+// of a run is, and what a backend may serve by a shorter path. It must still
+// write every row, keep the first trace row of a seq, file the run as ended
+// (listings, expiry), ack only its own delivery, release only its own lease,
+// and fence.
+TYPED_TEST(QueueConformance, AFinishCommitEndsTheRunAcksReleasesAndIsFenced) {
+  this->create({header("r1", RunStatus::kEnqueued), header("r2", RunStatus::kEnqueued)},
+               {job("q", "r1"), job("q", "r2")});
+  auto d = this->fetch({"q"}, "w1", this->kShortTtl, this->kShortTtl);
+  ASSERT_TRUE(d && d->run_leased);
+  ASSERT_EQ(d->job.spec.run_id, "r1");
+  CommitRequest step;
+  step.root_id = "r1";
+  step.fencing_token = d->run_lease.token;
+  step.headers = {header("r1", RunStatus::kRunning)};
+  step.trace = {{"r1", 0, "t0"}};
+  this->commit_ok(step);
+  auto finish = [&](const Delivery& by, RunStatus status, std::int64_t expires_at) {
+    CommitRequest c = ending(by);
+    RunHeaderRow h = header("r1", status, "", "", 70);
+    h.expires_at_ms = expires_at;
+    c.headers = {h};
+    c.steps = {{"r1", 0, "s0"}, {"r1", 1, "s1"}};
+    c.trace = {{"r1", 0, "t0-duplicate"}, {"r1", 1, "t1"}};
+    return c;
+  };
+  auto listed = [&](RunStatus status) {
+    RunFilter filter;
+    filter.status = status;
+    std::vector<RunHeaderRow> out;
+    EXPECT_TRUE(this->db().list_runs(filter, out).ok());
+    return this->ids(out);
+  };
+  using Ids = std::vector<std::string>;
+
+  // A late finish by a delivery and a lease that lapsed and went to w2: fenced, nothing written.
+  this->advance_to(std::max(d->job.lease_expires_ms, d->run_lease.expires_at_ms));
+  auto again = this->fetch({"q"}, "w2");
+  ASSERT_TRUE(again && again->run_leased);
+  ASSERT_EQ(again->job.id, d->job.id);
+  const std::string before = dump(this->load("r1"));
+  EXPECT_EQ(this->db().commit(finish(*d, RunStatus::kCompleted, 0)).code(), StatusCode::kLeaseLost);
+  EXPECT_EQ(dump(this->load("r1")), before);
+  EXPECT_TRUE(this->has_job("r1"));
+
+  // With w2's token but w1's names: written (under another reactor, which a listing of
+  // every reactor finds), but the job and the lease stay w2's.
+  CommitRequest borrowed = finish(*again, RunStatus::kFailed, 0);
+  borrowed.headers.front().reactor = "Payments";
+  borrowed.ack_owner = "w1";
+  borrowed.lease_owner = "w1";
+  this->commit_ok(borrowed);
+  EXPECT_TRUE(this->has_job("r1"));
+  EXPECT_EQ(listed(RunStatus::kFailed), (Ids{"r1"}));
+  this->acquire(run_lease_key("r1"), "w3", false);
+
+  // w2's own finish: acked, released, filed as completed and as expiring.
+  const std::int64_t expires_at = this->now_ms() + 500;
+  this->commit_ok(finish(*again, RunStatus::kCompleted, expires_at));
+  EXPECT_FALSE(this->has_job("r1"));
+  EXPECT_TRUE(this->has_job("r2"));
+  RunHeaderRow ended = header("r1", RunStatus::kCompleted, "", "", 70);
+  ended.expires_at_ms = expires_at;
+  Lease next = this->acquire(run_lease_key("r1"), "w3", true);
+  EXPECT_EQ(dump(this->load("r1")), dump(ended) + "\n" +
+                                        "step r1#0 s0\n"
+                                        "step r1#1 s1\n"
+                                        "trace r1@0 t0\n"
+                                        "trace r1@1 t1\n"
+                                        "token " +
+                                        std::to_string(next.token) + "\n");
+  EXPECT_EQ(listed(RunStatus::kFailed), (Ids{}));
+  EXPECT_EQ(listed(RunStatus::kCompleted), (Ids{"r1"}));
+  EXPECT_EQ(listed(RunStatus::kEnqueued), (Ids{"r2"}));
+  ASSERT_TRUE(this->db().release_lease(next.key, "w3", next.token).ok());
+  this->advance_to(expires_at);
+  std::size_t purged = 0;
+  ASSERT_TRUE(this->db().purge_expired(10, purged).ok());
+  EXPECT_EQ(purged, 1u);
+  RunHeaderRow gone;
+  EXPECT_EQ(this->db().load_header("r1", gone).code(), StatusCode::kNotFound);
+}
+
 TYPED_TEST(QueueConformance, AckByAFormerDeliveryKeepsTheJob) {
   this->enqueue({job("q", "r1"), job("q", "r2")});
   auto first = this->fetch({"q"}, "w1", this->kShortTtl);

@@ -343,23 +343,48 @@ std::vector<std::string> commit_args(const CommitRequest& c) {
   return args;
 }
 
-// A commit of one step of a running root, which the step_commit script takes:
-// fenced, the root's own header row and nothing but its own rows besides (no
-// inputs, jobs, ack or lease release), not ending the run.
-constexpr std::size_t kMaxStepCommitRows = 200;  // one HSET, whose unpack() the Lua stack bounds
+// A commit that writes only its own root's rows: fenced, the root's own header
+// row and nothing but its own step and trace rows besides (no inputs, no
+// jobs). The step_commit and finish_commit scripts take the two shapes of it
+// that almost every commit has.
+constexpr std::size_t kMaxOwnRootRows = 200;  // one HSET, whose unpack() the Lua stack bounds
 
-bool is_step_commit(const CommitRequest& c) {
-  if (c.fencing_token == 0 || c.release_lease || c.ack_job || !c.inputs.empty() ||
-      !c.enqueue.empty() || c.headers.size() != 1 || c.steps.size() > kMaxStepCommitRows) {
+bool writes_only_its_root(const CommitRequest& c) {
+  if (c.fencing_token == 0 || !c.inputs.empty() || !c.enqueue.empty() || c.headers.size() != 1 ||
+      c.steps.size() > kMaxOwnRootRows) {
     return false;
   }
   const RunHeaderRow& h = c.headers.front();
-  if (h.id != c.root_id || h.root_id != c.root_id || !h.parent_id.empty() || is_terminal(h.status))
-    return false;
+  if (h.id != c.root_id || h.root_id != c.root_id || !h.parent_id.empty()) return false;
   return std::all_of(c.steps.begin(), c.steps.end(),
                      [&](const StepRow& s) { return s.run_id == c.root_id; }) &&
          std::all_of(c.trace.begin(), c.trace.end(),
                      [&](const TraceRow& t) { return t.root_id == c.root_id; });
+}
+
+// One step of a running root: not ending it, no ack, the lease kept.
+bool is_step_commit(const CommitRequest& c) {
+  return writes_only_its_root(c) && !c.release_lease && !c.ack_job &&
+         !is_terminal(c.headers.front().status);
+}
+
+// The step that ends a root, usually with the ack of its job and the release of its lease.
+bool is_finish_commit(const CommitRequest& c) {
+  return writes_only_its_root(c) && is_terminal(c.headers.front().status);
+}
+
+// The rows after the header in the step_commit and finish_commit scripts' arguments:
+// n, n step rows (index, body), then the trace rows (seq, body).
+void append_own_rows(const CommitRequest& c, std::vector<std::string>& args) {
+  args.push_back(std::to_string(c.steps.size()));
+  for (const auto& s : c.steps) {
+    args.push_back(std::to_string(s.index));
+    args.push_back(s.body);
+  }
+  for (const auto& t : c.trace) {
+    args.push_back(std::to_string(t.seq));
+    args.push_back(t.body);
+  }
 }
 
 // The step_commit script's arguments (after the prefix), docs in redis_scripts.cpp.
@@ -373,15 +398,27 @@ std::vector<std::string> step_commit_args(const CommitRequest& c) {
   args.push_back(h.reactor);
   args.push_back(std::to_string(h.updated_at_ms));
   args.push_back(encode_header(h));
-  args.push_back(std::to_string(c.steps.size()));
-  for (const auto& s : c.steps) {
-    args.push_back(std::to_string(s.index));
-    args.push_back(s.body);
-  }
-  for (const auto& t : c.trace) {
-    args.push_back(std::to_string(t.seq));
-    args.push_back(t.body);
-  }
+  append_own_rows(c, args);
+  return args;
+}
+
+// The finish_commit script's arguments (after the prefix), docs in redis_scripts.cpp.
+std::vector<std::string> finish_commit_args(const CommitRequest& c) {
+  const RunHeaderRow& h = c.headers.front();
+  std::vector<std::string> args;
+  // + room for the prefix and a fetch's arguments
+  args.reserve(20 + 2 * c.steps.size() + 2 * c.trace.size());
+  args.push_back(c.root_id);
+  args.push_back(std::to_string(c.fencing_token));
+  args.emplace_back(to_string(h.status));
+  args.push_back(h.reactor);
+  args.push_back(std::to_string(h.updated_at_ms));
+  args.push_back(std::to_string(h.expires_at_ms));
+  args.push_back(encode_header(h));
+  args.push_back(c.release_lease ? c.lease_owner : "");
+  args.push_back(c.ack_job ? std::to_string(*c.ack_job) : "");
+  args.push_back(c.ack_owner);
+  append_own_rows(c, args);
   return args;
 }
 
@@ -408,6 +445,7 @@ Status RedisBackend::commit(const CommitRequest& c) {
     return integer(r) == 1 ? Status::Ok() : fenced_out(c);
   };
   if (is_step_commit(c)) return run(ScriptId::kStepCommit, step_commit_args(c), applied);
+  if (is_finish_commit(c)) return run(ScriptId::kFinishCommit, finish_commit_args(c), applied);
   return run(ScriptId::kCommit, commit_args(c), applied);
 }
 
@@ -416,18 +454,20 @@ Status RedisBackend::commit_then_fetch(const CommitRequest& c, const FetchReques
   next.reset();
   if (Status s = storage::check_commit(c); !s.ok()) return s;
   if (f.owner.empty() || f.queues.empty()) return commit(c);
-  std::vector<std::string> args = commit_args(c);
+  const bool finishes = is_finish_commit(c);
+  const ScriptId script = finishes ? ScriptId::kFinishCommitThenFetch : ScriptId::kCommitThenFetch;
+  std::vector<std::string> args = finishes ? finish_commit_args(c) : commit_args(c);
   args.insert(args.begin(), std::to_string(args.size()));
   append_fetch_args(f, args);
   const auto asked_at = std::chrono::steady_clock::now();
-  return run(ScriptId::kCommitThenFetch, std::move(args), [&](const redisReply& r) {
+  return run(script, std::move(args), [&](const redisReply& r) {
     if (integer(element(r, 0)) != 1) return fenced_out(c);
     // The commit is applied whatever the fetch found: a fetch reply this
     // build cannot read only leaves `next` empty, it must not turn the
     // commit's success into an error.
-    const Status fetched = read_reply(
-        ScriptId::kCommitThenFetch, element(r, 1),
-        [&](const redisReply& f_reply) { return read_fetch_reply(f_reply, f, asked_at, next); });
+    const Status fetched = read_reply(script, element(r, 1), [&](const redisReply& f_reply) {
+      return read_fetch_reply(f_reply, f, asked_at, next);
+    });
     if (!fetched.ok()) next.reset();
     return Status::Ok();
   });

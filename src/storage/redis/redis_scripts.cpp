@@ -312,6 +312,60 @@ redis.call('ZADD', P .. 'index:' .. status .. ':' .. reactor, ARGV[6], root)
 return 1
 )lua";
 
+// The last commit of a run, most often: the commit of a step that ends its
+// root (its own header row, terminal, its step and trace rows), acking the
+// job that delivered it and releasing the run's lease; nothing else. With a
+// short argument list as kStepCommit's, about half of kCommit's for that
+// shape, and none of kCommit's row walking. What it writes is what kCommit
+// would; it runs after the helpers, since its usual caller also fetches.
+constexpr const char* kFinishCommit = R"lua(
+-- A (ARGV): prefix, root id, fencing token, status, reactor, updated_at, expires_at, header
+-- blob, lease owner to release for ('' to keep the lease), ack job id ('' for none), ack
+-- owner, the number n of step rows, n rows (index, body), then trace rows (seq, body) to the
+-- end. Returns 1 when applied, 0 when fenced out.
+local root, token, status, reactor, expires_at = A[2], A[3], A[4], A[5], A[7]
+local lease_owner, ack_job, ack_owner = A[9], A[10], A[11]
+local meta_key, rows_key = run_key(root, 'meta'), run_key(root, 'rows')
+local meta = redis.call('HMGET', meta_key, 'token', 'status', 'reactor', 'owner')
+if meta[1] ~= token then return 0 end
+local fields = {header_field(root), A[8]}
+local trace_from = 13 + 2 * tonumber(A[12])
+for k = 13, trace_from - 1, 2 do
+  fields[#fields + 1] = 's:' .. root .. '#' .. A[k]
+  fields[#fields + 1] = A[k + 1]
+end
+redis.call('HSET', rows_key, unpack(fields))
+-- Trace rows are written once: the first write of a seq wins.
+for k = trace_from, #A, 2 do redis.call('HSETNX', rows_key, 't:' .. A[k], A[k + 1]) end
+local meta_fields = {}
+if meta[2] ~= status or meta[3] ~= reactor then
+  if meta[2] then redis.call('ZREM', index_key(meta[2], meta[3]), root) end
+  if meta[3] ~= reactor then redis.call('SADD', REACTORS, reactor) end
+  meta_fields = {'status', status, 'reactor', reactor}
+end
+redis.call('ZADD', index_key(status, reactor), A[6], root)
+-- Only a terminal root is filed there, and this one is.
+if tonumber(expires_at) > 0 then
+  redis.call('ZADD', EXPIRING, expires_at, root)
+else
+  redis.call('ZREM', EXPIRING, root)
+end
+if ack_job ~= '' then
+  local job = redis.call('HMGET', job_key(ack_job), 'lease_owner', 'queue', 'run_id')
+  -- A delivery that went to another worker is that worker's now.
+  if job[2] and (job[1] == '' or job[1] == ack_owner) then delete_job(ack_job, job[2], job[3]) end
+end
+if lease_owner ~= '' and meta[4] == lease_owner then
+  -- The token stays, as the run's fence.
+  meta_fields[#meta_fields + 1] = 'owner'
+  meta_fields[#meta_fields + 1] = ''
+  meta_fields[#meta_fields + 1] = 'expires_at'
+  meta_fields[#meta_fields + 1] = int(now_ms())
+end
+if #meta_fields > 0 then redis.call('HSET', meta_key, unpack(meta_fields)) end
+return 1
+)lua";
+
 constexpr const char* kFetch = R"lua(
 -- A (ARGV): prefix, owner, visibility ms, run lease ttl ms, the status names enqueued and
 -- running, queue names...
@@ -614,7 +668,9 @@ const std::map<ScriptId, Entry>& entries() {
       {ScriptId::kCommit, {"commit", kCommit}},
       {ScriptId::kStepCommit, {"step_commit", kStepCommit}},
       {ScriptId::kFetch, {"fetch", kFetch}},
-      {ScriptId::kCommitThenFetch, {"commit_then_fetch", nullptr}},
+      {ScriptId::kCommitThenFetch, {"commit_then_fetch", kCommit}},
+      {ScriptId::kFinishCommit, {"finish_commit", kFinishCommit}},
+      {ScriptId::kFinishCommitThenFetch, {"finish_commit_then_fetch", kFinishCommit}},
       {ScriptId::kReleaseJob, {"release_job", kReleaseJob}},
       {ScriptId::kAcquireLease, {"acquire_lease", kAcquireLease}},
       {ScriptId::kExtendLease, {"extend_lease", kExtendLease}},
@@ -628,17 +684,18 @@ const std::map<ScriptId, Entry>& entries() {
   return kEntries;
 }
 
-// commit and fetch read their arguments from A: ARGV itself when called
-// alone. commit_then_fetch runs both bodies, each as a function over its own
-// slice of ARGV: prefix, the number n of commit arguments, the commit's
-// arguments (without the prefix), then the fetch's. It returns {0} when the
-// commit was fenced out (nothing fetched), else {1, fetch's reply}.
-std::string commit_then_fetch_source() {
+// The commit scripts and fetch read their arguments from A: ARGV itself when
+// called alone. A commit-then-fetch script runs both bodies, each as a
+// function over its own slice of ARGV: prefix, the number n of commit
+// arguments, the commit's arguments (without the prefix), then the fetch's.
+// It returns {0} when the commit was fenced out (nothing fetched), else {1,
+// fetch's reply}.
+std::string then_fetch_source(const char* commit_body) {
   return std::string(kHelpers) +
          "local n = tonumber(ARGV[2])\n"
          "local A = {ARGV[1], unpack(ARGV, 3, 2 + n)}\n"
          "local function commit_part()\n" +
-         kCommit +
+         commit_body +
          "\nend\n"
          "if commit_part() ~= 1 then return {0} end\n"
          "A = {ARGV[1], unpack(ARGV, 3 + n)}\n"
@@ -646,6 +703,10 @@ std::string commit_then_fetch_source() {
          kFetch +
          "\nend\n"
          "return {1, fetch_part()}\n";
+}
+
+bool then_fetches(ScriptId id) {
+  return id == ScriptId::kCommitThenFetch || id == ScriptId::kFinishCommitThenFetch;
 }
 
 }  // namespace
@@ -666,8 +727,8 @@ const std::string& script_source(ScriptId id) {
     std::map<ScriptId, std::string> sources;
     for (const auto& [script, entry] : entries()) {
       const std::string header = std::string("-- reactor: ") + entry.name + "\n";
-      if (script == ScriptId::kCommitThenFetch) {
-        sources[script] = header + commit_then_fetch_source();
+      if (then_fetches(script)) {
+        sources[script] = header + then_fetch_source(entry.body);
       } else if (script == ScriptId::kStepCommit) {
         sources[script] = header + entry.body;  // self-contained: the helpers would cost every call
       } else {

@@ -21,8 +21,10 @@ enum class ScriptId {
   kStepCommit,       // the commit of one step of a running root: fence, header, steps, trace
   kFetch,            // fetch-and-lease the oldest due job, and the run's lease when free
   kCommitThenFetch,  // commit, then fetch, in one call (a worker's last commit of a run)
-  kReleaseJob,       // a delivered job back to the queue, due after a delay
-  kAcquireLease,     // also the sweepers' window claims
+  kFinishCommit,     // the commit that ends a root: fence, header, steps, trace, ack, release
+  kFinishCommitThenFetch,  // finish commit, then fetch, in one call
+  kReleaseJob,             // a delivered job back to the queue, due after a delay
+  kAcquireLease,           // also the sweepers' window claims
   kExtendLease,
   kReleaseLease,
   kLoadRun,  // one consistent snapshot of a root run and its children
