@@ -258,6 +258,70 @@ TYPED_TEST(CommitConformance, AStepCommitWritesItsRowsMovesTheRunInListingsAndIs
   EXPECT_GT(next.token, lease.token);
 }
 
+// The commit that starts runs (one, or many in bulk): each a root with its
+// header, its inputs and its one start job, unfenced. What a backend may
+// serve by a shorter path must still file each run, queue its job in order
+// and wake a worker; a root that is started again keeps its first inputs and
+// leaves the filing it had.
+TYPED_TEST(CommitConformance, StartingRunsFilesEachWithItsInputsAndOneJob) {
+  const std::int64_t now = this->now_ms();
+  RunHeaderRow done = header("r0", RunStatus::kCompleted, "", "", 5);
+  done.expires_at_ms = now - 1;  // expired, and would be purged
+  CommitRequest first;
+  first.headers = {done};
+  first.inputs = {{"r0", "first"}};
+  this->commit_ok(first);
+
+  auto start = [](RunHeaderRow h, const std::string& inputs) {
+    CommitRequest c;
+    JobSpec j = job("q", h.id, 0, JobKind::kStart);
+    j.reactor = h.reactor;
+    c.headers = {h};
+    c.inputs = {{h.id, inputs}};
+    c.enqueue = {j};
+    return c;
+  };
+  CommitRequest bulk = start(header("r0", RunStatus::kEnqueued, "", "", 10), "again");
+  for (const std::string id : {"r1", "r2"}) {
+    RunHeaderRow h = header(id, RunStatus::kEnqueued, "", "", 20);
+    if (id == "r2") h.reactor = "Payments";
+    CommitRequest one = start(h, "in-" + id);
+    bulk.headers.push_back(one.headers.front());
+    bulk.inputs.push_back(one.inputs.front());
+    bulk.enqueue.push_back(one.enqueue.front());
+  }
+  this->commit_ok(bulk);
+  for (const std::string id : {"r0", "r1", "r2"}) EXPECT_TRUE(this->has_job(id)) << id;
+
+  EXPECT_EQ(dump(this->load("r1")), dump(header("r1", RunStatus::kEnqueued, "", "", 20)) + "\n" +
+                                        "inputs r1 in-r1\n"
+                                        "token 0\n");
+  EXPECT_EQ(dump(this->load("r0")), dump(header("r0", RunStatus::kEnqueued, "", "", 10)) + "\n" +
+                                        "inputs r0 first\n"
+                                        "token 0\n");
+  RunFilter enqueued;
+  enqueued.status = RunStatus::kEnqueued;
+  std::vector<RunHeaderRow> out;
+  ASSERT_TRUE(this->db().list_runs(enqueued, out).ok());
+  EXPECT_EQ(this->ids(out), (std::vector<std::string>{"r2", "r1", "r0"}));
+  RunFilter completed;
+  completed.status = RunStatus::kCompleted;
+  ASSERT_TRUE(this->db().list_runs(completed, out).ok());
+  EXPECT_TRUE(out.empty());
+  std::size_t purged = 0;
+  ASSERT_TRUE(this->db().purge_expired(10, purged).ok());
+  EXPECT_EQ(purged, 0u);  // no longer a terminal root
+
+  std::vector<std::string> fetched;
+  while (auto d = this->fetch({"q"}, "w")) {
+    EXPECT_EQ(d->job.spec.kind, JobKind::kStart);
+    EXPECT_EQ(d->job.spec.reactor, d->job.spec.run_id == "r2" ? "Payments" : "OrderSaga");
+    EXPECT_EQ(d->job.deliveries, 1);
+    fetched.push_back(d->job.spec.run_id);
+  }
+  EXPECT_EQ(fetched, (std::vector<std::string>{"r0", "r1", "r2"}));
+}
+
 TYPED_TEST(CommitConformance, CommitReleasesTheRunLeaseOnlyForItsHolder) {
   this->create({header("r1", RunStatus::kRunning)});
   Lease lease = this->acquire(run_lease_key("r1"), "w1", true);

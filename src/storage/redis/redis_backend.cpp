@@ -343,6 +343,48 @@ std::vector<std::string> commit_args(const CommitRequest& c) {
   return args;
 }
 
+// Runs started together (one or in bulk): unfenced, each a root with its
+// header, its inputs and its one start job, in that order, and nothing else.
+// The create_runs script takes this shape.
+bool is_create_commit(const CommitRequest& c) {
+  if (c.fencing_token != 0 || c.headers.empty() || c.inputs.size() != c.headers.size() ||
+      c.enqueue.size() != c.headers.size() || !c.steps.empty() || !c.trace.empty() || c.ack_job ||
+      c.release_lease) {
+    return false;
+  }
+  const RunStatus status = c.headers.front().status;
+  for (std::size_t i = 0; i < c.headers.size(); ++i) {
+    const RunHeaderRow& h = c.headers[i];
+    const JobSpec& j = c.enqueue[i];
+    if (h.status != status || is_terminal(h.status) || h.root_id != h.id || !h.parent_id.empty() ||
+        c.inputs[i].run_id != h.id || j.run_id != h.id || j.reactor != h.reactor ||
+        j.kind != JobKind::kStart || j.snoozes != 0) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// The create_runs script's arguments (after the prefix), docs in redis_scripts.cpp.
+std::vector<std::string> create_args(const CommitRequest& c) {
+  std::vector<std::string> args;
+  args.reserve(3 + 7 * c.headers.size());
+  args.push_back(new_run_id());  // the nonce: a resent start must not enqueue twice
+  args.emplace_back(to_string(c.headers.front().status));
+  args.emplace_back(to_string(JobKind::kStart));
+  for (std::size_t i = 0; i < c.headers.size(); ++i) {
+    const RunHeaderRow& h = c.headers[i];
+    args.push_back(h.id);
+    args.push_back(h.reactor);
+    args.push_back(std::to_string(h.updated_at_ms));
+    args.push_back(encode_header(h));
+    args.push_back(c.inputs[i].inputs);
+    args.push_back(c.enqueue[i].queue);
+    args.push_back(std::to_string(c.enqueue[i].run_at_ms));
+  }
+  return args;
+}
+
 // A commit that writes only its own root's rows: fenced, the root's own header
 // row and nothing but its own step and trace rows besides (no inputs, no
 // jobs). The step_commit and finish_commit scripts take the two shapes of it
@@ -446,6 +488,7 @@ Status RedisBackend::commit(const CommitRequest& c) {
   };
   if (is_step_commit(c)) return run(ScriptId::kStepCommit, step_commit_args(c), applied);
   if (is_finish_commit(c)) return run(ScriptId::kFinishCommit, finish_commit_args(c), applied);
+  if (is_create_commit(c)) return run(ScriptId::kCreateRuns, create_args(c), applied);
   return run(ScriptId::kCommit, commit_args(c), applied);
 }
 

@@ -276,6 +276,53 @@ if nonce ~= '' then redis.call('SET', P .. 'commit:' .. nonce, '1', 'PX', 600000
 return 1
 )lua";
 
+// Starting runs in bulk: each a root with its header, its inputs and its
+// one job, unfenced, nothing else. With seven arguments a run instead of
+// kCommit's seventeen, and one pass over them.
+constexpr const char* kCreateRuns = R"lua(
+-- A (ARGV): prefix, nonce, status, job kind, then per run (id, reactor, updated_at, header
+-- blob, inputs, queue, run_at) to the end. Returns 1.
+local nonce, status, kind = A[2], A[3], A[4]
+if nonce ~= '' and redis.call('EXISTS', P .. 'commit:' .. nonce) == 1 then return 1 end
+local runs = (#A - 4) / 7
+local last_id = redis.call('INCRBY', P .. 'job_ids', runs)
+local woken, woken_queues, reactors_added = {}, {}, {}
+for k = 1, runs do
+  local id, reactor, updated_at, header, inputs, queue, run_at = unpack(A, 7 * k - 2, 7 * k + 4)
+  local meta_key, rows_key = run_key(id, 'meta'), run_key(id, 'rows')
+  -- Filed as kCommit files a root: a new one once, a known one moved only if it changed.
+  local was = redis.call('HMGET', meta_key, 'status', 'reactor')
+  if was[1] ~= status or was[2] ~= reactor then
+    if was[1] then redis.call('ZREM', index_key(was[1], was[2]), id) end
+    if was[2] ~= reactor and not reactors_added[reactor] then
+      redis.call('SADD', REACTORS, reactor)
+      reactors_added[reactor] = true
+    end
+    redis.call('HSET', meta_key, 'status', status, 'reactor', reactor)
+    if was[1] and was[1] ~= status then redis.call('ZREM', EXPIRING, id) end
+  end
+  redis.call('ZADD', index_key(status, reactor), updated_at, id)
+  if was[1] then
+    redis.call('HSET', rows_key, header_field(id), header)
+    -- Inputs are written once: the first write wins.
+    redis.call('HSETNX', rows_key, 'i:' .. id, inputs)
+  else
+    redis.call('HSET', rows_key, header_field(id), header, 'i:' .. id, inputs)
+  end
+  local job_id = int(last_id - runs + k)
+  redis.call('HSET', job_key(job_id), 'queue', queue, 'kind', kind, 'run_id', id,
+             'reactor', reactor, 'run_at', run_at, 'snoozes', 0, 'deliveries', 0,
+             'lease_owner', '', 'lease_expires', 0)
+  redis.call('ZADD', ready_key(queue), run_at, member(job_id))
+  redis.call('SADD', run_key(id, 'jobs'), job_id)
+  if not woken[queue] then woken_queues[#woken_queues + 1] = queue end
+  woken[queue] = (woken[queue] or 0) + 1
+end
+for _, queue in ipairs(woken_queues) do wake(queue, woken[queue]) end
+if nonce ~= '' then redis.call('SET', P .. 'commit:' .. nonce, '1', 'PX', 600000) end
+return 1
+)lua";
+
 // Most commits are one step of a running root: the root's own header row (not
 // terminal), its step and trace rows, nothing else. They have a script of
 // their own, with a short argument list and without the helpers: every
@@ -670,6 +717,7 @@ const std::map<ScriptId, Entry>& entries() {
       {ScriptId::kFetch, {"fetch", kFetch}},
       {ScriptId::kCommitThenFetch, {"commit_then_fetch", kCommit}},
       {ScriptId::kFinishCommit, {"finish_commit", kFinishCommit}},
+      {ScriptId::kCreateRuns, {"create_runs", kCreateRuns}},
       {ScriptId::kFinishCommitThenFetch, {"finish_commit_then_fetch", kFinishCommit}},
       {ScriptId::kReleaseJob, {"release_job", kReleaseJob}},
       {ScriptId::kAcquireLease, {"acquire_lease", kAcquireLease}},

@@ -23,6 +23,7 @@ enum class ScriptId {
   kCommitThenFetch,  // commit, then fetch, in one call (a worker's last commit of a run)
   kFinishCommit,     // the commit that ends a root: fence, header, steps, trace, ack, release
   kFinishCommitThenFetch,  // finish commit, then fetch, in one call
+  kCreateRuns,             // the commit that starts runs: root headers, inputs, one job each
   kReleaseJob,             // a delivered job back to the queue, due after a delay
   kAcquireLease,           // also the sweepers' window claims
   kExtendLease,
