@@ -429,34 +429,33 @@ void append_own_rows(const CommitRequest& c, std::vector<std::string>& args) {
   }
 }
 
-// The step_commit script's arguments (after the prefix), docs in redis_scripts.cpp.
-std::vector<std::string> step_commit_args(const CommitRequest& c) {
+// The arguments step_commit and finish_commit begin with (after the prefix):
+// root id, fencing token, status, reactor, updated_at, header blob. `more` is
+// room for what the caller appends.
+std::vector<std::string> own_root_args(const CommitRequest& c, std::size_t more) {
   const RunHeaderRow& h = c.headers.front();
   std::vector<std::string> args;
-  args.reserve(8 + 2 * c.steps.size() + 2 * c.trace.size());
+  args.reserve(8 + more + 2 * c.steps.size() + 2 * c.trace.size());
   args.push_back(c.root_id);
   args.push_back(std::to_string(c.fencing_token));
   args.emplace_back(to_string(h.status));
   args.push_back(h.reactor);
   args.push_back(std::to_string(h.updated_at_ms));
   args.push_back(encode_header(h));
+  return args;
+}
+
+// The step_commit script's arguments (after the prefix), docs in redis_scripts.cpp.
+std::vector<std::string> step_commit_args(const CommitRequest& c) {
+  std::vector<std::string> args = own_root_args(c, 0);
   append_own_rows(c, args);
   return args;
 }
 
 // The finish_commit script's arguments (after the prefix), docs in redis_scripts.cpp.
 std::vector<std::string> finish_commit_args(const CommitRequest& c) {
-  const RunHeaderRow& h = c.headers.front();
-  std::vector<std::string> args;
-  // + room for the prefix and a fetch's arguments
-  args.reserve(20 + 2 * c.steps.size() + 2 * c.trace.size());
-  args.push_back(c.root_id);
-  args.push_back(std::to_string(c.fencing_token));
-  args.emplace_back(to_string(h.status));
-  args.push_back(h.reactor);
-  args.push_back(std::to_string(h.updated_at_ms));
-  args.push_back(std::to_string(h.expires_at_ms));
-  args.push_back(encode_header(h));
+  std::vector<std::string> args = own_root_args(c, 12);  // and a fetch's, when it fetches
+  args.push_back(std::to_string(c.headers.front().expires_at_ms));
   args.push_back(c.release_lease ? c.lease_owner : "");
   args.push_back(c.ack_job ? std::to_string(*c.ack_job) : "");
   args.push_back(c.ack_owner);

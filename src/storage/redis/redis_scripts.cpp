@@ -98,6 +98,40 @@ local function delete_job(id, queue, run_id)  -- id: decimal text
   if redis.call('ZREM', inflight_key(queue), m) == 0 then redis.call('ZREM', ready_key(queue), m) end
   redis.call('SREM', run_key(run_id, 'jobs'), id)
 end
+
+-- A root re-filed under a new status or reactor leaves the index it was in
+-- (`was`: its status and reactor, nil for a root never filed), and a reactor
+-- not seen before joins REACTORS (`added`: the reactors this call added).
+local function move_filing(id, was, reactor, added)
+  if was[1] then redis.call('ZREM', index_key(was[1], was[2]), id) end
+  if was[2] ~= reactor and not added[reactor] then
+    redis.call('SADD', REACTORS, reactor)
+    added[reactor] = true
+  end
+end
+
+-- Deletes job `id` (decimal text) for an ack by `owner`: a delivery that
+-- timed out and went to another worker is that worker's now, and a late ack
+-- leaves it alone. A job not in delivery may be acked by anyone.
+local function ack(id, owner)
+  local job = redis.call('HMGET', job_key(id), 'lease_owner', 'queue', 'run_id')
+  if job[2] and (job[1] == '' or job[1] == owner) then delete_job(id, job[2], job[3]) end
+end
+
+-- Queues job `id` (decimal text), and counts the wake-up it owes in `wakeups`
+-- (per queue, queues in the order first named), sent once per queue at the end.
+local function enqueue_job(wakeups, id, queue, kind, run_id, reactor, run_at, snoozes)
+  redis.call('HSET', job_key(id), 'queue', queue, 'kind', kind, 'run_id', run_id,
+             'reactor', reactor, 'run_at', run_at, 'snoozes', snoozes, 'deliveries', 0,
+             'lease_owner', '', 'lease_expires', 0)
+  redis.call('ZADD', ready_key(queue), run_at, member(id))
+  redis.call('SADD', run_key(run_id, 'jobs'), id)
+  if not wakeups[queue] then wakeups[#wakeups + 1] = queue end
+  wakeups[queue] = (wakeups[queue] or 0) + 1
+end
+local function send_wakeups(wakeups)
+  for _, queue in ipairs(wakeups) do wake(queue, wakeups[queue]) end
+end
 )lua";
 
 constexpr const char* kInit = R"lua(
@@ -195,11 +229,7 @@ for _ = 1, rows() do
       was = redis.call('HMGET', run_key(id, 'meta'), 'status', 'reactor')
     end
     if was[1] ~= status or was[2] ~= reactor then
-      if was[1] then redis.call('ZREM', index_key(was[1], was[2]), id) end
-      if was[2] ~= reactor and not reactors_added[reactor] then
-        redis.call('SADD', REACTORS, reactor)
-        reactors_added[reactor] = true
-      end
+      move_filing(id, was, reactor, reactors_added)
       if id == root then
         set_root_meta('status', status)
         set_root_meta('reactor', reactor)
@@ -247,25 +277,12 @@ end
 -- Jobs: ids from one counter, taken in one INCRBY; the wake-ups once per queue.
 local jobs = rows()
 local last_id = jobs > 0 and redis.call('INCRBY', P .. 'job_ids', jobs) or 0
-local woken, woken_queues = {}, {}
+local wakeups = {}
 for k = 1, jobs do
-  local queue, kind, run_id, reactor, run_at, snoozes = take(6)
-  local id = int(last_id - jobs + k)
-  redis.call('HSET', job_key(id), 'queue', queue, 'kind', kind, 'run_id', run_id,
-             'reactor', reactor, 'run_at', run_at, 'snoozes', snoozes, 'deliveries', 0,
-             'lease_owner', '', 'lease_expires', 0)
-  redis.call('ZADD', ready_key(queue), run_at, member(id))
-  redis.call('SADD', run_key(run_id, 'jobs'), id)
-  if not woken[queue] then woken_queues[#woken_queues + 1] = queue end
-  woken[queue] = (woken[queue] or 0) + 1
+  enqueue_job(wakeups, int(last_id - jobs + k), take(6))
 end
-for _, queue in ipairs(woken_queues) do wake(queue, woken[queue]) end
-if ack_job ~= '' then
-  local job = redis.call('HMGET', job_key(ack_job), 'lease_owner', 'queue', 'run_id')
-  -- A delivery that timed out and went to another worker is that worker's
-  -- now: a late ack leaves it alone.
-  if job[2] and (job[1] == '' or job[1] == ack_owner) then delete_job(ack_job, job[2], job[3]) end
-end
+send_wakeups(wakeups)
+if ack_job ~= '' then ack(ack_job, ack_owner) end
 if release == '1' and meta and lease_owner ~= '' and meta[4] == lease_owner then
   -- The token was checked by the fence; the token stays, as the run's fence.
   set_root_meta('owner', '')
@@ -286,18 +303,14 @@ local nonce, status, kind = A[2], A[3], A[4]
 if nonce ~= '' and redis.call('EXISTS', P .. 'commit:' .. nonce) == 1 then return 1 end
 local runs = (#A - 4) / 7
 local last_id = redis.call('INCRBY', P .. 'job_ids', runs)
-local woken, woken_queues, reactors_added = {}, {}, {}
+local wakeups, reactors_added = {}, {}
 for k = 1, runs do
   local id, reactor, updated_at, header, inputs, queue, run_at = unpack(A, 7 * k - 2, 7 * k + 4)
   local meta_key, rows_key = run_key(id, 'meta'), run_key(id, 'rows')
   -- Filed as kCommit files a root: a new one once, a known one moved only if it changed.
   local was = redis.call('HMGET', meta_key, 'status', 'reactor')
   if was[1] ~= status or was[2] ~= reactor then
-    if was[1] then redis.call('ZREM', index_key(was[1], was[2]), id) end
-    if was[2] ~= reactor and not reactors_added[reactor] then
-      redis.call('SADD', REACTORS, reactor)
-      reactors_added[reactor] = true
-    end
+    move_filing(id, was, reactor, reactors_added)
     redis.call('HSET', meta_key, 'status', status, 'reactor', reactor)
     if was[1] and was[1] ~= status then redis.call('ZREM', EXPIRING, id) end
   end
@@ -309,16 +322,9 @@ for k = 1, runs do
   else
     redis.call('HSET', rows_key, header_field(id), header, 'i:' .. id, inputs)
   end
-  local job_id = int(last_id - runs + k)
-  redis.call('HSET', job_key(job_id), 'queue', queue, 'kind', kind, 'run_id', id,
-             'reactor', reactor, 'run_at', run_at, 'snoozes', 0, 'deliveries', 0,
-             'lease_owner', '', 'lease_expires', 0)
-  redis.call('ZADD', ready_key(queue), run_at, member(job_id))
-  redis.call('SADD', run_key(id, 'jobs'), job_id)
-  if not woken[queue] then woken_queues[#woken_queues + 1] = queue end
-  woken[queue] = (woken[queue] or 0) + 1
+  enqueue_job(wakeups, int(last_id - runs + k), queue, kind, id, reactor, run_at, 0)
 end
-for _, queue in ipairs(woken_queues) do wake(queue, woken[queue]) end
+send_wakeups(wakeups)
 if nonce ~= '' then redis.call('SET', P .. 'commit:' .. nonce, '1', 'PX', 600000) end
 return 1
 )lua";
@@ -366,16 +372,16 @@ return 1
 // shape, and none of kCommit's row walking. What it writes is what kCommit
 // would; it runs after the helpers, since its usual caller also fetches.
 constexpr const char* kFinishCommit = R"lua(
--- A (ARGV): prefix, root id, fencing token, status, reactor, updated_at, expires_at, header
--- blob, lease owner to release for ('' to keep the lease), ack job id ('' for none), ack
--- owner, the number n of step rows, n rows (index, body), then trace rows (seq, body) to the
--- end. Returns 1 when applied, 0 when fenced out.
-local root, token, status, reactor, expires_at = A[2], A[3], A[4], A[5], A[7]
+-- A (ARGV): prefix, root id, fencing token, status, reactor, updated_at, header blob (as
+-- step_commit's), expires_at, lease owner to release for ('' to keep the lease), ack job id
+-- ('' for none), ack owner, the number n of step rows, n rows (index, body), then trace rows
+-- (seq, body) to the end. Returns 1 when applied, 0 when fenced out.
+local root, token, status, reactor, expires_at = A[2], A[3], A[4], A[5], A[8]
 local lease_owner, ack_job, ack_owner = A[9], A[10], A[11]
 local meta_key, rows_key = run_key(root, 'meta'), run_key(root, 'rows')
 local meta = redis.call('HMGET', meta_key, 'token', 'status', 'reactor', 'owner')
 if meta[1] ~= token then return 0 end
-local fields = {header_field(root), A[8]}
+local fields = {header_field(root), A[7]}
 local trace_from = 13 + 2 * tonumber(A[12])
 for k = 13, trace_from - 1, 2 do
   fields[#fields + 1] = 's:' .. root .. '#' .. A[k]
@@ -386,8 +392,7 @@ redis.call('HSET', rows_key, unpack(fields))
 for k = trace_from, #A, 2 do redis.call('HSETNX', rows_key, 't:' .. A[k], A[k + 1]) end
 local meta_fields = {}
 if meta[2] ~= status or meta[3] ~= reactor then
-  if meta[2] then redis.call('ZREM', index_key(meta[2], meta[3]), root) end
-  if meta[3] ~= reactor then redis.call('SADD', REACTORS, reactor) end
+  move_filing(root, {meta[2], meta[3]}, reactor, {})
   meta_fields = {'status', status, 'reactor', reactor}
 end
 redis.call('ZADD', index_key(status, reactor), A[6], root)
@@ -397,11 +402,7 @@ if tonumber(expires_at) > 0 then
 else
   redis.call('ZREM', EXPIRING, root)
 end
-if ack_job ~= '' then
-  local job = redis.call('HMGET', job_key(ack_job), 'lease_owner', 'queue', 'run_id')
-  -- A delivery that went to another worker is that worker's now.
-  if job[2] and (job[1] == '' or job[1] == ack_owner) then delete_job(ack_job, job[2], job[3]) end
-end
+if ack_job ~= '' then ack(ack_job, ack_owner) end
 if lease_owner ~= '' and meta[4] == lease_owner then
   -- The token stays, as the run's fence.
   meta_fields[#meta_fields + 1] = 'owner'
