@@ -293,7 +293,7 @@ if nonce ~= '' then redis.call('SET', P .. 'commit:' .. nonce, '1', 'PX', 600000
 return 1
 )lua";
 
-// Starting runs in bulk: each a root with its header, its inputs and its
+// Starting runs, one or in bulk: each a root with its header, its inputs and its
 // one job, unfenced, nothing else. With seven arguments a run instead of
 // kCommit's seventeen, and one pass over them.
 constexpr const char* kCreateRuns = R"lua(
