@@ -404,17 +404,6 @@ bool writes_only_its_root(const CommitRequest& c) {
                      [&](const TraceRow& t) { return t.root_id == c.root_id; });
 }
 
-// One step of a running root: not ending it, no ack, the lease kept.
-bool is_step_commit(const CommitRequest& c) {
-  return writes_only_its_root(c) && !c.release_lease && !c.ack_job &&
-         !is_terminal(c.headers.front().status);
-}
-
-// The step that ends a root, usually with the ack of its job and the release of its lease.
-bool is_finish_commit(const CommitRequest& c) {
-  return writes_only_its_root(c) && is_terminal(c.headers.front().status);
-}
-
 // The rows after the header in the step_commit and finish_commit scripts' arguments:
 // n, n step rows (index, body), then the trace rows (seq, body).
 void append_own_rows(const CommitRequest& c, std::vector<std::string>& args) {
@@ -463,6 +452,32 @@ std::vector<std::string> finish_commit_args(const CommitRequest& c) {
   return args;
 }
 
+// The script that applies `c`: a short one for each shape almost every commit
+// has, the general commit for the rest.
+ScriptId commit_script(const CommitRequest& c) {
+  if (writes_only_its_root(c)) {
+    // The step that ends a root, usually with the ack of its job and the release of its lease.
+    if (is_terminal(c.headers.front().status)) return ScriptId::kFinishCommit;
+    // One step of a running root: no ack, the lease kept.
+    if (!c.release_lease && !c.ack_job) return ScriptId::kStepCommit;
+  }
+  return is_create_commit(c) ? ScriptId::kCreateRuns : ScriptId::kCommit;
+}
+
+// The arguments (after the prefix) of `script`, commit_script(c).
+std::vector<std::string> commit_script_args(ScriptId script, const CommitRequest& c) {
+  switch (script) {
+    case ScriptId::kFinishCommit:
+      return finish_commit_args(c);
+    case ScriptId::kStepCommit:
+      return step_commit_args(c);
+    case ScriptId::kCreateRuns:
+      return create_args(c);
+    default:
+      return commit_args(c);
+  }
+}
+
 // The fetch script's arguments (after the prefix).
 void append_fetch_args(const FetchRequest& f, std::vector<std::string>& args) {
   args.push_back(f.owner);
@@ -485,10 +500,8 @@ Status RedisBackend::commit(const CommitRequest& c) {
   const auto applied = [&](const redisReply& r) {
     return integer(r) == 1 ? Status::Ok() : fenced_out(c);
   };
-  if (is_step_commit(c)) return run(ScriptId::kStepCommit, step_commit_args(c), applied);
-  if (is_finish_commit(c)) return run(ScriptId::kFinishCommit, finish_commit_args(c), applied);
-  if (is_create_commit(c)) return run(ScriptId::kCreateRuns, create_args(c), applied);
-  return run(ScriptId::kCommit, commit_args(c), applied);
+  const ScriptId script = commit_script(c);
+  return run(script, commit_script_args(script, c), applied);
 }
 
 Status RedisBackend::commit_then_fetch(const CommitRequest& c, const FetchRequest& f,
@@ -496,7 +509,8 @@ Status RedisBackend::commit_then_fetch(const CommitRequest& c, const FetchReques
   next.reset();
   if (Status s = storage::check_commit(c); !s.ok()) return s;
   if (f.owner.empty() || f.queues.empty()) return commit(c);
-  const bool finishes = is_finish_commit(c);
+  // Only the finish shape has a script that also fetches; the others go the general way.
+  const bool finishes = commit_script(c) == ScriptId::kFinishCommit;
   const ScriptId script = finishes ? ScriptId::kFinishCommitThenFetch : ScriptId::kCommitThenFetch;
   std::vector<std::string> args = finishes ? finish_commit_args(c) : commit_args(c);
   args.insert(args.begin(), std::to_string(args.size()));

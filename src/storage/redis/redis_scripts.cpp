@@ -134,6 +134,26 @@ local function send_wakeups(wakeups)
 end
 )lua";
 
+// The rows of a commit that writes only its own root, as step_commit and
+// finish_commit send them. step_commit goes without the helpers, so this is
+// a fragment of its own that both scripts include.
+constexpr const char* kWriteOwnRows = R"lua(
+-- Writes root's header blob and its step rows in one HSET of rows_key, then
+-- its trace rows, from args[from] on: the number n of step rows, n rows
+-- (index, body), then trace rows (seq, body) to the end. A trace row is
+-- written once: the first write of a seq wins.
+local function write_own_rows(rows_key, root, header, args, from)
+  local fields = {'h:' .. root, header}
+  local trace_from = from + 1 + 2 * tonumber(args[from])
+  for k = from + 1, trace_from - 1, 2 do
+    fields[#fields + 1] = 's:' .. root .. '#' .. args[k]
+    fields[#fields + 1] = args[k + 1]
+  end
+  redis.call('HSET', rows_key, unpack(fields))
+  for k = trace_from, #args, 2 do redis.call('HSETNX', rows_key, 't:' .. args[k], args[k + 1]) end
+end
+)lua";
+
 constexpr const char* kInit = R"lua(
 -- ARGV: prefix, layout version, oldest version read as it is. Records the version on first
 -- use, and over a stored one from the oldest up; returns the stored one.
@@ -344,15 +364,7 @@ local P, root, token, status, reactor = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV
 local tag = P .. '{' .. root .. '}:'
 local meta = redis.call('HMGET', tag .. 'meta', 'token', 'status', 'reactor')
 if meta[1] ~= token then return 0 end
-local fields = {'h:' .. root, ARGV[7]}
-local trace_from = 9 + 2 * tonumber(ARGV[8])
-for k = 9, trace_from - 1, 2 do
-  fields[#fields + 1] = 's:' .. root .. '#' .. ARGV[k]
-  fields[#fields + 1] = ARGV[k + 1]
-end
-redis.call('HSET', tag .. 'rows', unpack(fields))
--- Trace rows are written once: the first write of a seq wins.
-for k = trace_from, #ARGV, 2 do redis.call('HSETNX', tag .. 'rows', 't:' .. ARGV[k], ARGV[k + 1]) end
+write_own_rows(tag .. 'rows', root, ARGV[7], ARGV, 8)
 -- Filed elsewhere until now (a new status, or its first filing): moved, as kCommit moves it.
 if meta[2] ~= status or meta[3] ~= reactor then
   if meta[2] then redis.call('ZREM', P .. 'index:' .. meta[2] .. ':' .. meta[3], root) end
@@ -381,15 +393,7 @@ local lease_owner, ack_job, ack_owner = A[9], A[10], A[11]
 local meta_key, rows_key = run_key(root, 'meta'), run_key(root, 'rows')
 local meta = redis.call('HMGET', meta_key, 'token', 'status', 'reactor', 'owner')
 if meta[1] ~= token then return 0 end
-local fields = {header_field(root), A[7]}
-local trace_from = 13 + 2 * tonumber(A[12])
-for k = 13, trace_from - 1, 2 do
-  fields[#fields + 1] = 's:' .. root .. '#' .. A[k]
-  fields[#fields + 1] = A[k + 1]
-end
-redis.call('HSET', rows_key, unpack(fields))
--- Trace rows are written once: the first write of a seq wins.
-for k = trace_from, #A, 2 do redis.call('HSETNX', rows_key, 't:' .. A[k], A[k + 1]) end
+write_own_rows(rows_key, root, A[7], A, 12)
 local meta_fields = {}
 if meta[2] ~= status or meta[3] ~= reactor then
   move_filing(root, {meta[2], meta[3]}, reactor, {})
@@ -733,6 +737,11 @@ const std::map<ScriptId, Entry>& entries() {
   return kEntries;
 }
 
+// write_own_rows() for the scripts whose body calls it, nothing for the others.
+const char* own_rows_part(const char* body) {
+  return body == kStepCommit || body == kFinishCommit ? kWriteOwnRows : "";
+}
+
 // The commit scripts and fetch read their arguments from A: ARGV itself when
 // called alone. A commit-then-fetch script runs both bodies, each as a
 // function over its own slice of ARGV: prefix, the number n of commit
@@ -740,7 +749,7 @@ const std::map<ScriptId, Entry>& entries() {
 // It returns {0} when the commit was fenced out (nothing fetched), else {1,
 // fetch's reply}.
 std::string then_fetch_source(const char* commit_body) {
-  return std::string(kHelpers) +
+  return std::string(kHelpers) + own_rows_part(commit_body) +
          "local n = tonumber(ARGV[2])\n"
          "local A = {ARGV[1], unpack(ARGV, 3, 2 + n)}\n"
          "local function commit_part()\n" +
@@ -779,9 +788,11 @@ const std::string& script_source(ScriptId id) {
       if (then_fetches(script)) {
         sources[script] = header + then_fetch_source(entry.body);
       } else if (script == ScriptId::kStepCommit) {
-        sources[script] = header + entry.body;  // self-contained: the helpers would cost every call
+        // Without the helpers, which would cost every call.
+        sources[script] = header + own_rows_part(entry.body) + entry.body;
       } else {
-        sources[script] = header + kHelpers + "local A = ARGV\n" + entry.body;
+        sources[script] =
+            header + kHelpers + own_rows_part(entry.body) + "local A = ARGV\n" + entry.body;
       }
     }
     return sources;
