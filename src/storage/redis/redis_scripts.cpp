@@ -99,15 +99,29 @@ local function delete_job(id, queue, run_id)  -- id: decimal text
   redis.call('SREM', run_key(run_id, 'jobs'), id)
 end
 
--- A root re-filed under a new status or reactor leaves the index it was in
--- (`was`: its status and reactor, nil for a root never filed), and a reactor
--- not seen before joins REACTORS (`added`: the reactors this call added).
-local function move_filing(id, was, reactor, added)
-  if was[1] then redis.call('ZREM', index_key(was[1], was[2]), id) end
-  if was[2] ~= reactor and not added[reactor] then
-    redis.call('SADD', REACTORS, reactor)
-    added[reactor] = true
+-- Files root `id` under `status` and `reactor`, scored by `updated_at`. `was`
+-- is where it was filed (status, reactor; nil for a root never filed): a root
+-- re-filed leaves that index, and a reactor not seen before joins REACTORS
+-- (`added`: the reactors this call added). Only a terminal root (`terminal`)
+-- with a retention (`expires_at` > 0) is filed in EXPIRING. Returns whether
+-- its status or reactor changed: the caller records them in its meta hash.
+local function file_root(id, was, status, reactor, updated_at, terminal, expires_at, added)
+  local moved = was[1] ~= status or was[2] ~= reactor
+  if moved then
+    if was[1] then redis.call('ZREM', index_key(was[1], was[2]), id) end
+    if was[2] ~= reactor and not added[reactor] then
+      redis.call('SADD', REACTORS, reactor)
+      added[reactor] = true
+    end
   end
+  redis.call('ZADD', index_key(status, reactor), updated_at, id)
+  if terminal and tonumber(expires_at) > 0 then
+    redis.call('ZADD', EXPIRING, expires_at, id)
+  elseif terminal or (was[1] and was[1] ~= status) then
+    -- A root that stays non-terminal is not filed there, nor is one never filed before.
+    redis.call('ZREM', EXPIRING, id)
+  end
+  return moved
 end
 
 -- Deletes job `id` (decimal text) for an ack by `owner`: a delivery that
@@ -248,8 +262,8 @@ for _ = 1, rows() do
     else
       was = redis.call('HMGET', run_key(id, 'meta'), 'status', 'reactor')
     end
-    if was[1] ~= status or was[2] ~= reactor then
-      move_filing(id, was, reactor, reactors_added)
+    local terminal_root = terminal == '1'
+    if file_root(id, was, status, reactor, updated_at, terminal_root, expires_at, reactors_added) then
       if id == root then
         set_root_meta('status', status)
         set_root_meta('reactor', reactor)
@@ -257,14 +271,6 @@ for _ = 1, rows() do
         redis.call('HSET', run_key(id, 'meta'), 'status', status, 'reactor', reactor)
       end
       fresh[id] = not was[1]
-    end
-    redis.call('ZADD', index_key(status, reactor), updated_at, id)
-    if terminal == '1' and tonumber(expires_at) > 0 then
-      redis.call('ZADD', EXPIRING, expires_at, id)
-    elseif terminal == '1' or (was[1] and was[1] ~= status) then
-      -- Only a terminal root is ever filed there: one that stays non-terminal
-      -- is not, nor is one never filed before.
-      redis.call('ZREM', EXPIRING, id)
     end
   else
     redis.call('HSET', RUNS, id, run_root)
@@ -327,14 +333,10 @@ local wakeups, reactors_added = {}, {}
 for k = 1, runs do
   local id, reactor, updated_at, header, inputs, queue, run_at = unpack(A, 7 * k - 2, 7 * k + 4)
   local meta_key, rows_key = run_key(id, 'meta'), run_key(id, 'rows')
-  -- Filed as kCommit files a root: a new one once, a known one moved only if it changed.
   local was = redis.call('HMGET', meta_key, 'status', 'reactor')
-  if was[1] ~= status or was[2] ~= reactor then
-    move_filing(id, was, reactor, reactors_added)
+  if file_root(id, was, status, reactor, updated_at, false, 0, reactors_added) then
     redis.call('HSET', meta_key, 'status', status, 'reactor', reactor)
-    if was[1] and was[1] ~= status then redis.call('ZREM', EXPIRING, id) end
   end
-  redis.call('ZADD', index_key(status, reactor), updated_at, id)
   if was[1] then
     redis.call('HSET', rows_key, header_field(id), header)
     -- Inputs are written once: the first write wins.
@@ -365,7 +367,8 @@ local tag = P .. '{' .. root .. '}:'
 local meta = redis.call('HMGET', tag .. 'meta', 'token', 'status', 'reactor')
 if meta[1] ~= token then return 0 end
 write_own_rows(tag .. 'rows', root, ARGV[7], ARGV, 8)
--- Filed elsewhere until now (a new status, or its first filing): moved, as kCommit moves it.
+-- Filed elsewhere until now (a new status, or its first filing): moved, as the helpers' file_root()
+-- moves a root (spelled out here, without the helpers; a step commit never ends its root).
 if meta[2] ~= status or meta[3] ~= reactor then
   if meta[2] then redis.call('ZREM', P .. 'index:' .. meta[2] .. ':' .. meta[3], root) end
   if meta[3] ~= reactor then redis.call('SADD', P .. 'reactors', reactor) end
@@ -395,16 +398,8 @@ local meta = redis.call('HMGET', meta_key, 'token', 'status', 'reactor', 'owner'
 if meta[1] ~= token then return 0 end
 write_own_rows(rows_key, root, A[7], A, 12)
 local meta_fields = {}
-if meta[2] ~= status or meta[3] ~= reactor then
-  move_filing(root, {meta[2], meta[3]}, reactor, {})
+if file_root(root, {meta[2], meta[3]}, status, reactor, A[6], true, expires_at, {}) then
   meta_fields = {'status', status, 'reactor', reactor}
-end
-redis.call('ZADD', index_key(status, reactor), A[6], root)
--- Only a terminal root is filed there, and this one is.
-if tonumber(expires_at) > 0 then
-  redis.call('ZADD', EXPIRING, expires_at, root)
-else
-  redis.call('ZREM', EXPIRING, root)
 end
 if ack_job ~= '' then ack(ack_job, ack_owner) end
 if lease_owner ~= '' and meta[4] == lease_owner then
