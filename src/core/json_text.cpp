@@ -9,14 +9,22 @@ namespace reactor::json_text {
 
 namespace {
 
+constexpr std::uint64_t kHighBits = 0x8080808080808080ULL;  // the top bit of each byte
+
+// The eight bytes of `text` from `k` on as one word; the caller checks they are there.
+std::uint64_t word_at(std::string_view text, std::size_t k) {
+  std::uint64_t word;
+  std::memcpy(&word, text.data() + k, sizeof word);
+  return word;
+}
+
 // Whether any of the 8 bytes in `w` needs escaping: a quote, a backslash or a
 // control character. Records are mostly plain text, so the scan goes a word
 // at a time and looks at single bytes only in a word that has one of these.
 bool needs_escape(std::uint64_t w) {
   constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
-  constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
-  const auto has_zero_byte = [&](std::uint64_t v) { return (v - kOnes) & ~v & kHighs; };
-  const std::uint64_t below_space = (w - kOnes * 0x20) & ~w & kHighs;
+  const auto has_zero_byte = [&](std::uint64_t v) { return (v - kOnes) & ~v & kHighBits; };
+  const std::uint64_t below_space = (w - kOnes * 0x20) & ~w & kHighBits;
   return (below_space | has_zero_byte(w ^ (kOnes * '"')) | has_zero_byte(w ^ (kOnes * '\\'))) != 0;
 }
 
@@ -74,9 +82,7 @@ void append_string(std::string& out, std::string_view text) {
   };
   std::size_t k = 0;
   for (; k + 8 <= text.size(); k += 8) {
-    std::uint64_t word;
-    std::memcpy(&word, text.data() + k, sizeof word);
-    if (!needs_escape(word)) continue;
+    if (!needs_escape(word_at(text, k))) continue;
     for (std::size_t b = k; b < k + 8; ++b) look_at(b);
   }
   for (; k < text.size(); ++k) look_at(k);
@@ -118,10 +124,7 @@ namespace {
 
 // Whether the eight bytes of `text` from `k` on are there and all ASCII.
 bool ascii_word_at(std::string_view text, std::size_t k) {
-  if (k + 8 > text.size()) return false;
-  std::uint64_t word;
-  std::memcpy(&word, text.data() + k, sizeof word);
-  return (word & 0x8080808080808080ULL) == 0;
+  return k + 8 <= text.size() && (word_at(text, k) & kHighBits) == 0;
 }
 
 // Well-formed UTF-8 as Value::dump() requires it: no stray continuation bytes,
