@@ -12,9 +12,9 @@
 
 #include <string>
 
-#include "durability/run_records.hpp"
 #include "reactor/backend.hpp"
 #include "reactor/run.hpp"
+#include "records/run_rows.hpp"
 
 namespace {
 
@@ -47,15 +47,18 @@ reactor::StoredRun w1_rows(int steps_done) {
   }
   run.next_completion_seq = static_cast<std::uint64_t>(steps_done) + 1;
   reactor::CommitRequest c;
-  reactor::encode_whole_run(run, 0, c);
-  return reactor::StoredRun{c.headers, c.inputs, c.steps, c.trace, 1};
+  reactor::records::encode_whole_run(run, 0, c);
+  reactor::StoredRun stored;
+  static_cast<reactor::RunRows&>(stored) = c;
+  stored.fencing_token = 1;
+  return stored;
 }
 
 void decode_rows(benchmark::State& state, int steps_done) {
   const reactor::StoredRun rows = w1_rows(steps_done);
   for (auto _ : state) {
     reactor::Run run;
-    if (!reactor::decode_run(rows, run).ok()) {
+    if (!reactor::records::decode_run(rows, run).ok()) {
       state.SkipWithError("the rows did not decode");
       return;
     }

@@ -5,7 +5,7 @@ export DEBIAN_FRONTEND=noninteractive
 
 packages=(
   build-essential cmake ninja-build g++ pkg-config
-  nlohmann-json3-dev libsqlite3-dev libhiredis-dev libcli11-dev
+  nlohmann-json3-dev libsimdjson-dev libsqlite3-dev libhiredis-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev redis-server
   sqlite3  # the process tests edit stored records behind the engine's back
 )

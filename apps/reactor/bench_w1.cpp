@@ -168,7 +168,8 @@ std::vector<RunHeaderRow> runs_with(Backend& backend, RunStatus status, std::siz
   filter.status = status;
   filter.limit = limit;
   std::vector<RunHeaderRow> rows;
-  backend.list_runs(filter, rows);
+  // A store that cannot list shows no runs; the caller then reports what it misses.
+  if (!backend.list_runs(filter, rows).ok()) rows.clear();
   return rows;
 }
 
@@ -261,7 +262,7 @@ Status run_w1(const W1Options& o, const std::string& scratch, W1Result& r) {
   Engine engine(std::move(options));
   examples::register_bench_saga(engine.registry(), {o.steps, o.step_ms, nullptr});
   std::vector<RunHeaderRow> existing;
-  engine.backend()->list_runs(RunFilter{}, existing);
+  if (Status s = engine.backend()->list_runs(RunFilter{}, existing); !s.ok()) return s;
   if (!existing.empty()) {
     return Status::InvalidArgument("bench w1 needs an empty store; " + r.storage +
                                    " already holds runs");

@@ -2,11 +2,10 @@
 // processes, one of which is killed with SIGKILL halfway and replaced; the
 // table at the end shows nothing was lost. `--in-process` runs the same saga
 // in this process only.
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <fcntl.h>
 
 #include <chrono>
 #include <cstdio>
@@ -105,10 +104,11 @@ int run_demo(const DemoOptions& options) {
 
   CliEngine cli;
   if (!cli.open(std::string("sqlite://") + kDemoDb, {})) return 2;
-  std::printf("Reactor demo: %d OrderSaga runs (reserve -> charge -> ship) on SQLite (%s),\n"
-              "2 worker processes; one is killed with SIGKILL halfway and replaced.\n"
-              "Orders whose id is a multiple of 10 have their card declined.\n\n",
-              options.orders, kDemoDb);
+  std::printf(
+      "Reactor demo: %d OrderSaga runs (reserve -> charge -> ship) on SQLite (%s),\n"
+      "2 worker processes; one is killed with SIGKILL halfway and replaced.\n"
+      "Orders whose id is a multiple of 10 have their card declined.\n\n",
+      options.orders, kDemoDb);
   std::map<int, std::string> ids;
   for (int id = 1; id <= options.orders; ++id) {
     std::string run_id;
@@ -129,7 +129,10 @@ int run_demo(const DemoOptions& options) {
     std::vector<RunHeaderRow> rows;
     RunFilter all;
     all.limit = static_cast<std::size_t>(options.orders);
-    cli.engine().backend()->list_runs(all, rows);
+    if (Status s = cli.engine().backend()->list_runs(all, rows); !s.ok()) {
+      std::fprintf(stderr, "\ndemo: cannot list runs: %s\n", s.to_string().c_str());
+      return 1;
+    }
     for (const auto& r : rows) ++by_status[r.status];
     terminal = by_status[RunStatus::kCompleted] + by_status[RunStatus::kFailed];
     std::printf("\r  enqueued %3d  running %3d  completed %3d  failed %3d   ",
@@ -155,17 +158,20 @@ int run_demo(const DemoOptions& options) {
       ++unexpected;
       continue;
     }
-    if (r.status == RunStatus::kCompleted) ++completed;
-    else if (r.status == RunStatus::kFailed) ++compensated;
-    else ++other;
+    if (r.status == RunStatus::kCompleted)
+      ++completed;
+    else if (r.status == RunStatus::kFailed)
+      ++compensated;
+    else
+      ++other;
     if (!as_expected(order, r)) ++unexpected;
   }
   const int twice = steps_run_twice();
   std::printf("\n%-44s %d\n", "completed:", completed);
   std::printf("%-44s %d\n", "failed and compensated (card declined):", compensated);
   std::printf("%-44s %d\n", "not finished or failed otherwise:", other);
-  std::printf("%-44s %d (at most the %d in flight at the kill)\n",
-              "steps executed twice:", twice, killed ? 1 : 0);
+  std::printf("%-44s %d (at most the %d in flight at the kill)\n", "steps executed twice:", twice,
+              killed ? 1 : 0);
   std::printf("%-44s %d\n", "ended otherwise than expected:", unexpected);
   return unexpected == 0 && other == 0 && twice <= (killed ? 1 : 0) ? 0 : 1;
 }

@@ -24,17 +24,29 @@ Duration seconds(double s) {
 
 // One stderr line for each delivery that did not simply run its run: an
 // operator reading the log sees duplicates, bad records and takeovers.
-void log_delivery(const Job& job, const char* outcome) {
-  const std::string o = outcome;
-  const char* why = o == "snoozed"         ? "the run is held by another execution"
-                    : o == "acknowledged"  ? "nothing to do (the run ended or is gone)"
-                    : o == "failed_run"    ? "the run cannot be resumed; marked failed"
-                    : o == "lease_lost"    ? "a newer execution took the run over"
-                    : o == "backend_error" ? "the store failed; the job will be redelivered"
-                                           : nullptr;
-  if (why == nullptr) return;  // finished, yielded; handed_back is reported by the worker
+void log_delivery(const Job& job, DeliveryOutcome outcome) {
+  const char* why = nullptr;
+  switch (outcome) {
+    case DeliveryOutcome::kSnoozed:
+      why = "the run is held by another execution";
+      break;
+    case DeliveryOutcome::kAcknowledged:
+      why = "nothing to do (the run ended or is gone)";
+      break;
+    case DeliveryOutcome::kFailedRun:
+      why = "the run cannot be resumed; marked failed";
+      break;
+    case DeliveryOutcome::kLeaseLost:
+      why = "a newer execution took the run over";
+      break;
+    case DeliveryOutcome::kBackendError:
+      why = "the store failed; the job will be redelivered";
+      break;
+    default:  // finished, suspended; handed_back is reported by the worker
+      return;
+  }
   std::fprintf(stderr, "reactor worker: job %lld of run %s %s: %s\n",
-               static_cast<long long>(job.id), job.spec.run_id.c_str(), outcome, why);
+               static_cast<long long>(job.id), job.spec.run_id.c_str(), to_string(outcome), why);
 }
 
 // What a worker did, on its way out: the store requests it made per durable

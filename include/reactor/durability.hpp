@@ -1,13 +1,21 @@
-// DurabilityOptions: how an Engine with a backend persists and recovers runs.
+// DurabilityOptions: how an Engine with a backend persists and recovers runs;
+// DeliveryOutcome: what became of one job a worker was handed.
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <functional>
 #include <string>
 
 #include "reactor/value.hpp"
 
 namespace reactor {
+
+// Runs per commit of Engine::run_many_in_background: enough that a batch pays
+// one store round trip (one fsync on SQLite) per few hundred runs, few enough
+// that one commit holds SQLite's write lock only briefly, so workers can
+// commit the first runs' steps while the rest are still being enqueued.
+inline constexpr std::size_t kBackgroundRunsPerCommit = 256;
 
 struct DurabilityOptions {
   // Retention: every write re-stamps a run's expiry to now + context_ttl;
@@ -42,5 +50,20 @@ struct DurabilityOptions {
   // share one store never take each other's runs.
   std::function<std::string(const std::string& reactor)> queue_for;
 };
+
+// What became of one delivered job (Worker's on_delivery, and its stats).
+enum class DeliveryOutcome {
+  kFinished,      // the run reached a terminal status here
+  kSuspended,     // the run is waiting (a retry's backoff, …): handed back, lease released
+  kSnoozed,       // the run's lease was held by a live execution: put off
+  kHandedBack,    // this process does not serve the reactor: given back untouched
+  kAcknowledged,  // nothing to do (the run is gone or ended)
+  kFailedRun,     // the run could not be read or resumed: marked failed
+  kLeaseLost,     // a newer writer took the run: stopped, nothing written
+  kBackendError,  // the store failed; the job will be delivered again
+};
+
+// "finished", "suspended", "snoozed", … as logs write them.
+const char* to_string(DeliveryOutcome o);
 
 }  // namespace reactor

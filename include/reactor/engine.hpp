@@ -12,6 +12,7 @@
 #include "reactor/clock.hpp"
 #include "reactor/definition.hpp"
 #include "reactor/durability.hpp"
+#include "reactor/ids.hpp"
 #include "reactor/observer.hpp"
 #include "reactor/registry.hpp"
 #include "reactor/run.hpp"
@@ -19,6 +20,8 @@
 #include "reactor/status.hpp"
 
 namespace reactor {
+
+struct DurableEnv;
 
 struct EngineOptions {
   // Every wait (retry backoff, timeouts) goes through it. Default: real time.
@@ -50,12 +53,6 @@ struct RunOptions {
   // Use this id instead of a fresh UUID.
   std::string run_id;
 };
-
-// Runs per commit of Engine::run_many_in_background: enough that a batch pays
-// one store round trip (one fsync on SQLite) per few hundred runs, few enough
-// that one commit holds SQLite's write lock only briefly, so workers can
-// commit the first runs' steps while the rest are still being enqueued.
-inline constexpr std::size_t kBackgroundRunsPerCommit = 256;
 
 class Engine {
  public:
@@ -112,14 +109,15 @@ class Engine {
   // Starts a run record without running it (status kPending).
   Run create_run(const Definition& definition, Value inputs, const std::string& run_id = "") const;
 
+  // The durable runtime of an engine with a backend (nullptr otherwise): what
+  // the library's Worker executes deliveries through. Its type is internal to
+  // the library (src/durability/durable_env.hpp) and not installed.
+  DurableEnv* durable_env() const;
+
  private:
   struct Impl;
-  friend struct EngineInternals;
   Registry registry_;
   std::unique_ptr<Impl> impl_;
 };
-
-// A fresh random (version 4) UUID.
-std::string new_run_id();
 
 }  // namespace reactor

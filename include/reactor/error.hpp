@@ -4,10 +4,21 @@
 #include <string>
 #include <vector>
 
-#include "reactor/schema.hpp"
 #include "reactor/value.hpp"
 
 namespace reactor {
+
+// One reason a field was rejected. `field` is the input name or, for step
+// outputs, the step name; the message never contains a redacted value.
+struct FieldError {
+  std::string field;
+  std::string message;
+
+  friend bool operator==(const FieldError&, const FieldError&) = default;
+};
+
+void to_json(Value& j, const FieldError& e);
+void from_json(const Value& j, FieldError& e);
 
 // What kind of failure ended a run. Callers branch on this, not on messages.
 enum class ErrorKind {

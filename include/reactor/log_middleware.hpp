@@ -1,6 +1,7 @@
 // LogMiddleware: one `key=value` line per event, for grep and log shippers.
 //
-//   ts=2026-11-30T10:00:00.123Z event=step_complete run=3f2a… reactor=OrderSaga step=charge attempt=1 outcome=success
+//   ts=2026-11-30T10:00:00.123Z event=step_complete run=3f2a… reactor=OrderSaga step=charge
+//   attempt=1 outcome=success
 #pragma once
 
 #include <functional>
@@ -19,10 +20,10 @@ class LogMiddleware final : public Observer {
   explicit LogMiddleware(std::ostream& out);
 
   void on_run_start(const EventContext&, const Value& redacted_inputs) override;
-  void on_run_complete(const EventContext&, const std::string& status) override;
+  void on_run_complete(const EventContext&, RunStatus status) override;
   void on_run_fail(const EventContext&, const RunError&) override;
   void on_step_start(const EventContext&) override;
-  void on_step_complete(const EventContext&, const std::string& outcome) override;
+  void on_step_complete(const EventContext&, Outcome outcome) override;
   void on_step_fail(const EventContext&, const std::string& message) override;
   void on_step_retry(const EventContext&, Duration delay, const std::string& message) override;
   void on_compensate_start(const EventContext&) override;

@@ -1,10 +1,18 @@
 // Observer: middleware hooks on the life of a run. Observers only watch: an
 // exception thrown by one is logged and never changes the run.
+//
+// Thread safety: one observer is shared by every run of its engine (or of its
+// reactor), and is called from the thread that runs the step — the caller's,
+// a worker thread, or a thread of the pool that runs parallel branches — so
+// from several threads at once. Implementations synchronise their own state.
+// Calls for one step arrive in order (start, then complete, fail or retry).
 #pragma once
 
 #include <string>
 
 #include "reactor/error.hpp"
+#include "reactor/run_status.hpp"
+#include "reactor/step_result.hpp"
 #include "reactor/value.hpp"
 
 namespace reactor {
@@ -22,12 +30,13 @@ class Observer {
   virtual ~Observer() = default;
 
   virtual void on_run_start(const EventContext&, const Value& /*redacted_inputs*/) {}
-  // status is "completed" or "halted".
-  virtual void on_run_complete(const EventContext&, const std::string& /*status*/) {}
+  // status is kCompleted or kHalted.
+  virtual void on_run_complete(const EventContext&, RunStatus /*status*/) {}
   virtual void on_run_fail(const EventContext&, const RunError& /*error*/) {}
 
   virtual void on_step_start(const EventContext&) {}
-  virtual void on_step_complete(const EventContext&, const std::string& /*outcome*/) {}
+  // outcome is kSuccess, kSkipped or kHalt (a Failure is on_step_fail).
+  virtual void on_step_complete(const EventContext&, Outcome /*outcome*/) {}
   virtual void on_step_fail(const EventContext&, const std::string& /*message*/) {}
   virtual void on_step_retry(const EventContext&, Duration /*delay*/,
                              const std::string& /*message*/) {}

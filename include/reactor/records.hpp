@@ -30,6 +30,10 @@ struct RunHeaderRow {
   std::int64_t updated_at_ms = 0;
   // After this time a terminal run may be purged. Re-stamped on every write.
   std::int64_t expires_at_ms = 0;
+  // A `waiting` root: by when a job must exist to wake it (its suspension's
+  // end or deadline); 0 when only an event wakes it. The sweeper re-enqueues
+  // a waiting root with a wake time and no job.
+  std::int64_t wake_at_ms = 0;
 };
 
 // Inputs are written once, when the run is created.
@@ -53,12 +57,17 @@ struct TraceRow {
   std::string body;
 };
 
-// Everything stored for one root run and its children.
-struct StoredRun {
-  std::vector<RunHeaderRow> headers;  // root first
+// The rows of one or more run trees: what a commit writes, what a load returns.
+struct RunRows {
+  std::vector<RunHeaderRow> headers;
   std::vector<RunInputsRow> inputs;
   std::vector<StepRow> steps;
-  std::vector<TraceRow> trace;      // by seq
+  std::vector<TraceRow> trace;
+};
+
+// Everything stored for one root run and its children: headers root first,
+// trace by seq.
+struct StoredRun : RunRows {
   std::uint64_t fencing_token = 0;  // newest token granted on the run's lease
 };
 

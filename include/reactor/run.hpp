@@ -17,6 +17,38 @@ namespace reactor {
 
 struct Run;
 
+// Why a `waiting` run is suspended, and what ends it. A suspended run holds
+// no lease and no thread; the commit that suspends it releases its lease and
+// enqueues the job that will wake it when that time is known (kUntil, or a
+// deadline), and the commit that delivers its event, finishes its last child
+// or frees its permit enqueues its job otherwise. Retries suspend until they
+// are due; the other kinds are for the capabilities that need them (map
+// fan-out, async units, signals, locks).
+enum class SuspensionKind {
+  kUntil,     // a time: `until_ms`
+  kEvent,     // an event named `on`
+  kChildren,  // `children` child runs finishing
+  kPermit,    // a permit of the lock or semaphore named `on`
+};
+
+const char* to_string(SuspensionKind k);
+// Throws std::invalid_argument for an unknown name.
+SuspensionKind suspension_kind_from_string(const std::string& s);
+
+struct Suspension {
+  SuspensionKind kind = SuspensionKind::kUntil;
+  // kUntil: when it ends. The other kinds: their deadline (0: none), after
+  // which the run is woken to give up waiting.
+  std::int64_t until_ms = 0;
+  std::string on;              // kEvent: the event; kPermit: the lock
+  std::uint32_t children = 0;  // kChildren: how many must finish
+
+  // When a job must exist to wake the run; 0 when only what it waits for can.
+  std::int64_t wake_at_ms() const { return until_ms; }
+
+  friend bool operator==(const Suspension&, const Suspension&) = default;
+};
+
 // The durable record of one step of a run.
 struct StepRecord {
   std::string name;
@@ -43,7 +75,8 @@ struct StepRecord {
 };
 
 struct Run {
-  static constexpr int kSchemaVersion = 1;
+  // Of run_to_json. 2: a `waiting` run holds its suspension. 1 (read too).
+  static constexpr int kSchemaVersion = 2;
 
   std::string id;
   std::string reactor;
@@ -62,6 +95,8 @@ struct Run {
   std::optional<RunError> error;
   // Index of the step whose failure started the rollback.
   std::optional<std::size_t> failed_step;
+  // Set while the run is `waiting` (a root only).
+  std::optional<Suspension> suspension;
   std::int64_t created_at_ms = 0;
   std::int64_t updated_at_ms = 0;
 };

@@ -7,16 +7,16 @@
 namespace reactor {
 
 enum class RunStatus {
-  kPending,      // created, not started
-  kEnqueued,     // waiting for a worker
+  kPending,   // created, not started
+  kEnqueued,  // waiting for a worker
   kRunning,
-  kPaused,
+  // Suspended (Run::suspension says until what): it holds no lease and no
+  // thread; what ends the suspension enqueues its job.
+  kWaiting,
   kRollingBack,  // a step failed; compensation and undo in progress
   kCompleted,
   kFailed,
-  kHalted,       // a step returned Halt: stopped without rollback
-  kCancelled,
-  kAborted,
+  kHalted,  // a step returned Halt: stopped without rollback
 };
 
 const char* to_string(RunStatus s);
@@ -28,14 +28,14 @@ bool is_terminal(RunStatus s);
 
 enum class StepStatus {
   kPending,
-  kRunning,            // body started, outcome not recorded yet
-  kRetryScheduled,     // an attempt failed; the next one is due at retry_at
-  kCompleted,          // Success: on the undo stack
-  kSkipped,            // Skipped: value flows on, never undone
+  kRunning,         // body started, outcome not recorded yet
+  kRetryScheduled,  // an attempt failed; the next one is due at retry_at
+  kCompleted,       // Success: on the undo stack
+  kSkipped,         // Skipped: value flows on, never undone
   kHalted,
-  kFailed,             // last attempt failed; compensation pending or not needed
-  kCompensated,        // failed, then compensated (or compensation failed)
-  kUndone,             // completed, then undone (or undo failed)
+  kFailed,       // last attempt failed; compensation pending or not needed
+  kCompensated,  // failed, then compensated (or compensation failed)
+  kUndone,       // completed, then undone (or undo failed)
 };
 
 const char* to_string(StepStatus s);

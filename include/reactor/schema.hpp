@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "reactor/error.hpp"
 #include "reactor/value.hpp"
 
 namespace reactor {
@@ -19,18 +20,6 @@ namespace reactor {
 enum class ValueType { kAny, kInteger, kNumber, kString, kBoolean, kArray, kObject };
 
 const char* to_string(ValueType type);
-
-// One reason a field was rejected. `field` is the input name or, for step
-// outputs, the step name; the message never contains a redacted value.
-struct FieldError {
-  std::string field;
-  std::string message;
-
-  friend bool operator==(const FieldError&, const FieldError&) = default;
-};
-
-void to_json(Value& j, const FieldError& e);
-void from_json(const Value& j, FieldError& e);
 
 class Schema {
  public:

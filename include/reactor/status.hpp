@@ -18,7 +18,9 @@ enum class StatusCode {
 
 const char* to_string(StatusCode code);
 
-class Status {
+// [[nodiscard]]: a Status a caller drops is an error it ignored; the build
+// refuses it. Where ignoring one is right, `(void)` it and say why.
+class [[nodiscard]] Status {
  public:
   Status() = default;  // ok
   Status(StatusCode code, std::string message) : code_(code), message_(std::move(message)) {}

@@ -52,11 +52,10 @@ struct WorkerOptions {
   std::vector<std::string> reactors;
   // Queues to serve, when set: they replace the reactors' queues.
   std::vector<std::string> queues;
-  // Called after every delivery, on the thread that handled it, with what
-  // became of it: "finished", "yielded", "snoozed", "handed_back",
-  // "acknowledged" (nothing to do), "failed_run", "lease_lost" or
-  // "backend_error". For logs; must not throw.
-  std::function<void(const Job& job, const char* outcome)> on_delivery;
+  // Called after every delivery, on the thread that handled it (so from
+  // several threads at once when threads > 1), with what became of it
+  // (to_string(outcome) names it for logs). Must not throw.
+  std::function<void(const Job& job, DeliveryOutcome outcome)> on_delivery;
 };
 
 struct WorkerStats {

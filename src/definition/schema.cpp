@@ -49,15 +49,6 @@ const char* to_string(ValueType type) {
   return "unknown";
 }
 
-void to_json(Value& j, const FieldError& e) {
-  j = Value{{"field", e.field}, {"message", e.message}};
-}
-
-void from_json(const Value& j, FieldError& e) {
-  j.at("field").get_to(e.field);
-  j.at("message").get_to(e.message);
-}
-
 Schema& Schema::min(double bound) {
   min_ = bound;
   return *this;

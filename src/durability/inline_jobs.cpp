@@ -1,6 +1,6 @@
 #include "durability/inline_jobs.hpp"
 
-#include "reactor/engine.hpp"
+#include "reactor/ids.hpp"
 
 namespace reactor {
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "durability/durable_runner.hpp"
+#include "durability/delivery.hpp"
 
 namespace reactor {
 

@@ -5,7 +5,7 @@
 
 namespace reactor {
 
-LeaseKeeper::LeaseKeeper(Backend& backend, Clock& clock) : backend_(backend), clock_(clock) {}
+LeaseKeeper::LeaseKeeper(Leases& leases, Clock& clock) : leases_(leases), clock_(clock) {}
 
 LeaseKeeper::~LeaseKeeper() {
   if (!thread_.joinable()) return;
@@ -38,7 +38,7 @@ void LeaseKeeper::beat() {
   }
   for (auto& e : due) {
     if (e->lost || e->abandoned) continue;
-    Status s = backend_.extend_lease(e->lease.key, e->lease.owner, e->lease.token, e->ttl);
+    Status s = leases_.extend_lease(e->lease.key, e->lease.owner, e->lease.token, e->ttl);
     // Unavailable: keep trying; the lease may still be ours when the store
     // comes back. LeaseLost: someone newer holds it; stop for good.
     if (s.code() == StatusCode::kLeaseLost) e->lost = true;

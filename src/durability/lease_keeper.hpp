@@ -11,7 +11,8 @@
 #include <mutex>
 #include <thread>
 
-#include "reactor/backend.hpp"
+#include "reactor/clock.hpp"
+#include "reactor/leases.hpp"
 
 namespace reactor {
 
@@ -27,7 +28,7 @@ class LeaseKeeper {
     std::atomic<bool> abandoned{false};
   };
 
-  LeaseKeeper(Backend& backend, Clock& clock);
+  LeaseKeeper(Leases& leases, Clock& clock);
   ~LeaseKeeper();  // stops the heartbeat thread
 
   std::shared_ptr<Entry> keep(const Lease& lease, Duration ttl);
@@ -39,7 +40,7 @@ class LeaseKeeper {
  private:
   void loop(std::stop_token stop);
 
-  Backend& backend_;
+  Leases& leases_;
   Clock& clock_;
   std::mutex mu_;
   std::map<Entry*, std::shared_ptr<Entry>> entries_;

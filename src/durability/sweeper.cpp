@@ -35,8 +35,10 @@ SweepReport Sweeper::sweep_now() {
   if (!orphans.empty()) {
     CommitRequest c;
     for (const auto& run : orphans) {
+      // A waiting run is woken when its suspension ends, not before.
+      const std::int64_t due = run.status == RunStatus::kWaiting ? run.wake_at_ms : now;
       c.enqueue.push_back(
-          JobSpec{queue_for_(run.reactor), JobKind::kResume, run.id, run.reactor, now, 0});
+          JobSpec{queue_for_(run.reactor), JobKind::kResume, run.id, run.reactor, due, 0});
     }
     report.status = backend_.commit(c);
     if (!report.status.ok()) return report;

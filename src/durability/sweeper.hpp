@@ -1,7 +1,9 @@
 // Sweeper: finds runs that nobody is executing and hands them back to the
 // queue — runs `running` or `rolling_back` whose lease lapsed (their worker
-// died), and runs `enqueued` whose job is gone — and purges expired terminal
-// runs. Every worker process runs one by itself; a claim on the current
+// died), runs `enqueued` whose job is gone, and runs `waiting` with a wake
+// time and no job (woken then) — and purges expired terminal runs. A run
+// waiting only for an event has no job on purpose: the commit that delivers
+// the event enqueues it. Every worker process runs one by itself; a claim on the current
 // interval's window makes exactly one process sweep per interval.
 #pragma once
 

@@ -11,9 +11,17 @@ ExecuteOutcome execute_run(Run& root, const Definition& def, const ExecuteEnv& e
   RunDriver(ex, *def.data(), root).drive();
   ExecuteOutcome out;
   std::lock_guard lock(ex.mutex());
+  if (!ex.stopped() && ex.yielded()) {
+    // Every driver of the tree has unwound: the root is suspended in one
+    // commit, with whatever its branches recorded meanwhile.
+    root.status = RunStatus::kWaiting;
+    root.suspension = Suspension{SuspensionKind::kUntil, *ex.yield_at_ms(), {}, 0};
+    ex.touch_header(root);
+    ex.checkpoint(/*force=*/true);
+    out.suspended = !ex.stopped();
+  }
   out.stopped = ex.stopped();
   out.stop_reason = ex.stop_reason();
-  if (!out.stopped && !is_terminal(root.status)) out.resume_at_ms = ex.yield_at_ms();
   return out;
 }
 

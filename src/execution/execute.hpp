@@ -9,8 +9,8 @@
 #include <optional>
 #include <vector>
 
+#include "execution/checkpoint_delta.hpp"
 #include "execution/thread_pool.hpp"
-#include "reactor/checkpoint.hpp"
 #include "reactor/clock.hpp"
 #include "reactor/definition.hpp"
 #include "reactor/observer.hpp"
@@ -26,7 +26,8 @@ struct ExecuteHooks {
   // states. A non-ok status stops the whole tree where it is.
   std::function<Status(const Run& root, const CheckpointDelta& delta)> commit;
   // Instead of sleeping until a retry is due when nothing else can run,
-  // return with the run still running and ExecuteOutcome::resume_at_ms set.
+  // suspend the root until then: it ends `waiting`, its suspension set, in a
+  // commit the hook sees (ExecuteOutcome::suspended).
   bool yield_on_retry_wait = false;
   // The store already records the run as running (the fetch that delivered
   // it said so): starting it writes nothing before the first step.
@@ -49,12 +50,12 @@ struct ExecuteOutcome {
   // A commit was refused: the run stopped where its last commit left it.
   bool stopped = false;
   Status stop_reason;
-  // Yielded while waiting for a retry due at this time.
-  std::optional<std::int64_t> resume_at_ms;
+  // The root was suspended (it is `waiting`; Run::suspension says until what).
+  bool suspended = false;
 };
 
-// Drives `root` (pending, running or rolling back) until it is terminal, it
-// yields, or a commit is refused. With `root_is_new`, the first commit
+// Drives `root` (pending, running, waiting or rolling back) until it is
+// terminal, it is suspended, or a commit is refused. With `root_is_new`, the first commit
 // writes the whole tree.
 ExecuteOutcome execute_run(Run& root, const Definition& def, const ExecuteEnv& env,
                            const ExecuteHooks& hooks, bool root_is_new);

@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "core/jitter.hpp"
+#include "base/jitter.hpp"
+#include "execution/checkpoint_delta.hpp"
 #include "execution/execute.hpp"
 #include "execution/observer_hub.hpp"
 #include "execution/thread_pool.hpp"
-#include "reactor/checkpoint.hpp"
 #include "reactor/clock.hpp"
 #include "reactor/run.hpp"
 

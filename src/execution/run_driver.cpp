@@ -1,8 +1,8 @@
 #include "execution/run_driver.hpp"
 
-#include "core/run_errors.hpp"
-#include "execution/inputs.hpp"
-#include "reactor/engine.hpp"
+#include "base/run_errors.hpp"
+#include "definition/inputs.hpp"
+#include "reactor/ids.hpp"
 
 namespace reactor {
 
@@ -28,6 +28,12 @@ EventContext RunDriver::run_event() const {
 
 void RunDriver::drive() {
   Lock lock(ex_.mutex());
+  if (run_.status == RunStatus::kWaiting) {
+    // Resumed: whatever it waited for is re-checked where it waited.
+    run_.status = RunStatus::kRunning;
+    run_.suspension.reset();
+    ex_.touch_header(run_);
+  }
   if (run_.status == RunStatus::kPending && !start(lock)) return;
   if (run_.status == RunStatus::kRunning) forward(lock);
   if (ex_.halted_from_outside()) return;
@@ -176,9 +182,8 @@ void RunDriver::sleep_until_next_retry(Lock& lock) {
   std::int64_t due = INT64_MAX;
   for (auto i : retry_waiting_) due = std::min(due, run_.steps[i].retry_at_ms);
   if (due > ex_.now_ms() && ex_.hooks().yield_on_retry_wait) {
-    // A worker does not hold a thread through a backoff: the run goes back to
-    // the queue, due when the retry is, with its state written first.
-    ex_.checkpoint(/*force=*/true);
+    // A worker does not hold a thread through a backoff: the root is
+    // suspended until the retry is due (execute_run), and every driver unwinds.
     ex_.yield_until(due);
     return;
   }
@@ -207,8 +212,8 @@ void RunDriver::finish_completed(Lock& lock) {
   ex_.touch_header(run_);
   ex_.checkpoint(/*force=*/true);
   lock.unlock();
-  ex_.observers().notify("run_complete",
-                         [&](Observer& o) { o.on_run_complete(run_event(), "completed"); });
+  ex_.observers().notify(
+      "run_complete", [&](Observer& o) { o.on_run_complete(run_event(), RunStatus::kCompleted); });
   lock.lock();
 }
 
@@ -221,7 +226,7 @@ void RunDriver::finish_halted(Lock& lock) {
   ex_.checkpoint(/*force=*/true);
   lock.unlock();
   ex_.observers().notify("run_complete",
-                         [&](Observer& o) { o.on_run_complete(run_event(), "halted"); });
+                         [&](Observer& o) { o.on_run_complete(run_event(), RunStatus::kHalted); });
   lock.lock();
 }
 

@@ -3,8 +3,8 @@
 #include <optional>
 #include <vector>
 
+#include "definition/inputs.hpp"
 #include "execution/argument_resolver.hpp"
-#include "execution/inputs.hpp"
 #include "execution/run_driver.hpp"
 #include "execution/step_invoker.hpp"
 
@@ -258,9 +258,8 @@ void RunDriver::record(std::size_t i, int attempt_no, Attempt a, Lock& lock) {
   // or with the run's end: the last step and the terminal state are one write.
   if (ex_.observers().empty()) return;
   lock.unlock();
-  ex_.observers().notify("step_complete", [&](Observer& o) {
-    o.on_step_complete(event(i, attempt_no), to_string(outcome));
-  });
+  ex_.observers().notify("step_complete",
+                         [&](Observer& o) { o.on_step_complete(event(i, attempt_no), outcome); });
   lock.lock();
 }
 

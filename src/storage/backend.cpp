@@ -4,14 +4,14 @@
 
 namespace reactor {
 
-Status Backend::wait_for_jobs(const std::vector<std::string>&, Duration max_wait) {
+Status JobQueue::wait_for_jobs(const std::vector<std::string>&, Duration max_wait) {
   // Nothing to block on: an enqueue cannot wake this caller, so it polls.
   if (max_wait > Duration::zero()) std::this_thread::sleep_for(max_wait);
   return Status::Ok();
 }
 
-Status Backend::wait_then_fetch(const FetchRequest& f, Duration max_wait,
-                                std::optional<Delivery>& out) {
+Status JobQueue::wait_then_fetch(const FetchRequest& f, Duration max_wait,
+                                 std::optional<Delivery>& out) {
   out.reset();
   if (Status s = wait_for_jobs(f.queues, max_wait); !s.ok()) return s;
   return fetch(f, out);

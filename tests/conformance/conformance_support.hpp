@@ -51,7 +51,7 @@ inline std::string dump(const RunHeaderRow& h) {
   os << "header " << h.id << " root=" << h.root_id << " parent=" << h.parent_id
      << " reactor=" << h.reactor << " status=" << to_string(h.status) << " fp=" << h.fingerprint
      << " v=" << h.schema_version << " body=" << h.body << " updated=" << h.updated_at_ms
-     << " expires=" << h.expires_at_ms;
+     << " expires=" << h.expires_at_ms << " wake=" << h.wake_at_ms;
   return os.str();
 }
 

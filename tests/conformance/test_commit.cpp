@@ -59,10 +59,10 @@ TYPED_TEST(CommitConformance, RoundTripsHeadersInputsStepsAndTrace) {
 }
 
 TYPED_TEST(CommitConformance, LoadHeaderReadsRootsAndChildren) {
-  this->create({header("r1", RunStatus::kRunning), header("c1", RunStatus::kPaused, "r1")});
+  this->create({header("r1", RunStatus::kRunning), header("c1", RunStatus::kHalted, "r1")});
   RunHeaderRow h;
   ASSERT_TRUE(this->db().load_header("c1", h).ok());
-  EXPECT_EQ(dump(h), dump(header("c1", RunStatus::kPaused, "r1")));
+  EXPECT_EQ(dump(h), dump(header("c1", RunStatus::kHalted, "r1")));
   ASSERT_TRUE(this->db().load_header("r1", h).ok());
   EXPECT_EQ(dump(h), dump(header("r1", RunStatus::kRunning)));
 }

@@ -117,7 +117,7 @@ TEST(OpenBackend, RedisUrlMistakesAreInvalidArguments) {
   }
 }
 
-TEST(OpenBackend, SqliteAbsolutePathCreatesAWalDatabaseAtSchemaVersion2) {
+TEST(OpenBackend, SqliteAbsolutePathCreatesAWalDatabaseAtTheLatestSchemaVersion) {
   TempDir dir;
   const std::string file = dir.path() + "/reactor.db";
   std::unique_ptr<Backend> b;
@@ -126,12 +126,13 @@ TEST(OpenBackend, SqliteAbsolutePathCreatesAWalDatabaseAtSchemaVersion2) {
   EXPECT_EQ(b->describe(), "sqlite://" + file);
   EXPECT_TRUE(fs::exists(file));
   EXPECT_EQ(query_one(file, "PRAGMA journal_mode"), "wal");
-  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "2");
+  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "3");
 }
 
-// Version 2 changed no table: a file of version 1 is read as it is and recorded
-// as 2, which the builds before it then refuse.
-TEST(OpenBackend, SqliteSchemaVersion1IsReadAndRecordedAsVersion2) {
+// A file of version 1 (no runs.wake_at) is migrated to the latest version, which the builds
+// before it then refuse. tests/conformance/test_stored_corpus.cpp reads files the old builds
+// wrote themselves.
+TEST(OpenBackend, SqliteSchemaVersion1IsMigratedToTheLatest) {
   TempDir dir;
   const std::string file = dir.path() + "/v1.db";
   {
@@ -139,15 +140,17 @@ TEST(OpenBackend, SqliteSchemaVersion1IsReadAndRecordedAsVersion2) {
     ASSERT_TRUE(open_backend("sqlite://" + file, clock(), b).ok());
     CommitRequest c;
     c.headers.push_back(
-        RunHeaderRow{"r1", "r1", "", "OrderSaga", RunStatus::kEnqueued, "fp", 1, "{}", 1, 0});
+        RunHeaderRow{"r1", "r1", "", "OrderSaga", RunStatus::kEnqueued, "fp", 1, "{}", 1, 0, 0});
     ASSERT_TRUE(b->commit(c).ok());
   }
+  query_one(file, "ALTER TABLE runs DROP COLUMN wake_at");
   query_one(file, "UPDATE meta SET value = 1 WHERE key = 'schema_version'");
   std::unique_ptr<Backend> b;
   ASSERT_TRUE(open_backend("sqlite://" + file, clock(), b).ok());
   RunHeaderRow h;
   EXPECT_TRUE(b->load_header("r1", h).ok());
-  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "2");
+  EXPECT_EQ(h.wake_at_ms, 0);
+  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "3");
 }
 
 TEST(OpenBackend, SqliteRelativePaths) {

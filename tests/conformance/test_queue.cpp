@@ -183,12 +183,12 @@ TYPED_TEST(QueueConformance, ADeliveryFilesAnEnqueuedRunAsRunning) {
   ASSERT_TRUE(busy && !busy->run_leased);
   EXPECT_FALSE(busy->run_started);
 
-  this->create({header("r2", RunStatus::kPaused)}, {job("q2", "r2")});
+  this->create({header("r2", RunStatus::kHalted)}, {job("q2", "r2")});
   auto resumed = this->fetch({"q2"}, "w1");
   ASSERT_TRUE(resumed && resumed->run_leased);
   EXPECT_FALSE(resumed->run_started);
   ASSERT_TRUE(this->db().load_header("r2", h).ok());
-  EXPECT_EQ(h.status, RunStatus::kPaused);
+  EXPECT_EQ(h.status, RunStatus::kHalted);
   EXPECT_EQ(h.updated_at_ms, 1);
 }
 

@@ -16,6 +16,12 @@ TYPED_TEST(RecoveryConformance, FindOrphansListsOnlyRootsNobodyIsServing) {
     return header(id, s, "", "", ++t);  // updated_at gives the expected order
   };
   // Orphans of every reactor, in one order.
+  // A waiting root with a wake time is an orphan when no job will wake it; one waiting for an
+  // event (no wake time) has no job on purpose.
+  auto waiting = [](RunHeaderRow h, std::int64_t wake_at_ms) {
+    h.wake_at_ms = wake_at_ms;
+    return h;
+  };
   auto of_payments = [](RunHeaderRow h) {
     h.reactor = "Payments";
     return h;
@@ -26,12 +32,15 @@ TYPED_TEST(RecoveryConformance, FindOrphansListsOnlyRootsNobodyIsServing) {
        root("running-released", RunStatus::kRunning),
        root("rolling-back-no-lease", RunStatus::kRollingBack),
        root("completed", RunStatus::kCompleted), root("failed", RunStatus::kFailed),
-       root("halted", RunStatus::kHalted), root("paused", RunStatus::kPaused),
+       root("halted", RunStatus::kHalted), root("halted2", RunStatus::kHalted),
        root("pending", RunStatus::kPending), root("enqueued-with-job", RunStatus::kEnqueued),
        root("enqueued-without-job", RunStatus::kEnqueued),
+       waiting(root("waiting-until-no-job", RunStatus::kWaiting), 5),
+       waiting(root("waiting-until-with-job", RunStatus::kWaiting), 5),
+       waiting(root("waiting-for-event", RunStatus::kWaiting), 0),
        header("child-running", RunStatus::kRunning, "running-live"),
        header("child-enqueued", RunStatus::kEnqueued, "running-no-lease")},
-      {job("q", "enqueued-with-job")});
+      {job("q", "enqueued-with-job"), job("q", "waiting-until-with-job", 5)});
 
   Lease lapsing = this->acquire(run_lease_key("running-expired"), "w", true, this->kShortTtl);
   this->acquire(run_lease_key("running-live"), "w", true, 60s);
@@ -45,7 +54,9 @@ TYPED_TEST(RecoveryConformance, FindOrphansListsOnlyRootsNobodyIsServing) {
   ASSERT_TRUE(this->db().find_orphans(100, out).ok());
   EXPECT_EQ(this->ids(out),
             (std::vector<std::string>{"running-no-lease", "running-expired", "running-released",
-                                      "rolling-back-no-lease", "enqueued-without-job"}));
+                                      "rolling-back-no-lease", "enqueued-without-job",
+                                      "waiting-until-no-job"}));
+  EXPECT_EQ(out.back().wake_at_ms, 5);
 
   ASSERT_TRUE(this->db().find_orphans(2, out).ok());
   EXPECT_EQ(this->ids(out), (std::vector<std::string>{"running-no-lease", "running-expired"}));
@@ -53,7 +64,7 @@ TYPED_TEST(RecoveryConformance, FindOrphansListsOnlyRootsNobodyIsServing) {
   // A job in delivery still counts as a job.
   ASSERT_TRUE(this->fetch({"q"}, "w2").has_value());
   ASSERT_TRUE(this->db().find_orphans(100, out).ok());
-  EXPECT_EQ(out.size(), 5u);
+  EXPECT_EQ(out.size(), 6u);
 }
 
 TYPED_TEST(RecoveryConformance, PurgeExpiredDeletesExpiredTerminalRunsWithAllTheirRows) {
@@ -170,7 +181,7 @@ TYPED_TEST(RecoveryConformance, ListRunsFiltersNewestFirstWithLimit) {
   EXPECT_EQ(this->ids(out), (std::vector<std::string>{"d"}));
 
   RunFilter none;
-  none.status = RunStatus::kCancelled;
+  none.status = RunStatus::kWaiting;
   ASSERT_TRUE(this->db().list_runs(none, out).ok());
   EXPECT_TRUE(out.empty());
 }

@@ -128,20 +128,21 @@ class RecordingObserver : public reactor::Observer {
   void on_run_start(const reactor::EventContext& c, const reactor::Value&) override {
     run_event("run_start", c);
   }
-  void on_run_complete(const reactor::EventContext& c, const std::string& status) override {
-    run_event("run_complete(" + status + ")", c);
+  void on_run_complete(const reactor::EventContext& c, reactor::RunStatus status) override {
+    run_event(std::string("run_complete(") + to_string(status) + ")", c);
   }
   void on_run_fail(const reactor::EventContext& c, const reactor::RunError&) override {
     run_event("run_fail", c);
   }
   void on_step_start(const reactor::EventContext& c) override { step_event("step_start", c); }
-  void on_step_complete(const reactor::EventContext& c, const std::string& outcome) override {
-    step_event("step_complete(" + outcome + ")", c);
+  void on_step_complete(const reactor::EventContext& c, reactor::Outcome outcome) override {
+    step_event(std::string("step_complete(") + to_string(outcome) + ")", c);
   }
   void on_step_fail(const reactor::EventContext& c, const std::string&) override {
     step_event("step_fail", c);
   }
-  void on_step_retry(const reactor::EventContext& c, reactor::Duration, const std::string&) override {
+  void on_step_retry(const reactor::EventContext& c, reactor::Duration,
+                     const std::string&) override {
     step_event("step_retry", c);
   }
   void on_compensate_start(const reactor::EventContext& c) override {
@@ -153,7 +154,9 @@ class RecordingObserver : public reactor::Observer {
   void on_compensate_fail(const reactor::EventContext& c, const std::string&) override {
     step_event("compensate_fail", c, false);
   }
-  void on_undo_start(const reactor::EventContext& c) override { step_event("undo_start", c, false); }
+  void on_undo_start(const reactor::EventContext& c) override {
+    step_event("undo_start", c, false);
+  }
   void on_undo_complete(const reactor::EventContext& c) override {
     step_event("undo_complete", c, false);
   }

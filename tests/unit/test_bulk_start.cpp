@@ -9,9 +9,9 @@
 #include <set>
 #include <thread>
 
+#include "reactor/backend_wrapper.hpp"
 #include "reactor/reactor.hpp"
 #include "reactor/worker.hpp"
-#include "unit/forwarding_backend.hpp"
 
 namespace {
 
@@ -20,16 +20,16 @@ using namespace std::chrono_literals;
 
 // The memory backend, counting commits and failing the one numbered
 // `fail_commit` (1-based; 0: none) with Unavailable.
-class CountingBackend final : public testing_support::ForwardingBackend {
+class CountingBackend final : public BackendWrapper {
  public:
-  explicit CountingBackend(std::shared_ptr<Clock> clock) : ForwardingBackend(memory(clock)) {}
+  explicit CountingBackend(std::shared_ptr<Clock> clock) : BackendWrapper(memory(clock)) {}
 
   int commits = 0;
   int fail_commit = 0;
 
   Status commit(const CommitRequest& c) override {
     if (++commits == fail_commit) return Status::Unavailable("injected commit failure");
-    return ForwardingBackend::commit(c);
+    return BackendWrapper::commit(c);
   }
 
  private:

@@ -105,14 +105,9 @@ TEST_F(DurableEngine, ARetryWaitGoesBackToTheQueueInsteadOfHoldingAThread) {
   ASSERT_TRUE(engine_->run_in_background("Durable", {{"n", 1}}, id).ok());
   auto worker = start_worker();
 
-  // The first attempt failed; the run waits in storage, not in the worker.
-  RunResult waiting = wait_for(id, RunStatus::kRunning);
-  for (int i = 0;
-       i < 2000 && !(waiting.step("b") && waiting.step("b")->status == StepStatus::kRetryScheduled);
-       ++i) {
-    std::this_thread::sleep_for(5ms);
-    engine_->find(id, waiting);
-  }
+  // The first attempt failed; the run waits in storage, suspended, not in the worker.
+  RunResult waiting = wait_for(id, RunStatus::kWaiting);
+  ASSERT_EQ(waiting.status, RunStatus::kWaiting);
   ASSERT_NE(waiting.step("b"), nullptr);
   EXPECT_EQ(waiting.step("b")->status, StepStatus::kRetryScheduled);
   bool has_job = false;

@@ -14,9 +14,9 @@
 #include <thread>
 #include <vector>
 
+#include "reactor/backend_wrapper.hpp"
 #include "reactor/reactor.hpp"
 #include "reactor/worker.hpp"
-#include "unit/forwarding_backend.hpp"
 
 namespace {
 
@@ -31,9 +31,9 @@ using namespace std::chrono_literals;
 // delivers the job without its run, as a fetch that could not read it. With
 // `hide_started` its fetch never says it filed the run as running, as a
 // backend that cannot do that.
-class WatchedBackend : public testing_support::ForwardingBackend {
+class WatchedBackend : public BackendWrapper {
  public:
-  using ForwardingBackend::ForwardingBackend;
+  using BackendWrapper::BackendWrapper;
 
   std::atomic<int> commits{0};
   std::atomic<bool> refuse_loads{false};
@@ -47,7 +47,7 @@ class WatchedBackend : public testing_support::ForwardingBackend {
   Status commit(const CommitRequest& c) override {
     ++commits;
     log("commit:" + (c.headers.empty() ? std::string("-") : to_string(c.headers[0].status)));
-    Status s = ForwardingBackend::commit(c);
+    Status s = BackendWrapper::commit(c);
     std::lock_guard lock(mu_);
     for (const auto& h : c.headers) {
       if (s.ok() && h.id == unreadable_) unreadable_.clear();
@@ -57,14 +57,14 @@ class WatchedBackend : public testing_support::ForwardingBackend {
   Status load_run(const std::string& id, StoredRun& out) override {
     if (refuse_loads) return Status::Unavailable("store busy (injected)");
     if (Status s = check_readable(id); !s.ok()) return s;
-    return ForwardingBackend::load_run(id, out);
+    return BackendWrapper::load_run(id, out);
   }
   Status load_header(const std::string& id, RunHeaderRow& out) override {
     if (Status s = check_readable(id); !s.ok()) return s;
-    return ForwardingBackend::load_header(id, out);
+    return BackendWrapper::load_header(id, out);
   }
   Status fetch(const FetchRequest& f, std::optional<Delivery>& out) override {
-    Status s = ForwardingBackend::fetch(f, out);
+    Status s = BackendWrapper::fetch(f, out);
     if (out && (refuse_loads || !check_readable(out->job.spec.run_id).ok())) out->run.reset();
     if (out && hide_started) out->run_started = false;
     log(out ? "fetch:job" : "fetch:none");
@@ -72,7 +72,16 @@ class WatchedBackend : public testing_support::ForwardingBackend {
   }
   Status wait_for_jobs(const std::vector<std::string>& queues, Duration max_wait) override {
     log("wait");
-    return ForwardingBackend::wait_for_jobs(queues, max_wait);
+    return BackendWrapper::wait_for_jobs(queues, max_wait);
+  }
+  // The combined calls as their two parts, so the overrides above see them.
+  Status commit_then_fetch(const CommitRequest& c, const FetchRequest& f,
+                           std::optional<Delivery>& next) override {
+    return Backend::commit_then_fetch(c, f, next);
+  }
+  Status wait_then_fetch(const FetchRequest& f, Duration max_wait,
+                         std::optional<Delivery>& out) override {
+    return JobQueue::wait_then_fetch(f, max_wait, out);
   }
 
   // What the worker asked of the store, in order: "commit:<status of the

@@ -111,7 +111,7 @@ TEST_F(LogMiddlewareTest, RunStartLogsRedactedInputsAsJson) {
 }
 
 TEST_F(LogMiddlewareTest, RunCompleteAndFail) {
-  log_.on_run_complete(run_ctx_, "completed");
+  log_.on_run_complete(run_ctx_, RunStatus::kCompleted);
   RunError error;
   error.kind = ErrorKind::kTimeout;
   error.step = "payment/charge";
@@ -145,7 +145,7 @@ TEST_F(LogMiddlewareTest, InputErrorHasAnEmptyErrorStep) {
 
 TEST_F(LogMiddlewareTest, StepEventsCarryStepAndAttempt) {
   log_.on_step_start(step_ctx_);
-  log_.on_step_complete(step_ctx_, "success");
+  log_.on_step_complete(step_ctx_, Outcome::kSuccess);
   log_.on_step_fail(step_ctx_, "card declined");
   log_.on_step_retry(step_ctx_, 1500ms, "timeout");
   const std::vector<std::string> lines = lines_of(out_.str());

@@ -14,7 +14,8 @@ using ::testing::HasSubstr;
 namespace {
 
 // a (undo ok) -> b (undo fails) -> c (fails, retried once; compensate fails or not)
-Definition failing_saga(bool compensate_fails, std::vector<std::shared_ptr<Observer>> observers = {}) {
+Definition failing_saga(bool compensate_fails,
+                        std::vector<std::shared_ptr<Observer>> observers = {}) {
   Builder b("Failing");
   for (auto& o : observers) b.observe(o);
   b.step("a", [](const Args&) { return Success(1); })
@@ -22,9 +23,10 @@ Definition failing_saga(bool compensate_fails, std::vector<std::shared_ptr<Obser
       .step("b", [](const Args&) { return Success(2); })
       .wait_for("a")
       .undo([](const Value&, const Args&, StepContext&) { return Failure("ledger locked"); })
-      .step("c", [](const Args&, StepContext& ctx) {
-        return Failure("card declined: try again", ctx.attempt() < 2);
-      })
+      .step("c",
+            [](const Args&, StepContext& ctx) {
+              return Failure("card declined: try again", ctx.attempt() < 2);
+            })
       .wait_for("b")
       .retries(fixed_backoff(3, milliseconds(10)))
       .compensate([compensate_fails](const std::string&, const Args&, StepContext&) {
@@ -36,7 +38,9 @@ Definition failing_saga(bool compensate_fails, std::vector<std::shared_ptr<Obser
 Definition two_steps(std::vector<std::shared_ptr<Observer>> observers = {}) {
   Builder b("Two");
   for (auto& o : observers) b.observe(o);
-  b.step("a", [](const Args&) { return Success(1); }).step("b", [](const Args&) { return Success(2); });
+  b.step("a", [](const Args&) { return Success(1); }).step("b", [](const Args&) {
+    return Success(2);
+  });
   return b.build();
 }
 
@@ -70,7 +74,8 @@ std::vector<std::pair<std::string, std::string>> parse_logfmt(const std::string&
   return out;
 }
 
-std::string get(const std::vector<std::pair<std::string, std::string>>& kv, const std::string& key) {
+std::string get(const std::vector<std::pair<std::string, std::string>>& kv,
+                const std::string& key) {
   for (const auto& [k, v] : kv) {
     if (k == key) return v;
   }
@@ -84,10 +89,10 @@ struct ThrowingObserver : Observer {
     throw 7;
   }
   void on_run_start(const EventContext&, const Value&) override { boom(); }
-  void on_run_complete(const EventContext&, const std::string&) override { boom(); }
+  void on_run_complete(const EventContext&, RunStatus) override { boom(); }
   void on_run_fail(const EventContext&, const RunError&) override { boom(); }
   void on_step_start(const EventContext&) override { boom(); }
-  void on_step_complete(const EventContext&, const std::string&) override { boom(); }
+  void on_step_complete(const EventContext&, Outcome) override { boom(); }
   void on_step_fail(const EventContext&, const std::string&) override { boom(); }
   void on_step_retry(const EventContext&, Duration, const std::string&) override { boom(); }
   void on_compensate_start(const EventContext&) override { boom(); }
@@ -111,9 +116,9 @@ TEST(Middleware, HooksFireInOrderForASuccessfulRun) {
   RunResult r = engine.run(two_steps({rec}), Value::object());
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(rec->events(),
-            (std::vector<std::string>{"run_start [Two]", "step_start a#1", "step_complete(success) a#1",
-                                      "step_start b#1", "step_complete(success) b#1",
-                                      "run_complete(completed) [Two]"}));
+            (std::vector<std::string>{
+                "run_start [Two]", "step_start a#1", "step_complete(success) a#1", "step_start b#1",
+                "step_complete(success) b#1", "run_complete(completed) [Two]"}));
 }
 
 TEST(Middleware, HooksFireInOrderForAFailingRun) {
@@ -121,12 +126,13 @@ TEST(Middleware, HooksFireInOrderForAFailingRun) {
   Engine engine(with_clock(manual_clock()));
   RunResult r = engine.run(failing_saga(true, {rec}), Value::object());
   ASSERT_EQ(r.status, RunStatus::kFailed);
-  EXPECT_EQ(rec->events(),
-            (std::vector<std::string>{
-                "run_start [Failing]", "step_start a#1", "step_complete(success) a#1", "step_start b#1",
-                "step_complete(success) b#1", "step_start c#1", "step_retry c#1", "step_start c#2",
-                "step_fail c#2", "compensate_start c", "compensate_fail c", "undo_start b",
-                "undo_fail b", "undo_start a", "undo_complete a", "run_fail [Failing]"}));
+  EXPECT_EQ(
+      rec->events(),
+      (std::vector<std::string>{
+          "run_start [Failing]", "step_start a#1", "step_complete(success) a#1", "step_start b#1",
+          "step_complete(success) b#1", "step_start c#1", "step_retry c#1", "step_start c#2",
+          "step_fail c#2", "compensate_start c", "compensate_fail c", "undo_start b", "undo_fail b",
+          "undo_start a", "undo_complete a", "run_fail [Failing]"}));
 }
 
 TEST(Middleware, CompensateCompleteSkippedAndHaltEvents) {
@@ -134,7 +140,8 @@ TEST(Middleware, CompensateCompleteSkippedAndHaltEvents) {
   Engine engine(with_clock(manual_clock()));
   RunResult failed = engine.run(failing_saga(false, {rec}), Value::object());
   ASSERT_EQ(failed.status, RunStatus::kFailed);
-  EXPECT_THAT(rec->events(), ::testing::IsSupersetOf({"compensate_start c", "compensate_complete c"}));
+  EXPECT_THAT(rec->events(),
+              ::testing::IsSupersetOf({"compensate_start c", "compensate_complete c"}));
 
   auto rec2 = std::make_shared<RecordingObserver>();
   Definition d = Builder("Signals")
@@ -146,23 +153,24 @@ TEST(Middleware, CompensateCompleteSkippedAndHaltEvents) {
   RunResult halted = engine.run(d, Value::object());
   ASSERT_EQ(halted.status, RunStatus::kHalted);
   EXPECT_EQ(rec2->events(),
-            (std::vector<std::string>{"run_start [Signals]", "step_start s#1",
-                                      "step_complete(skipped) s#1", "step_start h#1",
-                                      "step_complete(halt) h#1", "run_complete(halted) [Signals]"}));
+            (std::vector<std::string>{
+                "run_start [Signals]", "step_start s#1", "step_complete(skipped) s#1",
+                "step_start h#1", "step_complete(halt) h#1", "run_complete(halted) [Signals]"}));
 }
 
 TEST(Middleware, ComposedChildEventsCarryTheChildReactorAndStepPaths) {
   auto rec = std::make_shared<RecordingObserver>();
-  Definition child = Builder("Payment").step("charge", [](const Args&) { return Success(); }).build();
+  Definition child =
+      Builder("Payment").step("charge", [](const Args&) { return Success(); }).build();
   Definition parent = Builder("Order").observe(rec).compose("payment", child).build();
   Engine engine;
   ASSERT_TRUE(engine.run(parent, Value::object()).ok());
   EXPECT_EQ(rec->events(),
-            (std::vector<std::string>{"run_start [Order]", "step_start payment#1", "run_start [Payment]",
-                                      "step_start payment/charge#1",
-                                      "step_complete(success) payment/charge#1",
-                                      "run_complete(completed) [Payment]",
-                                      "step_complete(success) payment#1", "run_complete(completed) [Order]"}));
+            (std::vector<std::string>{
+                "run_start [Order]", "step_start payment#1", "run_start [Payment]",
+                "step_start payment/charge#1", "step_complete(success) payment/charge#1",
+                "run_complete(completed) [Payment]", "step_complete(success) payment#1",
+                "run_complete(completed) [Order]"}));
 }
 
 TEST(Middleware, EngineObserversComeBeforeTheReactorsOwn) {
@@ -176,7 +184,8 @@ TEST(Middleware, EngineObserversComeBeforeTheReactorsOwn) {
   EngineOptions o;
   o.observers = {std::make_shared<Tagged>(order, "engine")};
   Engine engine(o);
-  ASSERT_TRUE(engine.run(two_steps({std::make_shared<Tagged>(order, "reactor")}), Value::object()).ok());
+  ASSERT_TRUE(
+      engine.run(two_steps({std::make_shared<Tagged>(order, "reactor")}), Value::object()).ok());
   EXPECT_EQ(order.entries(),
             (std::vector<std::string>{"engine a", "reactor a", "engine b", "reactor b"}));
 }
@@ -197,7 +206,8 @@ TEST(Middleware, ThrowingObserverNeverBreaksTheRunAndIsLogged) {
     ::testing::internal::CaptureStderr();
     const RunResult r = engine.run(failing_saga(true, {rec}), Value::object(), opts);
     const std::string err = ::testing::internal::GetCapturedStderr();
-    EXPECT_EQ(to_json(without_timestamps(r)), to_json(without_timestamps(expected))) << std_exception;
+    EXPECT_EQ(to_json(without_timestamps(r)), to_json(without_timestamps(expected)))
+        << std_exception;
     // The observer after the throwing one still saw every event.
     EXPECT_EQ(rec->events().size(), 16u);
     EXPECT_EQ(rec->events().back(), "run_fail [Failing]");

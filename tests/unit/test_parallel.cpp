@@ -30,11 +30,12 @@ struct Occupancy {
 struct SignalOn : Observer {
   std::string hook, step;
   Signal& signal;
-  SignalOn(std::string h, std::string s, Signal& sig) : hook(std::move(h)), step(std::move(s)), signal(sig) {}
+  SignalOn(std::string h, std::string s, Signal& sig)
+      : hook(std::move(h)), step(std::move(s)), signal(sig) {}
   void fire(const char* h, const EventContext& c) {
     if (hook == h && c.step == step) signal.notify();
   }
-  void on_step_complete(const EventContext& c, const std::string&) override { fire("step_complete", c); }
+  void on_step_complete(const EventContext& c, Outcome) override { fire("step_complete", c); }
   void on_step_fail(const EventContext& c, const std::string&) override { fire("step_fail", c); }
   void on_step_retry(const EventContext& c, Duration, const std::string&) override {
     fire("step_retry", c);
@@ -244,13 +245,15 @@ TEST(Parallel, BranchWaitingForItsRetryWaitsBesideARunningSibling) {
 
 TEST(Parallel, ComposedChildrenRunInParallelBranches) {
   Rendezvous both(2);
-  Definition child = Builder("Leg")
-                         .input("n", integer())
-                         .step("go", [&](const Args& a) {
-                           return both.arrive_and_wait() ? Success(a["n"]) : Failure("alone", false);
-                         })
-                         .returns("go")
-                         .build();
+  Definition child =
+      Builder("Leg")
+          .input("n", integer())
+          .step("go",
+                [&](const Args& a) {
+                  return both.arrive_and_wait() ? Success(a["n"]) : Failure("alone", false);
+                })
+          .returns("go")
+          .build();
   Definition d = Builder("Trip")
                      .max_concurrency(2)
                      .compose("out", child)

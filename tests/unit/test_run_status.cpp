@@ -10,11 +10,11 @@ namespace {
 
 TEST(RunStatusTest, NamesRoundTrip) {
   const RunStatus all[] = {RunStatus::kPending, RunStatus::kEnqueued,    RunStatus::kRunning,
-                           RunStatus::kPaused,  RunStatus::kRollingBack, RunStatus::kCompleted,
-                           RunStatus::kFailed,  RunStatus::kHalted,      RunStatus::kCancelled,
-                           RunStatus::kAborted};
-  const char* names[] = {"pending",   "enqueued", "running", "paused",    "rolling_back",
-                         "completed", "failed",   "halted",  "cancelled", "aborted"};
+                           RunStatus::kWaiting, RunStatus::kRollingBack, RunStatus::kCompleted,
+                           RunStatus::kFailed,  RunStatus::kHalted};
+  const char* names[] = {"pending",      "enqueued",  "running", "waiting",
+                         "rolling_back", "completed", "failed",  "halted"};
+  ASSERT_EQ(all_run_statuses().size(), std::size(all));
   for (std::size_t i = 0; i < std::size(all); ++i) {
     EXPECT_STREQ(to_string(all[i]), names[i]);
     EXPECT_EQ(run_status_from_string(names[i]), all[i]);
@@ -25,12 +25,10 @@ TEST(RunStatusTest, TerminalStatuses) {
   EXPECT_TRUE(is_terminal(RunStatus::kCompleted));
   EXPECT_TRUE(is_terminal(RunStatus::kFailed));
   EXPECT_TRUE(is_terminal(RunStatus::kHalted));
-  EXPECT_TRUE(is_terminal(RunStatus::kCancelled));
-  EXPECT_TRUE(is_terminal(RunStatus::kAborted));
   EXPECT_FALSE(is_terminal(RunStatus::kPending));
   EXPECT_FALSE(is_terminal(RunStatus::kEnqueued));
   EXPECT_FALSE(is_terminal(RunStatus::kRunning));
-  EXPECT_FALSE(is_terminal(RunStatus::kPaused));
+  EXPECT_FALSE(is_terminal(RunStatus::kWaiting));
   EXPECT_FALSE(is_terminal(RunStatus::kRollingBack));
 }
 

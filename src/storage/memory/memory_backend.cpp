@@ -244,7 +244,8 @@ Status MemoryBackend::find_orphans(std::size_t limit, std::vector<RunHeaderRow>&
     if (h.status == RunStatus::kRunning || h.status == RunStatus::kRollingBack) {
       auto it = leases_.find(run_lease_key(id));
       orphan = it == leases_.end() || !lease_live(it->second, now);
-    } else if (h.status == RunStatus::kEnqueued) {
+    } else if (h.status == RunStatus::kEnqueued ||
+               (h.status == RunStatus::kWaiting && h.wake_at_ms > 0)) {
       orphan = !run_has_job(id);
     }
     if (orphan) out.push_back(h);

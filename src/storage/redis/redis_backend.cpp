@@ -8,8 +8,8 @@
 #include <string_view>
 #include <thread>
 
-#include "core/json_text.hpp"
-#include "reactor/engine.hpp"
+#include "reactor/ids.hpp"
+#include "records/codec.hpp"
 #include "storage/commit_check.hpp"
 #include "storage/storage_time.hpp"
 
@@ -69,45 +69,12 @@ std::string count_arg(std::size_t n) {
   return std::to_string(std::min<std::size_t>(n, 1'000'000'000));
 }
 
-// Run headers are stored whole, as JSON, in the rows hash of their root run,
-// written as text (every step commit writes one). `status` and
-// `updated_at` come first, in this order: the fetch script files an enqueued
-// run as running by rewriting exactly that prefix.
-std::string encode_header(const RunHeaderRow& h) {
-  std::string j;
-  j.reserve(h.body.size() * 9 / 8 + h.id.size() + h.root_id.size() + h.parent_id.size() +
-            h.reactor.size() + h.fingerprint.size() + 200);
-  json_text::ObjectWriter(j)
-      .field("status", to_string(h.status))
-      .field("updated_at", h.updated_at_ms)
-      .field("id", h.id)
-      .field("root_id", h.root_id)
-      .field("parent_id", h.parent_id)
-      .field("reactor", h.reactor)
-      .field("fingerprint", h.fingerprint)
-      .field("schema_version", h.schema_version)
-      .field("expires_at", h.expires_at_ms)
-      .field("body", h.body)
-      .close();
-  return j;
-}
-
-// `what` names the header in a Corruption message: the blob may not say whose it is.
-Status decode_header(const std::string& what, const std::string& blob, RunHeaderRow& h) {
-  using namespace json_text;
+// Run headers are stored whole in the rows hash of their root run, as the
+// record codec writes a header row (records/codec.hpp). `what` names the
+// header in a Corruption message: the text may not say whose it is.
+Status decode_header(const std::string& what, const std::string& text, RunHeaderRow& h) {
   try {
-    read_object(blob, {
-                          {"status", into(h.status, run_status_from_string)},
-                          {"updated_at", into(h.updated_at_ms)},
-                          {"id", into(h.id)},
-                          {"root_id", into(h.root_id)},
-                          {"parent_id", into(h.parent_id)},
-                          {"reactor", into(h.reactor)},
-                          {"fingerprint", into(h.fingerprint)},
-                          {"schema_version", into(h.schema_version)},
-                          {"expires_at", into(h.expires_at_ms)},
-                          {"body", into(h.body)},
-                      });
+    h = records::decode_header_record(text);
   } catch (const std::exception& e) {
     return Status::Corruption(what + ": " + e.what());
   }
@@ -316,7 +283,7 @@ std::vector<std::string> commit_args(const CommitRequest& c) {
     args.emplace_back(is_terminal(h.status) ? "1" : "0");
     args.push_back(std::to_string(h.updated_at_ms));
     args.push_back(std::to_string(h.expires_at_ms));
-    args.push_back(encode_header(h));
+    args.push_back(records::encode_header_record(h));
   }
   args.push_back(std::to_string(c.inputs.size()));
   for (const auto& i : c.inputs) {
@@ -377,7 +344,7 @@ std::vector<std::string> create_args(const CommitRequest& c) {
     args.push_back(h.id);
     args.push_back(h.reactor);
     args.push_back(std::to_string(h.updated_at_ms));
-    args.push_back(encode_header(h));
+    args.push_back(records::encode_header_record(h));
     args.push_back(c.inputs[i].inputs);
     args.push_back(c.enqueue[i].queue);
     args.push_back(std::to_string(c.enqueue[i].run_at_ms));
@@ -430,7 +397,7 @@ std::vector<std::string> own_root_args(const CommitRequest& c, std::size_t more)
   args.emplace_back(to_string(h.status));
   args.push_back(h.reactor);
   args.push_back(std::to_string(h.updated_at_ms));
-  args.push_back(encode_header(h));
+  args.push_back(records::encode_header_record(h));
   return args;
 }
 

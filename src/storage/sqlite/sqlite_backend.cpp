@@ -9,7 +9,9 @@
 #include <stdexcept>
 #include <thread>
 
+#include "records/fields.hpp"
 #include "storage/commit_check.hpp"
+#include "storage/sqlite/row_fields.hpp"
 #include "storage/sqlite/sqlite_schema.hpp"
 #include "storage/storage_time.hpp"
 
@@ -21,9 +23,52 @@ using sqlite::Statement;
 
 namespace {
 
-constexpr const char* kHeaderColumns =
-    "id, root_id, parent_id, reactor, status, fingerprint, schema_version, body, updated_at, "
-    "expires_at";
+// A header row's fields and a job's, as the columns of `runs` and `jobs` (row_fields.hpp).
+constexpr auto kHeaderFields = [](auto& h, auto& v) { records::header_row_fields(h, v); };
+constexpr auto kJobSpecFields = [](auto& j, auto& v) { records::fields(j, v); };
+constexpr auto kJobFields = [](auto& j, auto& v) { records::fields(j, v); };
+
+const std::string& header_columns() {
+  static const std::string columns = sqlite::columns_of<RunHeaderRow>(kHeaderFields);
+  return columns;
+}
+
+// "?, ?, …" for n parameters.
+std::string parameters(std::size_t n) {
+  std::string out;
+  for (std::size_t i = 0; i < n; ++i) out += i ? ", ?" : "?";
+  return out;
+}
+
+std::size_t count_columns(const std::string& list) {
+  return static_cast<std::size_t>(std::count(list.begin(), list.end(), ',')) + 1;
+}
+
+// The upsert of a header row: every column replaced.
+const std::string& upsert_header_sql() {
+  static const std::string sql = [] {
+    std::string set;
+    std::string rest = header_columns();
+    for (std::size_t at = 0; at <= rest.size();) {
+      std::size_t end = rest.find(", ", at);
+      if (end == std::string::npos) end = rest.size();
+      const std::string col = rest.substr(at, end - at);
+      if (col != "id") set += (set.empty() ? "" : ", ") + col + " = excluded." + col;
+      at = end + 2;
+    }
+    return "INSERT INTO runs(" + header_columns() + ") VALUES (" +
+           parameters(count_columns(header_columns())) + ") ON CONFLICT(id) DO UPDATE SET " + set;
+  }();
+  return sql;
+}
+
+const std::string& insert_job_sql() {
+  static const std::string sql = [] {
+    const std::string columns = sqlite::columns_of<JobSpec>(kJobSpecFields);
+    return "INSERT INTO jobs(" + columns + ") VALUES (" + parameters(count_columns(columns)) + ")";
+  }();
+  return sql;
+}
 
 // SQL list of the statuses that end a run, for purge_expired.
 std::string terminal_status_list() {
@@ -38,22 +83,14 @@ std::string terminal_status_list() {
   return out;
 }
 
-// Reads the columns of kHeaderColumns. Corruption for a status this build does not know.
+// Reads the columns of header_columns(). Corruption for a status this build does not know.
 Status read_header(const Statement& st, RunHeaderRow& h) {
-  h.id = st.text(0);
-  h.root_id = st.text(1);
-  h.parent_id = st.text(2);
-  h.reactor = st.text(3);
   try {
-    h.status = run_status_from_string(st.text(4));
+    sqlite::FieldColumns columns(st, 0);
+    kHeaderFields(h, columns);
   } catch (const std::invalid_argument& e) {
     return Status::Corruption("run " + h.id + ": " + e.what());
   }
-  h.fingerprint = st.text(5);
-  h.schema_version = static_cast<int>(st.int64(6));
-  h.body = st.text(7);
-  h.updated_at_ms = st.int64(8);
-  h.expires_at_ms = st.int64(9);
   return Status::Ok();
 }
 
@@ -134,14 +171,14 @@ void backoff(int attempt) {
 Status read_run(Connection& db, const std::string& root_id, StoredRun& run) {
   run = StoredRun{};
   {
-    Statement st = db.prepare(std::string("SELECT ") + kHeaderColumns +
-                              " FROM runs WHERE id = ? AND parent_id = ''");
+    Statement st =
+        db.prepare("SELECT " + header_columns() + " FROM runs WHERE id = ? AND parent_id = ''");
     st.bind(root_id);
     if (Status r = read_headers(st, run.headers); !r.ok()) return r;
   }
   if (run.headers.empty()) return Status::NotFound("run " + root_id + " not found");
   {
-    Statement st = db.prepare(std::string("SELECT ") + kHeaderColumns +
+    Statement st = db.prepare("SELECT " + header_columns() +
                               " FROM runs WHERE root_id = ?1 AND id <> ?1 ORDER BY id");
     st.bind(root_id);
     if (Status r = read_headers(st, run.headers); !r.ok()) return r;
@@ -300,17 +337,10 @@ Status SqliteBackend::commit(const CommitRequest& c) {
       }
     }
     for (const auto& h : c.headers) {
-      db.prepare(
-            "INSERT INTO runs(id, root_id, parent_id, reactor, status, fingerprint, "
-            "schema_version, body, updated_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT(id) DO UPDATE SET root_id = excluded.root_id, "
-            "parent_id = excluded.parent_id, reactor = excluded.reactor, "
-            "status = excluded.status, fingerprint = excluded.fingerprint, "
-            "schema_version = excluded.schema_version, body = excluded.body, "
-            "updated_at = excluded.updated_at, expires_at = excluded.expires_at")
-          .bind(h.id, h.root_id, h.parent_id, h.reactor, to_string(h.status), h.fingerprint,
-                h.schema_version, h.body, h.updated_at_ms, h.expires_at_ms)
-          .run();
+      Statement st = db.prepare(upsert_header_sql());
+      sqlite::FieldBinder bind(st, 1);
+      kHeaderFields(h, bind);
+      st.run();
     }
     for (const auto& i : c.inputs) {
       db.prepare("INSERT OR IGNORE INTO run_inputs(run_id, inputs) VALUES (?, ?)")
@@ -330,11 +360,10 @@ Status SqliteBackend::commit(const CommitRequest& c) {
           .run();
     }
     for (const auto& j : c.enqueue) {
-      db.prepare(
-            "INSERT INTO jobs(queue, kind, run_id, reactor, run_at, snoozes) "
-            "VALUES (?, ?, ?, ?, ?, ?)")
-          .bind(j.queue, to_string(j.kind), j.run_id, j.reactor, j.run_at_ms, j.snoozes)
-          .run();
+      Statement st = db.prepare(insert_job_sql());
+      sqlite::FieldBinder bind(st, 1);
+      kJobSpecFields(j, bind);
+      st.run();
     }
     if (c.ack_job) {
       db.prepare("DELETE FROM jobs WHERE id = ? AND (lease_owner IS NULL OR lease_owner = ?)")
@@ -363,7 +392,7 @@ Status SqliteBackend::load_run(const std::string& root_id, StoredRun& out) {
 
 Status SqliteBackend::load_header(const std::string& run_id, RunHeaderRow& out) {
   return transact(Mode::kRead, "load_header", [&](Connection& db) -> Status {
-    Statement st = db.prepare(std::string("SELECT ") + kHeaderColumns + " FROM runs WHERE id = ?");
+    Statement st = db.prepare("SELECT " + header_columns() + " FROM runs WHERE id = ?");
     st.bind(run_id);
     if (!st.step()) return Status::NotFound("run " + run_id + " not found");
     return read_header(st, out);
@@ -372,7 +401,7 @@ Status SqliteBackend::load_header(const std::string& run_id, RunHeaderRow& out) 
 
 Status SqliteBackend::list_runs(const RunFilter& filter, std::vector<RunHeaderRow>& out) {
   out.clear();
-  std::string sql = std::string("SELECT ") + kHeaderColumns + " FROM runs WHERE parent_id = ''";
+  std::string sql = "SELECT " + header_columns() + " FROM runs WHERE parent_id = ''";
   if (filter.status) sql += " AND status = ?";
   if (filter.reactor) sql += " AND reactor = ?";
   sql += " ORDER BY updated_at DESC, id DESC LIMIT ?";
@@ -396,9 +425,7 @@ Status SqliteBackend::fetch(const FetchRequest& f, std::optional<Delivery>& out)
   if (owner.empty()) return Status::InvalidArgument("fetch: owner must not be empty");
   if (queues.empty()) return Status::Ok();
 
-  std::string sql =
-      "SELECT id, queue, kind, run_id, reactor, run_at, snoozes, deliveries FROM jobs "
-      "WHERE queue IN (";
+  std::string sql = "SELECT " + sqlite::columns_of<Job>(kJobFields) + " FROM jobs WHERE queue IN (";
   for (std::size_t i = 0; i < queues.size(); ++i) {
     sql += (i ? ", ?" : "?") + std::to_string(i + 2);
   }
@@ -431,19 +458,18 @@ Status SqliteBackend::fetch(const FetchRequest& f, std::optional<Delivery>& out)
     delivery.reset();
     unreadable = Status::Ok();
     Delivery d;
-    std::string kind;
+    std::string bad_kind;  // why the job row cannot be read, if it cannot
     {
       Statement st = select_due(db);
       if (!st.step()) return Status::Ok();  // other workers took them since the probe
-      d.job.id = st.int64(0);
-      d.job.spec.queue = st.text(1);
-      kind = st.text(2);
-      d.job.spec.run_id = st.text(3);
-      d.job.spec.reactor = st.text(4);
-      d.job.spec.run_at_ms = st.int64(5);
-      d.job.spec.snoozes = static_cast<int>(st.int64(6));
-      d.job.deliveries = static_cast<int>(st.int64(7)) + 1;
+      try {
+        sqlite::FieldColumns columns(st, 0);  // the id comes first, whatever fails after it
+        kJobFields(d.job, columns);
+      } catch (const std::invalid_argument& e) {
+        bad_kind = e.what();
+      }
     }
+    ++d.job.deliveries;
     d.job.lease_owner = owner;
     d.job.lease_expires_ms = now + storage::to_ms(visibility);
     db.prepare(
@@ -451,12 +477,10 @@ Status SqliteBackend::fetch(const FetchRequest& f, std::optional<Delivery>& out)
           "WHERE id = ?")
         .bind(owner, d.job.lease_expires_ms, d.job.id)
         .run();
-    try {
-      d.job.spec.kind = job_kind_from_string(kind);
-    } catch (const std::invalid_argument& e) {
+    if (!bad_kind.empty()) {
       // Leased all the same, so an unreadable job steps aside for its visibility timeout
       // instead of blocking the head of the queue on every fetch.
-      unreadable = Status::Corruption("job " + std::to_string(d.job.id) + ": " + e.what());
+      unreadable = Status::Corruption("job " + std::to_string(d.job.id) + ": " + bad_kind);
       return Status::Ok();
     }
     d.run_leased = try_acquire(db, run_lease_key(d.job.spec.run_id), owner,
@@ -548,14 +572,15 @@ Status SqliteBackend::find_orphans(std::size_t limit, std::vector<RunHeaderRow>&
   std::vector<RunHeaderRow> rows;
   Status s = transact(Mode::kRead, "find_orphans", [&](Connection& db) -> Status {
     rows.clear();
-    Statement st = db.prepare(std::string("SELECT ") + kHeaderColumns +
-                              " FROM runs r WHERE r.parent_id = '' AND ("
-                              "  (r.status IN ('running', 'rolling_back') AND NOT EXISTS ("
-                              "     SELECT 1 FROM leases l WHERE l.key = 'run:' || r.id"
-                              "     AND l.owner IS NOT NULL AND l.expires_at > ?1))"
-                              "  OR (r.status = 'enqueued' AND NOT EXISTS ("
-                              "     SELECT 1 FROM jobs j WHERE j.run_id = r.id)))"
-                              " ORDER BY r.updated_at, r.id LIMIT ?2");
+    Statement st =
+        db.prepare("SELECT " + header_columns() +
+                   " FROM runs r WHERE r.parent_id = '' AND ("
+                   "  (r.status IN ('running', 'rolling_back') AND NOT EXISTS ("
+                   "     SELECT 1 FROM leases l WHERE l.key = 'run:' || r.id"
+                   "     AND l.owner IS NOT NULL AND l.expires_at > ?1))"
+                   "  OR ((r.status = 'enqueued' OR (r.status = 'waiting' AND r.wake_at > 0))"
+                   "     AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.run_id = r.id)))"
+                   " ORDER BY r.updated_at, r.id LIMIT ?2");
     st.bind(now_ms(), static_cast<std::int64_t>(std::min<std::size_t>(limit, INT64_MAX)));
     return read_headers(st, rows);
   });

@@ -77,12 +77,19 @@ void create_v1(Connection& db) {
 // file instead.
 void headers_name_their_steps(Connection&) {}
 
+// Version 3: a run may be `waiting` (suspended), and its header row says by
+// when a job must exist to wake it.
+void runs_wake_at(Connection& db) {
+  db.exec("ALTER TABLE runs ADD COLUMN wake_at INTEGER NOT NULL DEFAULT 0");
+}
+
 }  // namespace
 
 const std::vector<Migration>& migrations() {
   static const std::vector<Migration> list{
       {1, "runs, run_inputs, steps, trace, jobs, leases, counters", &create_v1},
       {2, "run headers name their steps; untouched steps have no row", &headers_name_their_steps},
+      {3, "waiting runs; runs.wake_at", &runs_wake_at},
   };
   return list;
 }

@@ -1,0 +1,63 @@
+// BackendWrapper: a Backend that forwards every call to another one (after
+// LevelDB's EnvWrapper). Derive from it and override only the calls to
+// observe or alter — count commits, time fetches, inject a failure — and
+// every other rule stays the wrapped backend's. This is where a metrics or
+// tracing layer hooks store calls.
+//
+// Every method forwards, the combined ones included (commit_then_fetch,
+// wait_then_fetch), so the wrapped backend keeps its one-round-trip paths. A
+// wrapper that must see every commit overrides commit_then_fetch too (calling
+// Backend::commit_then_fetch there makes it a commit() then a fetch()).
+//
+// Thread safety: as the wrapped backend's; overrides must be as safe.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "reactor/backend.hpp"
+
+namespace reactor {
+
+class BackendWrapper : public Backend {
+ public:
+  // Owns `target`, which must not be null.
+  explicit BackendWrapper(std::unique_ptr<Backend> target);
+  // Shares `target` (e.g. with an engine that uses it unwrapped too).
+  explicit BackendWrapper(std::shared_ptr<Backend> target);
+
+  Backend& target() const { return *target_; }
+
+  std::string describe() const override;
+  Status commit(const CommitRequest& c) override;
+  Status commit_then_fetch(const CommitRequest& c, const FetchRequest& f,
+                           std::optional<Delivery>& next) override;
+  std::uint64_t round_trips() const override;
+
+  Status load_run(const std::string& root_id, StoredRun& out) override;
+  Status load_header(const std::string& run_id, RunHeaderRow& out) override;
+  Status list_runs(const RunFilter& filter, std::vector<RunHeaderRow>& out) override;
+  Status find_orphans(std::size_t limit, std::vector<RunHeaderRow>& out) override;
+  Status purge_expired(std::size_t limit, std::size_t& purged) override;
+
+  Status fetch(const FetchRequest& f, std::optional<Delivery>& out) override;
+  Status wait_for_jobs(const std::vector<std::string>& queues, Duration max_wait) override;
+  Status wait_then_fetch(const FetchRequest& f, Duration max_wait,
+                         std::optional<Delivery>& out) override;
+  bool wakes_waiters() const override;
+  Status release_job(std::int64_t job_id, const std::string& owner, Duration delay) override;
+  Status has_job(const std::string& run_id, bool& out) override;
+
+  Status acquire_lease(const std::string& key, const std::string& owner, Duration ttl,
+                       bool& granted, Lease& out) override;
+  Status extend_lease(const std::string& key, const std::string& owner, std::uint64_t token,
+                      Duration ttl) override;
+  Status release_lease(const std::string& key, const std::string& owner,
+                       std::uint64_t token) override;
+
+ private:
+  std::shared_ptr<Backend> target_;
+};
+
+}  // namespace reactor

@@ -1,0 +1,85 @@
+// JobQueue: the queue of jobs workers fetch — one facet of a Backend
+// (backend.hpp). Jobs carry identity only (records.hpp); they are enqueued
+// and acknowledged by Backend::commit, in the same atomic write as the
+// records they go with. Delivery is at least once: a fetched job is leased to
+// its worker for a visibility timeout, and delivered again if not
+// acknowledged by then.
+//
+// Thread safety: safe to call from any number of threads at once.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "reactor/records.hpp"
+#include "reactor/status.hpp"
+#include "reactor/value.hpp"
+
+namespace reactor {
+
+// A job handed to a worker, with the lease of its run when it was free.
+struct Delivery {
+  Job job;
+  bool run_leased = false;
+  Lease run_lease;  // ours when run_leased; otherwise the current holder's
+  // The leased run's rows as load_run would return them, read in the same
+  // operation, when the backend can do that cheaply (it saves the worker a
+  // round trip). Empty otherwise, also when the run is not found or could not
+  // be read: the worker then calls load_run.
+  std::optional<StoredRun> run;
+  // The fetch itself filed the run, found enqueued, as running (the backend
+  // rewrote its stored header: status and updated_at). `run` still holds the
+  // rows as they were, so the engine starts the run as new, but it need not
+  // commit the start before the first step. Backends that cannot do this
+  // cheaply leave it false, and the engine commits the start itself.
+  bool run_started = false;
+};
+
+// What a worker asks JobQueue::fetch for: a due job of one of `queues`, its
+// delivery leased to `owner` for `visibility`, and the lease of its run for
+// `run_lease_ttl`.
+struct FetchRequest {
+  std::vector<std::string> queues;
+  std::string owner;
+  Duration visibility{0};
+  Duration run_lease_ttl{0};
+};
+
+class JobQueue {
+ public:
+  virtual ~JobQueue() = default;
+
+  // Fetch-and-lease in one operation: the oldest due job of f.queues (FIFO by
+  // run_at, then enqueue order) whose delivery lease is free or expired is
+  // leased to f.owner until now + f.visibility, and the lease of its run
+  // ("run:<run id>") is taken for f.owner too when free (ttl
+  // f.run_lease_ttl); then the run itself may come with it (Delivery::run).
+  // nullopt when no job is due. InvalidArgument when f.owner is empty.
+  virtual Status fetch(const FetchRequest& f, std::optional<Delivery>& out) = 0;
+  // Blocks until a job of `queues` may have become due, or `max_wait` has
+  // passed, whichever comes first; then the caller fetches again. Backends
+  // that an enqueue can wake (Redis) block on the store; the default just
+  // sleeps `max_wait` (the caller's idle back-off). A spurious early return
+  // is allowed. Errors only say the wait could not block.
+  virtual Status wait_for_jobs(const std::vector<std::string>& queues, Duration max_wait);
+  // wait_for_jobs(f.queues, max_wait), then fetch: an idle worker's next
+  // try, as one operation where the backend can (Redis: the blocking wait and
+  // the fetch script in one pipeline, so the fetch runs the moment an enqueue
+  // ends the wait). An error of the wait is returned as it is.
+  virtual Status wait_then_fetch(const FetchRequest& f, Duration max_wait,
+                                 std::optional<Delivery>& out);
+  // True when wait_for_jobs blocks on the store and an enqueue (or a job
+  // falling due) ends it at once: an idle worker then blocks for its whole
+  // WorkerOptions::idle_wait in one call instead of polling with a back-off
+  // from 1 ms. False (the default) when it only sleeps.
+  virtual bool wakes_waiters() const { return false; }
+  // Puts a delivered job back, due after `delay`, without counting it as done
+  // (a worker that cannot serve it, a graceful shutdown, a suspension not
+  // over yet). A no-op unless `owner` still holds its delivery.
+  virtual Status release_job(std::int64_t job_id, const std::string& owner, Duration delay) = 0;
+  // Whether a job for `run_id` exists (queued or in delivery).
+  virtual Status has_job(const std::string& run_id, bool& out) = 0;
+};
+
+}  // namespace reactor

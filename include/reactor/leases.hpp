@@ -1,0 +1,38 @@
+// Leases: fenced, expiring ownership of a key — a run's liveness lease
+// ("run:<root id>"), a sweeper's window — one facet of a Backend
+// (backend.hpp). Every grant carries a token greater than every earlier one
+// of the store, so a write fenced by a stale token is refused (commit).
+//
+// Thread safety: safe to call from any number of threads at once.
+#pragma once
+
+#include <string>
+
+#include "reactor/records.hpp"
+#include "reactor/status.hpp"
+#include "reactor/value.hpp"
+
+namespace reactor {
+
+// The lease key of a root run.
+inline std::string run_lease_key(const std::string& root_id) { return "run:" + root_id; }
+
+class Leases {
+ public:
+  virtual ~Leases() = default;
+
+  // Takes the lease on `key` for `owner` when it is free or expired, until
+  // now + ttl, with a new token. A lease held by someone else is not an
+  // error: `granted` is false and `out` describes the holder.
+  virtual Status acquire_lease(const std::string& key, const std::string& owner, Duration ttl,
+                               bool& granted, Lease& out) = 0;
+  // Extends a lease still held by (owner, token) to now + ttl. LeaseLost
+  // otherwise.
+  virtual Status extend_lease(const std::string& key, const std::string& owner, std::uint64_t token,
+                              Duration ttl) = 0;
+  // Releases it if still held by (owner, token); a no-op otherwise.
+  virtual Status release_lease(const std::string& key, const std::string& owner,
+                               std::uint64_t token) = 0;
+};
+
+}  // namespace reactor

@@ -1,0 +1,39 @@
+// RunStore: the durable records of runs, read back — one facet of a Backend
+// (backend.hpp), where the records are written by Backend::commit.
+//
+// Thread safety: a store is shared by every thread of its engine and its
+// worker (N fetch threads, the heartbeat, the sweeper); every method may be
+// called from any of them at once.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "reactor/records.hpp"
+#include "reactor/status.hpp"
+
+namespace reactor {
+
+class RunStore {
+ public:
+  virtual ~RunStore() = default;
+
+  // Reads a root run and all its children, as one consistent snapshot.
+  // NotFound if absent; Corruption if the store itself cannot read a row.
+  virtual Status load_run(const std::string& root_id, StoredRun& out) = 0;
+  // One header only (a root or child). NotFound if absent.
+  virtual Status load_header(const std::string& run_id, RunHeaderRow& out) = 0;
+  // Root runs matching `filter`, newest update first, at most filter.limit.
+  virtual Status list_runs(const RunFilter& filter, std::vector<RunHeaderRow>& out) = 0;
+
+  // Recovery, at most `limit` roots: runs that are running or rolling back
+  // with no live lease (their worker died), enqueued runs with no job (their
+  // job was lost), and waiting runs with a wake time and no job.
+  virtual Status find_orphans(std::size_t limit, std::vector<RunHeaderRow>& out) = 0;
+  // Deletes terminal runs (with their children, steps, trace and jobs) whose
+  // expiry passed; never one that has not ended. `purged` counts the roots.
+  virtual Status purge_expired(std::size_t limit, std::size_t& purged) = 0;
+};
+
+}  // namespace reactor

@@ -1,0 +1,98 @@
+#include "reactor/error.hpp"
+
+#include <array>
+#include <stdexcept>
+#include <utility>
+
+namespace reactor {
+
+namespace {
+
+// Stored in run records and branched on by callers: never rename an entry.
+constexpr std::array<std::pair<ErrorKind, const char*>, 11> kErrorKindNames{{
+    {ErrorKind::kStepFailed, "step_failed"},
+    {ErrorKind::kTimeout, "timeout"},
+    {ErrorKind::kInputInvalid, "input_invalid"},
+    {ErrorKind::kArgumentResolution, "argument_resolution"},
+    {ErrorKind::kOutputInvalid, "output_invalid"},
+    {ErrorKind::kCompensationFailed, "compensation_failed"},
+    {ErrorKind::kUnknownReactor, "unknown_reactor"},
+    {ErrorKind::kDefinitionChanged, "definition_changed"},
+    {ErrorKind::kCorruptRecord, "corrupt_record"},
+    {ErrorKind::kContention, "contention"},
+    {ErrorKind::kInternal, "internal"},
+}};
+
+// Reads `key` when present; an absent key keeps the member's default, so records written before
+// a field existed still load. A present key of the wrong type throws.
+template <typename T>
+void read_optional(const Value& j, const char* key, T& out) {
+  auto it = j.find(key);
+  if (it != j.end()) out = it->template get<T>();
+}
+
+}  // namespace
+
+const char* to_string(ErrorKind kind) {
+  for (const auto& [k, name] : kErrorKindNames) {
+    if (k == kind) return name;
+  }
+  return "unknown";
+}
+
+ErrorKind error_kind_from_string(const std::string& s) {
+  for (const auto& [k, name] : kErrorKindNames) {
+    if (s == name) return k;
+  }
+  throw std::invalid_argument("unknown error kind '" + s + "'");
+}
+
+void to_json(Value& j, const FieldError& e) {
+  j = Value{{"field", e.field}, {"message", e.message}};
+}
+
+void from_json(const Value& j, FieldError& e) {
+  j.at("field").get_to(e.field);
+  j.at("message").get_to(e.message);
+}
+
+void to_json(Value& j, const RollbackFailure& f) {
+  j = Value{{"step", f.step}, {"kind", f.kind}, {"reason", f.reason}, {"message", f.message}};
+}
+
+void from_json(const Value& j, RollbackFailure& f) {
+  j.at("step").get_to(f.step);
+  j.at("kind").get_to(f.kind);
+  read_optional(j, "reason", f.reason);
+  read_optional(j, "message", f.message);
+}
+
+void to_json(Value& j, const RunError& e) {
+  j = Value{{"kind", to_string(e.kind)},
+            {"step", e.step},
+            {"reactor", e.reactor},
+            {"exception_type", e.exception_type},
+            {"message", e.message},
+            {"details", e.details},
+            {"attempts", e.attempts},
+            {"retryable", e.retryable},
+            {"validation_errors", e.validation_errors},
+            {"rollback_failures", e.rollback_failures},
+            {"inputs", e.inputs}};
+}
+
+void from_json(const Value& j, RunError& e) {
+  e.kind = error_kind_from_string(j.at("kind").get<std::string>());
+  read_optional(j, "step", e.step);
+  read_optional(j, "reactor", e.reactor);
+  read_optional(j, "exception_type", e.exception_type);
+  read_optional(j, "message", e.message);
+  read_optional(j, "details", e.details);
+  read_optional(j, "attempts", e.attempts);
+  read_optional(j, "retryable", e.retryable);
+  read_optional(j, "validation_errors", e.validation_errors);
+  read_optional(j, "rollback_failures", e.rollback_failures);
+  read_optional(j, "inputs", e.inputs);
+}
+
+}  // namespace reactor

@@ -1,0 +1,60 @@
+#include "reactor/trace.hpp"
+
+#include <stdexcept>
+
+namespace reactor {
+
+TraceType trace_type_from_string(const std::string& s) {
+  if (s == "run") return TraceType::kRun;
+  if (s == "compensate") return TraceType::kCompensate;
+  if (s == "undo") return TraceType::kUndo;
+  throw std::invalid_argument("unknown trace event type '" + s + "'");
+}
+
+namespace {
+
+const char* past_tense(TraceType t) {
+  switch (t) {
+    case TraceType::kRun:
+      return "ran";
+    case TraceType::kCompensate:
+      return "compensated";
+    case TraceType::kUndo:
+      return "undid";
+  }
+  return "?";
+}
+
+}  // namespace
+
+const char* to_string(TraceType t) {
+  switch (t) {
+    case TraceType::kRun:
+      return "run";
+    case TraceType::kCompensate:
+      return "compensate";
+    case TraceType::kUndo:
+      return "undo";
+  }
+  return "unknown";
+}
+
+// Every event is listed, retries included ("ran a, b, b"), so the line still shows how often a
+// step was attempted; only the verb is folded across consecutive events of one type.
+std::string summarize(const std::vector<TraceEvent>& trace) {
+  std::string out;
+  for (std::size_t i = 0; i < trace.size(); ++i) {
+    const bool new_clause = i == 0 || trace[i].type != trace[i - 1].type;
+    if (new_clause) {
+      if (i != 0) out += "; ";
+      out += past_tense(trace[i].type);
+      out += ' ';
+    } else {
+      out += ", ";
+    }
+    out += trace[i].step;
+  }
+  return out;
+}
+
+}  // namespace reactor

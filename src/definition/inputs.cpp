@@ -1,0 +1,50 @@
+#include "definition/inputs.hpp"
+
+namespace reactor {
+
+std::vector<FieldError> validate_inputs(const DefinitionData& def, Value& inputs) {
+  std::vector<FieldError> errors;
+  if (inputs.is_null()) inputs = Value::object();
+  if (!inputs.is_object()) {
+    errors.push_back({"", "inputs must be a JSON object"});
+    return errors;
+  }
+  for (const auto& in : def.inputs) {
+    auto it = inputs.find(in.name);
+    if (it == inputs.end()) {
+      if (in.schema.default_val()) {
+        inputs[in.name] = *in.schema.default_val();
+      } else if (!in.schema.is_optional()) {
+        errors.push_back({in.name, "is missing"});
+      }
+      continue;
+    }
+    in.schema.validate(in.name, *it, errors);
+  }
+  for (auto it = inputs.begin(); it != inputs.end(); ++it) {
+    bool declared = false;
+    for (const auto& in : def.inputs) declared = declared || in.name == it.key();
+    if (!declared) errors.push_back({it.key(), "is not a declared input"});
+  }
+  return errors;
+}
+
+Value redact_inputs(const DefinitionData& def, const Value& inputs) {
+  Value out = inputs;
+  if (!out.is_object()) return out;
+  for (const auto& in : def.inputs) {
+    if (in.schema.is_redacted() && out.contains(in.name)) out[in.name] = "[REDACTED]";
+  }
+  return out;
+}
+
+std::string describe(const std::vector<FieldError>& errors) {
+  std::string out;
+  for (const auto& e : errors) {
+    if (!out.empty()) out += "; ";
+    out += e.field.empty() ? e.message : e.field + ": " + e.message;
+  }
+  return out;
+}
+
+}  // namespace reactor

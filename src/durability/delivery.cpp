@@ -1,0 +1,221 @@
+#include "durability/delivery.hpp"
+
+#include "base/run_errors.hpp"
+#include "records/codec.hpp"
+#include "records/run_rows.hpp"
+
+namespace reactor {
+
+const char* to_string(DeliveryOutcome o) {
+  switch (o) {
+    case DeliveryOutcome::kFinished:
+      return "finished";
+    case DeliveryOutcome::kSuspended:
+      return "suspended";
+    case DeliveryOutcome::kSnoozed:
+      return "snoozed";
+    case DeliveryOutcome::kHandedBack:
+      return "handed_back";
+    case DeliveryOutcome::kAcknowledged:
+      return "acknowledged";
+    case DeliveryOutcome::kFailedRun:
+      return "failed_run";
+    case DeliveryOutcome::kLeaseLost:
+      return "lease_lost";
+    case DeliveryOutcome::kBackendError:
+      return "backend_error";
+  }
+  return "unknown";
+}
+
+namespace {
+
+DeliveryOutcome committed(const Status& s, DeliveryOutcome if_ok) {
+  if (s.code() == StatusCode::kLeaseLost) return DeliveryOutcome::kLeaseLost;
+  return s.ok() ? if_ok : DeliveryOutcome::kBackendError;
+}
+
+// A terminal record for a run this process cannot execute.
+DeliveryOutcome fail_run(DurableEnv& env, const Writer& w, Run run, ErrorKind kind,
+                         std::string message) {
+  run.status = RunStatus::kFailed;
+  run.suspension.reset();
+  run.error = engine_error(kind, run.reactor, std::move(message));
+  run.updated_at_ms = env.now_ms();
+  CommitRequest c = w.fenced();
+  c.headers.push_back(records::encode_header(run, env.expiry_ms()));
+  w.finish_with(c);
+  return committed(env.backend.commit(c), DeliveryOutcome::kFailedRun);
+}
+
+// The run as far as its header can be read, to rewrite its status; a bare
+// shell when even the header is unreadable.
+Run header_of(DurableEnv& env, const Delivery& d) {
+  RunHeaderRow row;
+  if (env.backend.load_header(d.job.spec.run_id, row).ok()) {
+    try {
+      return records::decode_header(row);
+    } catch (const std::exception&) {
+      // fall through to the shell
+    }
+  }
+  Run run;
+  run.id = run.root_id = d.job.spec.run_id;
+  run.reactor = d.job.spec.reactor;
+  return run;
+}
+
+// The delivered job again, due after a snooze.
+JobSpec snoozed(DurableEnv& env, const JobSpec& job, int snoozes) {
+  JobSpec again = job;
+  again.snoozes = snoozes;
+  Duration delay = env.options.lock_snooze_base_delay + env.jitter(env.options.lock_snooze_jitter);
+  again.run_at_ms = to_unix_ms(env.clock.now() + delay);
+  return again;
+}
+
+// The run's lease is held by a live execution (a duplicate delivery): put
+// off as often as needed, spending no budget — the holder will finish it.
+DeliveryOutcome snooze(DurableEnv& env, const Delivery& d, const std::string& owner) {
+  CommitRequest c;
+  c.enqueue.push_back(snoozed(env, d.job.spec, d.job.spec.snoozes));
+  c.ack_job = d.job.id;
+  c.ack_owner = owner;
+  return committed(env.backend.commit(c), DeliveryOutcome::kSnoozed);
+}
+
+// The store could not serve this delivery (busy, unreachable): put off like
+// lease contention, but at most lock_snooze_max_attempts times; then the run
+// fails with the reason rather than bouncing for ever.
+DeliveryOutcome snooze_capped(DurableEnv& env, const Delivery& d, const Writer& w,
+                              const Status& why) {
+  const int cap = env.options.lock_snooze_max_attempts;
+  if (cap >= 0 && d.job.spec.snoozes >= cap) {
+    return fail_run(env, w, header_of(env, d), ErrorKind::kContention,
+                    "the store stayed unavailable through " + std::to_string(cap) +
+                        " snoozes: " + why.message());
+  }
+  CommitRequest c = w.fenced();
+  c.enqueue.push_back(snoozed(env, d.job.spec, d.job.spec.snoozes + 1));
+  w.finish_with(c);  // ack, and release the lease for whoever comes next
+  return committed(env.backend.commit(c), DeliveryOutcome::kSnoozed);
+}
+
+DeliveryOutcome acknowledge(DurableEnv& env, const Writer& w) {
+  CommitRequest c = w.fenced();
+  w.finish_with(c);
+  return committed(env.backend.commit(c), DeliveryOutcome::kAcknowledged);
+}
+
+// The run's records cannot be read: by the store itself (Corruption from load_run, e.g. a Redis
+// header that is not JSON) or by the engine (a garbled body, a newer schema). Reading them again
+// will not help, so the run fails with corrupt_record and its job is acknowledged; redelivering
+// the job would only bounce it for ever. A run that ended already (failed for these very
+// records, most likely) keeps the verdict it was given.
+DeliveryOutcome fail_unreadable(DurableEnv& env, const Delivery& d, const Writer& w,
+                                const Status& why) {
+  Run header = header_of(env, d);
+  if (is_terminal(header.status)) return acknowledge(env, w);
+  return fail_run(env, w, std::move(header), ErrorKind::kCorruptRecord, why.message());
+}
+
+// Lets go of a delivered run this worker will not execute. A run the fetch
+// filed as running is filed back as it was (its header as the fetch read it),
+// in the commit that releases the lease.
+// If this fails the run stays filed as it is with its lease held until the
+// lease lapses; then the sweeper or the job's next delivery takes it over.
+Status unstart_and_release(DurableEnv& env, const Delivery& d, const std::string& owner) {
+  if (!d.run_started || !d.run || d.run->headers.empty()) {
+    return env.backend.release_lease(d.run_lease.key, owner, d.run_lease.token);
+  }
+  Writer w{env, d.run_lease, std::nullopt, owner};
+  CommitRequest c = w.fenced();
+  c.headers.push_back(d.run->headers.front());
+  c.release_lease = true;
+  return env.backend.commit(c);
+}
+
+// A run suspended until a time that has not come (an early or duplicate
+// delivery): its job goes back, due then, and its lease is released.
+DeliveryOutcome put_back_until(DurableEnv& env, const Delivery& d, const std::string& owner,
+                               std::int64_t until_ms) {
+  const Duration delay = std::chrono::milliseconds(until_ms - env.now_ms());
+  return committed(hand_back(env, d, owner, delay), DeliveryOutcome::kSuspended);
+}
+
+DeliveryOutcome execute_delivery(DurableEnv& env, const Definition& def, Run run, const Writer& w,
+                                 bool yield_on_retry_wait, bool run_started) {
+  const bool starts = run.status == RunStatus::kEnqueued;
+  if (starts) run.status = RunStatus::kPending;
+  auto entry = env.keeper.keep(w.lease, env.options.lease_ttl);
+  ExecuteOutcome out =
+      env.execute(run, def, hooks_for(w, *entry, yield_on_retry_wait, starts && run_started),
+                  /*run_is_new=*/false);
+  env.keeper.drop(entry);
+  if (out.stopped) {
+    return out.stop_reason.code() == StatusCode::kLeaseLost ? DeliveryOutcome::kLeaseLost
+                                                            : DeliveryOutcome::kBackendError;
+  }
+  if (is_terminal(run.status)) return DeliveryOutcome::kFinished;
+  // The commit that suspended the run also released it and enqueued its wake-up.
+  if (run.status == RunStatus::kWaiting) return DeliveryOutcome::kSuspended;
+  return DeliveryOutcome::kBackendError;  // cannot happen: say so loudly
+}
+
+}  // namespace
+
+Status hand_back(DurableEnv& env, const Delivery& d, const std::string& owner, Duration delay) {
+  Status released = d.run_leased ? unstart_and_release(env, d, owner) : Status::Ok();
+  // The job goes back even when the run could not be released: its lease lapses.
+  Status job = env.backend.release_job(d.job.id, owner, delay);
+  return released.ok() ? job : released;
+}
+
+DeliveryOutcome process_delivery(DurableEnv& env, const Delivery& d, const std::string& owner,
+                                 bool yield_on_retry_wait, NextDelivery* next) {
+  const JobSpec& job = d.job.spec;
+  auto def = env.registry.find(job.reactor);
+  if (!def) {
+    // Misrouted: another service's reactor. Hand it back untouched.
+    return committed(hand_back(env, d, owner, env.options.lock_snooze_base_delay),
+                     DeliveryOutcome::kHandedBack);
+  }
+  if (!d.run_leased) return snooze(env, d, owner);
+
+  Writer w{env, d.run_lease, d.job.id, owner, next};
+  // The run came with the delivery when the backend read it with the lease;
+  // otherwise it is loaded now.
+  StoredRun loaded;
+  Status s = d.run ? Status::Ok() : env.backend.load_run(job.run_id, loaded);
+  if (s.code() == StatusCode::kNotFound) return acknowledge(env, w);
+  if (s.code() == StatusCode::kUnavailable) return snooze_capped(env, d, w, s);
+  if (s.code() == StatusCode::kCorruption) return fail_unreadable(env, d, w, s);
+  if (!s.ok()) return DeliveryOutcome::kBackendError;
+  const StoredRun& stored = d.run ? *d.run : loaded;
+
+  Run run;
+  s = records::decode_run(stored, run);
+  if (!s.ok()) return fail_unreadable(env, d, w, s);
+  if (is_terminal(run.status)) return acknowledge(env, w);
+  if (run.status == RunStatus::kWaiting && run.suspension &&
+      run.suspension->kind == SuspensionKind::kUntil && run.suspension->until_ms > env.now_ms()) {
+    return put_back_until(env, d, owner, run.suspension->until_ms);
+  }
+  // The record, not the job, says which graph the run belongs to; the job's
+  // name only routed it here.
+  if (run.reactor != job.reactor) def = env.registry.find(run.reactor);
+  if (!def) {
+    return fail_run(env, w, run, ErrorKind::kUnknownReactor,
+                    "run " + run.id + " names reactor '" + run.reactor +
+                        "', which is not registered here (its job was routed as '" + job.reactor +
+                        "')");
+  }
+  if (run.fingerprint != def->fingerprint()) {
+    return fail_run(env, w, run, ErrorKind::kDefinitionChanged,
+                    "run " + run.id + " was started on another definition of '" + run.reactor +
+                        "' (fingerprint " + run.fingerprint + ", now " + def->fingerprint() + ")");
+  }
+  return execute_delivery(env, *def, std::move(run), w, yield_on_retry_wait, d.run_started);
+}
+
+}  // namespace reactor

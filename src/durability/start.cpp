@@ -1,0 +1,43 @@
+#include "durability/start.hpp"
+
+#include "records/run_rows.hpp"
+
+namespace reactor {
+
+namespace {
+
+// Persist before enqueue, in one commit: there is never a job without its
+// run, nor (short of deleting a job by hand) a run without its job.
+void add_enqueued(DurableEnv& env, const Run& run, std::int64_t now, std::int64_t expires,
+                  CommitRequest& c) {
+  Run enqueued = run;
+  enqueued.status = RunStatus::kEnqueued;
+  records::encode_whole_run(enqueued, expires, c);
+  c.enqueue.push_back(
+      JobSpec{env.queue_for(run.reactor), JobKind::kStart, run.id, run.reactor, now, 0});
+}
+
+}  // namespace
+
+Status persist_background_run(DurableEnv& env, const Run& run) {
+  CommitRequest c;
+  add_enqueued(env, run, env.now_ms(), env.expiry_ms(), c);
+  return env.backend.commit(c);
+}
+
+Status persist_background_runs(DurableEnv& env, const std::vector<Run>& runs,
+                               std::size_t& persisted) {
+  persisted = 0;
+  while (persisted < runs.size()) {
+    const std::size_t end = std::min(runs.size(), persisted + kBackgroundRunsPerCommit);
+    CommitRequest c;
+    const std::int64_t now = env.now_ms();
+    const std::int64_t expires = env.expiry_ms();
+    for (std::size_t i = persisted; i < end; ++i) add_enqueued(env, runs[i], now, expires, c);
+    if (Status s = env.backend.commit(c); !s.ok()) return s;
+    persisted = end;
+  }
+  return Status::Ok();
+}
+
+}  // namespace reactor

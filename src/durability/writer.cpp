@@ -1,0 +1,89 @@
+#include "durability/writer.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "records/codec.hpp"
+#include "records/run_rows.hpp"
+
+namespace reactor {
+
+CommitRequest Writer::fenced() const {
+  CommitRequest c;
+  c.root_id = lease.key.substr(4);  // "run:<id>"
+  c.fencing_token = lease.token;
+  c.lease_owner = lease.owner;
+  return c;
+}
+
+void Writer::finish_with(CommitRequest& c) const {
+  if (job_id) {
+    c.ack_job = job_id;
+    c.ack_owner = job_owner;
+  }
+  c.release_lease = true;
+}
+
+Status Writer::checkpoint(const Run& root, const CheckpointDelta& delta) const {
+  CommitRequest c = fenced();
+  encode_delta(root, delta, env.expiry_ms(), c);
+  const bool suspends = root.status == RunStatus::kWaiting;
+  Status s;
+  if (!is_terminal(root.status) && !suspends) {
+    s = env.backend.commit(c);
+  } else {
+    // Persist before enqueue, in one commit: the suspended run and the job
+    // that wakes it (when a time does) are written together.
+    if (suspends && root.suspension && root.suspension->wake_at_ms() > 0) {
+      c.enqueue.push_back(env.resume_job(root, root.suspension->wake_at_ms()));
+    }
+    finish_with(c);
+    // One job fetched ahead at most: a second such commit must not drop it.
+    if (!next || next->delivery) {
+      s = env.backend.commit(c);
+    } else {
+      s = env.backend.commit_then_fetch(c, next->request, next->delivery);
+      next->fetched = s.ok();
+    }
+  }
+  if (s.ok() && !delta.steps.empty()) env.durable_steps.fetch_add(1, std::memory_order_relaxed);
+  return s;
+}
+
+ExecuteHooks hooks_for(const Writer& w, LeaseKeeper::Entry& entry, bool yield_on_retry_wait,
+                       bool start_is_stored) {
+  ExecuteHooks h;
+  h.start_is_stored = start_is_stored;
+  h.commit = [&w, &entry](const Run& root, const CheckpointDelta& delta) {
+    if (entry.lost) return Status::LeaseLost("lease of run " + root.id + " was taken over");
+    return w.checkpoint(root, delta);
+  };
+  h.yield_on_retry_wait = yield_on_retry_wait;
+  h.checkpoint_min_interval = w.env.options.checkpoint_min_interval;
+  h.hung_step_grace = w.env.options.hung_step_grace;
+  h.on_hung_step = [&entry] { entry.abandoned = true; };
+  return h;
+}
+
+void encode_delta(const Run& root, const CheckpointDelta& delta, std::int64_t expires_at_ms,
+                  RunRows& out) {
+  std::set<const Run*> written;
+  for (const Run* run : delta.created) {
+    if (written.insert(run).second) records::encode_created(*run, expires_at_ms, out);
+  }
+  for (const Run* run : delta.headers) {
+    if (written.insert(run).second) {
+      out.headers.push_back(records::encode_header(*run, expires_at_ms));
+    }
+  }
+  std::set<std::pair<const Run*, std::size_t>> steps_written;
+  for (const auto& [run, i] : delta.steps) {
+    if (delta.created.end() != std::find(delta.created.begin(), delta.created.end(), run)) continue;
+    if (steps_written.insert({run, i}).second)
+      out.steps.push_back(records::encode_step_row(*run, i));
+  }
+  if (!written.count(&root)) out.headers.push_back(records::encode_header(root, expires_at_ms));
+  records::encode_trace_rows(root, delta.trace_begin, out);
+}
+
+}  // namespace reactor

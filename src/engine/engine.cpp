@@ -1,0 +1,192 @@
+#include "reactor/engine.hpp"
+
+#include <random>
+
+#include "base/jitter.hpp"
+#include "base/run_errors.hpp"
+#include "definition/inputs.hpp"
+#include "durability/durable_env.hpp"
+#include "durability/inline_jobs.hpp"
+#include "durability/lease_keeper.hpp"
+#include "durability/load.hpp"
+#include "durability/start.hpp"
+#include "durability/sweeper.hpp"
+#include "durability/sync_run.hpp"
+#include "execution/execute.hpp"
+
+namespace reactor {
+
+struct Engine::Impl {
+  Impl(EngineOptions o, Registry& registry)
+      : options(std::move(o)), pool(options.max_parallel_threads) {
+    if (!options.clock) options.clock = SystemClock::instance();
+    // Seeded once: a random_device per run costs microseconds on some VMs.
+    base_seed = options.random_seed != 0
+                    ? options.random_seed
+                    : (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
+    if (options.backend) open_durable(registry);
+  }
+
+  void open_durable(Registry& registry) {
+    keeper = std::make_unique<LeaseKeeper>(*options.backend, *options.clock);
+    // Built in place: its step counter is atomic, so it can be neither copied nor moved.
+    durable = std::make_unique<DurableEnv>(
+        registry, *options.backend, *options.clock, options.durability, *keeper,
+        [this](Run& run, const Definition& def, ExecuteHooks hooks, bool run_is_new) {
+          return execute(run, def, nullptr, hooks, run_is_new);
+        },
+        [this](Duration max) { return snooze_jitter(max); });
+  }
+
+  ExecuteOutcome execute(Run& run, const Definition& def, const RunOptions* run_options,
+                         const ExecuteHooks& hooks, bool root_is_new) {
+    std::vector<std::shared_ptr<Observer>> observers = options.observers;
+    for (const auto& o : def.data()->observers) observers.push_back(o);
+    ExecuteEnv env{*options.clock, std::move(observers),
+                   run_options ? &run_options->overrides : nullptr, pool, next_seed()};
+    return execute_run(run, def, env, hooks, root_is_new);
+  }
+
+  std::uint64_t next_seed() { return base_seed + seeds_used++; }
+
+  EngineOptions options;
+  ThreadPool pool;
+  std::uint64_t base_seed = 0;
+  std::atomic<std::uint64_t> seeds_used{0};
+  Jitter snooze_jitter{std::random_device{}()};
+  std::unique_ptr<LeaseKeeper> keeper;
+  std::unique_ptr<DurableEnv> durable;
+};
+
+DurableEnv* Engine::durable_env() const { return impl_->durable.get(); }
+
+Engine::Engine(EngineOptions options)
+    : impl_(std::make_unique<Impl>(std::move(options), registry_)) {}
+Engine::~Engine() = default;
+
+Clock& Engine::clock() const { return *impl_->options.clock; }
+
+Backend* Engine::backend() const { return impl_->options.backend.get(); }
+
+Run Engine::create_run(const Definition& definition, Value inputs,
+                       const std::string& run_id) const {
+  Run run;
+  run.id = run_id.empty() ? new_run_id() : run_id;
+  run.reactor = definition.name();
+  run.root_id = run.id;
+  run.fingerprint = definition.fingerprint();
+  run.inputs = std::move(inputs);
+  run.steps.resize(definition.steps().size());
+  for (std::size_t i = 0; i < run.steps.size(); ++i) {
+    run.steps[i].name = definition.steps()[i].name;
+  }
+  run.created_at_ms = run.updated_at_ms = to_unix_ms(clock().now());
+  return run;
+}
+
+RunResult Engine::run(const std::string& reactor, Value inputs, const RunOptions& options) {
+  auto def = registry_.find(reactor);
+  if (!def) {
+    return failed_result("", reactor, ErrorKind::kUnknownReactor,
+                         "no reactor is registered as '" + reactor + "'");
+  }
+  return run(*def, std::move(inputs), options);
+}
+
+RunResult Engine::run(const Definition& definition, Value inputs, const RunOptions& options) {
+  Run run = create_run(definition, std::move(inputs), options.run_id);
+  if (impl_->durable && options.overrides.empty() && !options.on_checkpoint) {
+    return run_synchronously(*impl_->durable, definition, std::move(run));
+  }
+  return resume(definition, std::move(run), options);
+}
+
+RunResult Engine::resume(Run run, const RunOptions& options) {
+  auto def = registry_.find(run.reactor);
+  if (!def) {
+    return failed_result(run.id, run.reactor, ErrorKind::kUnknownReactor,
+                         "no reactor is registered as '" + run.reactor + "'");
+  }
+  return resume(*def, std::move(run), options);
+}
+
+RunResult Engine::resume(const Definition& definition, Run run, const RunOptions& options) {
+  if (run.fingerprint != definition.fingerprint()) {
+    return failed_result(run.id, run.reactor, ErrorKind::kDefinitionChanged,
+                         "run " + run.id + " was started on a different definition of '" +
+                             run.reactor + "' (fingerprint " + run.fingerprint + ", now " +
+                             definition.fingerprint() + ")");
+  }
+  if (!is_terminal(run.status)) {
+    ExecuteHooks hooks;
+    if (options.on_checkpoint) {
+      hooks.commit = [&options](const Run& root, const CheckpointDelta&) {
+        return options.on_checkpoint(root);
+      };
+    }
+    impl_->execute(run, definition, &options, hooks, false);
+  }
+  return make_run_result(std::move(run));
+}
+
+Status Engine::run_in_background(const std::string& reactor, Value inputs, std::string& run_id) {
+  if (!impl_->durable) {
+    return Status::InvalidArgument("run_in_background needs an engine with a backend");
+  }
+  auto def = registry_.find(reactor);
+  if (!def) return Status::NotFound("no reactor is registered as '" + reactor + "'");
+  // Validated here, in the caller: a bad input is the caller's error, not a
+  // failed run discovered later by a worker.
+  std::vector<FieldError> errors = validate_inputs(*def->data(), inputs);
+  if (!errors.empty()) return Status::InvalidArgument("invalid inputs: " + describe(errors));
+  Run run = create_run(*def, std::move(inputs));
+  DurableEnv& env = *impl_->durable;
+  Status s = persist_background_run(env, run);
+  if (!s.ok()) return s;
+  run_id = run.id;
+  if (env.options.inline_jobs) return drain_inline(env, env.queue_for(run.reactor));
+  return s;
+}
+
+Status Engine::run_many_in_background(const std::string& reactor, std::vector<Value> inputs,
+                                      std::vector<std::string>& run_ids) {
+  run_ids.clear();
+  if (!impl_->durable) {
+    return Status::InvalidArgument("run_many_in_background needs an engine with a backend");
+  }
+  auto def = registry_.find(reactor);
+  if (!def) return Status::NotFound("no reactor is registered as '" + reactor + "'");
+  // All validated before anything is written: a batch with a bad input is
+  // refused whole, so the caller never has to find out which runs started.
+  std::string invalid;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    std::vector<FieldError> errors = validate_inputs(*def->data(), inputs[i]);
+    if (!errors.empty()) invalid += "; [" + std::to_string(i) + "] " + describe(errors);
+  }
+  if (!invalid.empty()) return Status::InvalidArgument("invalid inputs: " + invalid.substr(2));
+  std::vector<Run> runs;
+  runs.reserve(inputs.size());
+  for (auto& in : inputs) runs.push_back(create_run(*def, std::move(in)));
+  std::size_t persisted = 0;
+  Status s = persist_background_runs(*impl_->durable, runs, persisted);
+  for (std::size_t i = 0; i < persisted; ++i) run_ids.push_back(runs[i].id);
+  return s;
+}
+
+Status Engine::sweep_once(std::size_t& requeued, std::size_t& purged) {
+  if (!impl_->durable) return Status::InvalidArgument("sweep needs an engine with a backend");
+  DurableEnv& env = *impl_->durable;
+  Sweeper sweeper(env.backend, env.clock, std::chrono::seconds(1), 1000,
+                  [&env](const std::string& r) { return env.queue_for(r); });
+  SweepReport report = sweeper.sweep_now();
+  requeued = report.requeued;
+  purged = report.purged;
+  return report.status;
+}
+
+Status Engine::find(const std::string& run_id, RunResult& out) {
+  if (!impl_->durable) return Status::InvalidArgument("find needs an engine with a backend");
+  return load_result(impl_->durable->backend, run_id, out);
+}
+
+}  // namespace reactor

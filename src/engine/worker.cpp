@@ -1,0 +1,235 @@
+// Worker: fetch loops on N threads plus the sweeper, over one backend.
+#include "reactor/worker.hpp"
+
+#include <algorithm>
+#include <csignal>
+#include <cstdio>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+#include "durability/delivery.hpp"
+#include "durability/durable_env.hpp"
+#include "durability/sweeper.hpp"
+
+namespace reactor {
+
+namespace {
+
+std::string unknown_reactor(const Registry& registry, const std::string& name) {
+  std::string known;
+  for (const std::string& n : registry.names()) known += (known.empty() ? "" : ", ") + n;
+  return "unknown reactor '" + name + "' (registered: " + known + ")";
+}
+
+}  // namespace
+
+struct Worker::Impl {
+  Impl(Engine& e, WorkerOptions o) : engine(e), options(std::move(o)) {
+    if (engine.durable_env() == nullptr) {
+      throw std::invalid_argument("a Worker needs an engine with a backend");
+    }
+    DurableEnv& env = *engine.durable_env();
+    if (options.visibility_timeout <= Duration::zero()) {
+      options.visibility_timeout = env.options.lease_ttl * 5;
+    }
+    if (options.queues.empty()) {
+      const Registry& registry = engine.registry();
+      for (const auto& name : options.reactors.empty() ? registry.names() : options.reactors) {
+        if (!registry.find(name)) throw std::invalid_argument(unknown_reactor(registry, name));
+        options.queues.push_back(env.queue_for(name));
+      }
+    }
+    sweeper = std::make_unique<Sweeper>(env.backend, env.clock, options.sweep_interval,
+                                        options.sweep_limit,
+                                        [&env](const std::string& r) { return env.queue_for(r); });
+  }
+
+  void fetch_loop(std::stop_token stop);
+  void sweep_loop(std::stop_token stop);
+  void count(DeliveryOutcome o);
+
+  Engine& engine;
+  WorkerOptions options;
+  std::unique_ptr<Sweeper> sweeper;
+  std::vector<std::jthread> threads;
+  mutable std::mutex mu;
+  WorkerStats stats;
+  // The engine's step count and the store's request count when start() ran:
+  // stats() reports what came after.
+  std::uint64_t durable_steps_at_start = 0;
+  std::uint64_t round_trips_at_start = 0;
+};
+
+void Worker::Impl::count(DeliveryOutcome o) {
+  std::lock_guard lock(mu);
+  ++stats.jobs;
+  switch (o) {
+    case DeliveryOutcome::kFinished:
+      ++stats.runs_finished;
+      break;
+    case DeliveryOutcome::kSnoozed:
+      ++stats.snoozed;
+      break;
+    case DeliveryOutcome::kHandedBack:
+      ++stats.handed_back;
+      break;
+    case DeliveryOutcome::kLeaseLost:
+      ++stats.lease_lost;
+      break;
+    default:
+      break;
+  }
+}
+
+void Worker::Impl::fetch_loop(std::stop_token stop) {
+  DurableEnv& env = *engine.durable_env();
+  // Idle back-off: start short so a fresh job is picked up at once, double
+  // up to poll_interval while the queues stay empty. A backend whose wait an
+  // enqueue ends (Redis) blocks for idle_wait at once: that costs no latency,
+  // and an idle worker makes one request per idle_wait instead of a burst of
+  // polls every time the queues run dry.
+  const bool blocks = env.backend.wakes_waiters();
+  const Duration first_idle = blocks ? options.idle_wait : Duration(std::chrono::milliseconds(1));
+  const Duration longest_idle = blocks ? options.idle_wait : options.poll_interval;
+  Duration idle = first_idle;
+  // What every fetch asks for, with a fresh owner per execution.
+  const auto request = [&] {
+    return FetchRequest{options.queues, new_run_id(), options.visibility_timeout,
+                        env.options.lease_ttl};
+  };
+  // The job fetched with the last commit of the previous run, if any.
+  NextDelivery ahead;
+  // Whether the last fetch found nothing due: the next one waits first.
+  bool was_idle = false;
+  while (!stop.stop_requested()) {
+    std::optional<Delivery> d;
+    FetchRequest f;
+    Status s;
+    if (ahead.delivery) {
+      f = std::move(ahead.request);
+      d = std::move(ahead.delivery);
+      ahead.delivery.reset();
+    } else {
+      f = request();
+      // After an empty fetch: block until an enqueue wakes us or the next job
+      // falls due (backends that can), else sleep; then fetch. At most `idle`
+      // <= longest_idle either way, so stopping waits no longer than that.
+      s = was_idle ? env.backend.wait_then_fetch(f, idle, d) : env.backend.fetch(f, d);
+    }
+    if (!s.ok()) {
+      std::fprintf(stderr, "reactor worker: fetch failed: %s\n", s.to_string().c_str());
+      std::this_thread::sleep_for(idle);
+    }
+    was_idle = s.ok() && !d;
+    if (!s.ok() || !d) {
+      idle = std::min<Duration>(idle * 2, longest_idle);
+      continue;
+    }
+    idle = first_idle;
+    ahead.request = request();
+    ahead.fetched = false;
+    DeliveryOutcome o = process_delivery(env, *d, f.owner, /*yield_on_retry_wait=*/true, &ahead);
+    // The run's last commit fetched and found nothing due: fetching again at
+    // once would find nothing too, so the next try waits for an enqueue first.
+    was_idle = ahead.fetched && !ahead.delivery;
+    if (o == DeliveryOutcome::kHandedBack) {
+      std::fprintf(stderr,
+                   "reactor worker: job %lld for reactor '%s' is not served here; handed back\n",
+                   static_cast<long long>(d->job.id), d->job.spec.reactor.c_str());
+    }
+    count(o);
+    if (options.on_delivery) options.on_delivery(d->job, o);
+  }
+  // Stopping with a job fetched ahead: it goes back, due at once, for a
+  // worker that stays.
+  if (ahead.delivery) {
+    Status s = hand_back(env, *ahead.delivery, ahead.request.owner, Duration::zero());
+    if (!s.ok()) {
+      // Its job becomes visible again after the visibility timeout, its run's lease lapses.
+      std::fprintf(stderr, "reactor worker: could not hand back job %lld: %s\n",
+                   static_cast<long long>(ahead.delivery->job.id), s.to_string().c_str());
+    }
+  }
+}
+
+void Worker::Impl::sweep_loop(std::stop_token stop) {
+  DurableEnv& env = *engine.durable_env();
+  const std::string owner = new_run_id();
+  while (!stop.stop_requested()) {
+    SweepReport r = sweeper->sweep_if_due(owner);
+    if (!r.status.ok()) {
+      std::fprintf(stderr, "reactor worker: sweep failed: %s\n", r.status.to_string().c_str());
+    }
+    if (r.swept) {
+      std::lock_guard lock(mu);
+      ++stats.sweeps;
+      stats.requeued += r.requeued;
+    }
+    // Wake at the start of the next window (plus a little, so the clock has
+    // surely moved into it).
+    auto now = env.clock.now().time_since_epoch();
+    auto next = (now / options.sweep_interval + 1) * options.sweep_interval;
+    env.clock.wait_until(TimePoint(next) + std::chrono::milliseconds(5), stop);
+  }
+}
+
+Worker::Worker(Engine& engine, WorkerOptions options)
+    : impl_(std::make_unique<Impl>(engine, std::move(options))) {}
+
+Worker::~Worker() {
+  stop();
+  wait();
+}
+
+void Worker::start() {
+  DurableEnv& env = *impl_->engine.durable_env();
+  impl_->durable_steps_at_start = env.durable_steps.load(std::memory_order_relaxed);
+  impl_->round_trips_at_start = env.backend.round_trips();
+  for (int i = 0; i < impl_->options.threads; ++i) {
+    impl_->threads.emplace_back([this](std::stop_token s) { impl_->fetch_loop(s); });
+  }
+  if (impl_->options.sweeper) {
+    impl_->threads.emplace_back([this](std::stop_token s) { impl_->sweep_loop(s); });
+  }
+}
+
+void Worker::stop() {
+  for (auto& t : impl_->threads) t.request_stop();
+}
+
+void Worker::wait() {
+  for (auto& t : impl_->threads) {
+    if (t.joinable()) t.join();
+  }
+  impl_->threads.clear();
+}
+
+WorkerStats Worker::stats() const {
+  DurableEnv& env = *impl_->engine.durable_env();
+  std::lock_guard lock(impl_->mu);
+  WorkerStats out = impl_->stats;
+  out.durable_steps =
+      env.durable_steps.load(std::memory_order_relaxed) - impl_->durable_steps_at_start;
+  out.round_trips = env.backend.round_trips() - impl_->round_trips_at_start;
+  return out;
+}
+
+namespace {
+std::atomic<bool> g_stop_requested{false};
+extern "C" void on_stop_signal(int) { g_stop_requested.store(true); }
+}  // namespace
+
+int run_worker(Engine& engine, WorkerOptions options) {
+  std::signal(SIGTERM, on_stop_signal);
+  std::signal(SIGINT, on_stop_signal);
+  Worker worker(engine, std::move(options));
+  worker.start();
+  while (!g_stop_requested.load()) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  // Graceful: stop fetching; runs in flight finish their delivery.
+  worker.stop();
+  worker.wait();
+  return 0;
+}
+
+}  // namespace reactor

@@ -1,0 +1,130 @@
+#include "records/codec.hpp"
+
+#include "records/field_writer.hpp"
+#include "records/fields.hpp"
+#include "records/json_reader.hpp"
+
+namespace reactor::records {
+
+namespace {
+
+template <typename Record>
+Record read_fields(std::string_view text, const char* what) {
+  Record r;
+  read_record(text, what, [&](FieldReader& v) { fields(r, v); });
+  return r;
+}
+
+// The body of a header: the run's state, then the names of its steps.
+std::string header_body(const Run& run) {
+  std::string out;
+  out.reserve(256);
+  FieldWriter v(out);
+  run_state_fields(run, v);
+  std::string names = "[";
+  for (std::size_t i = 0; i < run.steps.size(); ++i) {
+    if (i > 0) names += ',';
+    append_string(names, run.steps[i].name);
+  }
+  names += ']';
+  v.raw_json("step_names", names);
+  v.close();
+  return out;
+}
+
+// Reads the steps' list of a header body of `version` into run.steps.
+void read_step_list(FieldReader& v, int version, Run& run) {
+  if (version == 1) {
+    std::uint32_t count = 0;
+    v("step_count", count);
+    run.steps.resize(count);
+    return;
+  }
+  Value names;
+  v("step_names", names);
+  if (!names.is_array()) throw RecordError("step_names is not an array");
+  run.steps.resize(names.size());
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (!names[i].is_string()) throw RecordError("step_names holds a non-string");
+    run.steps[i].name = names[i].get<std::string>();
+  }
+}
+
+}  // namespace
+
+std::string encode_step(const StepRecord& s) {
+  return write_record(s, [](const StepRecord& r, FieldWriter& v) { fields(r, v); });
+}
+
+StepRecord decode_step(std::string_view text) { return read_fields<StepRecord>(text, "step row"); }
+
+std::string encode_trace(const TraceEvent& e) {
+  return write_record(e, [](const TraceEvent& r, FieldWriter& v) { fields(r, v); });
+}
+
+TraceEvent decode_trace(std::string_view text) {
+  return read_fields<TraceEvent>(text, "trace event");
+}
+
+std::string encode_inputs(const Value& inputs) {
+  std::string out;
+  append_value(out, inputs);
+  return out;
+}
+
+Value decode_inputs(std::string_view text) { return parse_value(text); }
+
+RunHeaderRow encode_header(const Run& run, std::int64_t expires_at_ms) {
+  RunHeaderRow row;
+  row.id = run.id;
+  row.root_id = run.root_id;
+  row.parent_id = run.parent_id;
+  row.reactor = run.reactor;
+  row.status = run.status;
+  row.fingerprint = run.fingerprint;
+  row.schema_version = kHeaderVersion;
+  row.body = header_body(run);
+  row.updated_at_ms = run.updated_at_ms;
+  row.expires_at_ms = expires_at_ms;
+  row.wake_at_ms = run.suspension ? run.suspension->wake_at_ms() : 0;
+  return row;
+}
+
+Run decode_header(const RunHeaderRow& row) {
+  if (row.schema_version < 1 || row.schema_version > kHeaderVersion) {
+    throw RecordError("run " + row.id + " has unsupported schema_version " +
+                      std::to_string(row.schema_version) + " (this build reads up to " +
+                      std::to_string(kHeaderVersion) + ")");
+  }
+  Run run;
+  run.id = row.id;
+  run.root_id = row.root_id;
+  run.parent_id = row.parent_id;
+  run.reactor = row.reactor;
+  run.status = row.status;
+  run.fingerprint = row.fingerprint;
+  read_record(row.body, "run header", [&](FieldReader& v) {
+    run_state_fields(run, v);
+    read_step_list(v, row.schema_version, run);
+  });
+  run.updated_at_ms = row.updated_at_ms;
+  return run;
+}
+
+std::string encode_header_record(const RunHeaderRow& row) {
+  std::string out;
+  out.reserve(row.body.size() + row.id.size() + row.root_id.size() + row.parent_id.size() +
+              row.reactor.size() + row.fingerprint.size() + 160);
+  FieldWriter v(out);
+  header_row_fields(row, v);
+  v.close();
+  return out;
+}
+
+RunHeaderRow decode_header_record(std::string_view text) {
+  RunHeaderRow row;
+  read_record(text, "run header", [&](FieldReader& v) { header_row_fields(row, v); });
+  return row;
+}
+
+}  // namespace reactor::records

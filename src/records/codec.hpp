@@ -1,0 +1,47 @@
+// The codec of each durable record, the one place its stored text is made
+// and read (field lists in records/fields.hpp). Every backend stores this
+// text and nothing of its own making; docs/storage.md shows the layouts.
+//
+// Decoders throw RecordError (records/record_error.hpp) for a record that
+// cannot be read; run_rows.hpp turns that into Corruption naming the run.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "reactor/records.hpp"
+#include "reactor/run.hpp"
+#include "reactor/trace.hpp"
+#include "records/record_error.hpp"
+
+namespace reactor::records {
+
+// The version of the run header written here. 3: the body may hold a
+// suspension (a `waiting` run). 2: the body names the run's steps
+// ("step_names"), and a step still as it was created has no row. 1 (read
+// only): the body counts them ("step_count"), and every step has a row.
+inline constexpr int kHeaderVersion = 3;
+
+std::string encode_step(const StepRecord& s);
+StepRecord decode_step(std::string_view text);
+
+std::string encode_trace(const TraceEvent& e);
+TraceEvent decode_trace(std::string_view text);
+
+std::string encode_inputs(const Value& inputs);
+Value decode_inputs(std::string_view text);
+
+// The header row of one run: its columns and its body.
+RunHeaderRow encode_header(const Run& run, std::int64_t expires_at_ms);
+// One run's header alone (no inputs, steps or trace): what its columns and
+// body hold. Throws RecordError for an unreadable or too new record.
+Run decode_header(const RunHeaderRow& row);
+
+// A header row as one JSON object, its body inline, for stores that keep a
+// header as one value (Redis). Reads the layouts before 5 too, whose body
+// is an escaped string.
+std::string encode_header_record(const RunHeaderRow& row);
+RunHeaderRow decode_header_record(std::string_view text);
+
+}  // namespace reactor::records

@@ -1,0 +1,129 @@
+// The field list of every durable record, each written once (as LevelDB's
+// VersionEdit lists a manifest record's fields in EncodeTo/DecodeFrom only).
+// Every codec walks these lists with a visitor of its own: the JSON text the
+// stores keep (FieldWriter, FieldReader), the Value forms of snapshots and
+// results (ValueWriter, ValueReader), SQLite's columns. A new field is one
+// line here; one added after records were first written is `optional`.
+//
+// A visitor `v` offers:
+//   v(key, field)           a member every version of the record has
+//   v.optional(key, field)  a member older records lack (it keeps its default)
+//   v.raw_json(key, text)   a member holding JSON text that stays text
+// for strings, integers, booleans, Values, enums (to_string / from_name),
+// std::optional (null) and the nested records below (through fields()).
+#pragma once
+
+#include <concepts>
+#include <type_traits>
+
+#include "reactor/records.hpp"
+#include "reactor/run.hpp"
+#include "reactor/trace.hpp"
+
+namespace reactor::records {
+
+template <typename T, typename Of>
+concept Either = std::same_as<std::remove_const_t<T>, Of>;
+
+// One step of one run, as its row holds it (a composed child or a map
+// element is a run of its own, so no children here).
+template <Either<StepRecord> S, typename V>
+void fields(S& s, V& v) {
+  v("attempts", s.attempts);
+  v("body_started", s.body_started);
+  v("completion_seq", s.completion_seq);
+  v("error", s.error);
+  v("finished_at_ms", s.finished_at_ms);
+  v("name", s.name);
+  v("result", s.result);
+  v("retry_at_ms", s.retry_at_ms);
+  v("started_at_ms", s.started_at_ms);
+  v("status", s.status);
+}
+
+// One event of a root's trace.
+template <Either<TraceEvent> E, typename V>
+void fields(E& e, V& v) {
+  v("at_ms", e.at_ms);
+  v("attempt", e.attempt);
+  v("message", e.message);
+  v("outcome", e.outcome);
+  v("step", e.step);
+  v("type", e.type);
+}
+
+template <Either<Suspension> S, typename V>
+void fields(S& s, V& v) {
+  v("children", s.children);
+  v("kind", s.kind);
+  v("on", s.on);
+  v("until_ms", s.until_ms);
+}
+
+// What a run header holds besides the row's own columns (header_row_fields)
+// and the list of its steps: the part of a run that changes as it executes.
+template <Either<Run> R, typename V>
+void run_state_fields(R& r, V& v) {
+  v("created_at_ms", r.created_at_ms);
+  v("error", r.error);
+  v("failed_step", r.failed_step);
+  v("next_completion_seq", r.next_completion_seq);
+  v("path", r.path);
+  v.optional("suspension", r.suspension);  // header version 3, snapshot version 2
+  v("value", r.value);
+}
+
+// Who a run is, as a snapshot names it (a stored header keeps these as the
+// row's columns instead).
+template <Either<Run> R, typename V>
+void run_identity_fields(R& r, V& v) {
+  v("id", r.id);
+  v("reactor", r.reactor);
+  v("root_id", r.root_id);
+  v("parent_id", r.parent_id);
+  v("fingerprint", r.fingerprint);
+  v("status", r.status);
+  v("updated_at_ms", r.updated_at_ms);
+}
+
+// A stored run header: the columns a store files and indexes a run by, then
+// its body. `status` and `updated_at` come first, in this order: the Redis
+// fetch script files an enqueued run as running by rewriting exactly that
+// prefix of the text FieldWriter makes of it.
+template <Either<RunHeaderRow> H, typename V>
+void header_row_fields(H& h, V& v) {
+  v("status", h.status);
+  v("updated_at", h.updated_at_ms);
+  v("id", h.id);
+  v("root_id", h.root_id);
+  v("parent_id", h.parent_id);
+  v("reactor", h.reactor);
+  v("fingerprint", h.fingerprint);
+  v("schema_version", h.schema_version);
+  v("expires_at", h.expires_at_ms);
+  v.optional("wake_at", h.wake_at_ms);  // SQLite schema 3, Redis layout 5
+  v.raw_json("body", h.body);
+}
+
+// What a job is: identity only (docs/durability.md).
+template <Either<JobSpec> J, typename V>
+void fields(J& j, V& v) {
+  v("queue", j.queue);
+  v("kind", j.kind);
+  v("run_id", j.run_id);
+  v("reactor", j.reactor);
+  v("run_at", j.run_at_ms);
+  v("snoozes", j.snoozes);
+}
+
+// A job as a store holds it: its spec, and its delivery.
+template <Either<Job> J, typename V>
+void fields(J& j, V& v) {
+  v("id", j.id);
+  fields(j.spec, v);
+  v("deliveries", j.deliveries);
+  v("lease_owner", j.lease_owner);
+  v("lease_expires", j.lease_expires_ms);
+}
+
+}  // namespace reactor::records
