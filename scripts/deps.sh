@@ -8,6 +8,7 @@ packages=(
   nlohmann-json3-dev libsimdjson-dev libsqlite3-dev libhiredis-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev redis-server
   sqlite3  # the process tests edit stored records behind the engine's back
+  lua5.1   # luac5.1: the tests check the Redis backend's Lua scripts (Redis embeds Lua 5.1)
 )
 
 missing=()

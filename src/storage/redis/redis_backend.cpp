@@ -96,8 +96,8 @@ Status decode_headers(const redisReply& list, std::vector<RunHeaderRow>& out) {
   return Status::Ok();
 }
 
-// The keys the C++ side names itself; the same names as the helpers in
-// redis_scripts.cpp.
+// The keys the C++ side names itself; the same names as the Lua helpers in
+// scripts/includes/keys.lua.
 std::string wake_key(const std::string& prefix, const std::string& queue) {
   return prefix + "wake:" + queue;
 }
@@ -255,7 +255,7 @@ Status RedisBackend::read_reply(ScriptId script, const redisReply& reply, Read&&
 
 namespace {
 
-// The commit script's arguments (after the prefix), docs in redis_scripts.cpp.
+// The commit script's arguments (after the prefix), docs in scripts/commit.lua.
 std::vector<std::string> commit_args(const CommitRequest& c) {
   // Enqueueing is the one write that is not idempotent. A commit that
   // enqueues carries a nonce, so resending it after a lost connection cannot
@@ -332,7 +332,7 @@ bool is_create_commit(const CommitRequest& c) {
   return true;
 }
 
-// The create_runs script's arguments (after the prefix), docs in redis_scripts.cpp.
+// The create_runs script's arguments (after the prefix), docs in scripts/create_runs.lua.
 std::vector<std::string> create_args(const CommitRequest& c) {
   std::vector<std::string> args;
   args.reserve(3 + 7 * c.headers.size());
@@ -401,14 +401,14 @@ std::vector<std::string> own_root_args(const CommitRequest& c, std::size_t more)
   return args;
 }
 
-// The step_commit script's arguments (after the prefix), docs in redis_scripts.cpp.
+// The step_commit script's arguments (after the prefix), docs in scripts/step_commit.lua.
 std::vector<std::string> step_commit_args(const CommitRequest& c) {
   std::vector<std::string> args = own_root_args(c, 0);
   append_own_rows(c, args);
   return args;
 }
 
-// The finish_commit script's arguments (after the prefix), docs in redis_scripts.cpp.
+// The finish_commit script's arguments (after the prefix), docs in scripts/finish_commit.lua.
 std::vector<std::string> finish_commit_args(const CommitRequest& c) {
   std::vector<std::string> args = own_root_args(c, 12);  // and a fetch's, when it fetches
   args.push_back(std::to_string(c.headers.front().expires_at_ms));

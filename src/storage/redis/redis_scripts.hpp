@@ -1,7 +1,11 @@
 // The Lua scripts of the Redis backend. Each one is a whole Backend operation
 // that touches more than one key, so Redis runs it atomically: no other
-// client's command runs in between. The sources live in redis_scripts.cpp;
-// the key layout they share is documented in docs/redis.md.
+// client's command runs in between. Each one is a file beside this header,
+// scripts/<name>.lua (<name> is script_name()), whose header documents its
+// arguments and reply; the helpers they share are in scripts/includes/, pulled
+// into a script by its `--- @include` lines. The build embeds every script with its includes
+// resolved (cmake/embed_lua.cmake); the key layout they share is documented in
+// docs/redis.md.
 //
 // Calling convention: no KEYS; ARGV[1] is the store's key prefix and every key
 // name is built from it inside the script (the job and lease keys a script
@@ -37,8 +41,10 @@ enum class ScriptId {
 
 const std::vector<ScriptId>& all_scripts();
 const char* script_name(ScriptId id);
-// The complete source: the shared helpers (which kStepCommit goes without)
-// followed by the script's body.
+// The complete source, as embedded at build time: the line `-- reactor: <name>`,
+// then scripts/<name>.lua with its includes resolved (each included file's text
+// in place of its `--- @include` line, once, after the files it includes).
+// Throws std::logic_error if the build embedded no script of that name.
 const std::string& script_source(ScriptId id);
 
 // The version of the key layout written by this build (docs/redis.md).

@@ -1,0 +1,156 @@
+-- commit: the general commit, for every shape step_commit, finish_commit and create_runs do
+-- not take: fence check + headers + inputs + steps + trace + jobs + ack + lease release.
+--
+-- KEYS: none.
+-- ARGV[1]     the store's key prefix
+-- ARGV[2]     nonce ('' for none): a commit that enqueues carries one, and one applied under
+--             it before is not applied again
+-- ARGV[3]     root id
+-- ARGV[4]     fencing token ('0': unfenced)
+-- ARGV[5]     release lease (0/1)
+-- ARGV[6]     lease owner
+-- ARGV[7]     ack job id ('' for none)
+-- ARGV[8]     ack owner
+-- ARGV[9...]  five sections, each a row count followed by that many fixed-size rows:
+--               headers (id, root id, parent id, reactor, status, terminal 0/1, updated_at,
+--                        expires_at, blob)
+--               inputs  (run id, inputs)
+--               steps   (run id, index, body)
+--               trace   (root id, seq, body)
+--               jobs    (queue, kind, run id, reactor, run_at, snoozes)
+-- The body reads them as A (ARGV, as a local). commit_then_fetch runs this script whole inside
+-- a function whose ARGV is its commit's slice of the arguments.
+-- Returns 1 when applied (or applied before under this nonce), 0 when fenced out.
+--- @include "includes/keys"
+--- @include "includes/clock"
+--- @include "includes/jobs"
+--- @include "includes/filing"
+
+local A = ARGV
+-- Every check comes before the first write: Redis does not roll a script back.
+local nonce, root, token = A[2], A[3], A[4]
+local release, lease_owner, ack_job, ack_owner = A[5], A[6], A[7], A[8]
+
+-- A commit resent after its connection was lost may have been applied already.
+if nonce ~= '' and redis.call('EXISTS', P .. 'commit:' .. nonce) == 1 then return 1 end
+-- The commit's own root: its fence, where it is filed and who holds it, in one read.
+local meta
+if token ~= '0' then
+  meta = redis.call('HMGET', run_key(root, 'meta'), 'token', 'status', 'reactor', 'owner')
+  -- Fence: a writer whose token is no longer the newest writes nothing, so a
+  -- paused zombie can never overwrite its successor's state.
+  if meta[1] ~= token then return 0 end
+end
+
+local i = 9
+local function rows()
+  local n = tonumber(A[i])
+  i = i + 1
+  return n
+end
+local function take(n)
+  local first = i
+  i = i + n
+  return unpack(A, first, first + n - 1)
+end
+-- The root of a run named in this commit: the commit's own root, and every
+-- run whose header row it carries, need no lookup.
+local roots_of = {[root] = root}
+local function root_of_row(run_id)
+  return roots_of[run_id] or root_of(run_id)
+end
+-- Upserted fields, gathered per rows hash and written with one HSET each.
+local batches, batch_keys = {}, {}
+-- Fields of the commit's own root meta hash (its filing, the lease release), written once.
+local root_meta = {}
+local function set_root_meta(field, value)
+  root_meta[#root_meta + 1] = field
+  root_meta[#root_meta + 1] = value
+end
+-- Roots filed for the first time by this commit: nothing of theirs is stored yet.
+local fresh = {}
+-- Reactors added to REACTORS by this commit: a bulk start files hundreds of roots of one.
+local reactors_added = {}
+local function upsert(run_root, field, value)
+  local key = run_key(run_root, 'rows')
+  local b = batches[key]
+  if not b then
+    b = {}
+    batches[key] = b
+    batch_keys[#batch_keys + 1] = key
+  end
+  b[#b + 1] = field
+  b[#b + 1] = value
+end
+
+-- Most commits are a step of a running run: its header and index score
+-- change, where it is filed does not. Only what changed is written, so such
+-- a commit costs a handful of commands (docs/redis.md, "Round trips").
+for _ = 1, rows() do
+  local id, run_root, parent, reactor, status, terminal, updated_at, expires_at, blob = take(9)
+  roots_of[id] = run_root
+  upsert(run_root, header_field(id), blob)
+  if parent == '' then
+    -- The indexes list_runs, find_orphans and purge_expired read; the meta
+    -- hash remembers where the root is filed, to unfile it when it changes.
+    local was
+    if id == root and meta then
+      was = {meta[2], meta[3]}
+    else
+      was = redis.call('HMGET', run_key(id, 'meta'), 'status', 'reactor')
+    end
+    local terminal_root = terminal == '1'
+    if file_root(id, was, status, reactor, updated_at, terminal_root, expires_at, reactors_added) then
+      if id == root then
+        set_root_meta('status', status)
+        set_root_meta('reactor', reactor)
+      else
+        redis.call('HSET', run_key(id, 'meta'), 'status', status, 'reactor', reactor)
+      end
+      fresh[id] = not was[1]
+    end
+  else
+    redis.call('HSET', RUNS, id, run_root)
+  end
+end
+for _ = 1, rows() do
+  local run_id, inputs = take(2)
+  -- Inputs are written once: the first write wins. A root filed just now has none yet.
+  if fresh[run_id] then
+    upsert(run_id, 'i:' .. run_id, inputs)
+  else
+    redis.call('HSETNX', run_key(root_of_row(run_id), 'rows'), 'i:' .. run_id, inputs)
+  end
+end
+for _ = 1, rows() do
+  local run_id, index, body = take(3)
+  upsert(root_of_row(run_id), 's:' .. run_id .. '#' .. index, body)
+end
+for _ = 1, rows() do
+  local trace_root, seq, body = take(3)
+  redis.call('HSETNX', run_key(trace_root, 'rows'), 't:' .. seq, body)
+end
+-- In slices: unpack() is bounded by the Lua stack.
+for _, key in ipairs(batch_keys) do
+  local b = batches[key]
+  for first = 1, #b, 400 do
+    redis.call('HSET', key, unpack(b, first, math.min(first + 399, #b)))
+  end
+end
+-- Jobs: ids from one counter, taken in one INCRBY; the wake-ups once per queue.
+local jobs = rows()
+local last_id = jobs > 0 and redis.call('INCRBY', P .. 'job_ids', jobs) or 0
+local wakeups = {}
+for k = 1, jobs do
+  enqueue_job(wakeups, int(last_id - jobs + k), take(6))
+end
+send_wakeups(wakeups)
+if ack_job ~= '' then ack(ack_job, ack_owner) end
+if release == '1' and meta and lease_owner ~= '' and meta[4] == lease_owner then
+  -- The token was checked by the fence; the token stays, as the run's fence.
+  set_root_meta('owner', '')
+  set_root_meta('expires_at', int(now_ms()))
+end
+if #root_meta > 0 then redis.call('HSET', run_key(root, 'meta'), unpack(root_meta)) end
+if nonce ~= '' then redis.call('SET', P .. 'commit:' .. nonce, '1', 'PX', 600000) end
+return 1

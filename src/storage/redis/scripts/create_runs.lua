@@ -1,0 +1,41 @@
+-- create_runs: the commit that starts runs, one or in bulk: each a root with its header, its
+-- inputs and its one job, unfenced, nothing else. With seven arguments a run instead of
+-- commit's seventeen, and one pass over them.
+--
+-- KEYS: none.
+-- ARGV[1]     the store's key prefix
+-- ARGV[2]     nonce ('' for none): a start resent after a lost connection must not enqueue twice
+-- ARGV[3]     status (of every run)
+-- ARGV[4]     job kind (of every run's job)
+-- ARGV[5...]  per run, to the end: id, reactor, updated_at, header blob, inputs, queue, run_at
+-- The body reads them as A (ARGV, as a local).
+-- Returns 1.
+--- @include "includes/keys"
+--- @include "includes/jobs"
+--- @include "includes/filing"
+
+local A = ARGV
+local nonce, status, kind = A[2], A[3], A[4]
+if nonce ~= '' and redis.call('EXISTS', P .. 'commit:' .. nonce) == 1 then return 1 end
+local runs = (#A - 4) / 7
+local last_id = redis.call('INCRBY', P .. 'job_ids', runs)
+local wakeups, reactors_added = {}, {}
+for k = 1, runs do
+  local id, reactor, updated_at, header, inputs, queue, run_at = unpack(A, 7 * k - 2, 7 * k + 4)
+  local meta_key, rows_key = run_key(id, 'meta'), run_key(id, 'rows')
+  local was = redis.call('HMGET', meta_key, 'status', 'reactor')
+  if file_root(id, was, status, reactor, updated_at, false, 0, reactors_added) then
+    redis.call('HSET', meta_key, 'status', status, 'reactor', reactor)
+  end
+  if was[1] then
+    redis.call('HSET', rows_key, header_field(id), header)
+    -- Inputs are written once: the first write wins.
+    redis.call('HSETNX', rows_key, 'i:' .. id, inputs)
+  else
+    redis.call('HSET', rows_key, header_field(id), header, 'i:' .. id, inputs)
+  end
+  enqueue_job(wakeups, int(last_id - runs + k), queue, kind, id, reactor, run_at, 0)
+end
+send_wakeups(wakeups)
+if nonce ~= '' then redis.call('SET', P .. 'commit:' .. nonce, '1', 'PX', 600000) end
+return 1

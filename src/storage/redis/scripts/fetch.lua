@@ -1,0 +1,130 @@
+-- fetch: fetch-and-lease the oldest due job, and the run's lease when free (then the run
+-- itself); or, with nothing due, say when something falls due.
+--
+-- KEYS: none.
+-- ARGV[1]     the store's key prefix
+-- ARGV[2]     owner (the worker: the delivery's owner, and the run lease's)
+-- ARGV[3]     visibility ms: how long the delivery is the owner's
+-- ARGV[4]     run lease ttl ms
+-- ARGV[5]     the status name enqueued
+-- ARGV[6]     the status name running
+-- ARGV[7...]  queue names
+-- The body reads them as A (ARGV, as a local). commit_then_fetch and finish_commit_then_fetch
+-- run this script whole inside a function whose ARGV is their fetch's slice of the arguments.
+-- Returns one of
+--   {'job', id, queue, kind, run id, reactor, run_at, snoozes, deliveries, lease_expires,
+--    run leased 0/1, run lease owner, token, expires_at[, run, started 0/1]}
+--                              run (when leased): the run's rows as load_run returns them,
+--                              as they were before this fetch; started: the fetch filed the
+--                              enqueued run as running (see below)
+--   {'unreadable', id, kind}   a job kind this build does not know (left leased)
+--   {'idle', now, next_due}    nothing due; next_due ('' if none) is when the earliest
+--                              waiting job or delivery falls due, by the server's clock
+--- @include "includes/keys"
+--- @include "includes/clock"
+--- @include "includes/leases"
+
+local A = ARGV
+local owner, visibility, ttl = A[2], tonumber(A[3]), tonumber(A[4])
+local enqueued, running = A[5], A[6]
+local now = now_ms()
+local best_queue, best_member, best_run_at, next_due
+for q_index = 7, #A do
+  local q = A[q_index]
+  local busy = redis.call('ZRANGE', inflight_key(q), 0, 0, 'WITHSCORES')
+  if busy[1] and tonumber(busy[2]) <= now then
+    -- Deliveries whose visibility timeout passed (a crashed or stalled
+    -- worker) rejoin the ready jobs at their run_at. Bounded per call; any
+    -- rest follow on the next fetches.
+    local lapsed = redis.call('ZRANGEBYSCORE', inflight_key(q), '-inf', int(now), 'LIMIT', 0, 100)
+    for _, m in ipairs(lapsed) do
+      redis.call('ZREM', inflight_key(q), m)
+      local run_at = redis.call('HGET', job_key(int(m)), 'run_at')
+      if run_at then redis.call('ZADD', ready_key(q), run_at, m) end
+    end
+    busy = redis.call('ZRANGE', inflight_key(q), 0, 0, 'WITHSCORES')
+  end
+  local head = redis.call('ZRANGE', ready_key(q), 0, 0, 'WITHSCORES')
+  if head[1] then
+    local run_at = tonumber(head[2])
+    if run_at <= now then
+      if not best_member or run_at < best_run_at or
+         (run_at == best_run_at and head[1] < best_member) then
+        best_queue, best_member, best_run_at = q, head[1], run_at
+      end
+    elseif not next_due or run_at < next_due then
+      next_due = run_at
+    end
+  end
+  if busy[1] and (not next_due or tonumber(busy[2]) < next_due) then
+    next_due = tonumber(busy[2])
+  end
+end
+
+if not best_member then
+  -- The wake-ups queued so far are spent: their jobs are taken, or not due
+  -- yet and covered by next_due. So the caller's next wait really blocks.
+  for q_index = 7, #A do redis.call('DEL', wake_key(A[q_index])) end
+  return {'idle', int(now), next_due and int(next_due) or ''}
+end
+local id = int(best_member)
+local job = redis.call('HMGET', job_key(id), 'kind', 'run_id', 'reactor', 'run_at', 'snoozes',
+                       'deliveries')
+if not job[2] then
+  -- A queue entry without its job (never written so): drop it, fetch again.
+  redis.call('ZREM', ready_key(best_queue), best_member)
+  return {'idle', int(now), int(now)}
+end
+local expires = int(now + visibility)
+local deliveries = int((tonumber(job[6]) or 0) + 1)
+redis.call('ZREM', ready_key(best_queue), best_member)
+redis.call('ZADD', inflight_key(best_queue), expires, best_member)
+redis.call('HSET', job_key(id), 'deliveries', deliveries, 'lease_owner', owner, 'lease_expires',
+           expires)
+-- The names of JobKind (records.cpp). A job this build cannot read stays
+-- leased, so it steps aside for its visibility timeout instead of blocking
+-- the head of the queue.
+if job[1] ~= 'start' and job[1] ~= 'resume' then return {'unreadable', id, job[1]} end
+
+-- The run's lease, taken as acquire() does, in the same read and write as
+-- filing the run as running.
+local root = job[2]
+local meta_key = run_key(root, 'meta')
+local cur = redis.call('HMGET', meta_key, 'owner', 'token', 'expires_at', 'status', 'reactor')
+local reply = {'job', id, best_queue, job[1], root, job[3], job[4], job[5], deliveries, expires}
+if lease_live(cur[1], cur[3], now) then
+  reply[11], reply[12], reply[13], reply[14] = '0', cur[1], cur[2], cur[3]
+  return reply
+end
+local token = int(redis.call('INCR', P .. 'fencing_token'))
+local lease_expires = int(now + ttl)
+reply[11], reply[12], reply[13], reply[14] = '1', owner, token, lease_expires
+-- The run comes with its lease, as load_run reads it: one round trip, not two.
+local rows = redis.call('HGETALL', run_key(root, 'rows'))
+reply[15] = {rows, token}
+reply[16] = '0'
+local meta = {'owner', owner, 'token', token, 'expires_at', lease_expires}
+-- A run still filed as enqueued is filed as running from this delivery on:
+-- its header says so, with this moment as updated_at (the header is written
+-- status and updated_at first, src/storage/redis/redis_backend.cpp), so the
+-- worker does not spend a commit on it before the first step.
+if cur[4] == enqueued then
+  local field = header_field(root)
+  for k = 1, #rows, 2 do
+    if rows[k] == field then
+      local rest = string.match(rows[k + 1], '^{"status":"' .. enqueued .. '","updated_at":%d+(,.*)$')
+      if rest then
+        local now_text = int(now)
+        redis.call('HSET', run_key(root, 'rows'), field,
+                   '{"status":"' .. running .. '","updated_at":' .. now_text .. rest)
+        redis.call('ZREM', index_key(enqueued, cur[5]), root)
+        redis.call('ZADD', index_key(running, cur[5]), now_text, root)
+        meta[7], meta[8] = 'status', running
+        reply[16] = '1'
+      end
+      break
+    end
+  end
+end
+redis.call('HSET', meta_key, unpack(meta))
+return reply

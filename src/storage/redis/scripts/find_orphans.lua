@@ -1,0 +1,58 @@
+-- find_orphans: the root runs nobody serves, read from the indexes.
+--
+-- KEYS: none.
+-- ARGV[1]  the store's key prefix
+-- ARGV[2]  limit
+-- ARGV[3]  the status name running
+-- ARGV[4]  the status name rolling_back
+-- ARGV[5]  the status name enqueued
+-- Returns root header blobs: running or rolling back with no live lease, and enqueued with no
+-- job; oldest updated_at first (ties: id), at most limit.
+--- @include "includes/keys"
+--- @include "includes/clock"
+--- @include "includes/leases"
+
+-- enqueued with no job; oldest updated_at first (ties: id), at most limit.
+local limit = tonumber(ARGV[2])
+local now = now_ms()
+local found = {}
+-- Each index contributes at most `limit` runs, oldest first: enough for the
+-- oldest `limit` overall.
+local function scan_index(key, orphaned)
+  local start, taken, page = 0, 0, 500
+  while taken < limit do
+    local entries = redis.call('ZRANGE', key, start, start + page - 1, 'WITHSCORES')
+    for k = 1, #entries, 2 do
+      if taken >= limit then break end
+      if orphaned(entries[k]) then
+        found[#found + 1] = {entries[k], tonumber(entries[k + 1])}
+        taken = taken + 1
+      end
+    end
+    if #entries < 2 * page then break end
+    start = start + page
+  end
+end
+local reactors = redis.call('SMEMBERS', REACTORS)
+local function scan(status, orphaned)
+  for _, reactor in ipairs(reactors) do scan_index(index_key(status, reactor), orphaned) end
+end
+local function unserved(id)
+  local lease = redis.call('HMGET', lease_key('run:' .. id), 'owner', 'expires_at')
+  return not lease_live(lease[1], lease[2], now)
+end
+local function jobless(id) return redis.call('EXISTS', run_key(id, 'jobs')) == 0 end
+scan(ARGV[3], unserved)
+scan(ARGV[4], unserved)
+scan(ARGV[5], jobless)
+table.sort(found, function(a, b)
+  if a[2] ~= b[2] then return a[2] < b[2] end
+  return a[1] < b[1]
+end)
+local out = {}
+for k = 1, math.min(limit, #found) do
+  local id = found[k][1]
+  local blob = redis.call('HGET', run_key(id, 'rows'), header_field(id))
+  if blob then out[#out + 1] = blob end
+end
+return out
