@@ -463,8 +463,9 @@ TEST_F(RedisBackendTest, AnotherKeyLayoutIsRefused) {
   }
 }
 
-// Layout 3 differs from 4 only in what builds before 4 could read: a store of
-// 3 is read as it is and recorded as 4, which those builds then refuse.
+// Layouts 3 and 4 differ from 5 only in what builds before 5 could read: a store of either is
+// read as it is and recorded as 5, which those builds then refuse. (Stores those builds wrote
+// themselves are read by tests/conformance/test_stored_corpus.cpp.)
 TEST_F(RedisBackendTest, AStoreOfTheLayoutBeforeIsReadAndRecordedAsThisOne) {
   ASSERT_TRUE(db_->commit(create_with_job("r1", "q")).ok());
   factory_.raw().command({"SET", factory_.prefix() + "layout_version", "3"});
@@ -473,7 +474,7 @@ TEST_F(RedisBackendTest, AStoreOfTheLayoutBeforeIsReadAndRecordedAsThisOne) {
   ASSERT_TRUE(s.ok()) << s.to_string();
   RunHeaderRow h;
   EXPECT_TRUE(b->load_header("r1", h).ok());
-  EXPECT_EQ(reply_text(factory_.raw().command({"GET", factory_.prefix() + "layout_version"})), "4");
+  EXPECT_EQ(reply_text(factory_.raw().command({"GET", factory_.prefix() + "layout_version"})), "5");
 }
 
 // The keys docs/redis.md lists, and nothing else; every key of a run carries its hash tag.

@@ -71,7 +71,8 @@ if not blob then return redis.error_reply("no header for run " .. id) end
 local h = cjson.decode(blob)
 local edited
 if field == "body" then
-  edited = string.match(blob, "^(.*,\"body\":)\"") .. value .. "}"
+  -- The first ,"body": is the member: a string value cannot hold an unescaped quote.
+  edited = string.match(blob, "^(.-,\"body\":)") .. value .. "}"
 else
   local first, last = string.find(blob, "\"" .. field .. "\":\"[^\"]*\"")
   if not first then first, last = string.find(blob, "\"" .. field .. "\":%-?%d+") end

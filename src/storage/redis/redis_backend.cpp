@@ -693,7 +693,8 @@ Status RedisBackend::find_orphans(std::size_t limit, std::vector<RunHeaderRow>& 
   std::vector<RunHeaderRow> rows;
   Status s = run(ScriptId::kFindOrphans,
                  {count_arg(limit), to_string(RunStatus::kRunning),
-                  to_string(RunStatus::kRollingBack), to_string(RunStatus::kEnqueued)},
+                  to_string(RunStatus::kRollingBack), to_string(RunStatus::kEnqueued),
+                  to_string(RunStatus::kWaiting)},
                  [&](const redisReply& r) { return decode_headers(r, rows); });
   if (s.ok()) out = std::move(rows);
   return s;

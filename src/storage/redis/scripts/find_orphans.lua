@@ -6,13 +6,13 @@
 -- ARGV[3]  the status name running
 -- ARGV[4]  the status name rolling_back
 -- ARGV[5]  the status name enqueued
--- Returns root header blobs: running or rolling back with no live lease, and enqueued with no
--- job; oldest updated_at first (ties: id), at most limit.
+-- ARGV[6]  the status name waiting
+-- Returns root header blobs: running or rolling back with no live lease, enqueued with no job,
+-- and waiting with a wake time and no job; oldest updated_at first (ties: id), at most limit.
 --- @include "includes/keys"
 --- @include "includes/clock"
 --- @include "includes/leases"
 
--- enqueued with no job; oldest updated_at first (ties: id), at most limit.
 local limit = tonumber(ARGV[2])
 local now = now_ms()
 local found = {}
@@ -42,9 +42,19 @@ local function unserved(id)
   return not lease_live(lease[1], lease[2], now)
 end
 local function jobless(id) return redis.call('EXISTS', run_key(id, 'jobs')) == 0 end
+-- A waiting root's wake time is a member of its header record, written before the body by
+-- the record codec (src/records/fields.hpp); a string value cannot hold an unescaped quote,
+-- so the first match is that member. 0 (or none, before layout 5): only an event wakes it.
+local function wakes_without_job(id)
+  if not jobless(id) then return false end
+  local blob = redis.call('HGET', run_key(id, 'rows'), header_field(id))
+  local wake_at = blob and string.match(blob, ',"wake_at":(%d+),"body":')
+  return wake_at ~= nil and tonumber(wake_at) > 0
+end
 scan(ARGV[3], unserved)
 scan(ARGV[4], unserved)
 scan(ARGV[5], jobless)
+scan(ARGV[6], wakes_without_job)
 table.sort(found, function(a, b)
   if a[2] ~= b[2] then return a[2] < b[2] end
   return a[1] < b[1]
