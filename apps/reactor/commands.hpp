@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "bench.hpp"
+#include "worker_loop.hpp"
 
 namespace reactor_cli {
 
@@ -38,14 +39,7 @@ int run_start(const StartOptions& options);
 
 struct WorkerCliOptions {
   std::string storage = kDefaultStorage;
-  int threads = 1;
-  double lease_ttl_s = 60;
-  double sweep_interval_s = 30;
-  // Unset: the DurabilityOptions defaults.
-  std::optional<double> snooze_delay_s;
-  std::optional<int> snooze_max_attempts;
-  // The reactors whose runs this worker serves; empty: every registered one.
-  std::vector<std::string> reactors;
+  WorkerLoopOptions loop;  // --threads, --lease-ttl, ... (worker_loop.hpp)
   // The peer benchmark (hidden): once the worker can take work, SADD its pid
   // to bench:ready on the harness's Redis (BENCH_REDIS_*).
   bool bench_ready = false;

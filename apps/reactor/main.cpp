@@ -32,26 +32,7 @@ int main(int argc, char** argv) {
 
   reactor_cli::WorkerCliOptions worker;
   auto* worker_cmd = app.add_subcommand("worker", "Serve the example reactors' background runs");
-  worker_cmd->add_option("--threads", worker.threads, "Worker threads")->check(CLI::Range(1, 256));
-  worker_cmd->add_option("--lease-ttl", worker.lease_ttl_s, "Run lease TTL in seconds")
-      ->check(CLI::PositiveNumber);
-  worker_cmd
-      ->add_option("--sweep-interval", worker.sweep_interval_s,
-                   "Recovery sweep interval in seconds")
-      ->check(CLI::PositiveNumber);
-  worker_cmd
-      ->add_option("--snooze-delay", worker.snooze_delay_s,
-                   "Seconds (plus up to as much jitter) before a job whose run is held by "
-                   "another execution, or that this worker cannot serve, is tried again")
-      ->check(CLI::PositiveNumber);
-  worker_cmd
-      ->add_option("--snooze-max-attempts", worker.snooze_max_attempts,
-                   "Snoozes allowed for contention other than a live duplicate")
-      ->check(CLI::Range(1, 1000000));
-  worker_cmd
-      ->add_option("--reactors", worker.reactors,
-                   "Serve only these reactors' runs (comma-separated names; default: all)")
-      ->delimiter(',');
+  reactor_cli::add_worker_options(*worker_cmd, worker.loop);
   worker_cmd->add_flag("--bench-ready", worker.bench_ready)->group("");  // the peer benchmark
 
   reactor_cli::RunsOptions runs;
