@@ -2,7 +2,6 @@
 #include <cstdio>
 #include <iostream>
 
-#include "bench_saga/bench_record.hpp"
 #include "cli_engine.hpp"
 #include "commands.hpp"
 #include "worker_loop.hpp"
@@ -15,14 +14,7 @@ int run_worker_command(const WorkerCliOptions& o) {
   const sigset_t stop_signals = block_stop_signals();
   CliEngine cli;
   if (!cli.open(o.storage, durability_options(o.loop))) return 2;
-  if (!o.bench_ready) return serve(cli.engine(), o.loop, stop_signals, "reactor worker");
-  auto record = examples::BenchRecord::from_env();
-  if (record == nullptr) {
-    std::fprintf(stderr, "reactor worker: --bench-ready needs BENCH_REDIS_PORT\n");
-    return 2;
-  }
-  return serve(cli.engine(), o.loop, stop_signals, "reactor worker",
-               [&record] { return record->announce_ready(); });
+  return serve(cli.engine(), o.loop, stop_signals, "reactor worker");
 }
 
 int run_runs(const RunsOptions& o) {

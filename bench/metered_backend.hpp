@@ -1,6 +1,6 @@
 // MeteredBackend: a Backend that forwards every call and, for each commit,
 // records how long the inner backend took, how big the request was and how
-// many bytes this process wrote meanwhile. `reactor bench checkpoint` puts it
+// many bytes this process wrote meanwhile. `reactor-bench checkpoint` puts it
 // under an Engine to time real checkpoints at the store boundary.
 #pragma once
 
@@ -12,7 +12,7 @@
 
 #include "reactor/backend.hpp"
 
-namespace reactor_cli::bench {
+namespace reactor_bench {
 
 // The bytes a CommitRequest carries: its ids, JSON bodies, queue and status
 // names, plus 8 per integer field. What a store has to receive, before its
@@ -85,4 +85,4 @@ class MeteredBackend final : public reactor::Backend {
   std::vector<MeteredCommit> commits_;
 };
 
-}  // namespace reactor_cli::bench
+}  // namespace reactor_bench

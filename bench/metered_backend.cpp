@@ -1,11 +1,11 @@
-#include "bench_metered_backend.hpp"
+#include "metered_backend.hpp"
 
 #include <chrono>
 #include <utility>
 
-#include "bench.hpp"
+#include "support.hpp"
 
-namespace reactor_cli::bench {
+namespace reactor_bench {
 
 using namespace reactor;
 
@@ -52,4 +52,4 @@ Status MeteredBackend::commit(const CommitRequest& c) {
   return s;
 }
 
-}  // namespace reactor_cli::bench
+}  // namespace reactor_bench
