@@ -1,6 +1,5 @@
 #include "cli_engine.hpp"
 
-#include "bench_saga/bench_saga.hpp"
 #include "reactor/backend.hpp"
 
 namespace reactor_cli {
@@ -20,8 +19,6 @@ bool CliEngine::open(const std::string& url, const DurabilityOptions& durability
   engine_ = std::make_unique<Engine>(std::move(options));
   services_.configure_from_env();
   examples::register_examples(engine_->registry(), services_);
-  // BENCH_STEPS / BENCH_STEP_MS: `reactor bench w1` sets them for its workers.
-  examples::register_bench_saga(engine_->registry(), examples::BenchSagaOptions::from_env());
   return true;
 }
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "bench.hpp"
+#include "worker_loop.hpp"
 
 namespace reactor_cli {
 
@@ -38,17 +38,7 @@ int run_start(const StartOptions& options);
 
 struct WorkerCliOptions {
   std::string storage = kDefaultStorage;
-  int threads = 1;
-  double lease_ttl_s = 60;
-  double sweep_interval_s = 30;
-  // Unset: the DurabilityOptions defaults.
-  std::optional<double> snooze_delay_s;
-  std::optional<int> snooze_max_attempts;
-  // The reactors whose runs this worker serves; empty: every registered one.
-  std::vector<std::string> reactors;
-  // The peer benchmark (hidden): once the worker can take work, SADD its pid
-  // to bench:ready on the harness's Redis (BENCH_REDIS_*).
-  bool bench_ready = false;
+  WorkerLoopOptions loop;  // --threads, --lease-ttl, ... (worker_loop.hpp)
 };
 
 // Serves the example reactors until SIGTERM/SIGINT.
@@ -71,28 +61,6 @@ int run_show(const ShowOptions& options);
 
 int run_sweep(const std::string& storage);
 
-// `reactor bench …`: whole-process benchmarks of durable execution on SQLite
-// (bench/README.md). Each prints its figures and returns 0 when it ran and
-// every run it started ended as the workload requires; a missed performance
-// goal is reported, never turned into a failure.
-int run_bench_commit(const bench::CommitRateOptions& options);
-int run_bench_checkpoint(const bench::CheckpointOptions& options);
-int run_bench_w1(const bench::W1Options& options);
-
-// The peer benchmark (bench/peers/reactor/contender): the producer of
-// BENCH_WORKLOAD (W1, W3, W4) from the BENCH_* variables, and the commit-script
-// rate of a Redis server, the baseline of its W1 figure.
-int run_bench_peers_produce();
-int run_bench_redis_commit(const bench::RedisCommitOptions& options);
-
-struct BenchSqliteOptions {
-  bench::CommitRateOptions commit;
-  bench::CheckpointOptions checkpoint;
-  bench::W1Options w1;
-};
-// commit, checkpoint and w1 in one go (the commit rate before and after W1),
-// then one table of every figure against its baseline and goal.
-int run_bench_sqlite(const BenchSqliteOptions& options);
 // Enqueues a resume job for a stored root run: an operator's nudge for a run
 // that seems stuck. Harmless for a run that is executing (the job snoozes on
 // its lease) or already ended (the job is acknowledged). Unknown id: 2.

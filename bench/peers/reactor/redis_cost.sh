@@ -8,13 +8,15 @@
 #
 #   bench/peers/reactor/redis_cost.sh [--workload W1|W4] [--sagas N] [--phases] [BIN...]
 #
-# Each BIN (default: build/release/reactor of this tree) runs the harness's workload (two workers
-# with the contender's flags, the producer) against its own redis-server started under
+# Each BIN (default: build/release/reactor-bench of this tree) runs the harness's workload (two
+# workers with the contender's flags, the producer) against its own redis-server started under
 # `valgrind --tool=callgrind` (Debian package valgrind), configured like the harness's (AOF,
 # fsync every second). Counting starts when both workers are ready and ends when the last
 # saga is done. --phases (W1 only) also counts, on another fresh server, the producer's creates
 # alone; what the workers did (fetches and commits) is the difference. Prints per BIN and phase:
 #   redis_instructions_per_saga=<n> bin=<BIN> workload=<W> phase=<all|create|run>
+# A BIN from before reactor-bench (a `reactor` binary with `worker --bench-ready` and
+# `bench peers-produce`) is run that way, so that a comparison can span the move.
 # The server's profiles stay in the work directory for callgrind_annotate.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
@@ -24,7 +26,7 @@ while [[ $# -gt 0 ]]; do
     --workload) workload=$2; shift 2 ;;
     --sagas) sagas=$2; shift 2 ;;
     --phases) phases=1; shift ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) bins+=("$1"); shift ;;
   esac
 done
@@ -32,7 +34,7 @@ done
 # W4's producer waits for each saga to finish before it starts the next, so its creates cannot be
 # counted without workers.
 [[ $phases -eq 0 || $workload == W1 ]] || { echo "redis_cost.sh: --phases counts W1 only" >&2; exit 2; }
-[[ ${#bins[@]} -gt 0 ]] || bins=("$ROOT/build/release/reactor")
+[[ ${#bins[@]} -gt 0 ]] || bins=("$ROOT/build/release/reactor-bench")
 for tool in valgrind callgrind_control redis-server redis-cli; do
   command -v "$tool" >/dev/null || { echo "redis_cost.sh: needs $tool (apt-get install valgrind redis-server)" >&2; exit 1; }
 done
@@ -82,7 +84,7 @@ count() {
     for _ in $(seq 1 600); do [[ $("${cli[@]}" SCARD bench:ready) == 2 ]] && break; sleep 0.1; done
   fi
   callgrind_control --zero "$server" >/dev/null 2>&1
-  "$bin" bench peers-produce >"$dir/produce.log" 2>&1
+  "$bin" "${produce_cmd[@]}" >"$dir/produce.log" 2>&1
   if [[ $mode == all ]]; then
     # W1's producer returns once every run is enqueued, W4's after its last saga (whose
     # completion records it moves to bench:done:seen).
@@ -108,6 +110,13 @@ count() {
 n=0
 for bin in "${bins[@]}"; do
   [[ -x $bin ]] || { echo "redis_cost.sh: no binary $bin" >&2; exit 1; }
+  # reactor-bench has a peers-produce subcommand; a `reactor` from before it, `bench peers-produce`
+  # (both take `--storage URL worker ...`).
+  if "$bin" --help 2>/dev/null | grep -q '^ *peers-produce '; then
+    produce_cmd=(peers-produce)
+  else
+    produce_cmd=(bench peers-produce)
+  fi
   count "$bin" "run$n-all" all
   all=$counted
   echo "redis_instructions_per_saga=$all bin=$bin workload=$workload phase=all"

@@ -1,19 +1,26 @@
 #!/usr/bin/env bash
 # The peer benchmark with Reactor as a contender, plus the baseline its W1 figure is judged by:
 # the commit-script calls/s of a Redis configured like the harness's, measured just before and
-# just after the harness run (`reactor bench redis-commit`, 2 connections).
+# just after the harness run (`reactor-bench redis-commit`, 2 connections).
 #
 #   bench/peers/reactor/side_by_side.sh [run.sh options...]
 #   e.g. bench/peers/reactor/side_by_side.sh --workloads W1,W3,W4
 #        bench/peers/reactor/side_by_side.sh --only reactor --workloads W1 --reps 1
 #
-# Environment: REACTOR_BIN (default build/release/reactor of this tree), PEERS (the harness,
-# default /work/shared/bench/peers; it is copied, never written). Prints where the results are.
+# Environment: REACTOR_BENCH_BIN (default: reactor-bench beside REACTOR_BIN when that is set,
+# else build/release/reactor-bench of this tree), PEERS (the harness, default
+# $ROOT/../shared/bench/peers beside this project; it is copied, never written). Prints where
+# the results are.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
-REACTOR_BIN=${REACTOR_BIN:-$ROOT/build/release/reactor}
-PEERS=${PEERS:-/work/shared/bench/peers}
-[ -x "$REACTOR_BIN" ] || { echo "no reactor binary at $REACTOR_BIN (build the release preset)" >&2; exit 1; }
+if [ -n "${REACTOR_BIN:-}" ]; then
+  REACTOR_BENCH_BIN=${REACTOR_BENCH_BIN:-$(dirname "$REACTOR_BIN")/reactor-bench}
+fi
+REACTOR_BENCH_BIN=${REACTOR_BENCH_BIN:-$ROOT/build/release/reactor-bench}
+PEERS=${PEERS:-$ROOT/../shared/bench/peers}
+[ -x "$REACTOR_BENCH_BIN" ] ||
+  { echo "no reactor-bench binary at $REACTOR_BENCH_BIN (build the release preset)" >&2; exit 1; }
+[ -x "$PEERS/run.sh" ] || { echo "no peer harness at $PEERS (set PEERS)" >&2; exit 1; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/reactor-peers.XXXXXX")
 cp -r "$PEERS" "$work/" && chmod -R u+w "$work"
@@ -26,18 +33,18 @@ redis_dir="$work/baseline-redis"
 trap 'bash "$ROOT/tests/support/redis_server.sh" stop "$redis_dir" >/dev/null 2>&1 || true' EXIT
 baseline() {
   bash "$ROOT/tests/support/redis_server.sh" start "$redis_dir" 2>/dev/null
-  "$REACTOR_BIN" --storage "$(cat "$redis_dir/url")" bench redis-commit --connections 2 | tee -a "$work/baseline.txt"
+  "$REACTOR_BENCH_BIN" redis-commit --storage "$(cat "$redis_dir/url")" --connections 2 | tee -a "$work/baseline.txt"
   bash "$ROOT/tests/support/redis_server.sh" stop "$redis_dir" 2>/dev/null
 }
 
-echo "== baseline before: reactor bench redis-commit" | tee "$work/baseline.txt"
+echo "== baseline before: reactor-bench redis-commit" | tee "$work/baseline.txt"
 baseline
 echo "== peers harness: $work/peers/run.sh $*"
 set +e
-REACTOR_BIN=$REACTOR_BIN "$work/peers/run.sh" "$@"
+REACTOR_BENCH_BIN=$REACTOR_BENCH_BIN "$work/peers/run.sh" "$@"
 rc=$?
 set -e
-echo "== baseline after: reactor bench redis-commit" | tee -a "$work/baseline.txt"
+echo "== baseline after: reactor-bench redis-commit" | tee -a "$work/baseline.txt"
 baseline
 
 /usr/bin/python3 - "$work" <<'PY'

@@ -1,8 +1,10 @@
-// `reactor bench w1`: W1 of the peers' WORKLOADS.md on the SQLite backend.
+// reactor-bench w1: W1 of the peers' WORKLOADS.md on the SQLite backend.
 // This process is the producer: it starts N BenchSaga runs in bulk
-// (Engine::run_many_in_background), while W `reactor worker --threads 1`
-// child processes execute them, checkpointing every step. Every figure comes
+// (Engine::run_many_in_background), while W `reactor-bench worker --threads 1`
+// child processes (this binary again) execute them, checkpointing every step. Every figure comes
 // from the stored records, and every run is verified before any is reported.
+#include "w1.hpp"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -17,14 +19,13 @@
 #include <sstream>
 #include <thread>
 
-#include "bench.hpp"
-#include "bench_saga/bench_saga.hpp"
-#include "commands.hpp"
 #include "reactor/reactor.hpp"
+#include "saga/bench_saga.hpp"
+#include "support.hpp"
 
 extern char** environ;
 
-namespace reactor_cli::bench {
+namespace reactor_bench {
 
 using namespace reactor;
 using namespace std::chrono_literals;
@@ -43,11 +44,12 @@ class WorkerProcesses {
  public:
   ~WorkerProcesses() { stop_all(); }
 
-  // Starts `reactor --storage URL worker --threads 1` with stderr to `log`.
+  // Starts `reactor-bench worker --storage URL --threads 1` (this binary) with
+  // stderr to `log`.
   // Everything the child needs is prepared before fork(): between fork and
   // exec it only calls async-signal-safe functions.
   bool spawn(const std::string& url, const std::string& log, const W1Options& o) {
-    std::vector<std::string> args = {"reactor", "--storage", url, "worker", "--threads", "1"};
+    std::vector<std::string> args = {"reactor-bench", "worker", "--storage", url, "--threads", "1"};
     std::vector<std::string> env = {"BENCH_STEPS=" + std::to_string(o.steps),
                                     "BENCH_STEP_MS=" + std::to_string(o.step_ms)};
     for (char** e = environ; *e != nullptr; ++e) {
@@ -226,7 +228,7 @@ Status verify_and_measure(Engine& engine, const std::vector<std::string>& ids, d
     RunHeaderRow header;
     Status s = engine.find(ids[i], run);
     if (s.ok()) s = engine.backend()->load_header(ids[i], header);
-    const std::string saga = examples::bench_saga_id(static_cast<int>(i));
+    const std::string saga = bench_saga_id(static_cast<int>(i));
     std::string problem;
     if (!s.ok()) {
       problem = s.to_string();
@@ -254,17 +256,17 @@ Status verify_and_measure(Engine& engine, const std::vector<std::string>& ids, d
   return Status::Ok();
 }
 
-Status run_w1(const W1Options& o, const std::string& scratch, W1Result& r) {
+Status run_workload(const W1Options& o, const std::string& scratch, W1Result& r) {
   std::unique_ptr<Backend> backend;
   if (Status s = open_backend(r.storage, SystemClock::instance(), backend); !s.ok()) return s;
   EngineOptions options;
   options.backend = std::move(backend);
   Engine engine(std::move(options));
-  examples::register_bench_saga(engine.registry(), {o.steps, o.step_ms, nullptr});
+  register_bench_saga(engine.registry(), {o.steps, o.step_ms, nullptr});
   std::vector<RunHeaderRow> existing;
   if (Status s = engine.backend()->list_runs(RunFilter{}, existing); !s.ok()) return s;
   if (!existing.empty()) {
-    return Status::InvalidArgument("bench w1 needs an empty store; " + r.storage +
+    return Status::InvalidArgument("reactor-bench w1 needs an empty store; " + r.storage +
                                    " already holds runs");
   }
 
@@ -287,10 +289,10 @@ Status run_w1(const W1Options& o, const std::string& scratch, W1Result& r) {
     const double t_enq = now_ms();
     std::vector<Value> inputs;
     for (int i = first; i < first + count; ++i) {
-      inputs.push_back(examples::bench_saga_input(i, t_enq));
+      inputs.push_back(bench_saga_input(i, t_enq));
     }
     std::vector<std::string> batch;
-    Status s = engine.run_many_in_background(examples::kBenchSagaName, std::move(inputs), batch);
+    Status s = engine.run_many_in_background(kBenchSagaName, std::move(inputs), batch);
     if (!s.ok()) return s;
     ids.insert(ids.end(), batch.begin(), batch.end());
     first += count;
@@ -335,12 +337,12 @@ W1Result measure_w1(const W1Options& o) {
   }
   r.storage = o.storage.empty() ? dir.sqlite_url("w1.db") : o.storage;
   if (r.storage.rfind("sqlite:", 0) != 0) {
-    r.error =
-        "bench w1 runs worker processes on one store, which must be SQLite (got " + r.storage + ")";
+    r.error = "reactor-bench w1 runs worker processes on one store, which must be SQLite (got " +
+              r.storage + ")";
     return r;
   }
   r.file_system = file_system_of(o.storage.empty() ? dir.path() : directory_of(o.storage));
-  Status s = run_w1(o, dir.path(), r);
+  Status s = run_workload(o, dir.path(), r);
   r.ok = s.ok();
   if (!s.ok()) r.error = s.to_string();
   return r;
@@ -349,7 +351,7 @@ W1Result measure_w1(const W1Options& o) {
 void print_w1(const W1Result& r) {
   std::printf(
       "W1: %s BenchSaga runs of %d steps on %d worker process(es) "
-      "(reactor worker --threads 1),\n"
+      "(reactor-bench worker --threads 1),\n"
       "started in bulk by this process (%zu runs per commit); storage %s (%s).\n"
       "latency: t_enq (in the saga's input) -> updated_at of its terminal record, as "
       "stored;\nwall: first enqueue -> the last terminal record.\n",
@@ -376,16 +378,12 @@ void print_w1(const W1Result& r) {
               grouped(r.sagas).c_str(), r.steps);
 }
 
-}  // namespace reactor_cli::bench
-
-namespace reactor_cli {
-
-int run_bench_w1(const bench::W1Options& options) {
-  std::printf("reactor bench w1 (%s)\n\n", bench::machine_note().c_str());
+int run_w1(const W1Options& options) {
+  std::printf("reactor-bench w1 (%s)\n\n", machine_note().c_str());
   std::fflush(stdout);
-  bench::W1Result r = bench::measure_w1(options);
-  bench::print_w1(r);
+  W1Result r = measure_w1(options);
+  print_w1(r);
   return r.ok ? 0 : 1;
 }
 
-}  // namespace reactor_cli
+}  // namespace reactor_bench

@@ -1,19 +1,18 @@
-// `reactor bench sqlite`: the benchmarks of issue 3 in one run, so that every
+// reactor-bench sqlite: the benchmarks of issue 3 in one run, so that every
 // ratio divides figures measured minutes apart on the same machine and load.
 // Order: raw commit rate, checkpoint cost, W1, raw commit rate again (the
 // W1 ratio uses the mean of the two, and both are shown, so drift is seen).
+#include "sqlite.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <string>
 
-#include "bench.hpp"
-#include "commands.hpp"
+#include "support.hpp"
 
-namespace reactor_cli {
+namespace reactor_bench {
 
 namespace {
-
-using namespace bench;
 
 const char* verdict(bool met) { return met ? "met" : "NOT MET"; }
 
@@ -69,8 +68,8 @@ void print_summary(const CommitRate& before, const CommitRate& after, const Chec
 
 }  // namespace
 
-int run_bench_sqlite(const BenchSqliteOptions& o) {
-  std::printf("reactor bench sqlite (%s)\n\n", machine_note().c_str());
+int run_sqlite(const SqliteOptions& o) {
+  std::printf("reactor-bench sqlite (%s)\n\n", machine_note().c_str());
   CommitRate before = measure_commit_rate(o.commit);
   print_commit_rate(before, o.commit);
   std::printf("\n");
@@ -90,4 +89,4 @@ int run_bench_sqlite(const BenchSqliteOptions& o) {
   return before.ok && after.ok && cp.ok && w1.ok ? 0 : 1;
 }
 
-}  // namespace reactor_cli
+}  // namespace reactor_bench

@@ -1,19 +1,20 @@
-// `reactor bench checkpoint`: does a checkpoint cost more late in a long run?
+// reactor-bench checkpoint: does a checkpoint cost more late in a long run?
 // Runs BenchSaga of 5 and of 500 steps durably in this process (Engine::run on
 // SQLite) under a MeteredBackend, and compares the commit of the last step of
 // each: wall time at Backend::commit, the request's payload bytes, and the
 // bytes SQLite wrote (its WAL frames). Both under synchronous=FULL and OFF:
 // with OFF no fsync hides a growth in the work a commit does.
+#include "checkpoint.hpp"
+
 #include <algorithm>
 #include <cstdio>
 
-#include "bench.hpp"
-#include "bench_metered_backend.hpp"
-#include "bench_saga/bench_saga.hpp"
-#include "commands.hpp"
+#include "metered_backend.hpp"
 #include "reactor/reactor.hpp"
+#include "saga/bench_saga.hpp"
+#include "support.hpp"
 
-namespace reactor_cli::bench {
+namespace reactor_bench {
 
 using namespace reactor;
 
@@ -71,7 +72,7 @@ Status measure_one(Engine& engine, MeteredBackend& metered, const Definition& de
                    int seq, std::int64_t frame_bytes, Samples& out) {
   const double now_ms = static_cast<double>(to_unix_ms(SystemClock::instance()->now()));
   metered.take_commits();
-  RunResult r = engine.run(def, examples::bench_saga_input(seq, now_ms));
+  RunResult r = engine.run(def, bench_saga_input(seq, now_ms));
   std::vector<MeteredCommit> commits = metered.take_commits();
   if (r.status != RunStatus::kCompleted || r.value.value("counter", -1) != steps) {
     return Status::Internal("the " + std::to_string(steps) + "-step run ended " +
@@ -108,8 +109,8 @@ Status measure_sync(const ScratchDir& dir, const CheckpointOptions& o, const std
   EngineOptions options;
   options.backend = metered;
   Engine engine(std::move(options));
-  const Definition short_def = examples::bench_saga({o.short_steps, 0, nullptr});
-  const Definition long_def = examples::bench_saga({o.long_steps, 0, nullptr});
+  const Definition short_def = bench_saga({o.short_steps, 0, nullptr});
+  const Definition long_def = bench_saga({o.long_steps, 0, nullptr});
 
   Samples short_samples, long_samples, warm_up;
   int seq = 0;
@@ -203,15 +204,11 @@ void print_checkpoint_cost(const CheckpointCost& r, const CheckpointOptions& o) 
   }
 }
 
-}  // namespace reactor_cli::bench
-
-namespace reactor_cli {
-
-int run_bench_checkpoint(const bench::CheckpointOptions& options) {
-  std::printf("reactor bench checkpoint (%s)\n\n", bench::machine_note().c_str());
-  bench::CheckpointCost r = bench::measure_checkpoint_cost(options);
-  bench::print_checkpoint_cost(r, options);
+int run_checkpoint(const CheckpointOptions& options) {
+  std::printf("reactor-bench checkpoint (%s)\n\n", machine_note().c_str());
+  CheckpointCost r = measure_checkpoint_cost(options);
+  print_checkpoint_cost(r, options);
   return r.ok ? 0 : 1;
 }
 
-}  // namespace reactor_cli
+}  // namespace reactor_bench

@@ -1,11 +1,11 @@
-#include "bench_metered_backend.hpp"
+#include "metered_backend.hpp"
 
 #include <chrono>
 #include <utility>
 
-#include "bench.hpp"
+#include "support.hpp"
 
-namespace reactor_cli::bench {
+namespace reactor_bench {
 
 using namespace reactor;
 
@@ -40,7 +40,7 @@ Status MeteredBackend::commit(const CommitRequest& c) {
   // Only the inner commit is timed; reading /proc stays outside the interval.
   const std::int64_t written_before = written_bytes();
   const auto start = std::chrono::steady_clock::now();
-  Status s = inner_->commit(c);
+  Status s = BackendWrapper::commit(c);
   const auto end = std::chrono::steady_clock::now();
   const std::int64_t written_after = written_bytes();
   m.ms = std::chrono::duration<double, std::milli>(end - start).count();
@@ -52,4 +52,4 @@ Status MeteredBackend::commit(const CommitRequest& c) {
   return s;
 }
 
-}  // namespace reactor_cli::bench
+}  // namespace reactor_bench

@@ -1,6 +1,7 @@
-// Reading the rows a worker gets with a fetched run (see bench/README.md).
+// reactor-bench records: reading the rows a worker gets with a fetched run (see
+// bench/README.md).
 //
-//   ./build/release/reactor_bench_engine --benchmark_filter=Rows
+//   ./build/release/reactor-bench records [Google Benchmark flags]
 //
 // BM_DecodeFetchedRun decodes the rows of one W1 saga as its fetch brings them (the header,
 // the inputs, five pending step rows) into the Run the engine starts from: the decoder the
@@ -12,9 +13,10 @@
 
 #include <string>
 
+#include "records/run_rows.hpp"
+#include "google_benchmark.hpp"
 #include "reactor/backend.hpp"
 #include "reactor/run.hpp"
-#include "records/run_rows.hpp"
 
 namespace {
 
@@ -85,9 +87,19 @@ void BM_ParseFetchedRowsAsValues(benchmark::State& state) { parse_rows_as_values
 void BM_DecodeFetchedRunMid(benchmark::State& state) { decode_rows(state, 2); }
 void BM_ParseFetchedRowsAsValuesMid(benchmark::State& state) { parse_rows_as_values(state, 2); }
 
-BENCHMARK(BM_DecodeFetchedRun)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_ParseFetchedRowsAsValues)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_DecodeFetchedRunMid)->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_ParseFetchedRowsAsValuesMid)->Unit(benchmark::kMicrosecond);
-
 }  // namespace
+
+namespace reactor_bench {
+
+void register_records_benchmarks() {
+  benchmark::RegisterBenchmark("BM_DecodeFetchedRun", BM_DecodeFetchedRun)
+      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("BM_ParseFetchedRowsAsValues", BM_ParseFetchedRowsAsValues)
+      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("BM_DecodeFetchedRunMid", BM_DecodeFetchedRunMid)
+      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("BM_ParseFetchedRowsAsValuesMid", BM_ParseFetchedRowsAsValuesMid)
+      ->Unit(benchmark::kMicrosecond);
+}
+
+}  // namespace reactor_bench

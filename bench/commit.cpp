@@ -1,8 +1,10 @@
-// `reactor bench commit`: how many SQLite transactions this machine commits
+// reactor-bench commit: how many SQLite transactions this machine commits
 // per second, with the settings the SQLite backend uses (WAL,
 // synchronous=FULL, busy timeout 5 s), each one upsert of a 2 KB value. It is
 // the ceiling any engine that commits once per step can approach here, and
 // the baseline of the W1 ratio durable-steps/s ÷ commits/s.
+#include "commit.hpp"
+
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -11,10 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "bench.hpp"
-#include "commands.hpp"
+#include "support.hpp"
 
-namespace reactor_cli::bench {
+namespace reactor_bench {
 
 namespace {
 
@@ -133,15 +134,11 @@ void print_commit_rate(const CommitRate& r, const CommitRateOptions& o) {
               r.commits);
 }
 
-}  // namespace reactor_cli::bench
-
-namespace reactor_cli {
-
-int run_bench_commit(const bench::CommitRateOptions& options) {
-  std::printf("reactor bench commit (%s)\n\n", bench::machine_note().c_str());
-  bench::CommitRate r = bench::measure_commit_rate(options);
-  bench::print_commit_rate(r, options);
+int run_commit(const CommitRateOptions& options) {
+  std::printf("reactor-bench commit (%s)\n\n", machine_note().c_str());
+  CommitRate r = measure_commit_rate(options);
+  print_commit_rate(r, options);
   return r.ok ? 0 : 1;
 }
 
-}  // namespace reactor_cli
+}  // namespace reactor_bench

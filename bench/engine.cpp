@@ -1,7 +1,7 @@
-// Engine overhead per step, no persistence (see bench/README.md).
+// reactor-bench engine: engine overhead per step, no persistence (see bench/README.md).
 //
-//   cmake --preset release && cmake --build --preset release --target reactor_bench_engine
-//   ./build/release/reactor_bench_engine
+//   cmake --preset release && cmake --build --preset release --target reactor_bench
+//   ./build/release/reactor-bench engine [Google Benchmark flags]
 //
 // Counters:
 //   ns_per_step         wall ns per step per run (manual steady_clock around the timed loop,
@@ -11,143 +11,31 @@
 //   peak_bytes_per_run  highest live heap bytes during the run, above the level before it.
 //   allocs_per_step     operator new calls during one run, divided by steps.
 //
-// Heap figures come from one extra, untimed run per benchmark with counting switched on. In
-// the timed loop the replaced operator new/delete are plain malloc/free behind one branch, so
-// counting does not distort ns_per_step.
-#include <benchmark/benchmark.h>
-#include <malloc.h>
+// Heap figures come from one extra, untimed run per benchmark with counting switched on
+// (heap_counter.hpp). In the timed loop the replaced operator new/delete are plain malloc/free
+// behind one branch, so counting does not distort ns_per_step.
+#include "reactor/engine.hpp"
 
-#include <atomic>
+#include <benchmark/benchmark.h>
+
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
-#include <new>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "google_benchmark.hpp"
+#include "heap_counter.hpp"
 #include "reactor/builder.hpp"
-#include "reactor/engine.hpp"
 #include "reactor/run_result.hpp"
-
-// ---------------------------------------------------------------------------------------------
-// Counting global operator new/delete
-// ---------------------------------------------------------------------------------------------
-namespace heap {
-
-// Counting is switched on only around the untimed measuring run. Sizes are malloc_usable_size
-// (what the allocation really holds, malloc's rounding included), taken at new and at delete,
-// so the live total stays consistent without a header in front of every block.
-std::atomic<bool> counting{false};
-std::atomic<std::int64_t> live{0};
-std::atomic<std::int64_t> peak{0};
-std::atomic<std::int64_t> allocs{0};
-
-inline void on_alloc(void* p) {
-  if (p == nullptr || !counting.load(std::memory_order_relaxed)) return;
-  const auto n = static_cast<std::int64_t>(malloc_usable_size(p));
-  allocs.fetch_add(1, std::memory_order_relaxed);
-  const std::int64_t now = live.fetch_add(n, std::memory_order_relaxed) + n;
-  std::int64_t seen = peak.load(std::memory_order_relaxed);
-  while (now > seen && !peak.compare_exchange_weak(seen, now, std::memory_order_relaxed)) {
-  }
-}
-
-inline void on_free(void* p) {
-  if (p == nullptr || !counting.load(std::memory_order_relaxed)) return;
-  live.fetch_sub(static_cast<std::int64_t>(malloc_usable_size(p)), std::memory_order_relaxed);
-}
-
-inline void* alloc(std::size_t n) {
-  void* p = std::malloc(n == 0 ? 1 : n);
-  on_alloc(p);
-  return p;
-}
-
-inline void* alloc_aligned(std::size_t n, std::align_val_t al) {
-  const auto a = static_cast<std::size_t>(al);
-  std::size_t size = (n + a - 1) / a * a;  // aligned_alloc wants a multiple of the alignment
-  void* p = std::aligned_alloc(a, size == 0 ? a : size);
-  on_alloc(p);
-  return p;
-}
-
-// Not inlined: GCC would otherwise see free() applied to what operator new returned
-// (-Wmismatched-new-delete).
-[[gnu::noinline]] void release(void* p) {
-  on_free(p);
-  std::free(p);
-}
-
-struct Snapshot {
-  std::int64_t live;
-  std::int64_t allocs;
-};
-
-// Starts counting from zero. Frees of blocks allocated before start() would be
-// miscounted; the measured window only frees what it allocated itself.
-inline void start() {
-  live.store(0);
-  peak.store(0);
-  allocs.store(0);
-  counting.store(true);
-}
-inline Snapshot snapshot() { return {live.load(), allocs.load()}; }
-inline void stop() { counting.store(false); }
-
-}  // namespace heap
-
-void* operator new(std::size_t n) {
-  void* p = heap::alloc(n);
-  if (p == nullptr) throw std::bad_alloc();
-  return p;
-}
-void* operator new[](std::size_t n) {
-  void* p = heap::alloc(n);
-  if (p == nullptr) throw std::bad_alloc();
-  return p;
-}
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return heap::alloc(n); }
-void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return heap::alloc(n); }
-void* operator new(std::size_t n, std::align_val_t al) {
-  void* p = heap::alloc_aligned(n, al);
-  if (p == nullptr) throw std::bad_alloc();
-  return p;
-}
-void* operator new[](std::size_t n, std::align_val_t al) {
-  void* p = heap::alloc_aligned(n, al);
-  if (p == nullptr) throw std::bad_alloc();
-  return p;
-}
-void* operator new(std::size_t n, std::align_val_t al, const std::nothrow_t&) noexcept {
-  return heap::alloc_aligned(n, al);
-}
-void* operator new[](std::size_t n, std::align_val_t al, const std::nothrow_t&) noexcept {
-  return heap::alloc_aligned(n, al);
-}
-void operator delete(void* p) noexcept { heap::release(p); }
-void operator delete[](void* p) noexcept { heap::release(p); }
-void operator delete(void* p, std::size_t) noexcept { heap::release(p); }
-void operator delete[](void* p, std::size_t) noexcept { heap::release(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { heap::release(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { heap::release(p); }
-void operator delete(void* p, std::align_val_t) noexcept { heap::release(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { heap::release(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { heap::release(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { heap::release(p); }
-void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept {
-  heap::release(p);
-}
-void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept {
-  heap::release(p);
-}
 
 // ---------------------------------------------------------------------------------------------
 // The ~200-byte step value and the step bodies (shared by the engine runs and the baselines)
 // ---------------------------------------------------------------------------------------------
 namespace {
 
+namespace heap = reactor_bench::heap;
 using reactor::Args;
 using reactor::Value;
 
@@ -215,8 +103,7 @@ reactor::Definition fan_in_definition(std::size_t n, int concurrency) {
   reactor::Builder b("fan_in");
   b.max_concurrency(concurrency);
   for (std::size_t k = 0; k < n; ++k) {
-    b.step(step_name('w', k), [saga = saga_id(static_cast<std::int64_t>(k)),
-                               k](const Args&) {
+    b.step(step_name('w', k), [saga = saga_id(static_cast<std::int64_t>(k)), k](const Args&) {
       return reactor::Success(make_value(saga, static_cast<std::int64_t>(k)));
     });
   }
@@ -256,8 +143,8 @@ void run_benchmark(benchmark::State& state, double steps, Body body, Check check
       after_allocs = after.allocs;
       ok = check(result);
     }
-    const std::int64_t peak = heap::peak.load();
-    const std::int64_t leftover = heap::live.load() - before.live;
+    const std::int64_t peak = heap::peak();
+    const std::int64_t leftover = heap::live() - before.live;
     heap::stop();
     if (!ok) {
       state.SkipWithError("run did not produce the expected value");
@@ -280,7 +167,8 @@ void run_benchmark(benchmark::State& state, double steps, Body body, Check check
   }
   const auto t1 = std::chrono::steady_clock::now();
   const double ns = std::chrono::duration<double, std::nano>(t1 - t0).count();
-  state.counters["ns_per_step"] = benchmark::Counter(ns / steps, benchmark::Counter::kAvgIterations);
+  state.counters["ns_per_step"] =
+      benchmark::Counter(ns / steps, benchmark::Counter::kAvgIterations);
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * steps));
 }
 
@@ -301,13 +189,6 @@ void BM_EngineChain(benchmark::State& state) {
         return last["counter"] == static_cast<std::int64_t>(n);
       });
 }
-BENCHMARK(BM_EngineChain)
-    ->ArgNames({"steps", "returns_last"})
-    ->Args({1000, 1})
-    ->Args({100, 1})
-    ->Args({1000, 0})
-    ->UseRealTime()
-    ->Unit(benchmark::kMicrosecond);
 
 // --- Engine: same chain, steps return null (engine cost without the JSON work) ---------------
 void BM_EngineChainNull(benchmark::State& state) {
@@ -319,12 +200,6 @@ void BM_EngineChainNull(benchmark::State& state) {
       state, static_cast<double>(n), [&] { return engine.run(def, inputs); },
       [](const reactor::RunResult& r) { return r.ok() && r.value.is_null(); });
 }
-BENCHMARK(BM_EngineChainNull)
-    ->ArgName("steps")
-    ->Arg(1000)
-    ->Arg(100)
-    ->UseRealTime()
-    ->Unit(benchmark::kMicrosecond);
 
 // --- Engine: 100-wide fan-in (args: width, max_concurrency) -----------------------------------
 void BM_EngineFanIn(benchmark::State& state) {
@@ -337,12 +212,6 @@ void BM_EngineFanIn(benchmark::State& state) {
       state, static_cast<double>(n + 1), [&] { return engine.run(def, Value::object()); },
       [&](const reactor::RunResult& r) { return r.ok() && r.value["total"] == expected; });
 }
-BENCHMARK(BM_EngineFanIn)
-    ->ArgNames({"width", "concurrency"})
-    ->Args({100, 1})
-    ->Args({100, 2})
-    ->UseRealTime()
-    ->Unit(benchmark::kMicrosecond);
 
 // --- Baseline: the chain's JSON work alone, values kept like the engine keeps results --------
 void BM_JsonOnlyChain(benchmark::State& state) {
@@ -364,8 +233,6 @@ void BM_JsonOnlyChain(benchmark::State& state) {
         return v.back()["counter"] == static_cast<std::int64_t>(n);
       });
 }
-BENCHMARK(BM_JsonOnlyChain)->ArgName("steps")->Arg(1000)->UseRealTime()->Unit(
-    benchmark::kMicrosecond);
 
 // --- Baseline: the fan-in's JSON work alone (n values built, then summed by name) ------------
 void BM_JsonOnlyFanIn(benchmark::State& state) {
@@ -389,8 +256,6 @@ void BM_JsonOnlyFanIn(benchmark::State& state) {
         return v.back()["total"] == static_cast<std::int64_t>(n * (n - 1) / 2);
       });
 }
-BENCHMARK(BM_JsonOnlyFanIn)->ArgName("width")->Arg(100)->UseRealTime()->Unit(
-    benchmark::kMicrosecond);
 
 // --- Components: what single engine operations cost, to read the profile against -----------
 
@@ -407,7 +272,6 @@ void BM_ClockNow(benchmark::State& state) {
       },
       [](std::int64_t sum) { return sum > 0; });
 }
-BENCHMARK(BM_ClockNow)->UseRealTime()->Unit(benchmark::kMicrosecond);
 
 // A deep copy of one ~200-byte step value (what make_run_result does per step).
 void BM_JsonCopy(benchmark::State& state) {
@@ -423,8 +287,47 @@ void BM_JsonCopy(benchmark::State& state) {
       },
       [&](const std::vector<Value>& c) { return c.back() == v; });
 }
-BENCHMARK(BM_JsonCopy)->UseRealTime()->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 
-BENCHMARK_MAIN();
+namespace reactor_bench {
+
+void register_engine_benchmarks() {
+  benchmark::RegisterBenchmark("BM_EngineChain", BM_EngineChain)
+      ->ArgNames({"steps", "returns_last"})
+      ->Args({1000, 1})
+      ->Args({100, 1})
+      ->Args({1000, 0})
+      ->UseRealTime()
+      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("BM_EngineChainNull", BM_EngineChainNull)
+      ->ArgName("steps")
+      ->Arg(1000)
+      ->Arg(100)
+      ->UseRealTime()
+      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("BM_EngineFanIn", BM_EngineFanIn)
+      ->ArgNames({"width", "concurrency"})
+      ->Args({100, 1})
+      ->Args({100, 2})
+      ->UseRealTime()
+      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("BM_JsonOnlyChain", BM_JsonOnlyChain)
+      ->ArgName("steps")
+      ->Arg(1000)
+      ->UseRealTime()
+      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("BM_JsonOnlyFanIn", BM_JsonOnlyFanIn)
+      ->ArgName("width")
+      ->Arg(100)
+      ->UseRealTime()
+      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("BM_ClockNow", BM_ClockNow)
+      ->UseRealTime()
+      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("BM_JsonCopy", BM_JsonCopy)
+      ->UseRealTime()
+      ->Unit(benchmark::kMicrosecond);
+}
+
+}  // namespace reactor_bench

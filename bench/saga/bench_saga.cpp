@@ -1,4 +1,6 @@
-#include "bench_saga/bench_saga.hpp"
+#include "saga/bench_saga.hpp"
+
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -6,9 +8,7 @@
 #include <string>
 #include <thread>
 
-#include <unistd.h>
-
-namespace examples {
+namespace reactor_bench {
 
 using namespace reactor;
 
@@ -132,4 +132,4 @@ void register_bench_saga(Registry& registry, const BenchSagaOptions& options) {
   registry.add(bench_saga(options));
 }
 
-}  // namespace examples
+}  // namespace reactor_bench

@@ -1,5 +1,5 @@
-// The plumbing every `reactor bench` command shares: a scratch directory,
-// nearest-rank statistics, and what /proc says about a process.
+#include "support.hpp"
+
 #include <sys/statfs.h>
 #include <unistd.h>
 
@@ -12,9 +12,7 @@
 #include <sstream>
 #include <thread>
 
-#include "bench.hpp"
-
-namespace reactor_cli::bench {
+namespace reactor_bench {
 
 namespace fs = std::filesystem;
 
@@ -135,4 +133,4 @@ std::string grouped(double value) {
   return out;
 }
 
-}  // namespace reactor_cli::bench
+}  // namespace reactor_bench

@@ -1,4 +1,4 @@
-#include "bench_saga/bench_record.hpp"
+#include "saga/bench_record.hpp"
 
 #include <hiredis/hiredis.h>
 #include <unistd.h>
@@ -6,7 +6,7 @@
 #include <chrono>
 #include <cstdlib>
 
-namespace examples {
+namespace reactor_bench {
 
 namespace {
 
@@ -27,13 +27,15 @@ std::shared_ptr<BenchRecord> BenchRecord::from_env() {
   const std::string port = env_or("BENCH_REDIS_PORT", "");
   if (port.empty()) return nullptr;
   return std::make_shared<BenchRecord>(env_or("BENCH_REDIS_HOST", "127.0.0.1"),
-                                       std::atoi(port.c_str()),
-                                       env_or("BENCH_REDIS_PASSWORD", ""),
+                                       std::atoi(port.c_str()), env_or("BENCH_REDIS_PASSWORD", ""),
                                        env_or("BENCH_INSTRUMENT", "0") == "1");
 }
 
 BenchRecord::BenchRecord(std::string host, int port, std::string password, bool instrument)
-    : host_(std::move(host)), port_(port), password_(std::move(password)), instrument_(instrument) {}
+    : host_(std::move(host)),
+      port_(port),
+      password_(std::move(password)),
+      instrument_(instrument) {}
 
 BenchRecord::~BenchRecord() {
   if (ctx_ != nullptr) redisFree(ctx_);
@@ -98,4 +100,4 @@ std::string BenchRecord::announce_ready() {
   return command({"SADD", "bench:ready", std::to_string(::getpid())});
 }
 
-}  // namespace examples
+}  // namespace reactor_bench

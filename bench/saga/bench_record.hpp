@@ -1,7 +1,7 @@
-// BenchRecord: the `bench:*` writes of the peer benchmark (WORKLOADS.md in
-// /work/shared/bench/peers): the step bodies of BenchSaga report to the
-// harness's Redis, and a worker announces that it can take work. This is
-// measurement plumbing of the example, on its own small hiredis connection;
+// BenchRecord: the `bench:*` writes of the peer benchmark (WORKLOADS.md of
+// the peer harness, bench/README.md): the step bodies of BenchSaga report to
+// the harness's Redis, and a worker announces that it can take work. This is
+// measurement plumbing of the benchmark, on its own small hiredis connection;
 // the engine knows nothing of it.
 //
 // Configured from the harness's environment: BENCH_REDIS_HOST,
@@ -16,7 +16,7 @@
 
 struct redisContext;
 
-namespace examples {
+namespace reactor_bench {
 
 class BenchRecord {
  public:
@@ -52,4 +52,4 @@ class BenchRecord {
 // harness's clock).
 double bench_now_ms();
 
-}  // namespace examples
+}  // namespace reactor_bench

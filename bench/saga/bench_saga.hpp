@@ -2,7 +2,8 @@
 // WORKLOADS.md): a chain of steps s1..sN. Step k receives step k-1's state
 // (step 1 the inputs) and returns it with `counter` one higher, so the final
 // counter proves every step ran once, in order, on the state stored before it.
-// Every contender (SQLite now, Redis later) runs exactly this work.
+// Every benchmark of reactor-bench that runs sagas, on SQLite or on Redis,
+// runs exactly this work.
 //
 // With a BenchRecord (the peer harness's Redis, from BENCH_REDIS_*), the step
 // bodies also do the harness's writes (WORKLOADS.md): the last step pushes
@@ -11,12 +12,11 @@
 #pragma once
 
 #include <memory>
-
 #include <reactor/reactor.hpp>
 
-#include "bench_saga/bench_record.hpp"
+#include "saga/bench_record.hpp"
 
-namespace examples {
+namespace reactor_bench {
 
 inline constexpr const char* kBenchSagaName = "BenchSaga";
 
@@ -45,4 +45,4 @@ reactor::Definition bench_saga(const BenchSagaOptions& options);
 // Registers bench_saga(options) under kBenchSagaName.
 void register_bench_saga(reactor::Registry& registry, const BenchSagaOptions& options);
 
-}  // namespace examples
+}  // namespace reactor_bench

@@ -1,0 +1,184 @@
+// reactor-bench: Reactor's benchmarks, one subcommand each (bench/README.md).
+// Each prints its figures and returns 0 when it ran and every run it started
+// ended as its workload requires; a missed performance goal is reported,
+// never turned into a failure.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "google_benchmark.hpp"
+#include "peers.hpp"
+#include "sqlite.hpp"
+#include "worker.hpp"
+
+namespace {
+
+using namespace reactor_bench;
+
+void add_dir(CLI::App* cmd, std::string& dir) {
+  cmd->add_option("--dir", dir,
+                  "Directory for the scratch databases, removed after (default: the temp dir)");
+}
+
+// --storage is accepted before the subcommand and after it; the one after wins.
+void add_storage(CLI::App* cmd, std::string& storage, const std::string& what) {
+  cmd->add_option("--storage", storage, what);
+}
+
+void add_w1(CLI::App* cmd, W1Options& w1) {
+  cmd->add_option("-n,--sagas", w1.sagas, "How many sagas")->check(CLI::Range(1, 1000000));
+  cmd->add_option("--steps", w1.steps, "Steps per saga")->check(CLI::Range(1, 100000));
+  cmd->add_option("--workers", w1.workers, "Worker processes (one thread each)")
+      ->check(CLI::Range(1, 64));
+  cmd->add_option("--step-ms", w1.step_ms, "Each step body sleeps this long")
+      ->check(CLI::Range(0, 60000));
+  add_storage(cmd, w1.storage,
+              "An empty SQLite store to use (default: a scratch file, removed after)");
+  cmd->add_option("--timeout", w1.timeout_s, "Give up after this many seconds")
+      ->check(CLI::PositiveNumber);
+  add_dir(cmd, w1.dir);
+}
+
+void add_checkpoint(CLI::App* cmd, CheckpointOptions& cp) {
+  cmd->add_option("--short-steps", cp.short_steps, "Steps of the short run")
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--long-steps", cp.long_steps, "Steps of the long run")
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--repeat", cp.repeat_full, "Runs of each length with synchronous=FULL")
+      ->check(CLI::Range(1, 1000));
+  cmd->add_option("--repeat-off", cp.repeat_off, "Runs of each length with synchronous=OFF")
+      ->check(CLI::Range(1, 10000));
+  add_dir(cmd, cp.dir);
+}
+
+void add_commit(CLI::App* cmd, CommitRateOptions& c) {
+  cmd->add_option("--commits", c.commits, "Timed commits")->check(CLI::Range(1, 10000000));
+  cmd->add_option("--value-bytes", c.value_bytes, "Size of the upserted value")
+      ->check(CLI::Range(0, 1 << 20));
+  add_dir(cmd, c.dir);
+}
+
+// A Google Benchmark program: every argument after the subcommand is its flag.
+CLI::App* add_google_benchmark(CLI::App& app, const char* name, const char* what) {
+  CLI::App* cmd = app.add_subcommand(
+      name, std::string(what) +
+                " (Google Benchmark: the arguments after it are its flags, e.g. "
+                "--benchmark_filter=REGEX --benchmark_min_time=0.5 --benchmark_list_tests)");
+  cmd->allow_extras();
+  return cmd;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"reactor-bench: Reactor's benchmarks (bench/README.md)"};
+  app.require_subcommand(1);
+  std::string storage;
+  app.add_option("--storage", storage,
+                 "The store of w1, sqlite (an empty SQLite store), redis-commit (redis://...) "
+                 "and worker; also accepted after the subcommand");
+
+  W1Options w1;
+  auto* w1_cmd = app.add_subcommand("w1", "W1: sagas in bulk through worker processes");
+  add_w1(w1_cmd, w1);
+  CheckpointOptions checkpoint;
+  auto* checkpoint_cmd = app.add_subcommand(
+      "checkpoint", "Cost of step N's commit: a 500-step run against a 5-step run");
+  add_checkpoint(checkpoint_cmd, checkpoint);
+  CommitRateOptions commit;
+  auto* commit_cmd = app.add_subcommand(
+      "commit", "Raw SQLite commits/s for a 2 KB upsert (the backend's pragmas)");
+  add_commit(commit_cmd, commit);
+  SqliteOptions sqlite;
+  auto* sqlite_cmd =
+      app.add_subcommand("sqlite", "commit, checkpoint and w1 in one run, with ratios");
+  add_w1(sqlite_cmd, sqlite.w1);
+  sqlite_cmd
+      ->add_option("--repeat", sqlite.checkpoint.repeat_full,
+                   "Checkpoint runs of each length with synchronous=FULL")
+      ->check(CLI::Range(1, 1000));
+  sqlite_cmd
+      ->add_option("--repeat-off", sqlite.checkpoint.repeat_off,
+                   "Checkpoint runs of each length with synchronous=OFF")
+      ->check(CLI::Range(1, 10000));
+  sqlite_cmd->add_option("--commits", sqlite.commit.commits, "Timed raw commits")
+      ->check(CLI::Range(1, 10000000));
+
+  auto* produce_cmd = app.add_subcommand(
+      "peers-produce",
+      "The peer benchmark's producer (BENCH_* variables; bench/peers/reactor/contender)");
+  RedisCommitOptions redis_commit;
+  auto* redis_commit_cmd = app.add_subcommand(
+      "redis-commit", "Commit-script calls/s a Redis server takes (--storage redis://...)");
+  add_storage(redis_commit_cmd, redis_commit.storage, "The Redis server (redis://...)");
+  redis_commit_cmd->add_option("--connections", redis_commit.connections, "Client connections")
+      ->check(CLI::Range(1, 64));
+  redis_commit_cmd->add_option("-n,--sagas", redis_commit.sagas, "Runs per connection")
+      ->check(CLI::Range(1, 1000000));
+
+  WorkerOptions worker;
+  auto* worker_cmd = app.add_subcommand(
+      "worker",
+      "Serve BenchSaga (BENCH_STEPS, BENCH_STEP_MS) on --storage: the worker of w1's child "
+      "processes and of the peer contender");
+  add_storage(worker_cmd, worker.storage, "Where the runs are stored");
+  reactor_cli::add_worker_options(*worker_cmd, worker.loop);
+  worker_cmd->add_flag("--bench-ready", worker.bench_ready,
+                       "Once serving, SADD this pid to bench:ready on the harness's Redis "
+                       "(BENCH_REDIS_*)");
+
+  auto* engine_cmd = add_google_benchmark(app, "engine", "Engine overhead per step, no storage");
+  auto* records_cmd =
+      add_google_benchmark(app, "records", "Decoding the stored rows of a fetched run");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);  // --help prints to stdout with 0; errors to stderr, non-zero
+  }
+  // The subcommand's --storage, else the one before it.
+  const auto with_storage = [&storage](std::string& own) -> std::string& {
+    if (own.empty()) own = storage;
+    return own;
+  };
+  if (*w1_cmd) {
+    with_storage(w1.storage);
+    return run_w1(w1);
+  }
+  if (*sqlite_cmd) {
+    with_storage(sqlite.w1.storage);
+    // One scratch parent for all three, so every figure is from the same file system.
+    sqlite.checkpoint.dir = sqlite.commit.dir = sqlite.w1.dir;
+    return run_sqlite(sqlite);
+  }
+  if (*redis_commit_cmd) {
+    with_storage(redis_commit.storage);
+    return run_redis_commit(redis_commit);
+  }
+  if (*worker_cmd) {
+    if (with_storage(worker.storage).empty()) {
+      std::fprintf(stderr, "reactor-bench worker: --storage URL is required\n");
+      return 2;
+    }
+    return run_worker(worker);
+  }
+  // The others store nothing a caller names.
+  if (!storage.empty()) {
+    std::fprintf(stderr, "reactor-bench %s: takes no --storage\n",
+                 app.get_subcommands().front()->get_name().c_str());
+    return 2;
+  }
+  if (*checkpoint_cmd) return run_checkpoint(checkpoint);
+  if (*commit_cmd) return run_commit(commit);
+  if (*produce_cmd) return run_peers_produce();
+  if (*engine_cmd) {
+    return run_google_benchmarks("reactor-bench engine", engine_cmd->remaining(),
+                                 register_engine_benchmarks);
+  }
+  if (*records_cmd) {
+    return run_google_benchmarks("reactor-bench records", records_cmd->remaining(),
+                                 register_records_benchmarks);
+  }
+  return 2;
+}
