@@ -3,10 +3,10 @@
 
 #include "reactor/backend.hpp"
 #include "storage/backend_url.hpp"
-#include "storage/memory/memory_backend.hpp"
-#include "storage/redis/redis_backend.hpp"
-#include "storage/redis/redis_url.hpp"
-#include "storage/sqlite/sqlite_backend.hpp"
+#include "storage/memory/backend.hpp"
+#include "storage/redis/backend.hpp"
+#include "storage/redis/url.hpp"
+#include "storage/sqlite/backend.hpp"
 
 namespace reactor {
 

@@ -1,6 +1,6 @@
 // The Lua scripts' complete sources, embedded at build time: cmake/embed_lua.cmake generates
 // the definition of embedded_scripts() in the build tree from src/storage/redis/scripts/*.lua,
-// their includes resolved. redis_scripts.cpp reads it; use script_source() instead.
+// their includes resolved. scripts.cpp reads it; use script_source() instead.
 #pragma once
 
 #include <span>

@@ -10,7 +10,7 @@
 #include <type_traits>
 
 #include "records/names.hpp"
-#include "storage/sqlite/sqlite_connection.hpp"
+#include "storage/sqlite/connection.hpp"
 
 namespace reactor::sqlite {
 

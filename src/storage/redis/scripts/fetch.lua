@@ -106,7 +106,7 @@ reply[16] = '0'
 local meta = {'owner', owner, 'token', token, 'expires_at', lease_expires}
 -- A run still filed as enqueued is filed as running from this delivery on:
 -- its header says so, with this moment as updated_at (the header is written
--- status and updated_at first, src/storage/redis/redis_backend.cpp), so the
+-- status and updated_at first, src/records/fields.hpp), so the
 -- worker does not spend a commit on it before the first step.
 if cur[4] == enqueued then
   local field = header_field(root)

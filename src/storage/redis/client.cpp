@@ -1,4 +1,4 @@
-#include "storage/redis/redis_client.hpp"
+#include "storage/redis/client.hpp"
 
 #include <algorithm>
 #include <random>

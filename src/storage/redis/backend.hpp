@@ -13,8 +13,8 @@
 #include <string>
 
 #include "reactor/backend.hpp"
-#include "storage/redis/redis_client.hpp"
-#include "storage/redis/redis_url.hpp"
+#include "storage/redis/client.hpp"
+#include "storage/redis/url.hpp"
 
 namespace reactor {
 

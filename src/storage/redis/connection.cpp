@@ -1,4 +1,4 @@
-#include "storage/redis/redis_connection.hpp"
+#include "storage/redis/connection.hpp"
 
 #include <sys/time.h>
 #include <unistd.h>

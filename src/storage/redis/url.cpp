@@ -1,4 +1,4 @@
-#include "storage/redis/redis_url.hpp"
+#include "storage/redis/url.hpp"
 
 #include <charconv>
 #include <string_view>

@@ -1,4 +1,4 @@
-#include "storage/redis/redis_scripts.hpp"
+#include "storage/redis/scripts.hpp"
 
 #include <map>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-#include "storage/sqlite/sqlite_schema.hpp"
+#include "storage/sqlite/schema.hpp"
 
 namespace reactor::sqlite {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "storage/sqlite/sqlite_connection.hpp"
+#include "storage/sqlite/connection.hpp"
 
 namespace reactor::sqlite {
 

@@ -1,4 +1,4 @@
-#include "storage/sqlite/sqlite_connection.hpp"
+#include "storage/sqlite/connection.hpp"
 
 #include <sqlite3.h>
 

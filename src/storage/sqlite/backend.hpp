@@ -9,7 +9,7 @@
 #include <string>
 
 #include "reactor/backend.hpp"
-#include "storage/sqlite/sqlite_connection.hpp"
+#include "storage/sqlite/connection.hpp"
 
 namespace reactor {
 

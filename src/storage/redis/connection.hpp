@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "reactor/status.hpp"
-#include "storage/redis/redis_url.hpp"
+#include "storage/redis/url.hpp"
 
 namespace reactor::redis {
 

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "reactor/status.hpp"
-#include "storage/redis/redis_connection.hpp"
-#include "storage/redis/redis_scripts.hpp"
+#include "storage/redis/connection.hpp"
+#include "storage/redis/scripts.hpp"
 
 namespace reactor::redis {
 

@@ -1,0 +1,48 @@
+#include "storage/commit_check.hpp"
+#include "storage/memory/backend.hpp"
+#include "storage/storage_time.hpp"
+
+namespace reactor {
+
+Status MemoryBackend::commit(const CommitRequest& c) {
+  if (Status s = storage::check_commit(c); !s.ok()) return s;
+  std::lock_guard lock(mu_);
+  const std::int64_t now = storage::now_ms(*clock_);
+
+  // Fence first: every write below happens only if this writer's token is still the newest.
+  // Nothing below can fail, so the commit is all or nothing.
+  Lease* run_lease = nullptr;
+  if (c.fencing_token != 0) {
+    auto it = leases_.find(run_lease_key(c.root_id));
+    if (it == leases_.end() || it->second.token != c.fencing_token) {
+      return Status::LeaseLost("run " + c.root_id + ": fencing token " +
+                               std::to_string(c.fencing_token) + " is no longer the newest");
+    }
+    run_lease = &it->second;
+  }
+
+  for (const auto& h : c.headers) runs_[h.id] = h;
+  for (const auto& i : c.inputs) inputs_.emplace(i.run_id, i.inputs);
+  for (const auto& s : c.steps) steps_[{s.run_id, s.index}] = s.body;
+  for (const auto& t : c.trace) trace_.emplace(std::make_pair(t.root_id, t.seq), t.body);
+  for (const auto& spec : c.enqueue) {
+    Job job;
+    job.id = next_job_id_++;
+    job.spec = spec;
+    jobs_.emplace(job.id, std::move(job));
+  }
+  if (c.ack_job) {
+    auto it = jobs_.find(*c.ack_job);
+    if (it != jobs_.end() &&
+        (it->second.lease_owner.empty() || it->second.lease_owner == c.ack_owner)) {
+      jobs_.erase(it);
+    }
+  }
+  if (c.release_lease && run_lease && run_lease->owner == c.lease_owner && !c.lease_owner.empty()) {
+    run_lease->owner.clear();
+    run_lease->expires_at_ms = now;
+  }
+  return Status::Ok();
+}
+
+}  // namespace reactor

@@ -1,0 +1,54 @@
+#include "storage/memory/backend.hpp"
+#include "storage/storage_time.hpp"
+
+namespace reactor {
+
+bool MemoryBackend::try_acquire(const std::string& key, const std::string& owner,
+                                std::int64_t ttl_ms, std::int64_t now, Lease& out) {
+  auto it = leases_.find(key);
+  if (it != leases_.end() && lease_live(it->second, now)) {
+    out = it->second;
+    return false;
+  }
+  Lease lease{key, owner, ++last_token_, now + ttl_ms};
+  leases_[key] = lease;
+  out = lease;
+  return true;
+}
+
+Status MemoryBackend::acquire_lease(const std::string& key, const std::string& owner, Duration ttl,
+                                    bool& granted, Lease& out) {
+  if (key.empty() || owner.empty()) {
+    return Status::InvalidArgument("acquire_lease: key and owner must not be empty");
+  }
+  std::lock_guard lock(mu_);
+  granted = try_acquire(key, owner, storage::to_ms(ttl), storage::now_ms(*clock_), out);
+  return Status::Ok();
+}
+
+Status MemoryBackend::extend_lease(const std::string& key, const std::string& owner,
+                                   std::uint64_t token, Duration ttl) {
+  std::lock_guard lock(mu_);
+  auto it = leases_.find(key);
+  if (it == leases_.end() || owner.empty() || it->second.owner != owner ||
+      it->second.token != token) {
+    return Status::LeaseLost("lease " + key + " is no longer held by " + owner + " (token " +
+                             std::to_string(token) + ")");
+  }
+  it->second.expires_at_ms = storage::now_ms(*clock_) + storage::to_ms(ttl);
+  return Status::Ok();
+}
+
+Status MemoryBackend::release_lease(const std::string& key, const std::string& owner,
+                                    std::uint64_t token) {
+  std::lock_guard lock(mu_);
+  auto it = leases_.find(key);
+  if (it != leases_.end() && !owner.empty() && it->second.owner == owner &&
+      it->second.token == token) {
+    it->second.owner.clear();
+    it->second.expires_at_ms = storage::now_ms(*clock_);
+  }
+  return Status::Ok();
+}
+
+}  // namespace reactor

@@ -1,0 +1,145 @@
+#include <algorithm>
+#include <tuple>
+#include <unordered_set>
+
+#include "storage/memory/backend.hpp"
+#include "storage/storage_time.hpp"
+
+namespace reactor {
+
+namespace {
+
+bool is_root(const RunHeaderRow& h) { return h.parent_id.empty(); }
+
+// Runs of this root: the root header itself and every header naming it as root.
+bool belongs_to(const RunHeaderRow& h, const std::string& root_id) {
+  return h.id == root_id || h.root_id == root_id;
+}
+
+}  // namespace
+
+Status MemoryBackend::load_run(const std::string& root_id, StoredRun& out) {
+  std::lock_guard lock(mu_);
+  return load_run_locked(root_id, out);
+}
+
+Status MemoryBackend::load_run_locked(const std::string& root_id, StoredRun& out) const {
+  out = StoredRun{};
+  auto root = runs_.find(root_id);
+  if (root == runs_.end() || !is_root(root->second)) {
+    return Status::NotFound("run " + root_id + " not found");
+  }
+  out.headers.push_back(root->second);
+  for (const auto& [id, h] : runs_) {  // children by id
+    if (id != root_id && belongs_to(h, root_id)) out.headers.push_back(h);
+  }
+  for (const auto& h : out.headers) {
+    if (auto it = inputs_.find(h.id); it != inputs_.end()) out.inputs.push_back({h.id, it->second});
+    for (auto it = steps_.lower_bound({h.id, 0}); it != steps_.end() && it->first.first == h.id;
+         ++it) {
+      out.steps.push_back({h.id, it->first.second, it->second});
+    }
+  }
+  for (auto it = trace_.lower_bound({root_id, 0}); it != trace_.end() && it->first.first == root_id;
+       ++it) {
+    out.trace.push_back({root_id, it->first.second, it->second});
+  }
+  if (auto it = leases_.find(run_lease_key(root_id)); it != leases_.end()) {
+    out.fencing_token = it->second.token;
+  }
+  return Status::Ok();
+}
+
+Status MemoryBackend::load_header(const std::string& run_id, RunHeaderRow& out) {
+  std::lock_guard lock(mu_);
+  auto it = runs_.find(run_id);
+  if (it == runs_.end()) return Status::NotFound("run " + run_id + " not found");
+  out = it->second;
+  return Status::Ok();
+}
+
+Status MemoryBackend::list_runs(const RunFilter& filter, std::vector<RunHeaderRow>& out) {
+  std::lock_guard lock(mu_);
+  out.clear();
+  for (const auto& [id, h] : runs_) {
+    if (!is_root(h)) continue;
+    if (filter.status && h.status != *filter.status) continue;
+    if (filter.reactor && h.reactor != *filter.reactor) continue;
+    out.push_back(h);
+  }
+  std::sort(out.begin(), out.end(), [](const RunHeaderRow& a, const RunHeaderRow& b) {
+    return std::tie(a.updated_at_ms, a.id) > std::tie(b.updated_at_ms, b.id);
+  });
+  if (out.size() > filter.limit) out.resize(filter.limit);
+  return Status::Ok();
+}
+
+Status MemoryBackend::find_orphans(std::size_t limit, std::vector<RunHeaderRow>& out) {
+  std::lock_guard lock(mu_);
+  out.clear();
+  const std::int64_t now = storage::now_ms(*clock_);
+  for (const auto& [id, h] : runs_) {
+    if (!is_root(h)) continue;
+    bool orphan = false;
+    if (h.status == RunStatus::kRunning || h.status == RunStatus::kRollingBack) {
+      auto it = leases_.find(run_lease_key(id));
+      orphan = it == leases_.end() || !lease_live(it->second, now);
+    } else if (h.status == RunStatus::kEnqueued ||
+               (h.status == RunStatus::kWaiting && h.wake_at_ms > 0)) {
+      orphan = !run_has_job(id);
+    }
+    if (orphan) out.push_back(h);
+  }
+  std::sort(out.begin(), out.end(), [](const RunHeaderRow& a, const RunHeaderRow& b) {
+    return std::tie(a.updated_at_ms, a.id) < std::tie(b.updated_at_ms, b.id);
+  });
+  if (out.size() > limit) out.resize(limit);
+  return Status::Ok();
+}
+
+Status MemoryBackend::purge_expired(std::size_t limit, std::size_t& purged) {
+  std::lock_guard lock(mu_);
+  purged = 0;
+  const std::int64_t now = storage::now_ms(*clock_);
+
+  std::vector<const RunHeaderRow*> roots;
+  for (const auto& [id, h] : runs_) {
+    if (is_root(h) && is_terminal(h.status) && h.expires_at_ms > 0 && h.expires_at_ms <= now) {
+      roots.push_back(&h);
+    }
+  }
+  std::sort(roots.begin(), roots.end(), [](const RunHeaderRow* a, const RunHeaderRow* b) {
+    return std::tie(a->expires_at_ms, a->id) < std::tie(b->expires_at_ms, b->id);
+  });
+  if (roots.size() > limit) roots.resize(limit);
+  std::vector<std::string> root_ids;
+  for (const auto* h : roots) root_ids.push_back(h->id);
+
+  for (const auto& root_id : root_ids) {
+    for (auto it = runs_.begin(); it != runs_.end();) {
+      if (!belongs_to(it->second, root_id)) {
+        ++it;
+        continue;
+      }
+      const std::string& run_id = it->first;
+      inputs_.erase(run_id);
+      steps_.erase(steps_.lower_bound({run_id, 0}), steps_.lower_bound({run_id + '\0', 0}));
+      it = runs_.erase(it);
+    }
+    trace_.erase(trace_.lower_bound({root_id, 0}), trace_.lower_bound({root_id + '\0', 0}));
+    std::erase_if(jobs_, [&](const auto& kv) { return kv.second.spec.run_id == root_id; });
+    if (auto it = leases_.find(run_lease_key(root_id));
+        it != leases_.end() && !lease_live(it->second, now)) {
+      leases_.erase(it);
+    }
+    ++purged;
+  }
+  // Expired or released leases on other keys (sweeper windows, user locks) are dead weight:
+  // tokens come from one counter, so deleting a row never lets a token repeat.
+  std::erase_if(leases_, [&](const auto& kv) {
+    return kv.first.rfind("run:", 0) != 0 && !lease_live(kv.second, now);
+  });
+  return Status::Ok();
+}
+
+}  // namespace reactor

@@ -1,0 +1,45 @@
+#include "storage/redis/backend.hpp"
+#include "storage/redis/call.hpp"
+#include "storage/redis/reply.hpp"
+#include "storage/storage_time.hpp"
+
+namespace reactor {
+
+using redis::element;
+using redis::integer;
+using redis::ScriptId;
+using redis::text;
+
+Status RedisBackend::acquire_lease(const std::string& key, const std::string& owner, Duration ttl,
+                                   bool& granted, Lease& out) {
+  if (key.empty() || owner.empty()) {
+    return Status::InvalidArgument("acquire_lease: key and owner must not be empty");
+  }
+  return run(ScriptId::kAcquireLease, {key, owner, std::to_string(storage::to_ms(ttl))},
+             [&](const redisReply& r) {
+               granted = integer(element(r, 0)) == 1;
+               out = Lease{key, text(element(r, 1)),
+                           static_cast<std::uint64_t>(integer(element(r, 2))),
+                           integer(element(r, 3))};
+               return Status::Ok();
+             });
+}
+
+Status RedisBackend::extend_lease(const std::string& key, const std::string& owner,
+                                  std::uint64_t token, Duration ttl) {
+  return run(ScriptId::kExtendLease,
+             {key, owner, std::to_string(token), std::to_string(storage::to_ms(ttl))},
+             [&](const redisReply& r) {
+               if (integer(r) == 1) return Status::Ok();
+               return Status::LeaseLost("lease " + key + " is no longer held by " + owner +
+                                        " (token " + std::to_string(token) + ")");
+             });
+}
+
+Status RedisBackend::release_lease(const std::string& key, const std::string& owner,
+                                   std::uint64_t token) {
+  return run(ScriptId::kReleaseLease, {key, owner, std::to_string(token)},
+             [](const redisReply&) { return Status::Ok(); });
+}
+
+}  // namespace reactor

@@ -1,0 +1,152 @@
+#include <cstdio>
+
+#include "storage/redis/backend.hpp"
+#include "storage/redis/call.hpp"
+#include "storage/redis/reply.hpp"
+#include "storage/redis/wire.hpp"
+#include "storage/storage_time.hpp"
+
+namespace reactor {
+
+using redis::append_fetch_args;
+using redis::BadReply;
+using redis::element;
+using redis::integer;
+using redis::queue_set;
+using redis::read_stored_run;
+using redis::Reply;
+using redis::run_jobs_key;
+using redis::ScriptId;
+using redis::text;
+using redis::wake_key;
+
+Status RedisBackend::fetch(const FetchRequest& f, std::optional<Delivery>& out) {
+  out.reset();
+  if (f.owner.empty()) return Status::InvalidArgument("fetch: owner must not be empty");
+  if (f.queues.empty()) return Status::Ok();
+  std::vector<std::string> args;
+  append_fetch_args(f, args);
+  const auto asked_at = std::chrono::steady_clock::now();
+  return run(ScriptId::kFetch, std::move(args),
+             [&](const redisReply& r) { return read_fetch_reply(r, f, asked_at, out); });
+}
+
+Status RedisBackend::read_fetch_reply(const redisReply& r, const FetchRequest& f,
+                                      std::chrono::steady_clock::time_point asked_at,
+                                      std::optional<Delivery>& out) {
+  const std::string outcome = text(element(r, 0));
+  if (outcome == "idle") {
+    const std::string next_due = text(element(r, 2));
+    std::lock_guard lock(next_due_mu_);
+    if (next_due.empty()) {
+      next_due_.erase(queue_set(f.queues));
+    } else {
+      // Server time to local steady time, so the workers' clocks never matter.
+      const auto in = std::chrono::milliseconds(integer(element(r, 2)) - integer(element(r, 1)));
+      next_due_[queue_set(f.queues)] = asked_at + in;
+    }
+    return Status::Ok();
+  }
+  if (outcome == "unreadable") {
+    return Status::Corruption("job " + text(element(r, 1)) + ": unknown job kind '" +
+                              text(element(r, 2)) + "'");
+  }
+  if (outcome != "job") throw BadReply("unknown fetch outcome '" + outcome + "'");
+  Delivery d;
+  d.job.id = integer(element(r, 1));
+  d.job.spec.queue = text(element(r, 2));
+  d.job.spec.kind = job_kind_from_string(text(element(r, 3)));
+  d.job.spec.run_id = text(element(r, 4));
+  d.job.spec.reactor = text(element(r, 5));
+  d.job.spec.run_at_ms = integer(element(r, 6));
+  d.job.spec.snoozes = static_cast<int>(integer(element(r, 7)));
+  d.job.deliveries = static_cast<int>(integer(element(r, 8)));
+  d.job.lease_owner = f.owner;
+  d.job.lease_expires_ms = integer(element(r, 9));
+  d.run_leased = text(element(r, 10)) == "1";
+  d.run_lease.key = run_lease_key(d.job.spec.run_id);
+  d.run_lease.owner = text(element(r, 11));
+  d.run_lease.token = static_cast<std::uint64_t>(integer(element(r, 12)));
+  d.run_lease.expires_at_ms = integer(element(r, 13));
+  if (d.run_leased && r.elements > 14) {
+    // The run, read by the same script; if it is missing or unreadable the
+    // worker loads it again and meets that itself.
+    StoredRun rows;
+    try {
+      if (read_stored_run(d.job.spec.run_id, element(r, 14), rows).ok()) d.run = std::move(rows);
+    } catch (const std::exception&) {
+    }
+    d.run_started = r.elements > 15 && text(element(r, 15)) == "1";
+  }
+  out = std::move(d);
+  return Status::Ok();
+}
+
+std::chrono::milliseconds RedisBackend::wait_limit(const std::vector<std::string>& queues,
+                                                   Duration max_wait) {
+  auto wait = std::chrono::ceil<std::chrono::milliseconds>(max_wait);
+  std::lock_guard lock(next_due_mu_);
+  if (auto it = next_due_.find(queue_set(queues)); it != next_due_.end()) {
+    const auto until_due =
+        std::chrono::ceil<std::chrono::milliseconds>(it->second - std::chrono::steady_clock::now());
+    wait = std::min(wait, until_due);
+  }
+  return wait;
+}
+
+redis::Command RedisBackend::blpop(const std::vector<std::string>& queues,
+                                   std::chrono::milliseconds wait) const {
+  redis::Command cmd{"BLPOP"};
+  for (const auto& q : queues) cmd.push_back(wake_key(client_.options().prefix, q));
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.3f", static_cast<double>(wait.count()) / 1000.0);
+  cmd.emplace_back(seconds);
+  return cmd;
+}
+
+Status RedisBackend::wait_for_jobs(const std::vector<std::string>& queues, Duration max_wait) {
+  if (queues.empty()) return Backend::wait_for_jobs(queues, max_wait);
+  const auto wait = wait_limit(queues, max_wait);
+  if (wait.count() <= 0)
+    return Status::Ok();  // something is due already; BLPOP 0 would block forever
+  Reply reply;
+  return client_.command(blpop(queues, wait), reply, wait);
+}
+
+Status RedisBackend::wait_then_fetch(const FetchRequest& f, Duration max_wait,
+                                     std::optional<Delivery>& out) {
+  out.reset();
+  if (f.queues.empty() || f.owner.empty()) return Backend::wait_then_fetch(f, max_wait, out);
+  const auto wait = wait_limit(f.queues, max_wait);
+  if (wait.count() <= 0) return fetch(f, out);
+  std::vector<std::string> args = {client_.options().prefix};
+  append_fetch_args(f, args);
+  Reply reply;
+  // Stamped before the wait: a next_due the fetch reports is then read as a
+  // little earlier than it is, never later.
+  const auto asked_at = std::chrono::steady_clock::now();
+  Status s = client_.command_then_eval(blpop(f.queues, wait), ScriptId::kFetch, std::move(args),
+                                       reply, wait);
+  if (!s.ok()) return s;
+  return read_reply(ScriptId::kFetch, *reply,
+                    [&](const redisReply& r) { return read_fetch_reply(r, f, asked_at, out); });
+}
+
+Status RedisBackend::release_job(std::int64_t job_id, const std::string& owner, Duration delay) {
+  if (owner.empty()) return Status::Ok();
+  return run(ScriptId::kReleaseJob,
+             {std::to_string(job_id), owner, std::to_string(storage::to_ms(delay))},
+             [](const redisReply&) { return Status::Ok(); });
+}
+
+Status RedisBackend::has_job(const std::string& run_id, bool& out) {
+  Reply reply;
+  if (Status s = client_.command({"EXISTS", run_jobs_key(client_.options().prefix, run_id)}, reply);
+      !s.ok()) {
+    return s;
+  }
+  out = reply->type == REDIS_REPLY_INTEGER && reply->integer > 0;
+  return Status::Ok();
+}
+
+}  // namespace reactor

@@ -1,0 +1,146 @@
+#include "storage/redis/wire.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <string_view>
+
+#include "records/codec.hpp"
+#include "storage/redis/reply.hpp"
+#include "storage/storage_time.hpp"
+
+namespace reactor::redis {
+
+namespace {
+
+// Splits a step field "<run id>#<index>".
+void parse_step_field(std::string_view field, std::string& run_id, std::uint32_t& index) {
+  const auto hash = field.rfind('#');
+  if (hash == std::string_view::npos) throw BadReply("step field '" + std::string(field) + "'");
+  const char* first = field.data() + hash + 1;
+  const char* last = field.data() + field.size();
+  auto [end, ec] = std::from_chars(first, last, index);
+  if (ec != std::errc() || end != last) throw BadReply("step field '" + std::string(field) + "'");
+  run_id.assign(field.substr(0, hash));
+}
+
+std::uint64_t parse_seq(std::string_view seq) {
+  std::uint64_t n = 0;
+  auto [end, ec] = std::from_chars(seq.data(), seq.data() + seq.size(), n);
+  if (ec != std::errc() || end != seq.data() + seq.size()) {
+    throw BadReply("trace seq " + std::string(seq));
+  }
+  return n;
+}
+
+}  // namespace
+
+Status decode_header(const std::string& what, const std::string& text, RunHeaderRow& h) {
+  try {
+    h = records::decode_header_record(text);
+  } catch (const std::exception& e) {
+    return Status::Corruption(what + ": " + e.what());
+  }
+  return Status::Ok();
+}
+
+Status decode_headers(const redisReply& list, std::vector<RunHeaderRow>& out) {
+  if (list.type != REDIS_REPLY_ARRAY) throw BadReply("expected a list of headers");
+  for (std::size_t i = 0; i < list.elements; ++i) {
+    RunHeaderRow h;
+    if (decode_header("a listed run header", text(*list.element[i]), h).ok()) {
+      out.push_back(std::move(h));
+    }
+  }
+  return Status::Ok();
+}
+
+std::string wake_key(const std::string& prefix, const std::string& queue) {
+  return prefix + "wake:" + queue;
+}
+std::string run_jobs_key(const std::string& prefix, const std::string& run_id) {
+  return prefix + "{" + run_id + "}:jobs";
+}
+
+std::string queue_set(const std::vector<std::string>& queues) {
+  std::string key;
+  for (const auto& q : queues) {
+    key += q;
+    key += '\n';
+  }
+  return key;
+}
+
+Status read_stored_run(const std::string& root_id, const redisReply& r, StoredRun& out) {
+  std::vector<RunHeaderRow> headers;
+  std::vector<RunInputsRow> inputs;
+  std::vector<StepRow> steps;
+  std::vector<TraceRow> trace;
+  Status decoded;
+  for_each_field(element(r, 0), [&](std::string field, std::string value) {
+    const std::string_view name = std::string_view(field).substr(2);
+    const std::string_view kind = std::string_view(field).substr(0, 2);
+    if (kind == "h:") {
+      RunHeaderRow h;
+      Status d = decode_header("run header " + std::string(name), value, h);
+      if (d.ok()) {
+        headers.push_back(std::move(h));
+      } else if (decoded.ok()) {
+        decoded = d;
+      }
+    } else if (kind == "i:") {
+      inputs.push_back({std::string(name), std::move(value)});
+    } else if (kind == "s:") {
+      StepRow row;
+      parse_step_field(name, row.run_id, row.index);
+      row.body = std::move(value);
+      steps.push_back(std::move(row));
+    } else if (kind == "t:") {
+      trace.push_back({root_id, parse_seq(name), std::move(value)});
+    } else {
+      throw BadReply("field '" + field + "' of run " + root_id);
+    }
+  });
+  if (!decoded.ok()) return decoded;
+  auto root = std::find_if(headers.begin(), headers.end(),
+                           [&](const RunHeaderRow& h) { return h.id == root_id; });
+  if (root == headers.end() || !root->parent_id.empty()) {
+    return Status::NotFound("run " + root_id + " not found");
+  }
+  // The root first, then its descendants by id; inputs and steps in that order.
+  std::iter_swap(headers.begin(), root);
+  std::sort(headers.begin() + 1, headers.end(),
+            [](const RunHeaderRow& a, const RunHeaderRow& b) { return a.id < b.id; });
+  std::map<std::string, std::size_t, std::less<>> position;
+  for (std::size_t i = 0; i < headers.size(); ++i) position[headers[i].id] = i;
+  const auto known = [&](const std::string& run_id) { return position.count(run_id) > 0; };
+  std::erase_if(inputs, [&](const RunInputsRow& row) { return !known(row.run_id); });
+  std::erase_if(steps, [&](const StepRow& row) { return !known(row.run_id); });
+  std::sort(inputs.begin(), inputs.end(), [&](const RunInputsRow& a, const RunInputsRow& b) {
+    return position[a.run_id] < position[b.run_id];
+  });
+  std::sort(steps.begin(), steps.end(), [&](const StepRow& a, const StepRow& b) {
+    return std::make_pair(position[a.run_id], a.index) <
+           std::make_pair(position[b.run_id], b.index);
+  });
+  std::sort(trace.begin(), trace.end(),
+            [](const TraceRow& a, const TraceRow& b) { return a.seq < b.seq; });
+
+  out.headers = std::move(headers);
+  out.inputs = std::move(inputs);
+  out.steps = std::move(steps);
+  out.trace = std::move(trace);
+  out.fencing_token = static_cast<std::uint64_t>(integer(element(r, 1)));
+  return Status::Ok();
+}
+
+void append_fetch_args(const FetchRequest& f, std::vector<std::string>& args) {
+  args.push_back(f.owner);
+  args.push_back(std::to_string(storage::to_ms(f.visibility)));
+  args.push_back(std::to_string(storage::to_ms(f.run_lease_ttl)));
+  args.emplace_back(to_string(RunStatus::kEnqueued));
+  args.emplace_back(to_string(RunStatus::kRunning));
+  args.insert(args.end(), f.queues.begin(), f.queues.end());
+}
+
+}  // namespace reactor::redis

@@ -1,0 +1,41 @@
+// How this backend's records and requests look on the wire, shared by its
+// facets: header records, the rows of a run as load_run and fetch return
+// them, the fetch script's arguments and the keys the C++ side names itself.
+#pragma once
+
+#include <hiredis/hiredis.h>
+
+#include <string>
+#include <vector>
+
+#include "reactor/backend.hpp"
+
+namespace reactor::redis {
+
+// Run headers are stored whole in the rows hash of their root run, as the
+// record codec writes a header row (records/codec.hpp). `what` names the
+// header in a Corruption message: the text may not say whose it is.
+Status decode_header(const std::string& what, const std::string& text, RunHeaderRow& h);
+
+// A header that does not parse is left out of a listing (or a sweep) rather
+// than failing it: one bad record must not hide every other run, nor keep
+// the sweeper from the other orphans. That run itself is failed with
+// corrupt_record when a job delivers it (load_header/load_run report it).
+Status decode_headers(const redisReply& list, std::vector<RunHeaderRow>& out);
+
+// The keys the C++ side names itself; the same names as the Lua helpers in
+// scripts/includes/keys.lua.
+std::string wake_key(const std::string& prefix, const std::string& queue);
+std::string run_jobs_key(const std::string& prefix, const std::string& run_id);
+
+std::string queue_set(const std::vector<std::string>& queues);
+
+// A run's rows from the reply of load_run (or the tail of fetch's): {rows,
+// token}, the rows hash as a field/value list (h:<run id> header, i:<run id>
+// inputs, s:<run id>#<index> step, t:<seq> trace) and the lease token.
+Status read_stored_run(const std::string& root_id, const redisReply& r, StoredRun& out);
+
+// The fetch script's arguments (after the prefix).
+void append_fetch_args(const FetchRequest& f, std::vector<std::string>& args);
+
+}  // namespace reactor::redis

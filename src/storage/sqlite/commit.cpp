@@ -1,0 +1,108 @@
+#include "storage/commit_check.hpp"
+#include "storage/sqlite/backend.hpp"
+#include "storage/sqlite/row_fields.hpp"
+#include "storage/sqlite/rows.hpp"
+#include "storage/sqlite/transact.hpp"
+#include "storage/storage_time.hpp"
+
+namespace reactor {
+
+using sqlite::Connection;
+using sqlite::count_columns;
+using sqlite::header_columns;
+using sqlite::kHeaderFields;
+using sqlite::kJobSpecFields;
+using sqlite::parameters;
+using sqlite::SqliteError;
+using sqlite::Statement;
+
+namespace {
+
+// The upsert of a header row: every column replaced.
+const std::string& upsert_header_sql() {
+  static const std::string sql = [] {
+    std::string set;
+    std::string rest = header_columns();
+    for (std::size_t at = 0; at <= rest.size();) {
+      std::size_t end = rest.find(", ", at);
+      if (end == std::string::npos) end = rest.size();
+      const std::string col = rest.substr(at, end - at);
+      if (col != "id") set += (set.empty() ? "" : ", ") + col + " = excluded." + col;
+      at = end + 2;
+    }
+    return "INSERT INTO runs(" + header_columns() + ") VALUES (" +
+           parameters(count_columns(header_columns())) + ") ON CONFLICT(id) DO UPDATE SET " + set;
+  }();
+  return sql;
+}
+
+const std::string& insert_job_sql() {
+  static const std::string sql = [] {
+    const std::string columns = sqlite::columns_of<JobSpec>(kJobSpecFields);
+    return "INSERT INTO jobs(" + columns + ") VALUES (" + parameters(count_columns(columns)) + ")";
+  }();
+  return sql;
+}
+
+}  // namespace
+
+Status SqliteBackend::commit(const CommitRequest& c) {
+  if (Status s = storage::check_commit(c); !s.ok()) return s;
+  return transact(Mode::kWrite, "commit", [&](Connection& db) -> Status {
+    const std::int64_t now = now_ms();
+    // Fence first, in the same transaction as the writes: a writer whose token is no longer
+    // the newest writes nothing, so a paused zombie can never overwrite its successor's state.
+    if (c.fencing_token != 0) {
+      Statement st = db.prepare("SELECT token FROM leases WHERE key = ?");
+      st.bind(run_lease_key(c.root_id));
+      if (!st.step() || static_cast<std::uint64_t>(st.int64(0)) != c.fencing_token) {
+        return Status::LeaseLost("run " + c.root_id + ": fencing token " +
+                                 std::to_string(c.fencing_token) + " is no longer the newest");
+      }
+    }
+    for (const auto& h : c.headers) {
+      Statement st = db.prepare(upsert_header_sql());
+      sqlite::FieldBinder bind(st, 1);
+      kHeaderFields(h, bind);
+      st.run();
+    }
+    for (const auto& i : c.inputs) {
+      db.prepare("INSERT OR IGNORE INTO run_inputs(run_id, inputs) VALUES (?, ?)")
+          .bind(i.run_id, i.inputs)
+          .run();
+    }
+    for (const auto& s : c.steps) {
+      db.prepare(
+            "INSERT INTO steps(run_id, idx, body) VALUES (?, ?, ?) "
+            "ON CONFLICT(run_id, idx) DO UPDATE SET body = excluded.body")
+          .bind(s.run_id, s.index, s.body)
+          .run();
+    }
+    for (const auto& t : c.trace) {
+      db.prepare("INSERT OR IGNORE INTO trace(root_id, seq, body) VALUES (?, ?, ?)")
+          .bind(t.root_id, t.seq, t.body)
+          .run();
+    }
+    for (const auto& j : c.enqueue) {
+      Statement st = db.prepare(insert_job_sql());
+      sqlite::FieldBinder bind(st, 1);
+      kJobSpecFields(j, bind);
+      st.run();
+    }
+    if (c.ack_job) {
+      db.prepare("DELETE FROM jobs WHERE id = ? AND (lease_owner IS NULL OR lease_owner = ?)")
+          .bind(*c.ack_job, c.ack_owner)
+          .run();
+    }
+    if (c.release_lease && c.fencing_token != 0) {
+      db.prepare(
+            "UPDATE leases SET owner = NULL, expires_at = ? "
+            "WHERE key = ? AND owner = ? AND token = ?")
+          .bind(now, run_lease_key(c.root_id), c.lease_owner, c.fencing_token)
+          .run();
+    }
+    return Status::Ok();
+  });
+}
+
+}  // namespace reactor

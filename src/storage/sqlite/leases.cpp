@@ -1,0 +1,86 @@
+#include <sqlite3.h>
+
+#include "storage/sqlite/backend.hpp"
+#include "storage/sqlite/rows.hpp"
+#include "storage/sqlite/transact.hpp"
+#include "storage/storage_time.hpp"
+
+namespace reactor {
+
+using sqlite::Connection;
+using sqlite::SqliteError;
+using sqlite::Statement;
+
+namespace {
+
+std::uint64_t next_fencing_token(Connection& db) {
+  Statement st = db.prepare(
+      "UPDATE counters SET value = value + 1 WHERE name = 'fencing_token' RETURNING value");
+  if (!st.step()) throw SqliteError(SQLITE_CORRUPT, "counters: fencing_token row is missing");
+  return static_cast<std::uint64_t>(st.int64(0));
+}
+
+}  // namespace
+
+namespace sqlite {
+
+bool try_acquire(Connection& db, const std::string& key, const std::string& owner,
+                 std::int64_t ttl_ms, std::int64_t now, Lease& out) {
+  {
+    Statement st = db.prepare("SELECT owner, token, expires_at FROM leases WHERE key = ?");
+    st.bind(key);
+    if (st.step() && !st.is_null(0) && st.int64(2) > now) {
+      out = Lease{key, st.text(0), static_cast<std::uint64_t>(st.int64(1)), st.int64(2)};
+      return false;
+    }
+  }
+  out = Lease{key, owner, next_fencing_token(db), now + ttl_ms};
+  db.prepare(
+        "INSERT INTO leases(key, owner, token, expires_at) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT(key) DO UPDATE SET owner = excluded.owner, token = excluded.token, "
+        "expires_at = excluded.expires_at")
+      .bind(key, owner, out.token, out.expires_at_ms)
+      .run();
+  return true;
+}
+
+}  // namespace sqlite
+
+Status SqliteBackend::acquire_lease(const std::string& key, const std::string& owner, Duration ttl,
+                                    bool& granted, Lease& out) {
+  if (key.empty() || owner.empty()) {
+    return Status::InvalidArgument("acquire_lease: key and owner must not be empty");
+  }
+  return transact(Mode::kWrite, "acquire_lease", [&](Connection& db) -> Status {
+    granted = try_acquire(db, key, owner, storage::to_ms(ttl), now_ms(), out);
+    return Status::Ok();
+  });
+}
+
+Status SqliteBackend::extend_lease(const std::string& key, const std::string& owner,
+                                   std::uint64_t token, Duration ttl) {
+  return transact(Mode::kWrite, "extend_lease", [&](Connection& db) -> Status {
+    db.prepare("UPDATE leases SET expires_at = ? WHERE key = ? AND owner = ? AND token = ?")
+        .bind(now_ms() + storage::to_ms(ttl), key, owner, token)
+        .run();
+    if (db.changes() == 0) {
+      return Status::LeaseLost("lease " + key + " is no longer held by " + owner + " (token " +
+                               std::to_string(token) + ")");
+    }
+    return Status::Ok();
+  });
+}
+
+Status SqliteBackend::release_lease(const std::string& key, const std::string& owner,
+                                    std::uint64_t token) {
+  return transact(Mode::kWrite, "release_lease", [&](Connection& db) -> Status {
+    db.prepare(
+          "UPDATE leases SET owner = NULL, expires_at = ? "
+          "WHERE key = ? AND owner = ? AND token = ?")
+        .bind(now_ms(), key, owner, token)
+        .run();
+    return Status::Ok();
+  });
+}
+
+}  // namespace reactor

@@ -1,0 +1,94 @@
+#include "storage/sqlite/rows.hpp"
+
+#include <algorithm>
+
+#include "reactor/leases.hpp"
+#include "storage/sqlite/row_fields.hpp"
+
+namespace reactor::sqlite {
+
+const std::string& header_columns() {
+  static const std::string columns = sqlite::columns_of<RunHeaderRow>(kHeaderFields);
+  return columns;
+}
+
+// "?, ?, …" for n parameters.
+std::string parameters(std::size_t n) {
+  std::string out;
+  for (std::size_t i = 0; i < n; ++i) out += i ? ", ?" : "?";
+  return out;
+}
+
+std::size_t count_columns(const std::string& list) {
+  return static_cast<std::size_t>(std::count(list.begin(), list.end(), ',')) + 1;
+}
+
+Status read_header(const Statement& st, RunHeaderRow& h) {
+  try {
+    sqlite::FieldColumns columns(st, 0);
+    kHeaderFields(h, columns);
+  } catch (const std::invalid_argument& e) {
+    return Status::Corruption("run " + h.id + ": " + e.what());
+  }
+  return Status::Ok();
+}
+
+Status read_headers(Statement& st, std::vector<RunHeaderRow>& out) {
+  while (st.step()) {
+    RunHeaderRow h;
+    if (Status s = read_header(st, h); !s.ok()) return s;
+    out.push_back(std::move(h));
+  }
+  return Status::Ok();
+}
+
+Status read_run(Connection& db, const std::string& root_id, StoredRun& run) {
+  run = StoredRun{};
+  {
+    Statement st =
+        db.prepare("SELECT " + header_columns() + " FROM runs WHERE id = ? AND parent_id = ''");
+    st.bind(root_id);
+    if (Status r = read_headers(st, run.headers); !r.ok()) return r;
+  }
+  if (run.headers.empty()) return Status::NotFound("run " + root_id + " not found");
+  {
+    Statement st = db.prepare("SELECT " + header_columns() +
+                              " FROM runs WHERE root_id = ?1 AND id <> ?1 ORDER BY id");
+    st.bind(root_id);
+    if (Status r = read_headers(st, run.headers); !r.ok()) return r;
+  }
+  // Rows of the root first, then of each child by id: the order of run.headers.
+  {
+    Statement st = db.prepare(
+        "SELECT run_id, inputs FROM run_inputs "
+        "WHERE run_id IN (SELECT id FROM runs WHERE root_id = ?1 OR id = ?1) "
+        "ORDER BY run_id <> ?1, run_id");
+    st.bind(root_id);
+    while (st.step()) run.inputs.push_back({st.text(0), st.text(1)});
+  }
+  {
+    Statement st = db.prepare(
+        "SELECT run_id, idx, body FROM steps "
+        "WHERE run_id IN (SELECT id FROM runs WHERE root_id = ?1 OR id = ?1) "
+        "ORDER BY run_id <> ?1, run_id, idx");
+    st.bind(root_id);
+    while (st.step()) {
+      run.steps.push_back({st.text(0), static_cast<std::uint32_t>(st.int64(1)), st.text(2)});
+    }
+  }
+  {
+    Statement st = db.prepare("SELECT seq, body FROM trace WHERE root_id = ? ORDER BY seq");
+    st.bind(root_id);
+    while (st.step()) {
+      run.trace.push_back({root_id, static_cast<std::uint64_t>(st.int64(0)), st.text(1)});
+    }
+  }
+  {
+    Statement st = db.prepare("SELECT token FROM leases WHERE key = ?");
+    st.bind(run_lease_key(root_id));
+    if (st.step()) run.fencing_token = static_cast<std::uint64_t>(st.int64(0));
+  }
+  return Status::Ok();
+}
+
+}  // namespace reactor::sqlite

@@ -1,0 +1,46 @@
+// What the SQLite backend's facets share: the columns of its tables, as the
+// records' field lists name them, and the reads and lease grants that more
+// than one facet makes inside its own transaction.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "reactor/records.hpp"
+#include "reactor/status.hpp"
+#include "records/fields.hpp"
+#include "storage/sqlite/connection.hpp"
+
+namespace reactor::sqlite {
+
+// A header row's fields and a job's, as the columns of `runs` and `jobs` (row_fields.hpp).
+inline constexpr auto kHeaderFields = [](auto& h, auto& v) { records::header_row_fields(h, v); };
+inline constexpr auto kJobSpecFields = [](auto& j, auto& v) { records::fields(j, v); };
+inline constexpr auto kJobFields = [](auto& j, auto& v) { records::fields(j, v); };
+
+// The columns of `runs`, in kHeaderFields order: "status, updated_at, id, …".
+const std::string& header_columns();
+// "?, ?, …" for n parameters.
+std::string parameters(std::size_t n);
+// The number of columns in a list of them.
+std::size_t count_columns(const std::string& list);
+
+// Reads the columns of header_columns(). Corruption for a status this build does not know.
+Status read_header(const Statement& st, RunHeaderRow& h);
+Status read_headers(Statement& st, std::vector<RunHeaderRow>& out);
+// A root run and all its children, as load_run returns them, inside the
+// caller's transaction.
+Status read_run(Connection& db, const std::string& root_id, StoredRun& run);
+
+// Takes `key` for `owner` when its lease is free (no row, released or expired), with a token
+// from the global counter. Otherwise `out` describes the holder.
+bool try_acquire(Connection& db, const std::string& key, const std::string& owner,
+                 std::int64_t ttl_ms, std::int64_t now, Lease& out);
+
+// A SQLite error as a Status naming the store and the operation.
+Status error_status(const SqliteError& e, const std::string& url, const char* what, int attempts);
+// Sleeps between whole-transaction retries.
+void backoff(int attempt);
+
+}  // namespace reactor::sqlite

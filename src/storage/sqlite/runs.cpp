@@ -1,0 +1,137 @@
+#include <algorithm>
+
+#include "storage/sqlite/backend.hpp"
+#include "storage/sqlite/rows.hpp"
+#include "storage/sqlite/transact.hpp"
+
+namespace reactor {
+
+using sqlite::Connection;
+using sqlite::header_columns;
+using sqlite::read_header;
+using sqlite::read_headers;
+using sqlite::read_run;
+using sqlite::SqliteError;
+using sqlite::Statement;
+
+namespace {
+
+// SQL list of the statuses that end a run, for purge_expired.
+std::string terminal_status_list() {
+  std::string out;
+  for (RunStatus s : all_run_statuses()) {
+    if (!is_terminal(s)) continue;
+    if (!out.empty()) out += ", ";
+    out += '\'';
+    out += to_string(s);
+    out += '\'';
+  }
+  return out;
+}
+
+}  // namespace
+
+Status SqliteBackend::load_run(const std::string& root_id, StoredRun& out) {
+  out = StoredRun{};
+  StoredRun run;
+  Status s =
+      transact(Mode::kRead, "load_run", [&](Connection& db) { return read_run(db, root_id, run); });
+  if (s.ok()) out = std::move(run);
+  return s;
+}
+
+Status SqliteBackend::load_header(const std::string& run_id, RunHeaderRow& out) {
+  return transact(Mode::kRead, "load_header", [&](Connection& db) -> Status {
+    Statement st = db.prepare("SELECT " + header_columns() + " FROM runs WHERE id = ?");
+    st.bind(run_id);
+    if (!st.step()) return Status::NotFound("run " + run_id + " not found");
+    return read_header(st, out);
+  });
+}
+
+Status SqliteBackend::list_runs(const RunFilter& filter, std::vector<RunHeaderRow>& out) {
+  out.clear();
+  std::string sql = "SELECT " + header_columns() + " FROM runs WHERE parent_id = ''";
+  if (filter.status) sql += " AND status = ?";
+  if (filter.reactor) sql += " AND reactor = ?";
+  sql += " ORDER BY updated_at DESC, id DESC LIMIT ?";
+  std::vector<RunHeaderRow> rows;
+  Status s = transact(Mode::kRead, "list_runs", [&](Connection& db) -> Status {
+    rows.clear();
+    Statement st = db.prepare(sql);
+    int index = 0;
+    if (filter.status) st.bind_at(++index, to_string(*filter.status));
+    if (filter.reactor) st.bind_at(++index, *filter.reactor);
+    st.bind_at(++index, static_cast<std::int64_t>(std::min<std::size_t>(filter.limit, INT64_MAX)));
+    return read_headers(st, rows);
+  });
+  if (s.ok()) out = std::move(rows);
+  return s;
+}
+
+Status SqliteBackend::find_orphans(std::size_t limit, std::vector<RunHeaderRow>& out) {
+  out.clear();
+  std::vector<RunHeaderRow> rows;
+  Status s = transact(Mode::kRead, "find_orphans", [&](Connection& db) -> Status {
+    rows.clear();
+    Statement st =
+        db.prepare("SELECT " + header_columns() +
+                   " FROM runs r WHERE r.parent_id = '' AND ("
+                   "  (r.status IN ('running', 'rolling_back') AND NOT EXISTS ("
+                   "     SELECT 1 FROM leases l WHERE l.key = 'run:' || r.id"
+                   "     AND l.owner IS NOT NULL AND l.expires_at > ?1))"
+                   "  OR ((r.status = 'enqueued' OR (r.status = 'waiting' AND r.wake_at > 0))"
+                   "     AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.run_id = r.id)))"
+                   " ORDER BY r.updated_at, r.id LIMIT ?2");
+    st.bind(now_ms(), static_cast<std::int64_t>(std::min<std::size_t>(limit, INT64_MAX)));
+    return read_headers(st, rows);
+  });
+  if (s.ok()) out = std::move(rows);
+  return s;
+}
+
+Status SqliteBackend::purge_expired(std::size_t limit, std::size_t& purged) {
+  purged = 0;
+  std::size_t count = 0;
+  Status s = transact(Mode::kWrite, "purge_expired", [&](Connection& db) -> Status {
+    count = 0;
+    const std::int64_t now = now_ms();
+    std::vector<std::string> roots;
+    {
+      Statement st = db.prepare(
+          "SELECT id FROM runs WHERE parent_id = '' AND status IN (" + terminal_status_list() +
+          ") AND expires_at > 0 AND expires_at <= ? ORDER BY expires_at, id LIMIT ?");
+      st.bind(now, static_cast<std::int64_t>(std::min<std::size_t>(limit, INT64_MAX)));
+      while (st.step()) roots.push_back(st.text(0));
+    }
+    for (const auto& root : roots) {
+      db.prepare(
+            "DELETE FROM steps WHERE run_id IN (SELECT id FROM runs WHERE root_id = ?1 OR id = ?1)")
+          .bind(root)
+          .run();
+      db.prepare(
+            "DELETE FROM run_inputs "
+            "WHERE run_id IN (SELECT id FROM runs WHERE root_id = ?1 OR id = ?1)")
+          .bind(root)
+          .run();
+      db.prepare("DELETE FROM trace WHERE root_id = ?").bind(root).run();
+      db.prepare("DELETE FROM jobs WHERE run_id = ?").bind(root).run();
+      db.prepare("DELETE FROM runs WHERE root_id = ?1 OR id = ?1").bind(root).run();
+      db.prepare("DELETE FROM leases WHERE key = ? AND (owner IS NULL OR expires_at <= ?)")
+          .bind(run_lease_key(root), now)
+          .run();
+      ++count;
+    }
+    // Tokens come from one counter, so deleting a dead lease row never lets a token repeat.
+    db.prepare(
+          "DELETE FROM leases WHERE substr(key, 1, 4) <> 'run:' "
+          "AND (owner IS NULL OR expires_at <= ?)")
+        .bind(now)
+        .run();
+    return Status::Ok();
+  });
+  if (s.ok()) purged = count;
+  return s;
+}
+
+}  // namespace reactor

@@ -1,0 +1,54 @@
+// SqliteBackend::transact, shared by the backend's facets (backend.cpp, commit.cpp, runs.cpp,
+// queue.cpp, leases.cpp): every operation is one transaction, retried whole while another
+// connection holds the lock.
+#pragma once
+
+#include <algorithm>
+#include <optional>
+
+#include "storage/sqlite/backend.hpp"
+#include "storage/sqlite/rows.hpp"
+
+namespace reactor {
+
+template <typename Body>
+Status SqliteBackend::transact(Mode mode, const char* what, Body&& body) {
+  const int max_attempts = std::max(1, options_.max_attempts);
+  for (int attempt = 1;; ++attempt) {
+    std::optional<sqlite::ConnectionPool::Handle> conn;
+    try {
+      conn.emplace(pool_.acquire());
+      sqlite::Connection& db = **conn;
+      if (mode == Mode::kWrite) {
+        // IMMEDIATE takes the write lock up front (waiting up to busy_timeout), so a writer
+        // never fails half way through on a lock upgrade another connection won.
+        db.exec("BEGIN IMMEDIATE");
+      } else {
+        db.exec("BEGIN");
+      }
+      Status s = body(db);
+      if (!s.ok()) {
+        db.rollback_quietly();
+        return s;
+      }
+      db.exec("COMMIT");
+      return Status::Ok();
+    } catch (const sqlite::SqliteError& e) {
+      if (conn) {
+        (*conn)->rollback_quietly();
+        if (!e.busy()) conn->discard();  // it may be unusable; the next caller opens a fresh one
+      }
+      if (e.busy() && attempt < max_attempts) {
+        conn.reset();
+        sqlite::backoff(attempt);
+        continue;
+      }
+      return sqlite::error_status(e, url_, what, attempt);
+    } catch (const std::exception& e) {
+      if (conn) (*conn)->rollback_quietly();
+      return Status::Internal(url_ + ": " + what + ": " + e.what());
+    }
+  }
+}
+
+}  // namespace reactor
