@@ -1,4 +1,16 @@
-// Engine: runs registered reactors.
+// Engine: runs registered reactors — the facade over definition, execution,
+// durability and storage (docs/architecture.md).
+//
+// Thread safety: an Engine may be shared by any number of threads. run(),
+// resume(), run_in_background(), run_many_in_background(), find() and
+// sweep_once() may be called from several threads at once, and alongside the
+// Worker threads that serve it; registry() is thread-safe. Register reactors
+// before the first run or worker needs them. Construction and destruction are
+// not concurrent with anything else; destroy Workers first.
+//
+// Durability: with a backend, what each call has stored when it returns is
+// said at the call; what survives a crash then is the backend's
+// (Backend::commit).
 #pragma once
 
 #include <cstdint>

@@ -3,13 +3,20 @@
 // run's lease, loading it by id, resuming it and committing every step.
 // Each worker process also runs the recovery sweeper by itself.
 //
-// The one-line main of a user's worker binary:
+// The main of a user's worker binary:
 //
 //   int main() {
-//     reactor::Engine engine(reactor::EngineOptions::durable("sqlite:///var/lib/app/reactor.db"));
+//     std::unique_ptr<reactor::Backend> store;
+//     if (!reactor::open_backend("sqlite:///var/lib/app/reactor.db", nullptr, store).ok()) return
+//     2; reactor::Engine engine({.backend = std::move(store)});
 //     register_my_reactors(engine.registry());
 //     return reactor::run_worker(engine, {.threads = 4});
 //   }
+//
+// Thread safety: start(), stop() and wait() are called by the worker's owner,
+// from one thread (stop() may also come from a signal-handling thread);
+// stats() may be called from any thread at any time. on_delivery runs on the
+// worker's own threads, several at once when threads > 1.
 #pragma once
 
 #include <atomic>

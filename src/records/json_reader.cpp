@@ -1,5 +1,6 @@
 #include "records/json_reader.hpp"
 
+#include <memory>
 #include <string>
 
 namespace reactor::records {
@@ -14,13 +15,14 @@ struct ParseBuffer::Slot {
 };
 
 namespace {
-thread_local ParseBuffer::Slot* t_slot = nullptr;
+// One per thread, made on its first read and freed when the thread ends.
+thread_local std::unique_ptr<ParseBuffer::Slot> t_slot;
 }  // namespace
 
 ParseBuffer::ParseBuffer() {
-  if (t_slot == nullptr) t_slot = new Slot;  // one per thread, for the thread's life
+  if (!t_slot) t_slot = std::make_unique<Slot>();
   owned_ = t_slot->busy;
-  slot_ = owned_ ? new Slot : t_slot;
+  slot_ = owned_ ? new Slot : t_slot.get();
   slot_->busy = true;
 }
 

@@ -94,7 +94,8 @@ TEST(Map, ResultsAreInIndexOrder) {
   EXPECT_EQ(s.log.entries(),
             (std::vector<std::string>{"open", "charge 3", "charge 1", "charge 2", "close"}));
   EXPECT_EQ(r.trace_summary(),
-            "ran open, charge_all[0]/charge, charge_all[1]/charge, charge_all[2]/charge, charge_all, close");
+            "ran open, charge_all[0]/charge, charge_all[1]/charge, charge_all[2]/charge, "
+            "charge_all, close");
   EXPECT_EQ(s.keys, (std::vector<std::string>{"b1:charge_all[0]/charge", "b1:charge_all[1]/charge",
                                               "b1:charge_all[2]/charge"}));
   ASSERT_NE(r.step("charge_all[1]/charge"), nullptr);
@@ -107,8 +108,9 @@ TEST(Map, AtomicMapStopsAtTheFirstFailureAndUndoesHighestIndexFirst) {
   Engine engine;
   RunResult r = engine.run(s.batch(true), Value{{"items", items({1, 2, 3, 4})}});
   EXPECT_EQ(r.status, RunStatus::kFailed);
-  EXPECT_EQ(s.log.entries(), (std::vector<std::string>{"open", "charge 1", "charge 2", "charge 3",
-                                                       "void 3", "refund 2", "refund 1", "reopen"}));
+  EXPECT_EQ(s.log.entries(),
+            (std::vector<std::string>{"open", "charge 1", "charge 2", "charge 3", "void 3",
+                                      "refund 2", "refund 1", "reopen"}));
   EXPECT_EQ(s.log.count("charge 4"), 0);
   EXPECT_EQ(r.step("charge_all[3]/charge"), nullptr) << "element 3 must never start";
   ASSERT_TRUE(r.error);
@@ -175,9 +177,9 @@ TEST(Map, CollectSeesEveryOutcomeInIndexOrder) {
 TEST(Map, CollectOnAnAtomicMap) {
   Shop s;
   Engine engine;
-  RunResult r = engine.run(
-      s.batch(true, [](const MapResults& m) { return Value(m.successes().size()); }),
-      Value{{"items", items({5, 6})}});
+  RunResult r =
+      engine.run(s.batch(true, [](const MapResults& m) { return Value(m.successes().size()); }),
+                 Value{{"items", items({5, 6})}});
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r.value, 2);
 }
@@ -185,14 +187,13 @@ TEST(Map, CollectOnAnAtomicMap) {
 TEST(Map, ThrowingCollectFailsTheMapAndRollsBackItsElements) {
   Shop s;
   Engine engine;
-  RunResult r = engine.run(s.batch(true,
-                                   [](const MapResults&) -> Value {
-                                     throw std::runtime_error("bad sum");
-                                   }),
-                           Value{{"items", items({1, 2, 3})}});
+  RunResult r = engine.run(
+      s.batch(true, [](const MapResults&) -> Value { throw std::runtime_error("bad sum"); }),
+      Value{{"items", items({1, 2, 3})}});
   EXPECT_EQ(r.status, RunStatus::kFailed);
-  EXPECT_EQ(s.log.entries(), (std::vector<std::string>{"open", "charge 1", "charge 2", "charge 3",
-                                                       "refund 3", "refund 2", "refund 1", "reopen"}));
+  EXPECT_EQ(s.log.entries(),
+            (std::vector<std::string>{"open", "charge 1", "charge 2", "charge 3", "refund 3",
+                                      "refund 2", "refund 1", "reopen"}));
   ASSERT_TRUE(r.error);
   EXPECT_EQ(r.error->step, "charge_all");
   EXPECT_EQ(r.error->reactor, "Batch");
@@ -220,7 +221,10 @@ TEST(Map, EmptyCollectionSucceedsWithNoElements) {
 TEST(Map, SourceThatIsNotAnArrayIsAnArgumentError) {
   Shop s;
   Definition d = Builder("Batch")
-                     .step("list", [](const Args&) { return Success(Value{{"not", "a list"}}); })
+                     .step("list",
+                           [](const Args&) {
+                             return Success(Value{{"not", "a list"}});
+                           })
                      .map("charge_all", s.charge_one())
                      .source(result("list"))
                      .argument("item", element("charge_all"))
@@ -237,7 +241,10 @@ TEST(Map, SourceThatIsNotAnArrayIsAnArgumentError) {
 TEST(Map, SourceFromAnEarlierStepAndElementTransform) {
   Shop s;
   Definition d = Builder("Batch")
-                     .step("list", [](const Args&) { return Success(Value{{"skus", {4, 5}}}); })
+                     .step("list",
+                           [](const Args&) {
+                             return Success(Value{{"skus", {4, 5}}});
+                           })
                      .map("charge_all", s.charge_one())
                      .source(result("list", "skus"))
                      .argument("item", element("charge_all").transform([](const Value& v) {

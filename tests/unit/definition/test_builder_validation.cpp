@@ -69,8 +69,8 @@ TEST(BuilderValidation, RejectsResultOfUnknownStep) {
 }
 
 TEST(BuilderValidation, RejectsWaitForUnknownStep) {
-  std::string m =
-      rejection(Builder("OrderSaga").step("reserve", ok_step).step("ship", ok_step).wait_for("charge"));
+  std::string m = rejection(
+      Builder("OrderSaga").step("reserve", ok_step).step("ship", ok_step).wait_for("charge"));
   EXPECT_THAT(m, AllOf(HasSubstr("step 'ship'"), HasSubstr("wait_for"),
                        HasSubstr("unknown step 'charge'")));
 }
@@ -93,8 +93,10 @@ TEST(BuilderValidation, RejectsUnknownInputAsMapSource) {
 }
 
 TEST(BuilderValidation, RejectsDuplicateStepNames) {
-  std::string m =
-      rejection(Builder("OrderSaga").step("reserve", ok_step).step("charge", ok_step).step("reserve", ok_step));
+  std::string m = rejection(Builder("OrderSaga")
+                                .step("reserve", ok_step)
+                                .step("charge", ok_step)
+                                .step("reserve", ok_step));
   EXPECT_THAT(m, HasSubstr("duplicate step name 'reserve'"));
 }
 
@@ -147,8 +149,11 @@ TEST(BuilderValidation, RejectsCycleNamingItsSteps) {
 }
 
 TEST(BuilderValidation, RejectsTwoStepCycleThroughWaitFor) {
-  std::string m = rejection(
-      Builder("Loop").step("left", ok_step).wait_for("right").step("right", ok_step).wait_for("left"));
+  std::string m = rejection(Builder("Loop")
+                                .step("left", ok_step)
+                                .wait_for("right")
+                                .step("right", ok_step)
+                                .wait_for("left"));
   EXPECT_THAT(m, AllOf(HasSubstr("cycle"), HasSubstr("left"), HasSubstr("right")));
 }
 
@@ -161,22 +166,27 @@ TEST(BuilderValidation, RejectsStepDependingOnItself) {
 
 TEST(BuilderValidation, RejectsMaxAttemptsBelowOne) {
   for (int attempts : {0, -3}) {
-    std::string m = rejection(Builder("Pay").step("charge", ok_step).retries(
-        fixed_backoff(attempts, std::chrono::seconds(1))));
+    std::string m = rejection(Builder("Pay")
+                                  .step("charge", ok_step)
+                                  .retries(fixed_backoff(attempts, std::chrono::seconds(1))));
     EXPECT_THAT(m, AllOf(HasSubstr("step 'charge'"), HasSubstr("max_attempts"))) << attempts;
   }
 }
 
 TEST(BuilderValidation, RejectsNegativeRetryDelays) {
   using std::chrono::milliseconds;
-  EXPECT_THAT(rejection(Builder("Pay").step("charge", ok_step).retries(
-                  exponential_backoff(3, milliseconds(-1)))),
-              AllOf(HasSubstr("step 'charge'"), HasSubstr("delay must not be negative")));
-  EXPECT_THAT(rejection(Builder("Pay").step("charge", ok_step).retries(
-                  fixed_backoff(3, milliseconds(10)).max_delay(milliseconds(-5)))),
-              AllOf(HasSubstr("step 'charge'"), HasSubstr("max_delay")));
-  EXPECT_THAT(rejection(Builder("Pay").step("charge", ok_step).retries(
-                  fixed_backoff(3, milliseconds(10)).jitter(milliseconds(-5)))),
+  EXPECT_THAT(
+      rejection(
+          Builder("Pay").step("charge", ok_step).retries(exponential_backoff(3, milliseconds(-1)))),
+      AllOf(HasSubstr("step 'charge'"), HasSubstr("delay must not be negative")));
+  EXPECT_THAT(
+      rejection(Builder("Pay")
+                    .step("charge", ok_step)
+                    .retries(fixed_backoff(3, milliseconds(10)).max_delay(milliseconds(-5)))),
+      AllOf(HasSubstr("step 'charge'"), HasSubstr("max_delay")));
+  EXPECT_THAT(rejection(Builder("Pay")
+                            .step("charge", ok_step)
+                            .retries(fixed_backoff(3, milliseconds(10)).jitter(milliseconds(-5)))),
               AllOf(HasSubstr("step 'charge'"), HasSubstr("jitter")));
 }
 
@@ -300,11 +310,12 @@ TEST(BuilderValidation, RejectsStepModifiersThatDoNotApplyToComposeOrMap) {
                             .argument("amount", value(1))
                             .timeout(std::chrono::seconds(1))),
               AllOf(HasSubstr("step 'payment'"), HasSubstr("timeout()")));
-  EXPECT_THAT(rejection(Builder("Order")
-                            .compose("payment", child_reactor())
-                            .argument("amount", value(1))
-                            .undo([](const Value&, const Args&, StepContext&) { return Success(); })),
-              AllOf(HasSubstr("step 'payment'"), HasSubstr("undo()")));
+  EXPECT_THAT(
+      rejection(Builder("Order")
+                    .compose("payment", child_reactor())
+                    .argument("amount", value(1))
+                    .undo([](const Value&, const Args&, StepContext&) { return Success(); })),
+      AllOf(HasSubstr("step 'payment'"), HasSubstr("undo()")));
   // Output validation of a composed child or a map would never run: rejected, not ignored.
   EXPECT_THAT(rejection(Builder("Order")
                             .compose("payment", child_reactor())

@@ -1,7 +1,6 @@
 // reactor/testing.hpp: TestRun (mock_step, fail_at) and the HasTrace / HasStatus / FailedAt
 // matchers, used the way a user's own test would use them.
 #include "reactor/testing.hpp"
-
 #include "unit/engine_test_support.hpp"
 
 using namespace reactor;
@@ -18,19 +17,18 @@ struct Inventory {
 };
 
 Definition order_saga(Inventory& inv) {
-  Definition payment = Builder("Payment")
-                           .input("amount", integer())
-                           .step("charge",
-                                 [&inv](const Args& a) {
-                                   inv.calls.hit("charge");
-                                   return Success(a["amount"]);
-                                 })
-                           .compensate([](const std::string&, const Args&, StepContext&) {
-                             return Success();
-                           })
-                           .undo([](const Value&, const Args&, StepContext&) { return Success(); })
-                           .returns("charge")
-                           .build();
+  Definition payment =
+      Builder("Payment")
+          .input("amount", integer())
+          .step("charge",
+                [&inv](const Args& a) {
+                  inv.calls.hit("charge");
+                  return Success(a["amount"]);
+                })
+          .compensate([](const std::string&, const Args&, StepContext&) { return Success(); })
+          .undo([](const Value&, const Args&, StepContext&) { return Success(); })
+          .returns("charge")
+          .build();
   return Builder("OrderSaga")
       .input("order_id", integer())
       .input("amount", integer())
@@ -70,9 +68,10 @@ TEST(TestingHeader, UnmockedRunBehavesNormally) {
 
 TEST(TestingHeader, MockStepReplacesTheBodyAndItsValueFlowsOn) {
   Inventory inv;
-  RunResult r = TestRun(order_saga(inv))
-                    .mock_step("reserve", [](const Args& a) { return Success(a["order_id"].get<int>() + 6); })
-                    .run(kInputs);
+  RunResult r =
+      TestRun(order_saga(inv))
+          .mock_step("reserve", [](const Args& a) { return Success(a["order_id"].get<int>() + 6); })
+          .run(kInputs);
   EXPECT_THAT(r, HasStatus(RunStatus::kCompleted));
   EXPECT_EQ(r.value["reservation"], 7);
   EXPECT_EQ(inv.calls.get("reserve"), 0) << "the real body must not run";
@@ -119,10 +118,11 @@ TEST(TestingHeader, FailAtInsideAChildIsNotRetried) {
 }
 
 TEST(TestingHeader, MockingAWholeMapStep) {
-  Definition element_reactor = Builder("One")
-                                   .input("item", integer())
-                                   .step("work", [](const Args&) { return Failure("real work", false); })
-                                   .build();
+  Definition element_reactor =
+      Builder("One")
+          .input("item", integer())
+          .step("work", [](const Args&) { return Failure("real work", false); })
+          .build();
   Definition d = Builder("Batch")
                      .input("items", array())
                      .map("each", element_reactor)
@@ -130,9 +130,10 @@ TEST(TestingHeader, MockingAWholeMapStep) {
                      .argument("item", element("each"))
                      .returns("each")
                      .build();
-  RunResult r = TestRun(d)
-                    .mock_step("each", [](const Args&) { return Success(Value::array({"canned"})); })
-                    .run(Value{{"items", Value::array({1, 2})}});
+  RunResult r =
+      TestRun(d)
+          .mock_step("each", [](const Args&) { return Success(Value::array({"canned"})); })
+          .run(Value{{"items", Value::array({1, 2})}});
   EXPECT_THAT(r, HasStatus(RunStatus::kCompleted));
   EXPECT_EQ(r.value, Value::array({"canned"}));
 }
@@ -140,9 +141,10 @@ TEST(TestingHeader, MockingAWholeMapStep) {
 TEST(TestingHeader, TestRunTakesEngineOptions) {
   auto clock = reactor_test::manual_clock();
   Definition d = Builder("Flaky")
-                     .step("s", [](const Args&, StepContext& ctx) {
-                       return ctx.attempt() < 3 ? Failure("again") : Success(ctx.attempt());
-                     })
+                     .step("s",
+                           [](const Args&, StepContext& ctx) {
+                             return ctx.attempt() < 3 ? Failure("again") : Success(ctx.attempt());
+                           })
                      .retries(exponential_backoff(3, std::chrono::seconds(30)))
                      .returns("s")
                      .build();
@@ -150,7 +152,8 @@ TEST(TestingHeader, TestRunTakesEngineOptions) {
   RunResult r = t.run();
   EXPECT_THAT(r, HasStatus(RunStatus::kCompleted));
   EXPECT_THAT(r, HasTrace("ran s, s, s"));
-  EXPECT_EQ(clock->sleeps(), (std::vector<Duration>{std::chrono::seconds(30), std::chrono::seconds(60)}));
+  EXPECT_EQ(clock->sleeps(),
+            (std::vector<Duration>{std::chrono::seconds(30), std::chrono::seconds(60)}));
   EXPECT_EQ(&t.engine().clock(), clock.get());
 }
 
@@ -158,7 +161,8 @@ TEST(TestingHeader, MatchersReadAsOneLineAndExplainMismatches) {
   Inventory inv;
   RunResult r = TestRun(order_saga(inv)).fail_at("ship", "carrier down").run(kInputs);
 
-  EXPECT_EQ(::testing::DescribeMatcher<RunResult>(HasStatus(RunStatus::kFailed)), "has status failed");
+  EXPECT_EQ(::testing::DescribeMatcher<RunResult>(HasStatus(RunStatus::kFailed)),
+            "has status failed");
   EXPECT_EQ(::testing::DescribeMatcher<RunResult>(HasTrace("ran a")), "has trace \"ran a\"");
   EXPECT_EQ(::testing::DescribeMatcher<RunResult>(FailedAt("ship", ErrorKind::kTimeout)),
             "failed at step ship with timeout");
@@ -172,12 +176,14 @@ TEST(TestingHeader, MatchersReadAsOneLineAndExplainMismatches) {
   EXPECT_EQ(trace_why.str(), "whose trace is \"" + r.trace_summary() + "\"");
 
   ::testing::StringMatchResultListener failed_why;
-  EXPECT_FALSE(::testing::ExplainMatchResult(FailedAt("charge", ErrorKind::kStepFailed), r, &failed_why));
+  EXPECT_FALSE(
+      ::testing::ExplainMatchResult(FailedAt("charge", ErrorKind::kStepFailed), r, &failed_why));
   EXPECT_EQ(failed_why.str(), "which failed at 'ship' with step_failed: carrier down");
 
   RunResult ok = TestRun(order_saga(inv)).run(kInputs);
   ::testing::StringMatchResultListener none_why;
-  EXPECT_FALSE(::testing::ExplainMatchResult(FailedAt("ship", ErrorKind::kStepFailed), ok, &none_why));
+  EXPECT_FALSE(
+      ::testing::ExplainMatchResult(FailedAt("ship", ErrorKind::kStepFailed), ok, &none_why));
   EXPECT_EQ(none_why.str(), "which has no error");
   EXPECT_THAT(ok, Not(HasStatus(RunStatus::kFailed)));
   EXPECT_THAT(r, Not(FailedAt("ship", ErrorKind::kTimeout)));

@@ -32,11 +32,13 @@ struct InputSaga {
         .input("email", string().pattern(R"([^@]+@[^@]+)").redacted())
         .input("code", string().length(3, 5))
         .input("tags", array().min_length(1))
-        .input("coupon", string().min_length(3).check([this](const Value& v) -> std::optional<std::string> {
-          ++coupon_checks;
-          if (v.get<std::string>().rfind("SAVE", 0) != 0) return "coupon must start with SAVE";
-          return std::nullopt;
-        }));
+        .input("coupon",
+               string().min_length(3).check([this](const Value& v) -> std::optional<std::string> {
+                 ++coupon_checks;
+                 if (v.get<std::string>().rfind("SAVE", 0) != 0)
+                   return "coupon must start with SAVE";
+                 return std::nullopt;
+               }));
     if (observer) b.observe(observer);
     // No declared arguments: the step receives the (validated, defaulted) inputs.
     b.step("record", [this](const Args& a) {
@@ -46,10 +48,11 @@ struct InputSaga {
       }
       return Success(a.to_json());
     });
-    b.step("charge", [this](const Args& a) {
-      counters.hit("charge");
-      return Success(a["amount"]);
-    })
+    b.step("charge",
+           [this](const Args& a) {
+             counters.hit("charge");
+             return Success(a["amount"]);
+           })
         .argument("amount", input("amount"))
         .argument("note", input("note"));
     return b.build();
@@ -57,8 +60,12 @@ struct InputSaga {
 };
 
 Value valid_inputs() {
-  return Value{{"order_id", 7},   {"amount", 50},      {"email", kSecret},
-               {"code", "ABCD"},  {"tags", Value::array({"gift"})}, {"coupon", "SAVE10"}};
+  return Value{{"order_id", 7},
+               {"amount", 50},
+               {"email", kSecret},
+               {"code", "ABCD"},
+               {"tags", Value::array({"gift"})},
+               {"coupon", "SAVE10"}};
 }
 
 std::vector<std::string> error_fields(const RunResult& r) {
@@ -173,9 +180,9 @@ TEST(Inputs, CustomCheckMessageIsReportedAndRunsOnlyAfterBuiltInRules) {
 TEST(Inputs, EveryFieldErrorIsListedAtOnce) {
   InputSaga saga;
   Engine engine;
-  Value in{{"amount", 0},           {"currency", "GBP"}, {"email", "nope"},
-           {"code", "A"},           {"tags", Value::array()},
-           {"coupon", "FREE99"},    {"surprise", true}};
+  Value in{{"amount", 0},     {"currency", "GBP"},      {"email", "nope"},
+           {"code", "A"},     {"tags", Value::array()}, {"coupon", "FREE99"},
+           {"surprise", true}};
   RunResult r = engine.run(saga.definition(), in);
   ASSERT_TRUE(r.error);
   EXPECT_EQ(r.error->kind, ErrorKind::kInputInvalid);
@@ -248,11 +255,12 @@ TEST(Inputs, RejectedRedactedValueIsNeverQuoted) {
 TEST(Inputs, RedactedInputIsMaskedInStepFailureErrors) {
   InputSaga saga;
   Engine engine;
-  Definition d = Builder("Signup")
-                     .input("email", string().redacted())
-                     .input("plan", string())
-                     .step("subscribe", [](const Args&) { return Failure("mail server down", false); })
-                     .build();
+  Definition d =
+      Builder("Signup")
+          .input("email", string().redacted())
+          .input("plan", string())
+          .step("subscribe", [](const Args&) { return Failure("mail server down", false); })
+          .build();
   RunResult r = engine.run(d, Value{{"email", kSecret}, {"plan", "pro"}});
   ASSERT_TRUE(r.error);
   EXPECT_EQ(r.error->kind, ErrorKind::kStepFailed);
@@ -311,9 +319,8 @@ TEST(Inputs, ArgumentSourcesPathsLiteralsTransformsAndWaitFor) {
           }))
           .argument("second_line", result("quote", "lines.1"))
           .argument("mode", value("strict"))
-          .argument("loud", value("x").transform([](const Value& v) {
-            return Value(v.get<std::string>() + "!");
-          }))
+          .argument("loud", value("x").transform(
+                                [](const Value& v) { return Value(v.get<std::string>() + "!"); }))
           .step("audit",
                 [&](const Args& a) {
                   order.add("audit");
@@ -322,8 +329,8 @@ TEST(Inputs, ArgumentSourcesPathsLiteralsTransformsAndWaitFor) {
           .wait_for("label")  // order only: audit declares no arguments, so it sees the inputs
           .build();
   Engine engine;
-  RunResult r = engine.run(
-      d, Value{{"address", {{"shipping", {{"city", "Lyon"}, {"zip", "69001"}}}}}});
+  RunResult r =
+      engine.run(d, Value{{"address", {{"shipping", {{"city", "Lyon"}, {"zip", "69001"}}}}}});
   ASSERT_TRUE(r.ok()) << (r.error ? r.error->message : "");
   EXPECT_EQ(r.value["label"], (Value{{"city", "Lyon"},
                                      {"zip", "69"},

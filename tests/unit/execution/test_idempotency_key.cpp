@@ -41,7 +41,8 @@ bool is_uuid_v4(const std::string& s) {
   for (std::size_t i = 0; i < s.size(); ++i) {
     const bool dash = i == 8 || i == 13 || i == 18 || i == 23;
     if (dash != (s[i] == '-')) return false;
-    if (!dash && !(std::isdigit(static_cast<unsigned char>(s[i])) || (s[i] >= 'a' && s[i] <= 'f'))) {
+    if (!dash &&
+        !(std::isdigit(static_cast<unsigned char>(s[i])) || (s[i] >= 'a' && s[i] <= 'f'))) {
       return false;
     }
   }

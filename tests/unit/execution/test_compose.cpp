@@ -23,7 +23,8 @@ struct World {
   UndoFn undo(const std::string& name) {
     return [this, name](const Value&, const Args&, StepContext& ctx) {
       log.add("undo " + name);
-      contexts.push_back("undo " + ctx.reactor() + " " + ctx.step_path() + " " + ctx.idempotency_key());
+      contexts.push_back("undo " + ctx.reactor() + " " + ctx.step_path() + " " +
+                         ctx.idempotency_key());
       return Success();
     };
   }
@@ -94,8 +95,9 @@ TEST(Compose, ChildResultFlowsToTheParent) {
   Engine engine;
   RunResult r = engine.run(w.order(), Value{{"amount", 5}});
   ASSERT_TRUE(r.ok()) << (r.error ? r.error->message : "");
-  EXPECT_EQ(w.log.entries(), (std::vector<std::string>{"run reserve", "run authorize 5", "run charge",
-                                                       "run ship with {\"charged\":\"A-5\"}"}));
+  EXPECT_EQ(w.log.entries(),
+            (std::vector<std::string>{"run reserve", "run authorize 5", "run charge",
+                                      "run ship with {\"charged\":\"A-5\"}"}));
   EXPECT_EQ(r.trace_summary(), "ran reserve, payment/authorize, payment/charge, payment, ship");
   EXPECT_EQ(r.value["payment"], (Value{{"charged", "A-5"}}));
   ASSERT_NE(r.step("payment/authorize"), nullptr);
@@ -110,8 +112,8 @@ TEST(Compose, ChildFailureRollsBackTheChildFirstThenTheParent) {
   RunResult r = engine.run(w.order(), Value{{"amount", 5}});
   EXPECT_EQ(r.status, RunStatus::kFailed);
   EXPECT_EQ(w.log.entries(),
-            (std::vector<std::string>{"run reserve", "run authorize 5", "run charge", "compensate charge",
-                                      "undo authorize", "undo reserve"}));
+            (std::vector<std::string>{"run reserve", "run authorize 5", "run charge",
+                                      "compensate charge", "undo authorize", "undo reserve"}));
   EXPECT_EQ(r.trace_summary(),
             "ran reserve, payment/authorize, payment/charge; compensated payment/charge; "
             "undid payment/authorize; ran payment; undid reserve");
@@ -153,7 +155,8 @@ TEST(Compose, HaltInTheChildHaltsTheParent) {
   EXPECT_EQ(r.status, RunStatus::kHalted);
   EXPECT_EQ(r.value, "fraud review");
   EXPECT_FALSE(r.error);
-  EXPECT_EQ(w.log.entries(), (std::vector<std::string>{"run reserve", "run authorize 5", "run charge"}));
+  EXPECT_EQ(w.log.entries(),
+            (std::vector<std::string>{"run reserve", "run authorize 5", "run charge"}));
   EXPECT_EQ(r.step("payment")->status, StepStatus::kHalted);
   EXPECT_EQ(r.step("payment/charge")->status, StepStatus::kHalted);
   EXPECT_EQ(r.step("reserve")->status, StepStatus::kCompleted);  // no rollback
@@ -183,10 +186,8 @@ TEST(Compose, NestedChildrenBuildLongerPaths) {
                            .compose("payment", w.payment())
                            .argument("amount", input("amount"))
                            .build();
-  Definition order = Builder("Order")
-                         .compose("billing", billing)
-                         .argument("amount", value(9))
-                         .build();
+  Definition order =
+      Builder("Order").compose("billing", billing).argument("amount", value(9)).build();
   Engine engine;
   RunOptions opts;
   opts.run_id = "r1";

@@ -96,7 +96,8 @@ TEST(Compensation, LinearSagaCompensatesTheFailureThenUndoesNewestFirst) {
             (std::vector<std::string>{"run reserve", "run charge", "run ship",
                                       "compensate ship (carrier down)", "undo charge \"C1\"",
                                       "undo reserve \"R1\""}));
-  EXPECT_EQ(r.trace_summary(), "ran reserve, charge, ship; compensated ship; undid charge, reserve");
+  EXPECT_EQ(r.trace_summary(),
+            "ran reserve, charge, ship; compensated ship; undid charge, reserve");
   ASSERT_TRUE(r.error);
   EXPECT_EQ(r.error->kind, ErrorKind::kStepFailed);
   EXPECT_EQ(r.error->step, "ship");
@@ -126,8 +127,8 @@ TEST(Compensation, DagBranchesAreUndoneInReverseCompletionOrder) {
   Engine engine;
   RunResult r = engine.run(d, Value::object());
   EXPECT_EQ(r.status, RunStatus::kFailed);
-  EXPECT_EQ(k.log.entries(), (std::vector<std::string>{"run z", "run y", "run x", "run f",
-                                                       "undo x", "undo y", "undo z"}));
+  EXPECT_EQ(k.log.entries(), (std::vector<std::string>{"run z", "run y", "run x", "run f", "undo x",
+                                                       "undo y", "undo z"}));
   EXPECT_EQ(r.trace_summary(), "ran z, y, x, f; undid x, y, z");
 }
 
@@ -148,8 +149,8 @@ TEST(Compensation, RollbackContinuesPastFailingUndosAndListsThem) {
   Engine engine;
   RunResult r = engine.run(d, Value::object());
   EXPECT_EQ(r.status, RunStatus::kFailed);
-  EXPECT_EQ(k.log.entries(),
-            (std::vector<std::string>{"run a", "run b", "run c", "run d", "undo c", "undo b", "undo a"}));
+  EXPECT_EQ(k.log.entries(), (std::vector<std::string>{"run a", "run b", "run c", "run d", "undo c",
+                                                       "undo b", "undo a"}));
   ASSERT_TRUE(r.error);
   // An undo failure does not change why the run failed.
   EXPECT_EQ(r.error->kind, ErrorKind::kStepFailed);
@@ -183,8 +184,9 @@ TEST(Compensation, FailingCompensateIsACompensationErrorNamingTheStep) {
   EXPECT_EQ(r.error->step, "charge");
   EXPECT_THAT(r.error->message,
               AllOf(HasSubstr("'charge'"), HasSubstr("refund api down"), HasSubstr("gateway 502")));
-  EXPECT_THAT(r.error->rollback_failures,
-              ElementsAre(RollbackFailure{"charge", "compensate", "returned_failure", "refund api down"}));
+  EXPECT_THAT(
+      r.error->rollback_failures,
+      ElementsAre(RollbackFailure{"charge", "compensate", "returned_failure", "refund api down"}));
   // The rest of the rollback still ran.
   EXPECT_EQ(k.log.entries(), (std::vector<std::string>{"run reserve", "run charge",
                                                        "compensate charge", "undo reserve"}));
@@ -230,9 +232,8 @@ TEST(Compensation, ArgumentResolutionErrorIsNeitherCompensatedNorRetried) {
   };
   const std::vector<std::pair<std::string, ArgumentSource>> broken{
       {"reservation.id", result("reserve", "reservation.id")},
-      {"threw", result("reserve").transform([](const Value&) -> Value {
-         throw std::runtime_error("bad shape");
-       })},
+      {"threw", result("reserve").transform(
+                    [](const Value&) -> Value { throw std::runtime_error("bad shape"); })},
   };
   for (const auto& [expect_in_message, src] : broken) {
     k.log.clear();
@@ -251,7 +252,8 @@ TEST(Compensation, ArgumentResolutionErrorIsNeitherCompensatedNorRetried) {
     EXPECT_EQ(r.step("charge")->attempts, 1);
     EXPECT_TRUE(clock->sleeps().empty()) << "an argument error must not wait for a retry";
     // Completed steps are still undone.
-    EXPECT_EQ(k.log.entries(), (std::vector<std::string>{"run reserve", "undo reserve {\"id\":1}"}));
+    EXPECT_EQ(k.log.entries(),
+              (std::vector<std::string>{"run reserve", "undo reserve {\"id\":1}"}));
     EXPECT_EQ(r.trace_summary(), "ran reserve, charge; undid reserve");
   }
 }
@@ -284,8 +286,9 @@ TEST(Compensation, ThrownExceptionIsAFailureWithTypeAndMessage) {
   EXPECT_TRUE(r.error->retryable);
   EXPECT_EQ(r.error->attempts, 2);
   EXPECT_EQ(calls.get("charge"), 2);
-  EXPECT_EQ(k.log.entries(), (std::vector<std::string>{"run reserve", "compensate charge (card declined)",
-                                                       "undo reserve"}));
+  EXPECT_EQ(k.log.entries(),
+            (std::vector<std::string>{"run reserve", "compensate charge (card declined)",
+                                      "undo reserve"}));
   EXPECT_EQ(r.trace.back().type, TraceType::kUndo);
   EXPECT_EQ(r.trace[1].message, "card declined");
 }
@@ -410,7 +413,9 @@ class Hold : public Step {
 class Capture : public Step {
  public:
   explicit Capture(Ledger& l) : ledger_(l) { ++ledger_.instances; }
-  StepResult run(const Args&, StepContext&) override { return Failure("insufficient funds", false); }
+  StepResult run(const Args&, StepContext&) override {
+    return Failure("insufficient funds", false);
+  }
   StepResult compensate(const std::string& error, const Args& a, StepContext&) override {
     ledger_.log.add("void capture of " + a["hold"]["hold_id"].dump() + " after " + error);
     return Success();

@@ -81,19 +81,30 @@ TEST(RunResultJson, RoundTripOfARealFailedRun) {
 TEST(RunResultJson, RoundTripOfCompletedHaltedAndRejectedRuns) {
   Engine engine(with_clock(manual_clock()));
   Definition ok = Builder("Ok")
-                      .step("a", [](const Args&) { return Success(Value{{"nested", {1, 2, 3}}}); })
+                      .step("a",
+                            [](const Args&) {
+                              return Success(Value{{"nested", {1, 2, 3}}});
+                            })
                       .step("b", [](const Args&) { return Skipped("nothing to do"); })
                       .build();
   RunResult completed = engine.run(ok, Value::object());
   ASSERT_TRUE(completed.ok());
   EXPECT_EQ(round_trip(completed), completed);
 
-  Definition halting = Builder("Halting").step("h", [](const Args&) { return Halt(Value{{"why", "review"}}); }).build();
+  Definition halting = Builder("Halting")
+                           .step("h",
+                                 [](const Args&) {
+                                   return Halt(Value{{"why", "review"}});
+                                 })
+                           .build();
   RunResult halted = engine.run(halting, Value::object());
   ASSERT_EQ(halted.status, RunStatus::kHalted);
   EXPECT_EQ(round_trip(halted), halted);
 
-  Definition strict = Builder("Strict").input("n", integer().min(1)).step("s", [](const Args&) { return Success(); }).build();
+  Definition strict = Builder("Strict")
+                          .input("n", integer().min(1))
+                          .step("s", [](const Args&) { return Success(); })
+                          .build();
   RunResult rejected = engine.run(strict, Value{{"n", 0}});
   ASSERT_TRUE(rejected.error);
   ASSERT_FALSE(rejected.error->validation_errors.empty());
@@ -123,8 +134,9 @@ TEST(RunResultErrors, UnknownReactorNameFailsWithoutRunning) {
   EXPECT_TRUE(r.steps.empty());
 
   // Resuming a stored run whose reactor this engine does not know.
-  reactor::Run orphan = engine.create_run(Builder("Elsewhere").step("s", [](const Args&) { return Success(); }).build(),
-                                          Value::object(), "orphan-1");
+  reactor::Run orphan = engine.create_run(
+      Builder("Elsewhere").step("s", [](const Args&) { return Success(); }).build(),
+      Value::object(), "orphan-1");
   RunResult resumed = engine.resume(std::move(orphan));
   ASSERT_TRUE(resumed.error);
   EXPECT_EQ(resumed.error->kind, ErrorKind::kUnknownReactor);

@@ -41,12 +41,10 @@ struct Flaky {
           return Success();
         });
     if (with_later_failure) {
-      b.step("ship",
-             [this](const Args&) {
-               log.add("ship");
-               return Failure("no carrier", false);
-             })
-          .wait_for("pay");
+      b.step("ship", [this](const Args&) {
+         log.add("ship");
+         return Failure("no carrier", false);
+       }).wait_for("pay");
     }
     return b.build();
   }
@@ -93,8 +91,9 @@ TEST(Retries, MaxDelayCapsEveryWait) {
   Flaky f;
   f.fail_until = 6;
   Engine engine(with_clock(clock));
-  RunResult r = engine.run(
-      f.saga(exponential_backoff(6, milliseconds(100)).max_delay(milliseconds(250))), Value::object());
+  RunResult r =
+      engine.run(f.saga(exponential_backoff(6, milliseconds(100)).max_delay(milliseconds(250))),
+                 Value::object());
   ASSERT_TRUE(r.ok());
   EXPECT_THAT(in_ms(clock->sleeps()), ElementsAre(100, 200, 250, 250, 250));
 }
@@ -199,7 +198,8 @@ TEST(Retries, ALaterSuccessIsNeverCompensatedOnlyUndone) {
   Engine engine(with_clock(clock));
   RunResult r = engine.run(f.saga(fixed_backoff(3, milliseconds(10)), true), Value::object());
   EXPECT_EQ(r.status, RunStatus::kFailed);
-  EXPECT_EQ(f.log.entries(), (std::vector<std::string>{"pay#1", "pay#2", "pay#3", "ship", "undo pay"}));
+  EXPECT_EQ(f.log.entries(),
+            (std::vector<std::string>{"pay#1", "pay#2", "pay#3", "ship", "undo pay"}));
   EXPECT_EQ(r.step("pay")->status, StepStatus::kUndone);
   ASSERT_TRUE(r.error);
   EXPECT_EQ(r.error->step, "ship");
@@ -236,7 +236,8 @@ TEST(Retries, AttemptsAreCountedInContextRecordsTraceAndEvents) {
   EXPECT_EQ(observer->events(),
             (std::vector<std::string>{"run_start [Flaky]", "step_start pay#1", "step_retry pay#1",
                                       "step_start pay#2", "step_retry pay#2", "step_start pay#3",
-                                      "step_complete(success) pay#3", "run_complete(completed) [Flaky]"}));
+                                      "step_complete(success) pay#3",
+                                      "run_complete(completed) [Flaky]"}));
 }
 
 // While one step waits for its retry, a ready sibling runs first (in definition order).

@@ -162,7 +162,8 @@ Definition linear(Probe& p) {
       .undo(p.undo())
       .step("c", p.body([](const Args& a, StepContext&) { return Skipped(a["x"].get<int>() + 1); }))
       .argument("x", result("b"))
-      .step("d", p.body([](const Args& a, StepContext&) { return Success(a["x"].get<int>() * 10); }))
+      .step("d",
+            p.body([](const Args& a, StepContext&) { return Success(a["x"].get<int>() * 10); }))
       .argument("x", result("c"))
       .undo(p.undo())
       .returns("d")
@@ -172,8 +173,9 @@ Definition linear(Probe& p) {
 Definition payment(Probe& p, bool charge_fails) {
   return Builder("Payment")
       .input("amount", integer())
-      .step("authorize",
-            p.body([](const Args& a, StepContext&) { return Success(Value{{"auth", a["amount"]}}); }))
+      .step("authorize", p.body([](const Args& a, StepContext&) {
+        return Success(Value{{"auth", a["amount"]}});
+      }))
       .undo(p.undo())
       .step("charge", p.body([charge_fails](const Args& a, StepContext&) {
         if (charge_fails) return Failure("card declined", false);
@@ -208,19 +210,20 @@ Definition order(Probe& p, bool charge_fails, bool ship_fails, bool reserve_undo
 
 // open -> charge_all (map; each element: hold -> capture) -> close
 Definition batch(Probe& p, bool atomic, int declined_item) {
-  Definition per_item = Builder("ChargeOne")
-                           .input("item", integer())
-                           .step("hold", p.body([](const Args& a, StepContext&) { return Success(a["item"]); }))
-                           .undo(p.undo())
-                           .step("capture", p.body([declined_item](const Args& a, StepContext&) {
-                             if (a["h"].get<int>() == declined_item) return Failure("declined", false);
-                             return Success(a["h"].get<int>() * 10);
-                           }))
-                           .argument("h", result("hold"))
-                           .compensate(p.comp())
-                           .undo(p.undo())
-                           .returns("capture")
-                           .build();
+  Definition per_item =
+      Builder("ChargeOne")
+          .input("item", integer())
+          .step("hold", p.body([](const Args& a, StepContext&) { return Success(a["item"]); }))
+          .undo(p.undo())
+          .step("capture", p.body([declined_item](const Args& a, StepContext&) {
+            if (a["h"].get<int>() == declined_item) return Failure("declined", false);
+            return Success(a["h"].get<int>() * 10);
+          }))
+          .argument("h", result("hold"))
+          .compensate(p.comp())
+          .undo(p.undo())
+          .returns("capture")
+          .build();
   Builder b("Batch");
   b.input("items", array())
       .step("open", p.body([](const Args&, StepContext&) { return Success(); }))
@@ -254,16 +257,15 @@ TEST(SnapshotResume, LinearChain) {
 }
 
 TEST(SnapshotResume, SagaWithComposedChildResumesMidChild) {
-  std::size_t n = check_every_snapshot_resumes(
-      [](Probe& p) { return order(p, false, false, false); }, Value{{"amount", 5}},
-      RunStatus::kCompleted);
+  std::size_t n =
+      check_every_snapshot_resumes([](Probe& p) { return order(p, false, false, false); },
+                                   Value{{"amount", 5}}, RunStatus::kCompleted);
   EXPECT_GE(n, 5u);  // reserve, payment/authorize, payment/charge, payment, ship
 }
 
 TEST(SnapshotResume, AtomicMapWithCollect) {
-  std::size_t n = check_every_snapshot_resumes(
-      [](Probe& p) { return batch(p, true, -1); }, Value{{"items", {1, 2, 3}}},
-      RunStatus::kCompleted);
+  std::size_t n = check_every_snapshot_resumes([](Probe& p) { return batch(p, true, -1); },
+                                               Value{{"items", {1, 2, 3}}}, RunStatus::kCompleted);
   EXPECT_GE(n, 9u);  // open, 3 x (hold, capture), charge_all, close
 }
 
@@ -274,9 +276,8 @@ TEST(SnapshotResume, NonAtomicMapWithAFailedElement) {
 
 TEST(SnapshotResume, FailingSagaMidRollbackUndoesTheComposedChild) {
   // ship fails: compensate ship, undo payment/charge, payment/authorize, reserve (which fails).
-  std::size_t n = check_every_snapshot_resumes(
-      [](Probe& p) { return order(p, false, true, true); }, Value{{"amount", 5}},
-      RunStatus::kFailed);
+  std::size_t n = check_every_snapshot_resumes([](Probe& p) { return order(p, false, true, true); },
+                                               Value{{"amount", 5}}, RunStatus::kFailed);
   EXPECT_GE(n, 9u);
 }
 

@@ -44,7 +44,8 @@ struct Slow {
                   return Success("fresh");
                 }
                 clock->advance(seconds(10));  // the 5 s deadline passes
-                log.add("fetch#" + n + (wait_for_cancellation(ctx) ? " cancelled" : " NOT cancelled"));
+                log.add("fetch#" + n +
+                        (wait_for_cancellation(ctx) ? " cancelled" : " NOT cancelled"));
                 return Success("too late");  // overridden: the attempt timed out
               })
         .timeout(seconds(5))
@@ -72,8 +73,9 @@ TEST(Timeout, OverrunningStepSeesItsTokenSignalledAndFailsWithRetryableTimeout) 
   EXPECT_EQ(r.error->attempts, 1);
   EXPECT_THAT(r.error->message, HasSubstr("timed out after 5000 ms"));
   // The body started, so the timed-out step is compensated.
-  EXPECT_EQ(s.log.entries(), (std::vector<std::string>{"fetch#1 cancelled",
-                                                       "compensate fetch (timed out after 5000 ms)"}));
+  EXPECT_EQ(s.log.entries(),
+            (std::vector<std::string>{"fetch#1 cancelled",
+                                      "compensate fetch (timed out after 5000 ms)"}));
 }
 
 TEST(Timeout, TimedOutAttemptIsRetried) {
