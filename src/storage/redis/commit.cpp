@@ -11,6 +11,7 @@
 namespace reactor {
 
 using redis::append_fetch_args;
+using redis::append_job_args;
 using redis::element;
 using redis::integer;
 using redis::ScriptId;
@@ -67,8 +68,7 @@ std::vector<std::string> commit_args(const CommitRequest& c) {
   }
   args.push_back(std::to_string(c.enqueue.size()));
   for (const auto& j : c.enqueue) {
-    args.insert(args.end(), {j.queue, to_string(j.kind), j.run_id, j.reactor,
-                             std::to_string(j.run_at_ms), std::to_string(j.snoozes)});
+    append_job_args(j, args);
   }
   return args;
 }

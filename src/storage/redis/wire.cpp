@@ -4,8 +4,10 @@
 #include <charconv>
 #include <map>
 #include <string_view>
+#include <type_traits>
 
 #include "records/codec.hpp"
+#include "records/fields.hpp"
 #include "storage/redis/reply.hpp"
 #include "storage/storage_time.hpp"
 
@@ -141,6 +143,34 @@ void append_fetch_args(const FetchRequest& f, std::vector<std::string>& args) {
   args.emplace_back(to_string(RunStatus::kEnqueued));
   args.emplace_back(to_string(RunStatus::kRunning));
   args.insert(args.end(), f.queues.begin(), f.queues.end());
+}
+
+namespace {
+
+// A record's fields as script arguments: text, numbers in decimal, enums by name.
+class ArgsWriter {
+ public:
+  explicit ArgsWriter(std::vector<std::string>& args) : args_(args) {}
+  template <typename T>
+  void operator()(std::string_view, const T& value) {
+    if constexpr (std::is_same_v<T, std::string>) {
+      args_.push_back(value);
+    } else if constexpr (std::is_enum_v<T>) {
+      args_.emplace_back(to_string(value));
+    } else {
+      args_.push_back(std::to_string(value));
+    }
+  }
+
+ private:
+  std::vector<std::string>& args_;
+};
+
+}  // namespace
+
+void append_job_args(const JobSpec& job, std::vector<std::string>& args) {
+  ArgsWriter writer(args);
+  records::fields(job, writer);
 }
 
 }  // namespace reactor::redis

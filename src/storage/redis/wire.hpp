@@ -38,4 +38,7 @@ Status read_stored_run(const std::string& root_id, const redisReply& r, StoredRu
 // The fetch script's arguments (after the prefix).
 void append_fetch_args(const FetchRequest& f, std::vector<std::string>& args);
 
+// A job's fields (records/fields.hpp), in their order, as the commit scripts take them.
+void append_job_args(const JobSpec& job, std::vector<std::string>& args);
+
 }  // namespace reactor::redis
