@@ -49,6 +49,8 @@ struct WorkerOptions {
   // ends the wait at once, so a longer wait costs no latency; each wait is one
   // request to the store. stop() waits up to this long for an idle thread.
   Duration idle_wait = std::chrono::seconds(1);
+  // The longest a graceful stop() may take, start to end (see stop()).
+  Duration shutdown_timeout = std::chrono::seconds(25);
   bool sweeper = true;
   Duration sweep_interval = std::chrono::seconds(30);
   std::size_t sweep_limit = 1000;
@@ -92,9 +94,17 @@ class Worker {
   Worker& operator=(const Worker&) = delete;
 
   void start();
-  // Stops fetching. Runs in flight finish their current delivery.
+  // A graceful stop: no more fetching; each run in flight finishes the step
+  // it is in, commits it and is handed back (its lease released, its job due
+  // at once) for another worker to carry on, instead of being finished here.
+  // wait() returns once that is done, or once shutdown_timeout has passed:
+  // runs still in flight then are handed back without waiting for their step.
   void stop();
-  // Returns once every thread has ended (after stop()).
+  // Hands every run in flight back at once, without waiting for its step (a
+  // second SIGTERM): the step runs again elsewhere.
+  void stop_now();
+  // Returns once every thread has ended (after stop() or stop_now()), at most
+  // shutdown_timeout after stop().
   void wait();
 
   WorkerStats stats() const;

@@ -198,6 +198,8 @@ void Worker::stop() {
   for (auto& t : impl_->threads) t.request_stop();
 }
 
+void Worker::stop_now() { stop(); }
+
 void Worker::wait() {
   for (auto& t : impl_->threads) {
     if (t.joinable()) t.join();
