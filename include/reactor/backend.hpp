@@ -39,7 +39,17 @@ struct CommitRequest : RunRows {
   std::string root_id;
   std::uint64_t fencing_token = 0;
 
+  // Every root header of this commit is of a new run (a start): if a run
+  // with one of those ids exists already, nothing is written and the commit
+  // is AlreadyExists naming it. A start never overwrites a run.
+  bool create = false;
   std::vector<JobSpec> enqueue;  // follow-up jobs
+  // Recovery (the sweeper, for a run nobody serves): for each, every job of
+  // its run that is in delivery — leased to a worker that died — becomes
+  // deliverable at once (due now at the latest, its delivery lease cleared),
+  // whatever its visibility timeout; a run with no job at all gets this one.
+  // A job already waiting in the queue is left as it is.
+  std::vector<JobSpec> redeliver;
   // Acknowledge (delete) this delivered job, if its lease is still ours.
   std::optional<std::int64_t> ack_job;
   std::string ack_owner;

@@ -25,10 +25,21 @@ struct DurabilityOptions {
   // the run executes. A worker that dies loses it after at most this long,
   // and the sweeper then hands the run to another worker.
   Duration lease_ttl = std::chrono::seconds(60);
+  // A step body (and a compensate or undo) starts only while at least this
+  // much of the run's lease is surely left, counted on this process's clock
+  // from before the request that granted or last extended it; with less, the
+  // lease is extended first (fenced), and a lease that is someone else's now
+  // stops the run there, the body not started. 0: lease_ttl / 3.
+  Duration lease_margin{0};
   // Mid-run checkpoints closer together than this are coalesced (0: every
   // step). Terminal states and hand-offs are always written at once. A crash
   // may then re-run every step since the last written checkpoint.
   Duration checkpoint_min_interval{0};
+  // A step whose executions are lost with their worker this many times (a
+  // poison pill: the step kills the process that runs it, or freezes it past
+  // its lease) fails its run with ErrorKind::kInterrupted, instead of
+  // killing workers for ever. Each lost execution is in the trace.
+  int max_interrupted_executions = 3;
   // A delivery that finds its run's lease held by a live execution (a
   // duplicate) is put off by base + uniform(0, jitter), as often as needed,
   // without spending any retry budget.

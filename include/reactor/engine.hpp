@@ -66,6 +66,13 @@ struct RunOptions {
   std::string run_id;
 };
 
+// How a run is started in the background.
+struct BackgroundOptions {
+  // The run's id — a business key such as "TRIP-1001" makes the start
+  // idempotent — or empty for a fresh UUID.
+  std::string run_id;
+};
+
 class Engine {
  public:
   explicit Engine(EngineOptions options = {});
@@ -80,7 +87,10 @@ class Engine {
   // Validates the inputs, then runs the reactor to its end in this process.
   // With a backend the run is durable (stored, leased, checkpointed), except
   // when RunOptions mock steps or set on_checkpoint: those runs are tests and
-  // snapshots, and stay in memory.
+  // snapshots, and stay in memory. A durable run under an id that exists
+  // (RunOptions::run_id) is not run again: the same reactor and inputs return
+  // the stored run as it is now (status, value or error), anything else a
+  // failed result with ErrorKind::kRunIdConflict; nothing is written.
   // Unknown names and invalid inputs come back as a failed RunResult with
   // ErrorKind::kUnknownReactor / kInputInvalid; no step runs.
   RunResult run(const std::string& reactor, Value inputs, const RunOptions& options = {});
@@ -99,7 +109,12 @@ class Engine {
   // its id at once. NotFound for an unknown reactor, InvalidArgument (listing every field error)
   // for invalid inputs. With durability.inline_jobs the run (and any other job due on its queue)
   // has executed when this returns.
-  Status run_in_background(const std::string& reactor, Value inputs, std::string& run_id);
+  //
+  // A start never overwrites a run: with options.run_id naming a stored run of the same reactor
+  // and the same inputs, it is Ok and starts nothing (that run is the start); with other inputs or
+  // another reactor it is AlreadyExists naming the id, and nothing is written.
+  Status run_in_background(const std::string& reactor, Value inputs, std::string& run_id,
+                           const BackgroundOptions& options = {});
   // Starts many runs of one reactor in the background with few store round
   // trips (a producer enqueuing a batch). Every input is validated here first:
   // if any is invalid, InvalidArgument names each bad index and nothing is

@@ -30,6 +30,8 @@ enum class ErrorKind {
   kCompensationFailed,  // the failing step's compensate failed too
   kUnknownReactor,      // no reactor registered under the name
   kDefinitionChanged,   // the run was started on a different graph
+  kRunIdConflict,       // a run with this id exists, of another reactor or with other inputs
+  kInterrupted,         // a step's executions kept dying with their worker (a poison pill)
   kCorruptRecord,       // a stored record could not be read
   kContention,          // the store stayed busy through lock_snooze_max_attempts snoozes
   kInternal,

@@ -38,12 +38,15 @@ struct Delivery {
 
 // What a worker asks JobQueue::fetch for: a due job of one of `queues`, its
 // delivery leased to `owner` for `visibility`, and the lease of its run for
-// `run_lease_ttl`.
+// `run_lease_ttl`. The fetch that leases a run records in its root header
+// who executes it: the lease's token and `worker` (RunHeaderRow::exec_token,
+// exec_worker; a worker id holds no quote or backslash).
 struct FetchRequest {
   std::vector<std::string> queues;
   std::string owner;
   Duration visibility{0};
   Duration run_lease_ttl{0};
+  std::string worker{};  // who fetched it, recorded as the run's executing worker
 };
 
 class JobQueue {

@@ -30,6 +30,9 @@ struct RunHeaderRow {
   std::int64_t updated_at_ms = 0;
   // After this time a terminal run may be purged. Re-stamped on every write.
   std::int64_t expires_at_ms = 0;
+  // The execution that wrote this header last (Run::exec_token, exec_worker).
+  std::uint64_t exec_token = 0;
+  std::string exec_worker{};
   // A `waiting` root: by when a job must exist to wake it (its suspension's
   // end or deadline); 0 when only an event wakes it. The sweeper re-enqueues
   // a waiting root with a wake time and no job.

@@ -69,6 +69,14 @@ struct StepRecord {
   // Whether the body started in the attempt that failed last: only then is
   // the step compensated.
   bool body_started = false;
+  // While kRunning: the fencing token and the worker its attempt started
+  // under, stored with the commit that launched it. A worker that finds the
+  // step so under another token records that execution as interrupted.
+  std::uint64_t token = 0;
+  std::string worker;
+  // Executions of the step lost with their worker; past
+  // DurabilityOptions::max_interrupted_executions the run fails.
+  int interrupted = 0;
   // Composed child (one run) or map elements (one run per started element,
   // in index order).
   std::vector<Run> children;
@@ -97,6 +105,10 @@ struct Run {
   std::optional<std::size_t> failed_step;
   // Set while the run is `waiting` (a root only).
   std::optional<Suspension> suspension;
+  // The execution that wrote the root's header last — the fetch that handed
+  // it to a worker, or a commit: its lease's fencing token and its worker.
+  std::uint64_t exec_token = 0;
+  std::string exec_worker{};
   std::int64_t created_at_ms = 0;
   std::int64_t updated_at_ms = 0;
 };

@@ -21,6 +21,9 @@ struct StepOutcome {
   StepStatus status = StepStatus::kPending;
   Value result;
   int attempts = 0;
+  // Executions of the step lost with their worker (each in the trace): a
+  // step with any was executed again.
+  int interrupted = 0;
 
   friend bool operator==(const StepOutcome&, const StepOutcome&) = default;
 };

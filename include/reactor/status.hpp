@@ -13,6 +13,7 @@ enum class StatusCode {
   kCorruption,       // a stored record could not be read
   kLeaseLost,        // another writer holds the run now; nothing was written
   kUnavailable,      // a backend could not be reached
+  kAlreadyExists,    // a run with this id exists (and differs from what was asked); nothing written
   kInternal,
 };
 
@@ -33,6 +34,7 @@ class [[nodiscard]] Status {
   static Status Corruption(std::string m) { return {StatusCode::kCorruption, std::move(m)}; }
   static Status LeaseLost(std::string m) { return {StatusCode::kLeaseLost, std::move(m)}; }
   static Status Unavailable(std::string m) { return {StatusCode::kUnavailable, std::move(m)}; }
+  static Status AlreadyExists(std::string m) { return {StatusCode::kAlreadyExists, std::move(m)}; }
   static Status Internal(std::string m) { return {StatusCode::kInternal, std::move(m)}; }
 
   bool ok() const { return code_ == StatusCode::kOk; }

@@ -13,6 +13,13 @@ enum class TraceType {
   kRun,         // one attempt of a step body; outcome success/failure/skipped/halt
   kCompensate,  // compensate of the failing step; outcome success/failure
   kUndo,        // undo of a completed step; outcome success/failure
+  // A step's arguments (or a map's source) could not be resolved: its body
+  // never started. Outcome failure.
+  kUnresolved,
+  // An execution of a step that was lost with its worker (the worker died or
+  // lost the run's lease while the step ran): recorded by the worker that took
+  // the run over. Outcome "interrupted"; worker and token are the lost one's.
+  kInterrupted,
 };
 
 struct TraceEvent {
@@ -22,6 +29,10 @@ struct TraceEvent {
   std::string outcome;
   std::string message;  // failure message, if any
   std::int64_t at_ms = 0;
+  // Who did it: the worker's id ("host:pid", WorkerOptions::id) and the
+  // fencing token of the run's lease it held. Empty and 0 in process.
+  std::string worker{};
+  std::uint64_t token = 0;
 
   friend bool operator==(const TraceEvent&, const TraceEvent&) = default;
 };

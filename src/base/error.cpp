@@ -9,7 +9,7 @@ namespace reactor {
 namespace {
 
 // Stored in run records and branched on by callers: never rename an entry.
-constexpr std::array<std::pair<ErrorKind, const char*>, 11> kErrorKindNames{{
+constexpr std::array<std::pair<ErrorKind, const char*>, 13> kErrorKindNames{{
     {ErrorKind::kStepFailed, "step_failed"},
     {ErrorKind::kTimeout, "timeout"},
     {ErrorKind::kInputInvalid, "input_invalid"},
@@ -18,6 +18,8 @@ constexpr std::array<std::pair<ErrorKind, const char*>, 11> kErrorKindNames{{
     {ErrorKind::kCompensationFailed, "compensation_failed"},
     {ErrorKind::kUnknownReactor, "unknown_reactor"},
     {ErrorKind::kDefinitionChanged, "definition_changed"},
+    {ErrorKind::kRunIdConflict, "run_id_conflict"},
+    {ErrorKind::kInterrupted, "interrupted"},
     {ErrorKind::kCorruptRecord, "corrupt_record"},
     {ErrorKind::kContention, "contention"},
     {ErrorKind::kInternal, "internal"},

@@ -20,7 +20,8 @@ std::string child_prefix(const std::string& prefix, const std::string& child_pat
 // inner work where the step sits in the definition.
 void flatten(const Run& run, const std::string& prefix, std::vector<StepOutcome>& out) {
   for (const StepRecord& record : run.steps) {
-    out.push_back(StepOutcome{prefix + record.name, record.status, record.result, record.attempts});
+    out.push_back(StepOutcome{prefix + record.name, record.status, record.result, record.attempts,
+                              record.interrupted});
     for (const Run& child : record.children) flatten(child, child_prefix(prefix, child.path), out);
   }
 }
@@ -36,7 +37,8 @@ std::size_t count_steps(const Run& run) {
 void flatten_move(Run& run, const std::string& prefix, std::vector<StepOutcome>& out) {
   for (StepRecord& record : run.steps) {
     out.push_back(StepOutcome{prefix.empty() ? std::move(record.name) : prefix + record.name,
-                              record.status, std::move(record.result), record.attempts});
+                              record.status, std::move(record.result), record.attempts,
+                              record.interrupted});
     for (Run& child : record.children) flatten_move(child, child_prefix(prefix, child.path), out);
   }
 }

@@ -17,6 +17,8 @@ const char* to_string(StatusCode code) {
       return "lease_lost";
     case StatusCode::kUnavailable:
       return "unavailable";
+    case StatusCode::kAlreadyExists:
+      return "already_exists";
     case StatusCode::kInternal:
       return "internal";
   }

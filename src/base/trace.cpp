@@ -8,6 +8,8 @@ TraceType trace_type_from_string(const std::string& s) {
   if (s == "run") return TraceType::kRun;
   if (s == "compensate") return TraceType::kCompensate;
   if (s == "undo") return TraceType::kUndo;
+  if (s == "unresolved") return TraceType::kUnresolved;
+  if (s == "interrupted") return TraceType::kInterrupted;
   throw std::invalid_argument("unknown trace event type '" + s + "'");
 }
 
@@ -21,6 +23,10 @@ const char* past_tense(TraceType t) {
       return "compensated";
     case TraceType::kUndo:
       return "undid";
+    case TraceType::kUnresolved:
+      return "could not resolve";
+    case TraceType::kInterrupted:
+      return "lost";
   }
   return "?";
 }
@@ -35,6 +41,10 @@ const char* to_string(TraceType t) {
       return "compensate";
     case TraceType::kUndo:
       return "undo";
+    case TraceType::kUnresolved:
+      return "unresolved";
+    case TraceType::kInterrupted:
+      return "interrupted";
   }
   return "unknown";
 }

@@ -96,7 +96,20 @@ class Checker {
       if (!index_.count(w)) fail_step(s, "wait_for refers to unknown step '" + w + "'");
       if (w == s.name) fail_step(s, "wait_for refers to itself");
     }
-    if (s.kind != StepKind::kStep) check_child_inputs(s, names);
+    if (s.kind == StepKind::kCompose && !s.declares_arguments) {
+      check_child_inputs(s, inputs_the_child_declares(s));
+    } else if (s.kind != StepKind::kStep) {
+      check_child_inputs(s, names);
+    }
+  }
+
+  // A composed child without arguments gets the parent's inputs it declares (run_compose).
+  std::set<std::string> inputs_the_child_declares(const StepSpec& s) const {
+    std::set<std::string> given;
+    for (const auto& in : s.child->inputs) {
+      if (has_input(in.name)) given.insert(in.name);
+    }
+    return given;
   }
 
   // A composed child or a map element gets the step's arguments as inputs:
@@ -112,8 +125,8 @@ class Checker {
     }
     for (const auto& g : given) {
       if (!declared.count(g)) {
-        fail_step(s, "argument '" + g + "' is not an input of child reactor '" + s.child->name +
-                         "'");
+        fail_step(s,
+                  "argument '" + g + "' is not an input of child reactor '" + s.child->name + "'");
       }
     }
     if (s.kind == StepKind::kMap) {

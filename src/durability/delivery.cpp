@@ -143,26 +143,75 @@ DeliveryOutcome put_back_until(DurableEnv& env, const Delivery& d, const std::st
   return committed(hand_back(env, d, owner, delay), DeliveryOutcome::kSuspended);
 }
 
+bool any_step_executed(const Run& run) {
+  if (run.status == RunStatus::kRollingBack || run.status == RunStatus::kWaiting) return true;
+  for (const StepRecord& step : run.steps) {
+    if (step.status != StepStatus::kPending || step.attempts > 0 || !step.children.empty()) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The run as `def` would have created it, with its id, inputs and times: its inputs are
+// validated again when it starts (pending), against the definition it now runs on.
+void replan(Run& run, const Definition& def) {
+  run.fingerprint = def.fingerprint();
+  run.steps.assign(def.steps().size(), StepRecord{});
+  for (std::size_t i = 0; i < run.steps.size(); ++i) run.steps[i].name = def.steps()[i].name;
+  run.next_completion_seq = 1;
+  if (run.status == RunStatus::kRunning) run.status = RunStatus::kEnqueued;
+}
+
+// Files the lease of the delivery executing in `in_flight` (when given) for abandon().
+void file_in_flight(InFlight* in_flight, std::shared_ptr<LeaseKeeper::Entry> lease,
+                    const Delivery& d, const std::string& owner) {
+  if (in_flight == nullptr) return;
+  std::lock_guard lock(in_flight->mu);
+  in_flight->lease = std::move(lease);
+  in_flight->job_id = d.job.id;
+  in_flight->owner = owner;
+}
+
 DeliveryOutcome execute_delivery(DurableEnv& env, const Definition& def, Run run, const Writer& w,
-                                 bool yield_on_retry_wait, bool run_started) {
+                                 const Delivery& d, const DeliveryOptions& o) {
   const bool starts = run.status == RunStatus::kEnqueued;
   if (starts) run.status = RunStatus::kPending;
-  auto entry = env.keeper.keep(w.lease, env.options.lease_ttl);
-  ExecuteOutcome out =
-      env.execute(run, def, hooks_for(w, *entry, yield_on_retry_wait, starts && run_started),
-                  /*run_is_new=*/false);
+  auto entry = env.keeper.keep(w.lease, env.options.lease_ttl, o.asked_at);
+  file_in_flight(o.in_flight, entry, d, w.job_owner);
+  ExecuteHooks hooks = hooks_for(w, *entry, o.yield_on_retry_wait, starts && d.run_started);
+  hooks.hand_back = o.hand_back;
+  // Who wrote the run last (as it was read), and from now on this execution.
+  hooks.previous_token = run.exec_token;
+  hooks.previous_worker = run.exec_worker;
+  run.exec_token = w.lease.token;
+  run.exec_worker = env.worker_id;
+  ExecuteOutcome out = env.execute(run, def, hooks, /*run_is_new=*/false);
+  file_in_flight(o.in_flight, nullptr, d, w.job_owner);
   env.keeper.drop(entry);
   if (out.stopped) {
     return out.stop_reason.code() == StatusCode::kLeaseLost ? DeliveryOutcome::kLeaseLost
                                                             : DeliveryOutcome::kBackendError;
   }
   if (is_terminal(run.status)) return DeliveryOutcome::kFinished;
-  // The commit that suspended the run also released it and enqueued its wake-up.
+  // The commit that suspended or handed back the run also released it and enqueued its job.
   if (run.status == RunStatus::kWaiting) return DeliveryOutcome::kSuspended;
+  if (out.handed_back) return DeliveryOutcome::kHandedBack;
   return DeliveryOutcome::kBackendError;  // cannot happen: say so loudly
 }
 
 }  // namespace
+
+Status abandon(DurableEnv& env, InFlight& in_flight) {
+  std::lock_guard lock(in_flight.mu);
+  if (!in_flight.lease) return Status::Ok();
+  LeaseKeeper::Entry& entry = *in_flight.lease;
+  entry.lost = true;  // its execution commits nothing more and starts no body
+  Status released =
+      env.backend.release_lease(entry.lease.key, entry.lease.owner, entry.lease.token);
+  Status job = env.backend.release_job(in_flight.job_id, in_flight.owner, Duration::zero());
+  return released.ok() ? job : released;
+}
 
 Status hand_back(DurableEnv& env, const Delivery& d, const std::string& owner, Duration delay) {
   Status released = d.run_leased ? unstart_and_release(env, d, owner) : Status::Ok();
@@ -172,7 +221,7 @@ Status hand_back(DurableEnv& env, const Delivery& d, const std::string& owner, D
 }
 
 DeliveryOutcome process_delivery(DurableEnv& env, const Delivery& d, const std::string& owner,
-                                 bool yield_on_retry_wait, NextDelivery* next) {
+                                 const DeliveryOptions& o) {
   const JobSpec& job = d.job.spec;
   auto def = env.registry.find(job.reactor);
   if (!def) {
@@ -182,7 +231,7 @@ DeliveryOutcome process_delivery(DurableEnv& env, const Delivery& d, const std::
   }
   if (!d.run_leased) return snooze(env, d, owner);
 
-  Writer w{env, d.run_lease, d.job.id, owner, next};
+  Writer w{env, d.run_lease, d.job.id, owner, o.next};
   // The run came with the delivery when the backend read it with the lease;
   // otherwise it is loaded now.
   StoredRun loaded;
@@ -211,11 +260,18 @@ DeliveryOutcome process_delivery(DurableEnv& env, const Delivery& d, const std::
                         "')");
   }
   if (run.fingerprint != def->fingerprint()) {
-    return fail_run(env, w, run, ErrorKind::kDefinitionChanged,
-                    "run " + run.id + " was started on another definition of '" + run.reactor +
-                        "' (fingerprint " + run.fingerprint + ", now " + def->fingerprint() + ")");
+    // A run none of whose steps has executed (enqueued before a deploy) starts on the
+    // definition registered now; one that has executed steps cannot change graphs.
+    if (!any_step_executed(run)) {
+      replan(run, *def);
+    } else {
+      return fail_run(env, w, run, ErrorKind::kDefinitionChanged,
+                      "run " + run.id + " was started on another definition of '" + run.reactor +
+                          "' (fingerprint " + run.fingerprint + ", now " + def->fingerprint() +
+                          ")");
+    }
   }
-  return execute_delivery(env, *def, std::move(run), w, yield_on_retry_wait, d.run_started);
+  return execute_delivery(env, *def, std::move(run), w, d, o);
 }
 
 }  // namespace reactor

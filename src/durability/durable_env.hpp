@@ -32,6 +32,8 @@ struct DurableEnv {
   // compensation), by every execution of this engine: what a worker reports
   // its store requests against.
   std::atomic<std::uint64_t> durable_steps{0};
+  // This process, in trace events and run headers: "<host>:<pid>".
+  std::string worker_id;
 
   std::string queue_for(const std::string& reactor) const {
     return options.queue_for ? options.queue_for(reactor) : reactor;

@@ -8,10 +8,14 @@ Status drain_inline(DurableEnv& env, const std::string& queue) {
   for (;;) {
     const std::string owner = new_run_id();
     std::optional<Delivery> d;
-    Status s = env.backend.fetch({{queue}, owner, env.options.lease_ttl, env.options.lease_ttl}, d);
+    const TimePoint asked_at = env.clock.now();
+    Status s = env.backend.fetch(
+        {{queue}, owner, env.options.lease_ttl, env.options.lease_ttl, env.worker_id}, d);
     if (!s.ok() || !d) return s;
-    if (process_delivery(env, *d, owner, /*yield_on_retry_wait=*/false) ==
-        DeliveryOutcome::kBackendError) {
+    DeliveryOptions o;
+    o.asked_at = asked_at;
+    o.yield_on_retry_wait = false;
+    if (process_delivery(env, *d, owner, o) == DeliveryOutcome::kBackendError) {
       return Status::Unavailable("inline job for run " + d->job.spec.run_id +
                                  " could not be written; a worker will retry it");
     }

@@ -13,10 +13,12 @@ LeaseKeeper::~LeaseKeeper() {
   thread_.join();
 }
 
-std::shared_ptr<LeaseKeeper::Entry> LeaseKeeper::keep(const Lease& lease, Duration ttl) {
+std::shared_ptr<LeaseKeeper::Entry> LeaseKeeper::keep(const Lease& lease, Duration ttl,
+                                                      TimePoint granted_from) {
   auto e = std::make_shared<Entry>();
   e->lease = lease;
   e->ttl = ttl;
+  e->valid_until = (granted_from + ttl).time_since_epoch().count();
   std::lock_guard lock(mu_);
   entries_[e.get()] = e;
   // Started by the first lease, not with the engine: commands that only
@@ -38,11 +40,35 @@ void LeaseKeeper::beat() {
   }
   for (auto& e : due) {
     if (e->lost || e->abandoned) continue;
-    Status s = leases_.extend_lease(e->lease.key, e->lease.owner, e->lease.token, e->ttl);
     // Unavailable: keep trying; the lease may still be ours when the store
-    // comes back. LeaseLost: someone newer holds it; stop for good.
-    if (s.code() == StatusCode::kLeaseLost) e->lost = true;
+    // comes back. LeaseLost: someone newer holds it; extend() marks it lost.
+    (void)extend(*e);
   }
+}
+
+Status LeaseKeeper::extend(Entry& e) {
+  const TimePoint asked = clock_.now();
+  Status s = leases_.extend_lease(e.lease.key, e.lease.owner, e.lease.token, e.ttl);
+  if (s.ok()) {
+    // Never backwards: a slow heartbeat reply must not shorten a newer extension.
+    const Duration::rep until = (asked + e.ttl).time_since_epoch().count();
+    Duration::rep seen = e.valid_until.load();
+    while (seen < until && !e.valid_until.compare_exchange_weak(seen, until)) {
+    }
+  } else if (s.code() == StatusCode::kLeaseLost) {
+    e.lost = true;
+  }
+  return s;
+}
+
+Status LeaseKeeper::ensure(Entry& e, Duration margin) {
+  if (e.lost) return Status::LeaseLost("lease " + e.lease.key + " was taken over");
+  const Duration left = Duration(e.valid_until.load()) - clock_.now().time_since_epoch();
+  if (left >= margin) return Status::Ok();
+  Status s = extend(e);
+  if (s.code() == StatusCode::kLeaseLost || s.ok()) return s;
+  return Status::Unavailable("cannot prove lease " + e.lease.key +
+                             " is still held: " + s.message());
 }
 
 void LeaseKeeper::loop(std::stop_token stop) {

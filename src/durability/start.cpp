@@ -1,5 +1,6 @@
 #include "durability/start.hpp"
 
+#include "records/codec.hpp"
 #include "records/run_rows.hpp"
 
 namespace reactor {
@@ -13,11 +14,33 @@ void add_enqueued(DurableEnv& env, const Run& run, std::int64_t now, std::int64_
   Run enqueued = run;
   enqueued.status = RunStatus::kEnqueued;
   records::encode_whole_run(enqueued, expires, c);
+  c.create = true;  // a start never overwrites a run
   c.enqueue.push_back(
       JobSpec{env.queue_for(run.reactor), JobKind::kStart, run.id, run.reactor, now, 0});
 }
 
 }  // namespace
+
+Status match_existing(RunStore& store, const Run& asked) {
+  StoredRun stored;
+  if (Status s = store.load_run(asked.id, stored); !s.ok()) return s;
+  Run header;
+  if (Status s = records::decode_root_header(stored, header); !s.ok()) return s;
+  Value inputs;
+  try {
+    if (!stored.inputs.empty()) inputs = records::decode_inputs(stored.inputs.front().inputs);
+  } catch (const std::exception& e) {
+    return Status::Corruption("run " + asked.id + ": unreadable inputs: " + e.what());
+  }
+  if (header.reactor != asked.reactor) {
+    return Status::AlreadyExists("run " + asked.id + " exists, of reactor '" + header.reactor +
+                                 "', not '" + asked.reactor + "'");
+  }
+  if (inputs != asked.inputs) {
+    return Status::AlreadyExists("run " + asked.id + " exists with other inputs");
+  }
+  return Status::Ok();
+}
 
 Status persist_background_run(DurableEnv& env, const Run& run) {
   CommitRequest c;

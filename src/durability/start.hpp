@@ -9,8 +9,15 @@
 
 namespace reactor {
 
-// Persists `run` as `enqueued` with its start job, in one commit.
+// Persists `run` as `enqueued` with its start job, in one commit. A run with
+// its id exists already: AlreadyExists, nothing written (see match_existing).
 Status persist_background_run(DurableEnv& env, const Run& run);
+
+// What a start under an id that exists comes to: Ok when the stored run is of
+// the same reactor with the same inputs (the start is that run, as a Temporal
+// workflow id or a BullMQ job id is), AlreadyExists naming the id when it
+// differs, or the store's error reading it.
+Status match_existing(RunStore& store, const Run& asked);
 
 // Persists each of `runs` so, in input order, kBackgroundRunsPerCommit runs
 // per commit. `persisted` counts the runs of the commits that succeeded

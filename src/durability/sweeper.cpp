@@ -29,15 +29,16 @@ SweepReport Sweeper::sweep_now() {
   report.status = backend_.find_orphans(limit_, orphans);
   if (!report.status.ok()) return report;
   const std::int64_t now = to_unix_ms(clock_.now());
-  // Every orphan's resume job in one commit (one round trip per sweep). A
-  // re-enqueue that races a live worker is harmless: the duplicate job only
-  // snoozes on the run's lease.
+  // Every orphan in one commit (one round trip per sweep): the job its dead worker held is
+  // deliverable again at once, whatever its visibility timeout; a run with no job gets one.
+  // A redelivery that races a live worker is harmless: the duplicate only snoozes on the
+  // run's lease.
   if (!orphans.empty()) {
     CommitRequest c;
     for (const auto& run : orphans) {
       // A waiting run is woken when its suspension ends, not before.
       const std::int64_t due = run.status == RunStatus::kWaiting ? run.wake_at_ms : now;
-      c.enqueue.push_back(
+      c.redeliver.push_back(
           JobSpec{queue_for_(run.reactor), JobKind::kResume, run.id, run.reactor, due, 0});
     }
     report.status = backend_.commit(c);

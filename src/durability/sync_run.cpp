@@ -1,26 +1,67 @@
 #include "durability/sync_run.hpp"
 
 #include "base/run_errors.hpp"
+#include "definition/inputs.hpp"
+#include "durability/load.hpp"
+#include "durability/start.hpp"
 #include "durability/writer.hpp"
 #include "reactor/ids.hpp"
 
 namespace reactor {
 
+namespace {
+
+// A start under an id that exists returns that run as it is now, never a second execution of
+// it: the same reactor and inputs give the stored run; anything else is a conflict.
+RunResult existing(DurableEnv& env, const Definition& def, Run asked, const Status& why) {
+  // Compared as the stored run's were written: with their defaults applied.
+  const std::vector<FieldError> invalid = validate_inputs(*def.data(), asked.inputs);
+  if (!invalid.empty()) {
+    return failed_result(
+        asked.id, asked.reactor, ErrorKind::kRunIdConflict,
+        "run " + asked.id + " exists; these inputs are not even valid: " + describe(invalid));
+  }
+  Status s = match_existing(env.backend, asked);
+  RunResult stored;
+  if (s.ok()) s = load_result(env.backend, asked.id, stored);
+  if (s.ok()) return stored;
+  if (s.code() == StatusCode::kAlreadyExists) {
+    return failed_result(asked.id, asked.reactor, ErrorKind::kRunIdConflict, s.message());
+  }
+  // Not there (yet): its lease is held by a start that has not written it.
+  return failed_result(
+      asked.id, asked.reactor, ErrorKind::kInternal,
+      why.message() + (s.code() == StatusCode::kNotFound ? "" : "; " + s.to_string()));
+}
+
+}  // namespace
+
 RunResult run_synchronously(DurableEnv& env, const Definition& def, Run run) {
   const std::string owner = new_run_id();
   bool granted = false;
   Lease lease;
+  const TimePoint asked_at = env.clock.now();
   Status s = env.backend.acquire_lease(run_lease_key(run.id), owner, env.options.lease_ttl, granted,
                                        lease);
-  if (!s.ok() || !granted) {
+  if (!s.ok()) {
     return failed_result(run.id, run.reactor, ErrorKind::kInternal,
-                         s.ok() ? "run " + run.id + " is already held by another execution"
-                                : "cannot take the run's lease: " + s.to_string());
+                         "cannot take the run's lease: " + s.to_string());
+  }
+  if (!granted) {
+    Status held = Status::AlreadyExists("run " + run.id + " is held by another execution");
+    return existing(env, def, std::move(run), held);
   }
   Writer w{env, lease, std::nullopt, ""};
-  auto entry = env.keeper.keep(lease, env.options.lease_ttl);
+  run.exec_token = lease.token;
+  run.exec_worker = env.worker_id;
+  auto entry = env.keeper.keep(lease, env.options.lease_ttl, asked_at);
   ExecuteOutcome out = env.execute(run, def, hooks_for(w, *entry, false), /*run_is_new=*/true);
   env.keeper.drop(entry);
+  if (out.stopped && out.stop_reason.code() == StatusCode::kAlreadyExists) {
+    // Nothing was written under this lease; let it go for whoever holds the run.
+    (void)env.backend.release_lease(lease.key, lease.owner, lease.token);  // else it lapses
+    return existing(env, def, std::move(run), out.stop_reason);
+  }
   RunResult r = make_run_result(run);
   if (out.stopped) {
     // The run did not advance durably past its last commit: say so, and let

@@ -27,9 +27,16 @@ void Writer::finish_with(CommitRequest& c) const {
 Status Writer::checkpoint(const Run& root, const CheckpointDelta& delta) const {
   CommitRequest c = fenced();
   encode_delta(root, delta, env.expiry_ms(), c);
+  // The commit that writes a new root first is its start: it never overwrites a run.
+  c.create = std::find(delta.created.begin(), delta.created.end(), &root) != delta.created.end();
   const bool suspends = root.status == RunStatus::kWaiting;
   Status s;
-  if (!is_terminal(root.status) && !suspends) {
+  if (delta.hand_back) {
+    // Handed back unfinished: its job due at once for another worker, in the same commit.
+    c.enqueue.push_back(env.resume_job(root, env.now_ms()));
+    finish_with(c);
+    s = env.backend.commit(c);
+  } else if (!is_terminal(root.status) && !suspends) {
     s = env.backend.commit(c);
   } else {
     // Persist before enqueue, in one commit: the suspended run and the job
@@ -42,6 +49,7 @@ Status Writer::checkpoint(const Run& root, const CheckpointDelta& delta) const {
     if (!next || next->delivery) {
       s = env.backend.commit(c);
     } else {
+      next->asked_at = env.clock.now();
       s = env.backend.commit_then_fetch(c, next->request, next->delivery);
       next->fetched = s.ok();
     }
@@ -54,6 +62,9 @@ ExecuteHooks hooks_for(const Writer& w, LeaseKeeper::Entry& entry, bool yield_on
                        bool start_is_stored) {
   ExecuteHooks h;
   h.start_is_stored = start_is_stored;
+  h.token = w.lease.token;
+  h.worker = w.env.worker_id;
+  h.max_interrupted_executions = w.env.options.max_interrupted_executions;
   h.commit = [&w, &entry](const Run& root, const CheckpointDelta& delta) {
     if (entry.lost) return Status::LeaseLost("lease of run " + root.id + " was taken over");
     return w.checkpoint(root, delta);
@@ -62,6 +73,11 @@ ExecuteHooks hooks_for(const Writer& w, LeaseKeeper::Entry& entry, bool yield_on
   h.checkpoint_min_interval = w.env.options.checkpoint_min_interval;
   h.hung_step_grace = w.env.options.hung_step_grace;
   h.on_hung_step = [&entry] { entry.abandoned = true; };
+  // Principle 10: a lease is trusted only until its deadline; no body starts without enough of it.
+  const Duration margin = w.env.options.lease_margin > Duration::zero()
+                              ? w.env.options.lease_margin
+                              : w.env.options.lease_ttl / 3;
+  h.before_body = [&w, &entry, margin] { return w.env.keeper.ensure(entry, margin); };
   return h;
 }
 

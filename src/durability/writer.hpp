@@ -18,6 +18,7 @@ namespace reactor {
 struct NextDelivery {
   FetchRequest request;
   std::optional<Delivery> delivery;
+  TimePoint asked_at{};  // the engine's clock before the commit that fetched it
   // The run's last commit was applied with its fetch: `delivery` is what it
   // found, and empty means nothing was due (or the fetch's reply could not be
   // read), so the worker's next try may wait for an enqueue first.

@@ -1,5 +1,8 @@
 #include "reactor/engine.hpp"
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <random>
 
 #include "base/jitter.hpp"
@@ -36,6 +39,17 @@ struct Engine::Impl {
           return execute(run, def, nullptr, hooks, run_is_new);
         },
         [this](Duration max) { return snooze_jitter(max); });
+    durable->worker_id = process_id();
+  }
+
+  // "<host>:<pid>": who this process is in trace events and run headers. No quote or
+  // backslash (FetchRequest::worker): a host name has none.
+  static std::string process_id() {
+    char host[256] = {};
+    if (gethostname(host, sizeof host - 1) != 0) std::snprintf(host, sizeof host, "unknown");
+    std::string id = std::string(host) + ":" + std::to_string(getpid());
+    std::erase_if(id, [](char c) { return c == '"' || c == '\\'; });
+    return id;
   }
 
   ExecuteOutcome execute(Run& run, const Definition& def, const RunOptions* run_options,
@@ -129,7 +143,8 @@ RunResult Engine::resume(const Definition& definition, Run run, const RunOptions
   return make_run_result(std::move(run));
 }
 
-Status Engine::run_in_background(const std::string& reactor, Value inputs, std::string& run_id) {
+Status Engine::run_in_background(const std::string& reactor, Value inputs, std::string& run_id,
+                                 const BackgroundOptions& options) {
   if (!impl_->durable) {
     return Status::InvalidArgument("run_in_background needs an engine with a backend");
   }
@@ -139,9 +154,10 @@ Status Engine::run_in_background(const std::string& reactor, Value inputs, std::
   // failed run discovered later by a worker.
   std::vector<FieldError> errors = validate_inputs(*def->data(), inputs);
   if (!errors.empty()) return Status::InvalidArgument("invalid inputs: " + describe(errors));
-  Run run = create_run(*def, std::move(inputs));
+  Run run = create_run(*def, std::move(inputs), options.run_id);
   DurableEnv& env = *impl_->durable;
   Status s = persist_background_run(env, run);
+  if (s.code() == StatusCode::kAlreadyExists) s = match_existing(env.backend, run);
   if (!s.ok()) return s;
   run_id = run.id;
   if (env.options.inline_jobs) return drain_inline(env, env.queue_for(run.reactor));

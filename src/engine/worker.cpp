@@ -2,9 +2,11 @@
 #include "reactor/worker.hpp"
 
 #include <algorithm>
+#include <condition_variable>
 #include <csignal>
 #include <cstdio>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
@@ -45,14 +47,25 @@ struct Worker::Impl {
                                         [&env](const std::string& r) { return env.queue_for(r); });
   }
 
-  void fetch_loop(std::stop_token stop);
+  void fetch_loop(std::stop_token stop, InFlight& in_flight);
   void sweep_loop(std::stop_token stop);
   void count(DeliveryOutcome o);
+  void thread_done();
+  void abandon_in_flight();
 
   Engine& engine;
   WorkerOptions options;
   std::unique_ptr<Sweeper> sweeper;
   std::vector<std::jthread> threads;
+  // One per fetch thread: what it is executing, for stop_now().
+  std::vector<std::unique_ptr<InFlight>> in_flight;
+  // Set by stop(): runs in flight are handed back after their step.
+  std::atomic<bool> handing_back{false};
+  // Real time, not the engine's clock: a shutdown bounds a real process's stop.
+  std::optional<std::chrono::steady_clock::time_point> stop_deadline;
+  std::mutex done_mu;
+  std::condition_variable done_cv;
+  std::size_t threads_done = 0;
   mutable std::mutex mu;
   WorkerStats stats;
   // The engine's step count and the store's request count when start() ran:
@@ -82,7 +95,25 @@ void Worker::Impl::count(DeliveryOutcome o) {
   }
 }
 
-void Worker::Impl::fetch_loop(std::stop_token stop) {
+void Worker::Impl::thread_done() {
+  std::lock_guard lock(done_mu);
+  ++threads_done;
+  done_cv.notify_all();
+}
+
+void Worker::Impl::abandon_in_flight() {
+  DurableEnv& env = *engine.durable_env();
+  for (auto& slot : in_flight) {
+    Status s = abandon(env, *slot);
+    if (!s.ok()) {
+      // Its job becomes visible again after the visibility timeout, its lease lapses.
+      std::fprintf(stderr, "reactor worker: could not hand back a run in flight: %s\n",
+                   s.to_string().c_str());
+    }
+  }
+}
+
+void Worker::Impl::fetch_loop(std::stop_token stop, InFlight& in_flight) {
   DurableEnv& env = *engine.durable_env();
   // Idle back-off: start short so a fresh job is picked up at once, double
   // up to poll_interval while the queues stay empty. A backend whose wait an
@@ -96,7 +127,7 @@ void Worker::Impl::fetch_loop(std::stop_token stop) {
   // What every fetch asks for, with a fresh owner per execution.
   const auto request = [&] {
     return FetchRequest{options.queues, new_run_id(), options.visibility_timeout,
-                        env.options.lease_ttl};
+                        env.options.lease_ttl, env.worker_id};
   };
   // The job fetched with the last commit of the previous run, if any.
   NextDelivery ahead;
@@ -106,12 +137,15 @@ void Worker::Impl::fetch_loop(std::stop_token stop) {
     std::optional<Delivery> d;
     FetchRequest f;
     Status s;
+    TimePoint asked_at{};  // the run's lease is trusted from here for its ttl
     if (ahead.delivery) {
       f = std::move(ahead.request);
       d = std::move(ahead.delivery);
+      asked_at = ahead.asked_at;
       ahead.delivery.reset();
     } else {
       f = request();
+      asked_at = env.clock.now();
       // After an empty fetch: block until an enqueue wakes us or the next job
       // falls due (backends that can), else sleep; then fetch. At most `idle`
       // <= longest_idle either way, so stopping waits no longer than that.
@@ -129,7 +163,12 @@ void Worker::Impl::fetch_loop(std::stop_token stop) {
     idle = first_idle;
     ahead.request = request();
     ahead.fetched = false;
-    DeliveryOutcome o = process_delivery(env, *d, f.owner, /*yield_on_retry_wait=*/true, &ahead);
+    DeliveryOptions how;
+    how.asked_at = asked_at;
+    how.next = &ahead;
+    how.hand_back = &handing_back;
+    how.in_flight = &in_flight;
+    DeliveryOutcome o = process_delivery(env, *d, f.owner, how);
     // The run's last commit fetched and found nothing due: fetching again at
     // once would find nothing too, so the next try waits for an enqueue first.
     was_idle = ahead.fetched && !ahead.delivery;
@@ -180,6 +219,10 @@ Worker::Worker(Engine& engine, WorkerOptions options)
 Worker::~Worker() {
   stop();
   wait();
+  // A thread still in a step body after stop_now() is joined when the body returns.
+  for (auto& t : impl_->threads) {
+    if (t.joinable()) t.join();
+  }
 }
 
 void Worker::start() {
@@ -187,24 +230,51 @@ void Worker::start() {
   impl_->durable_steps_at_start = env.durable_steps.load(std::memory_order_relaxed);
   impl_->round_trips_at_start = env.backend.round_trips();
   for (int i = 0; i < impl_->options.threads; ++i) {
-    impl_->threads.emplace_back([this](std::stop_token s) { impl_->fetch_loop(s); });
+    impl_->in_flight.push_back(std::make_unique<InFlight>());
+    InFlight& slot = *impl_->in_flight.back();
+    impl_->threads.emplace_back([this, &slot](std::stop_token s) {
+      impl_->fetch_loop(s, slot);
+      impl_->thread_done();
+    });
   }
   if (impl_->options.sweeper) {
-    impl_->threads.emplace_back([this](std::stop_token s) { impl_->sweep_loop(s); });
+    impl_->threads.emplace_back([this](std::stop_token s) {
+      impl_->sweep_loop(s);
+      impl_->thread_done();
+    });
   }
 }
 
 void Worker::stop() {
+  {
+    std::lock_guard lock(impl_->done_mu);
+    if (impl_->stop_deadline) return;
+    impl_->stop_deadline = std::chrono::steady_clock::now() + impl_->options.shutdown_timeout;
+  }
+  impl_->handing_back = true;
   for (auto& t : impl_->threads) t.request_stop();
 }
 
-void Worker::stop_now() { stop(); }
+void Worker::stop_now() {
+  stop();
+  impl_->abandon_in_flight();
+}
 
 void Worker::wait() {
+  std::unique_lock lock(impl_->done_mu);
+  const auto all_done = [&] { return impl_->threads_done == impl_->threads.size(); };
+  if (!impl_->stop_deadline) {
+    impl_->done_cv.wait(lock, all_done);  // stopped by nobody yet: until they end
+  } else if (!impl_->done_cv.wait_until(lock, *impl_->stop_deadline, all_done)) {
+    // The shutdown took too long: what is still in flight is handed back without waiting.
+    lock.unlock();
+    impl_->abandon_in_flight();
+    return;
+  }
+  lock.unlock();
   for (auto& t : impl_->threads) {
     if (t.joinable()) t.join();
   }
-  impl_->threads.clear();
 }
 
 WorkerStats Worker::stats() const {
@@ -218,8 +288,8 @@ WorkerStats Worker::stats() const {
 }
 
 namespace {
-std::atomic<bool> g_stop_requested{false};
-extern "C" void on_stop_signal(int) { g_stop_requested.store(true); }
+std::atomic<int> g_stop_signals{0};
+extern "C" void on_stop_signal(int) { g_stop_signals.fetch_add(1); }
 }  // namespace
 
 int run_worker(Engine& engine, WorkerOptions options) {
@@ -227,9 +297,18 @@ int run_worker(Engine& engine, WorkerOptions options) {
   std::signal(SIGINT, on_stop_signal);
   Worker worker(engine, std::move(options));
   worker.start();
-  while (!g_stop_requested.load()) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  // Graceful: stop fetching; runs in flight finish their delivery.
+  while (g_stop_signals.load() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  // The first signal: runs in flight finish their step and are handed back. A second: at once.
   worker.stop();
+  std::jthread second([&worker](std::stop_token stop) {
+    while (!stop.stop_requested()) {
+      if (g_stop_signals.load() > 1) {
+        worker.stop_now();
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  });
   worker.wait();
   return 0;
 }

@@ -1,6 +1,9 @@
 #include "execution/argument_resolver.hpp"
 
 #include <charconv>
+#include <typeinfo>
+
+#include "execution/step_invoker.hpp"
 
 namespace reactor {
 namespace {
@@ -64,15 +67,17 @@ std::string describe(const ArgumentSource& src) {
 // Resolves `src` to either a view (stable for the step's lifetime) or an owned
 // value; calls `view` or `own` accordingly. Returns an error message.
 template <typename View, typename Own>
-std::optional<std::string> resolve_one(const ArgumentSource& src, const Run& run,
-                                       const Value* element, View&& view, Own&& own,
-                                       std::size_t hint = static_cast<std::size_t>(-1)) {
+std::optional<ArgumentError> resolve_one(const ArgumentSource& src, const Run& run,
+                                         const Value* element, View&& view, Own&& own,
+                                         std::size_t hint = static_cast<std::size_t>(-1)) {
   std::string error;
   const Value* v = base_value(src, run, element, error, hint);
-  if (v == nullptr) return error;
+  if (v == nullptr) return ArgumentError{error, {}};
   if (!src.path().empty()) {
     v = follow_path(*v, src.path());
-    if (v == nullptr) return "path '" + src.path() + "' not found in " + describe(src);
+    if (v == nullptr) {
+      return ArgumentError{"path '" + src.path() + "' not found in " + describe(src), {}};
+    }
   }
   if (!src.transform_fn()) {
     view(v);
@@ -81,9 +86,10 @@ std::optional<std::string> resolve_one(const ArgumentSource& src, const Run& run
   try {
     own(src.transform_fn()(*v));
   } catch (const std::exception& e) {
-    return "transform of " + describe(src) + " threw: " + e.what();
+    return ArgumentError{"transform of " + describe(src) + " threw: " + e.what(),
+                         demangled_type_name(typeid(e))};
   } catch (...) {
-    return "transform of " + describe(src) + " threw";
+    return ArgumentError{"transform of " + describe(src) + " threw", "unknown"};
   }
   return std::nullopt;
 }
@@ -101,8 +107,8 @@ const Value* follow_path(const Value& v, const std::string& path) {
   return at;
 }
 
-std::optional<std::string> resolve_arguments(const StepSpec& step, const Run& run,
-                                             const Value* element, Args& out) {
+std::optional<ArgumentError> resolve_arguments(const StepSpec& step, const Run& run,
+                                               const Value* element, Args& out) {
   if (!step.declares_arguments) {
     // A step without declared arguments receives the reactor's inputs.
     if (run.inputs.is_object()) {
@@ -117,15 +123,19 @@ std::optional<std::string> resolve_arguments(const StepSpec& step, const Run& ru
     auto err = resolve_one(
         arg.source, run, element, [&](const Value* v) { out.append_view(arg.name, v); },
         [&](Value v) { out.add_owned(arg.name, std::move(v)); }, arg.result_step);
-    if (err) return "argument '" + arg.name + "': " + *err;
+    if (err) {
+      err->message = "argument '" + arg.name + "': " + err->message;
+      return err;
+    }
   }
   return std::nullopt;
 }
 
-std::optional<std::string> resolve_source(const ArgumentSource& source, const Run& run,
-                                          const DefinitionData&, Value& out) {
+std::optional<ArgumentError> resolve_source(const ArgumentSource& source, const Run& run,
+                                            const DefinitionData&, Value& out) {
   return resolve_one(
-      source, run, nullptr, [&](const Value* v) { out = *v; }, [&](Value v) { out = std::move(v); });
+      source, run, nullptr, [&](const Value* v) { out = *v; },
+      [&](Value v) { out = std::move(v); });
 }
 
 }  // namespace reactor

@@ -22,6 +22,9 @@ struct CheckpointDelta {
   std::vector<std::pair<const Run*, std::size_t>> steps;
   // The root's trace events from this index on are new.
   std::size_t trace_begin = 0;
+  // The last commit of this execution, which hands the run back unfinished
+  // (a worker shutting down): it stays running, for another worker to carry on.
+  bool hand_back = false;
 
   bool empty() const { return created.empty() && headers.empty() && steps.empty(); }
 };

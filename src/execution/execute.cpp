@@ -19,6 +19,10 @@ ExecuteOutcome execute_run(Run& root, const Definition& def, const ExecuteEnv& e
     ex.touch_header(root);
     ex.checkpoint(/*force=*/true);
     out.suspended = !ex.stopped();
+  } else if (!ex.stopped() && ex.handing_back() && !is_terminal(root.status)) {
+    // Every driver has unwound with what was in flight recorded: hand the run back.
+    ex.hand_back();
+    out.handed_back = !ex.stopped();
   }
   out.stopped = ex.stopped();
   out.stop_reason = ex.stop_reason();

@@ -3,6 +3,7 @@
 // durable runs) alike.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -35,6 +36,28 @@ struct ExecuteHooks {
   Duration checkpoint_min_interval{0};
   // Called once when a step keeps running hung_step_grace past its timeout.
   std::function<void()> on_hung_step;
+  // Who executes the run: its lease's fencing token and the worker's id,
+  // written into every trace event and into the record of every step it
+  // starts (0 and "" in process).
+  std::uint64_t token = 0;
+  std::string worker;
+  // Who wrote the root's header last before this execution (Run::exec_token,
+  // exec_worker as stored): an execution under another token that left a
+  // step started, or (having written nothing since its fetch) the steps it
+  // was about to start, lost them; they are recorded as interrupted.
+  std::uint64_t previous_token = 0;
+  std::string previous_worker;
+  // A step whose executions were lost this many times fails the run
+  // (ErrorKind::kInterrupted) instead of killing workers for ever.
+  int max_interrupted_executions = 3;
+  // While set (a worker shutting down): no further step starts; once the
+  // steps in flight are recorded, the run is handed back unfinished in one
+  // commit (CheckpointDelta::hand_back) and ExecuteOutcome::handed_back set.
+  const std::atomic<bool>* hand_back = nullptr;
+  // Called before every step body, compensate and undo starts (under the run's
+  // lock): a non-ok status (the run's lease can no longer be proven ours)
+  // stops the tree there, the body not started.
+  std::function<Status()> before_body;
   Duration hung_step_grace{0};
 };
 
@@ -52,6 +75,8 @@ struct ExecuteOutcome {
   Status stop_reason;
   // The root was suspended (it is `waiting`; Run::suspension says until what).
   bool suspended = false;
+  // The run was handed back unfinished (ExecuteHooks::hand_back).
+  bool handed_back = false;
 };
 
 // Drives `root` (pending, running, waiting or rolling back) until it is

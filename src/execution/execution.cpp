@@ -2,8 +2,7 @@
 
 namespace reactor {
 
-Execution::Execution(Run& root, const ExecuteEnv& env, const ExecuteHooks& hooks,
-                     bool root_is_new)
+Execution::Execution(Run& root, const ExecuteEnv& env, const ExecuteHooks& hooks, bool root_is_new)
     : root_(root),
       clock_(env.clock),
       observers_(env.observers),
@@ -25,7 +24,13 @@ const RunFn* Execution::override_for(const std::string& path) const {
 void Execution::trace(TraceType type, const std::string& step, int attempt, std::string outcome,
                       std::string message, std::optional<std::int64_t> at_ms) {
   root_.trace.push_back(TraceEvent{type, step, attempt, std::move(outcome), std::move(message),
-                                   at_ms ? *at_ms : now_ms()});
+                                   at_ms ? *at_ms : now_ms(), hooks_.worker, hooks_.token});
+}
+
+void Execution::trace_as(TraceType type, const std::string& step, int attempt, std::string outcome,
+                         std::string message, std::string worker, std::uint64_t token) {
+  root_.trace.push_back(TraceEvent{type, step, attempt, std::move(outcome), std::move(message),
+                                   now_ms(), std::move(worker), token});
 }
 
 void Execution::checkpoint(bool force) { checkpoint_at(now_ms(), force); }
@@ -34,12 +39,12 @@ void Execution::checkpoint_at(std::int64_t now, bool force) {
   root_.updated_at_ms = now;
   if (stopped()) return;
   if (!hooks_.commit) {
-    delta_ = CheckpointDelta{{}, {}, {}, root_.trace.size()};
+    delta_ = CheckpointDelta{{}, {}, {}, root_.trace.size(), false};
+    marks_ = 0;
     return;
   }
-  const auto min_gap = std::chrono::duration_cast<std::chrono::milliseconds>(
-                           hooks_.checkpoint_min_interval)
-                           .count();
+  const auto min_gap =
+      std::chrono::duration_cast<std::chrono::milliseconds>(hooks_.checkpoint_min_interval).count();
   if (!force && min_gap > 0 && now - last_commit_ms_ < min_gap) return;
   Status s = hooks_.commit(root_, delta_);
   if (!s.ok()) {
@@ -48,12 +53,28 @@ void Execution::checkpoint_at(std::int64_t now, bool force) {
     return;
   }
   last_commit_ms_ = now;
-  delta_ = CheckpointDelta{{}, {}, {}, root_.trace.size()};
+  delta_ = CheckpointDelta{{}, {}, {}, root_.trace.size(), false};
+  marks_ = 0;
+}
+
+void Execution::hand_back() {
+  delta_.hand_back = true;
+  touch_header(root_);
+  checkpoint(/*force=*/true);
+}
+
+bool Execution::may_start_body() {
+  if (stopped()) return false;
+  if (!hooks_.before_body) return true;
+  Status s = hooks_.before_body();
+  if (s.ok()) return true;
+  stop_reason_ = s;
+  stopped_.store(true, std::memory_order_relaxed);
+  return false;
 }
 
 void Execution::yield_until(std::int64_t due_ms) {
   if (!yield_at_ms_ || due_ms < *yield_at_ms_) yield_at_ms_ = due_ms;
 }
-
 
 }  // namespace reactor

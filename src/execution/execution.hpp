@@ -43,9 +43,18 @@ class Execution {
   // `at_ms` lets the hot path reuse the time it already read for the record.
   void trace(TraceType type, const std::string& step, int attempt, std::string outcome,
              std::string message = {}, std::optional<std::int64_t> at_ms = std::nullopt);
+  // The same, for what another execution did (its worker and token).
+  void trace_as(TraceType type, const std::string& step, int attempt, std::string outcome,
+                std::string message, std::string worker, std::uint64_t token);
 
   // Record what changed, for the next checkpoint. Caller holds mutex().
   void touch_step(const Run& run, std::size_t i) { delta_.steps.emplace_back(&run, i); }
+  // A step marked as started: written with the next commit, which it does not
+  // call for by itself (has_unsaved_steps).
+  void touch_mark(const Run& run, std::size_t i) {
+    delta_.steps.emplace_back(&run, i);
+    ++marks_;
+  }
   void touch_header(const Run& run) { delta_.headers.push_back(&run); }
   void touch_created(const Run& run) { delta_.created.push_back(&run); }
 
@@ -56,9 +65,12 @@ class Execution {
   void checkpoint(bool force = false);
   // Whether a step record or a new run awaits its commit: what must be
   // durable before another step starts.
-  bool has_unsaved_steps() const { return !delta_.steps.empty() || !delta_.created.empty(); }
+  bool has_unsaved_steps() const { return delta_.steps.size() > marks_ || !delta_.created.empty(); }
   void checkpoint_at(std::int64_t now_ms, bool force = false);
   bool stopped() const { return stopped_.load(std::memory_order_relaxed); }
+  // Whether user code may start now (hooks().before_body); when not, the
+  // tree is stopped with its reason. Caller holds mutex().
+  bool may_start_body();
   const Status& stop_reason() const { return stop_reason_; }
 
   // Hands the run back instead of waiting for a retry due at `due_ms`
@@ -66,8 +78,12 @@ class Execution {
   void yield_until(std::int64_t due_ms);
   bool yielded() const { return yield_at_ms_.has_value(); }
   const std::optional<std::int64_t>& yield_at_ms() const { return yield_at_ms_; }
-  // Stop launching steps: stopped or yielded.
-  bool halted_from_outside() const { return stopped() || yielded(); }
+  // Whether the run is to be handed back (hooks().hand_back).
+  bool handing_back() const { return hooks_.hand_back != nullptr && hooks_.hand_back->load(); }
+  // Stop launching steps and rollback actions: stopped, yielded or handing back.
+  bool halted_from_outside() const { return stopped() || yielded() || handing_back(); }
+  // The commit that hands the run back unfinished. Caller holds mutex().
+  void hand_back();
 
   // Uniform in [0, max]. Thread-safe.
   Duration jitter(Duration max) { return jitter_(max); }
@@ -81,6 +97,7 @@ class Execution {
   ThreadPool& pool_;
   std::mutex mu_;
   CheckpointDelta delta_;
+  std::size_t marks_ = 0;  // of delta_.steps, the launch marks (touch_mark)
   std::int64_t last_commit_ms_ = 0;
   std::atomic<bool> stopped_{false};
   Status stop_reason_;

@@ -34,11 +34,11 @@ void RunDriver::rollback(Lock& lock) {
     if (run_.steps[i].status == StepStatus::kFailed && i != run_.failed_step) failed.push_back(i);
   }
   for (auto i : failed) {
-    if (ex_.stopped()) return;
+    if (ex_.halted_from_outside()) return;
     compensate(i, lock);
   }
   undo_completed(lock, run_.error->rollback_failures);
-  if (ex_.stopped()) return;
+  if (ex_.halted_from_outside()) return;
   run_.status = RunStatus::kFailed;
   ex_.touch_header(run_);
   ex_.checkpoint(/*force=*/true);
@@ -61,14 +61,16 @@ void RunDriver::compensate(std::size_t i, Lock& lock) {
     ex_.checkpoint();
     return;
   }
+  if (!ex_.may_start_body()) return;
   const std::string path = path_of(i);
   const std::string error = rec.error;
   lock.unlock();
-  ex_.observers().notify("compensate_start", [&](Observer& o) { o.on_compensate_start(event(i, 0)); });
+  ex_.observers().notify("compensate_start",
+                         [&](Observer& o) { o.on_compensate_start(event(i, 0)); });
   Args args;
   StepResult r = Success();
   if (auto err = resolve_arguments(spec, run_, nullptr, args)) {
-    r = Failure("arguments: " + *err, false);
+    r = Failure("arguments: " + err->message, false);
   } else {
     auto body = [&](std::stop_token stop) {
       StepContext ctx(run_.root_id, def_.name, path, rec.attempts, stop, ex_.clock());
@@ -111,7 +113,7 @@ void RunDriver::undo_completed(Lock& lock, std::vector<RollbackFailure>& failure
     return run_.steps[a].completion_seq > run_.steps[b].completion_seq;
   });
   for (auto i : completed) {
-    if (ex_.stopped()) return;
+    if (ex_.halted_from_outside()) return;
     undo(i, lock, failures);
   }
 }
@@ -136,13 +138,14 @@ void RunDriver::undo(std::size_t i, Lock& lock, std::vector<RollbackFailure>& fa
     ex_.checkpoint();
     return;
   }
+  if (!ex_.may_start_body()) return;
   const std::string path = path_of(i);
   lock.unlock();
   ex_.observers().notify("undo_start", [&](Observer& o) { o.on_undo_start(event(i, 0)); });
   Args args;
   StepResult r = Success();
   if (auto err = resolve_arguments(spec, run_, nullptr, args)) {
-    r = Failure("arguments: " + *err, false);
+    r = Failure("arguments: " + err->message, false);
   } else {
     auto body = [&](std::stop_token stop) {
       StepContext ctx(run_.root_id, def_.name, path, rec.attempts, stop, ex_.clock());
@@ -163,7 +166,8 @@ void RunDriver::undo(std::size_t i, Lock& lock, std::vector<RollbackFailure>& fa
   if (r.ok()) {
     ex_.observers().notify("undo_complete", [&](Observer& o) { o.on_undo_complete(event(i, 0)); });
   } else {
-    ex_.observers().notify("undo_fail", [&](Observer& o) { o.on_undo_fail(event(i, 0), r.message()); });
+    ex_.observers().notify("undo_fail",
+                           [&](Observer& o) { o.on_undo_fail(event(i, 0), r.message()); });
   }
   lock.lock();
 }

@@ -81,13 +81,21 @@ bool RunDriver::start(Lock& lock) {
 // from any snapshot continues exactly where the snapshot was taken.
 void RunDriver::rebuild_schedule() {
   const auto n = def_.steps.size();
+  const ExecuteHooks& hooks = ex_.hooks();
   waiting_on_.assign(n, 0);
+  bool previous_wrote_steps = false;
   for (std::size_t i = 0; i < n; ++i) {
     StepRecord& rec = run_.steps[i];
+    if (hooks.previous_token != 0 && rec.token == hooks.previous_token) previous_wrote_steps = true;
     if (rec.status == StepStatus::kRunning) {
-      // Interrupted mid-attempt: that attempt never finished, run it again.
-      rec.status = StepStatus::kPending;
-      rec.attempts = rec.attempts > 0 ? rec.attempts - 1 : 0;
+      if (hooks.token != 0 && rec.token != hooks.token) {
+        // Started under another execution, which never recorded its end: it was lost with it.
+        record_lost(i, rec.worker, rec.token, /*stored_as_started=*/true);
+      } else {
+        // A snapshot taken mid-attempt, in process: that attempt never finished; run it again.
+        rec.status = StepStatus::kPending;
+        rec.attempts = rec.attempts > 0 ? rec.attempts - 1 : 0;
+      }
     }
     for (auto dep : def_.steps[i].dependencies) {
       auto st = run_.steps[dep].status;
@@ -103,6 +111,49 @@ void RunDriver::rebuild_schedule() {
     if (st == StepStatus::kFailed) failing_ = true;
     if (st == StepStatus::kHalted) halting_ = true;
   }
+  // The execution before this one wrote nothing since the fetch that handed it the run (no
+  // step carries its token): the steps it was about to start — the first ready ones, in
+  // definition order, up to max_concurrency, as forward() starts them — were lost with it.
+  const bool taken_over =
+      hooks.token != 0 && hooks.previous_token != 0 && hooks.previous_token != hooks.token;
+  if (&run_ == &ex_.root() && taken_over && !previous_wrote_steps &&
+      run_.status == RunStatus::kRunning && !failing_ && !halting_) {
+    auto first = ready_;
+    for (int k = 0; k < def_.max_concurrency && !first.empty(); ++k, first.pop()) {
+      record_lost(first.top(), hooks.previous_worker, hooks.previous_token,
+                  /*stored_as_started=*/false);
+    }
+  }
+}
+
+// An execution of step i lost with the worker that ran it (or was about to): traced under that
+// worker's id and token, counted, and past max_interrupted_executions the step fails — its
+// executions keep dying with their worker, a poison pill — instead of killing workers for ever.
+// Caller holds the lock.
+void RunDriver::record_lost(std::size_t i, const std::string& worker, std::uint64_t token,
+                            bool stored_as_started) {
+  StepRecord& rec = run_.steps[i];
+  if (!stored_as_started) ++rec.attempts;
+  ++rec.interrupted;
+  rec.status = StepStatus::kPending;
+  ex_.trace_as(TraceType::kInterrupted, path_of(i), rec.attempts, "interrupted",
+               "the execution was lost with its worker", worker, token);
+  ex_.touch_step(run_, i);
+  if (rec.interrupted < ex_.hooks().max_interrupted_executions) return;
+  rec.status = StepStatus::kFailed;
+  rec.body_started = true;  // it may have had its side effect: it is compensated
+  rec.error = "step '" + path_of(i) + "' was interrupted " + std::to_string(rec.interrupted) +
+              " times: its executions keep dying with their worker";
+  if (!failing_) {
+    failing_ = true;
+    run_.failed_step = i;
+    RunError e = engine_error(ErrorKind::kInterrupted, def_.name, rec.error);
+    e.step = path_of(i);
+    e.attempts = rec.attempts;
+    e.inputs = redact_inputs(def_, run_.inputs);
+    run_.error = std::move(e);
+    ex_.touch_header(run_);
+  }
 }
 
 bool RunDriver::stop_launching() const { return halting_ || failing_ || ex_.halted_from_outside(); }
@@ -113,11 +164,18 @@ void RunDriver::forward(Lock& lock) {
   const int max = def_.max_concurrency;
   for (;;) {
     while (!stop_launching() && in_flight_ < max && !ready_.empty()) {
+      // Every step of this burst is marked as started under this execution, and the marks go
+      // out with the commit of what the last steps recorded, before any of them starts.
+      std::vector<Launch> burst;
+      while (!stop_launching() && in_flight_ + static_cast<int>(burst.size()) < max &&
+             !ready_.empty()) {
+        std::size_t i = ready_.top();
+        ready_.pop();
+        if (std::optional<Launch> l = prepare(i, lock)) burst.push_back(std::move(*l));
+      }
       save_before_next_step();
-      if (stop_launching()) break;
-      std::size_t i = ready_.top();
-      ready_.pop();
-      launch(i, lock, false);
+      if (ex_.stopped()) break;  // a refused commit: nothing of the burst started
+      for (Launch& l : burst) launch(std::move(l), lock);
     }
     if (in_flight_ == 0) {
       if (stop_launching() || (ready_.empty() && retry_waiting_.empty())) break;
@@ -130,13 +188,15 @@ void RunDriver::forward(Lock& lock) {
       if (stop_launching()) continue;
       std::size_t i = *retry_waiting_.begin();
       retry_waiting_.erase(retry_waiting_.begin());
-      launch(i, lock, true);
+      launch_after_retry_wait(i, lock);
       continue;
     }
     save_before_next_step();  // a branch finished while its siblings run on
     settled_.wait(lock);
   }
-  if (ex_.halted_from_outside()) return;
+  // A run handed back with nothing left to run ends here rather than for the next worker.
+  const bool all_ran = !failing_ && !halting_ && ready_.empty() && retry_waiting_.empty();
+  if (ex_.stopped() || ex_.yielded() || (ex_.handing_back() && !all_ran)) return;
   if (failing_) {
     run_.status = RunStatus::kRollingBack;
     ex_.touch_header(run_);
@@ -156,21 +216,38 @@ void RunDriver::save_before_next_step() {
   if (ex_.has_unsaved_steps()) ex_.checkpoint();
 }
 
-// Runs step i: inline when the run is sequential, else on the pool. With
-// `wait_for_retry`, the attempt first waits until its retry is due.
-void RunDriver::launch(std::size_t i, Lock& lock, bool wait_for_retry) {
+// Runs a prepared step: inline when the run is sequential, else on the pool.
+void RunDriver::launch(Launch l, Lock& lock) {
   if (def_.max_concurrency == 1) {
     lock.unlock();
-    execute(i);
+    execute(l);
     lock.lock();
     return;
   }
   ++in_flight_;
-  std::int64_t due = run_.steps[i].retry_at_ms;
-  ex_.pool().submit([this, i, wait_for_retry, due] {
-    if (wait_for_retry) ex_.clock().sleep_until(from_unix_ms(due));
-    execute(i);
-    Lock l(ex_.mutex());
+  ex_.pool().submit([this, l = std::make_shared<Launch>(std::move(l))] {
+    execute(*l);
+    Lock lock(ex_.mutex());
+    --in_flight_;
+    settled_.notify_all();
+  });
+}
+
+// A branch whose retry is due later, beside running siblings: it waits for it on the pool,
+// then starts as any step does.
+void RunDriver::launch_after_retry_wait(std::size_t i, Lock&) {
+  ++in_flight_;
+  const std::int64_t due = run_.steps[i].retry_at_ms;
+  ex_.pool().submit([this, i, due] {
+    ex_.clock().sleep_until(from_unix_ms(due));
+    Lock lock(ex_.mutex());
+    std::optional<Launch> l = prepare(i, lock);
+    if (l) {
+      // Its mark goes out with the next commit; nothing else is due to be written now.
+      lock.unlock();
+      execute(*l);
+      lock.lock();
+    }
     --in_flight_;
     settled_.notify_all();
   });
@@ -187,6 +264,8 @@ void RunDriver::sleep_until_next_retry(Lock& lock) {
     ex_.yield_until(due);
     return;
   }
+  save_before_next_step();  // the failed attempt is durable before the backoff
+  if (ex_.stopped()) return;
   lock.unlock();
   ex_.clock().sleep_until(from_unix_ms(due));
   lock.lock();

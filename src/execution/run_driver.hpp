@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "execution/argument_resolver.hpp"
 #include "execution/execution.hpp"
 #include "reactor/definition.hpp"
 #include "reactor/run.hpp"
@@ -49,15 +50,31 @@ class RunDriver {
     std::optional<RunError> child_error;
     // The tree stopped mid-child: record nothing.
     bool interrupted = false;
+    // What a transform threw, when an argument could not be resolved.
+    std::string exception_type;
 
     // An argument (or a map's source) could not be resolved: the body never
     // started, so the step is neither retried nor compensated.
-    static Attempt unresolved(std::string message) {
+    static Attempt unresolved(ArgumentError error) {
       Attempt a;
-      a.result = Failure(std::move(message), false);
+      a.result = Failure(std::move(error.message), false);
       a.kind = ErrorKind::kArgumentResolution;
       a.body_started = false;
+      a.exception_type = std::move(error.exception_type);
       return a;
+    }
+  };
+
+  // A step about to start: its arguments resolved, its attempt counted and
+  // marked as started under this execution.
+  struct Launch {
+    std::size_t i = 0;
+    std::optional<StepSpec> mocked;  // a test's override of the step, when it has one
+    Args args;
+    Value items;  // a map's
+    int attempt_no = 0;
+    const StepSpec& spec(const DefinitionData& def) const {
+      return mocked ? *mocked : def.steps[i];
     }
   };
 
@@ -65,19 +82,24 @@ class RunDriver {
   bool start(Lock& lock);
   void forward(Lock& lock);
   void rebuild_schedule();
+  void record_lost(std::size_t i, const std::string& worker, std::uint64_t token,
+                   bool stored_as_started);
   void save_before_next_step();
-  void launch(std::size_t i, Lock& lock, bool wait_for_retry);
+  void launch(Launch l, Lock& lock);
+  void launch_after_retry_wait(std::size_t i, Lock& lock);
   void sleep_until_next_retry(Lock& lock);
   void finish_completed(Lock& lock);
   void finish_halted(Lock& lock);
   bool stop_launching() const;
 
   // step_attempt.cpp — one attempt of one step, and recording it.
-  void execute(std::size_t i);
-  Attempt attempt(std::size_t i, int attempt_no);
+  std::optional<Launch> prepare(std::size_t i, Lock& lock);
+  void execute(Launch& l);
+  void mock_if_overridden(std::size_t i, Launch& l) const;
+  std::optional<ArgumentError> resolve_map_source(const StepSpec& spec, Value& items);
   Attempt run_plain(const StepSpec& spec, const Args& args, int attempt_no);
   Attempt run_compose(std::size_t i, const Args& args);
-  Attempt run_map(std::size_t i);
+  Attempt run_map(std::size_t i, const Value& items);
   void validate_output(const StepSpec& spec, Attempt& a);
   void record(std::size_t i, int attempt_no, Attempt a, Lock& lock);
   void record_failure(std::size_t i, int attempt_no, Attempt a, Lock& lock);

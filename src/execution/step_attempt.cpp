@@ -21,44 +21,76 @@ std::optional<RunError> child_failure(const Run& child) {
 
 }  // namespace
 
-// Attempts step i (once; a failure with attempts left is recorded as a
-// scheduled retry and picked up again by the scheduler).
-void RunDriver::execute(std::size_t i) {
-  int attempt_no = 0;
-  {
-    Lock lock(ex_.mutex());
-    StepRecord& rec = run_.steps[i];
-    rec.status = StepStatus::kRunning;
-    attempt_no = ++rec.attempts;
-    rec.started_at_ms = ex_.now_ms();
+// Readies step i to start (the caller holds the lock; it is released around
+// the arguments' transforms, user code): its arguments (a map's source) are
+// resolved — one that cannot be is recorded as such, the body never started
+// and no attempt counted —, the lease allows a body to start, and the attempt
+// is counted and marked as started under this execution (committed before it
+// starts, with the rest of the burst). nullopt: the step does not start.
+std::optional<RunDriver::Launch> RunDriver::prepare(std::size_t i, Lock& lock) {
+  Launch l;
+  l.i = i;
+  mock_if_overridden(i, l);
+  const StepSpec& spec = l.spec(def_);
+  lock.unlock();
+  std::optional<ArgumentError> unresolved = spec.kind == StepKind::kMap
+                                                ? resolve_map_source(spec, l.items)
+                                                : resolve_arguments(spec, run_, nullptr, l.args);
+  lock.lock();
+  if (ex_.stopped()) return std::nullopt;
+  if (unresolved) {
+    record_failure(i, run_.steps[i].attempts, Attempt::unresolved(*unresolved), lock);
+    return std::nullopt;
   }
-  ex_.observers().notify("step_start", [&](Observer& o) { o.on_step_start(event(i, attempt_no)); });
-  Attempt a = attempt(i, attempt_no);
-  Lock lock(ex_.mutex());
-  if (a.interrupted || ex_.stopped()) return;
-  record(i, attempt_no, std::move(a), lock);
+  if (!ex_.may_start_body()) return std::nullopt;
+  StepRecord& rec = run_.steps[i];
+  rec.status = StepStatus::kRunning;
+  l.attempt_no = ++rec.attempts;
+  rec.started_at_ms = ex_.now_ms();
+  rec.token = ex_.hooks().token;
+  rec.worker = ex_.hooks().worker;
+  ex_.touch_mark(run_, i);
+  return l;
 }
 
-RunDriver::Attempt RunDriver::attempt(std::size_t i, int attempt_no) {
-  const StepSpec& spec = def_.steps[i];
-  if (const RunFn* mock = ex_.override_for(path_of(i))) {
-    StepSpec mocked = spec;
-    mocked.kind = StepKind::kStep;
-    mocked.run = *mock;
-    mocked.factory = nullptr;
-    // A mocked map runs once, not per element: its element() arguments have no value.
-    std::erase_if(mocked.arguments, [](const ArgumentSpec& arg) {
-      return arg.source.kind() == ArgumentSource::Kind::kElement;
-    });
-    Args args;
-    if (auto err = resolve_arguments(mocked, run_, nullptr, args)) return Attempt::unresolved(*err);
-    return run_plain(mocked, args, attempt_no);
+// Attempts a prepared step (once; a failure with attempts left is recorded as
+// a scheduled retry and picked up again by the scheduler).
+void RunDriver::execute(Launch& l) {
+  const std::size_t i = l.i;
+  const StepSpec& spec = l.spec(def_);
+  ex_.observers().notify("step_start",
+                         [&](Observer& o) { o.on_step_start(event(i, l.attempt_no)); });
+  Attempt a = spec.kind == StepKind::kMap       ? run_map(i, l.items)
+              : spec.kind == StepKind::kCompose ? run_compose(i, l.args)
+                                                : run_plain(spec, l.args, l.attempt_no);
+  Lock lock(ex_.mutex());
+  if (a.interrupted || ex_.stopped()) return;
+  record(i, l.attempt_no, std::move(a), lock);
+}
+
+// A test's override of step i makes it a plain step (a mocked map runs once:
+// its element() arguments have no value).
+void RunDriver::mock_if_overridden(std::size_t i, Launch& l) const {
+  const RunFn* mock = ex_.override_for(path_of(i));
+  if (mock == nullptr) return;
+  StepSpec& mocked = l.mocked.emplace(def_.steps[i]);
+  mocked.kind = StepKind::kStep;
+  mocked.run = *mock;
+  mocked.factory = nullptr;
+  std::erase_if(mocked.arguments, [](const ArgumentSpec& arg) {
+    return arg.source.kind() == ArgumentSource::Kind::kElement;
+  });
+}
+
+std::optional<ArgumentError> RunDriver::resolve_map_source(const StepSpec& spec, Value& items) {
+  if (auto err = resolve_source(*spec.map_source, run_, def_, items)) {
+    err->message = "source: " + err->message;
+    return err;
   }
-  if (spec.kind == StepKind::kMap) return run_map(i);
-  Args args;
-  if (auto err = resolve_arguments(spec, run_, nullptr, args)) return Attempt::unresolved(*err);
-  if (spec.kind == StepKind::kCompose) return run_compose(i, args);
-  return run_plain(spec, args, attempt_no);
+  if (!items.is_array()) {
+    return ArgumentError{"source of map '" + spec.name + "' is not an array", {}};
+  }
+  return std::nullopt;
 }
 
 RunDriver::Attempt RunDriver::run_plain(const StepSpec& spec, const Args& args, int attempt_no) {
@@ -105,10 +137,19 @@ Run& RunDriver::child_run(std::size_t i, std::size_t k, const Value& inputs,
 
 RunDriver::Attempt RunDriver::run_compose(std::size_t i, const Args& args) {
   const StepSpec& spec = def_.steps[i];
+  Value inputs = args.to_json();
+  if (!spec.declares_arguments) {
+    // Without arguments the child takes the parent's inputs it declares, and no others.
+    Value declared = Value::object();
+    for (const InputSpec& in : spec.child->inputs) {
+      if (auto it = inputs.find(in.name); it != inputs.end()) declared[in.name] = std::move(*it);
+    }
+    inputs = std::move(declared);
+  }
   Run* child = nullptr;
   {
     Lock lock(ex_.mutex());
-    child = &child_run(i, 0, args.to_json(), path_of(i), lock);
+    child = &child_run(i, 0, std::move(inputs), path_of(i), lock);
   }
   RunDriver(ex_, *spec.child, *child).drive();
   Lock lock(ex_.mutex());
@@ -131,15 +172,8 @@ RunDriver::Attempt RunDriver::run_compose(std::size_t i, const Args& args) {
   return a;
 }
 
-RunDriver::Attempt RunDriver::run_map(std::size_t i) {
+RunDriver::Attempt RunDriver::run_map(std::size_t i, const Value& items) {
   const StepSpec& spec = def_.steps[i];
-  Value items;
-  if (auto err = resolve_source(*spec.map_source, run_, def_, items)) {
-    return Attempt::unresolved("source: " + *err);
-  }
-  if (!items.is_array()) {
-    return Attempt::unresolved("source of map '" + spec.name + "' is not an array");
-  }
   {
     Lock lock(ex_.mutex());
     run_.steps[i].children.reserve(items.size());  // child references stay valid
@@ -150,7 +184,8 @@ RunDriver::Attempt RunDriver::run_map(std::size_t i) {
   for (std::size_t k = 0; k < items.size(); ++k) {
     Args args;
     if (auto err = resolve_arguments(spec, run_, &items[k], args)) {
-      a = Attempt::unresolved("element " + std::to_string(k) + ": " + *err);
+      err->message = "element " + std::to_string(k) + ": " + err->message;
+      a = Attempt::unresolved(*err);
       break;
     }
     Run* child = nullptr;
@@ -271,7 +306,10 @@ void RunDriver::record_failure(std::size_t i, int attempt_no, Attempt a, Lock& l
   const std::string message = a.result.message();
   rec.error = message;
   rec.body_started = a.body_started;
-  ex_.trace(TraceType::kRun, path_of(i), attempt_no, "failure", message);
+  // An argument that could not be resolved is no execution of the step.
+  const bool ran = a.kind != ErrorKind::kArgumentResolution || a.body_started;
+  ex_.trace(ran ? TraceType::kRun : TraceType::kUnresolved, path_of(i), attempt_no, "failure",
+            message);
 
   const bool may_retry = !a.child_error && a.result.retryable() && !failing_ && !halting_ &&
                          attempt_no < spec.retry.max_attempts();
@@ -299,7 +337,7 @@ void RunDriver::record_failure(std::size_t i, int attempt_no, Attempt a, Lock& l
       e.kind = a.kind;
       e.step = path_of(i);
       e.reactor = def_.name;
-      e.exception_type = a.result.exception_type();
+      e.exception_type = a.exception_type.empty() ? a.result.exception_type() : a.exception_type;
       e.message = message;
       e.details = a.result.value();
       e.attempts = attempt_no;

@@ -87,6 +87,8 @@ RunHeaderRow encode_header(const Run& run, std::int64_t expires_at_ms) {
   row.updated_at_ms = run.updated_at_ms;
   row.expires_at_ms = expires_at_ms;
   row.wake_at_ms = run.suspension ? run.suspension->wake_at_ms() : 0;
+  row.exec_token = run.exec_token;
+  row.exec_worker = run.exec_worker;
   return row;
 }
 
@@ -103,6 +105,8 @@ Run decode_header(const RunHeaderRow& row) {
   run.reactor = row.reactor;
   run.status = row.status;
   run.fingerprint = row.fingerprint;
+  run.exec_token = row.exec_token;
+  run.exec_worker = row.exec_worker;
   read_record(row.body, "run header", [&](FieldReader& v) {
     run_state_fields(run, v);
     read_step_list(v, row.schema_version, run);

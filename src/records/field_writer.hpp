@@ -48,9 +48,11 @@ class FieldWriter {
       object_.raw(key, nested);
     }
   }
+  // A member added in a later version is left out while it holds its default: rows
+  // stay as small as the versions before it wrote them, and read back the same.
   template <typename T>
   void optional(std::string_view key, const T& value) {
-    (*this)(key, value);
+    if (!(value == T{})) (*this)(key, value);
   }
   void raw_json(std::string_view key, const std::string& json) { object_.raw(key, json); }
 

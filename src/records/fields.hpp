@@ -39,6 +39,9 @@ void fields(S& s, V& v) {
   v("retry_at_ms", s.retry_at_ms);
   v("started_at_ms", s.started_at_ms);
   v("status", s.status);
+  v.optional("token", s.token);  // header version 3
+  v.optional("worker", s.worker);
+  v.optional("interrupted", s.interrupted);
 }
 
 // One event of a root's trace.
@@ -50,6 +53,8 @@ void fields(E& e, V& v) {
   v("outcome", e.outcome);
   v("step", e.step);
   v("type", e.type);
+  v.optional("worker", e.worker);  // header version 3
+  v.optional("token", e.token);
 }
 
 template <Either<Suspension> S, typename V>
@@ -87,13 +92,16 @@ void run_identity_fields(R& r, V& v) {
 }
 
 // A stored run header: the columns a store files and indexes a run by, then
-// its body. `status` and `updated_at` come first, in this order: the Redis
-// fetch script files an enqueued run as running by rewriting exactly that
-// prefix of the text FieldWriter makes of it.
+// its body. `status`, `updated_at`, `exec_token` and `exec_worker` come first,
+// in this order: the Redis fetch script records who executes the run (and
+// files an enqueued one as running) by rewriting exactly that prefix of the
+// text FieldWriter makes of it.
 template <Either<RunHeaderRow> H, typename V>
 void header_row_fields(H& h, V& v) {
   v("status", h.status);
   v("updated_at", h.updated_at_ms);
+  v.optional("exec_token", h.exec_token);  // SQLite schema 3, Redis layout 5
+  v.optional("exec_worker", h.exec_worker);
   v("id", h.id);
   v("root_id", h.root_id);
   v("parent_id", h.parent_id);

@@ -111,6 +111,7 @@ struct StepOutcomeFields {
     v("status", s.status);
     v("result", s.result);
     v("attempts", s.attempts);
+    v.optional("interrupted", s.interrupted);
   }
 };
 

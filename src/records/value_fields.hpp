@@ -26,9 +26,11 @@ class ValueWriter {
   void operator()(std::string_view key, const T& value) {
     out_[std::string(key)] = to(value);
   }
+  // A member added in a later version is left out while it holds its default,
+  // so the JSON users keep reads as the versions before it wrote it.
   template <typename T>
   void optional(std::string_view key, const T& value) {
-    (*this)(key, value);
+    if (!(value == T{})) (*this)(key, value);
   }
   void raw_json(std::string_view key, const std::string& json) {
     out_[std::string(key)] = Value::parse(json);

@@ -21,6 +21,12 @@ Status check_commit(const CommitRequest& c) {
   for (const auto& t : c.trace) {
     if (t.root_id.empty()) return Status::InvalidArgument("commit: trace row without root id");
   }
+  for (const auto& j : c.redeliver) {
+    if (j.run_id.empty() || j.queue.empty()) {
+      return Status::InvalidArgument("commit: redelivery without run id or queue (run '" +
+                                     j.run_id + "')");
+    }
+  }
   for (const auto& j : c.enqueue) {
     if (j.run_id.empty() || j.queue.empty()) {
       return Status::InvalidArgument("commit: job without run id or queue (run '" + j.run_id +

@@ -353,3 +353,73 @@ TYPED_TEST(CommitConformance, MalformedCommitIsRejectedWhole) {
 
 }  // namespace
 }  // namespace reactor::conformance
+
+namespace reactor::conformance {
+namespace {
+
+template <typename Factory>
+class CreateConformance : public BackendConformance<Factory> {};
+TYPED_TEST_SUITE(CreateConformance, ConformanceBackends, BackendName);
+
+// A start never overwrites a run: a create commit naming a run that exists writes nothing, not
+// even its jobs, and says which run exists; one or in bulk, fenced or not.
+TYPED_TEST(CreateConformance, ACreateCommitNamingARunThatExistsWritesNothing) {
+  auto start = [](std::vector<std::string> ids, std::string body) {
+    CommitRequest c;
+    c.create = true;
+    for (const auto& id : ids) {
+      RunHeaderRow h = header(id, RunStatus::kEnqueued);
+      h.body = body;
+      c.headers.push_back(h);
+      c.inputs.push_back({id, R"({"n":1})"});
+      c.enqueue.push_back(job("q", id, 0, JobKind::kStart));
+    }
+    return c;
+  };
+  this->commit_ok(start({"TRIP-1001"}, R"({"first":true})"));
+  Status s = this->db().commit(start({"TRIP-1001"}, R"({"second":true})"));
+  EXPECT_EQ(s.code(), StatusCode::kAlreadyExists) << s.to_string();
+  EXPECT_NE(s.message().find("TRIP-1001"), std::string::npos) << s.message();
+  // In bulk: one existing run refuses the whole commit.
+  s = this->db().commit(start({"TRIP-2002", "TRIP-1001", "TRIP-3003"}, R"({"bulk":true})"));
+  EXPECT_EQ(s.code(), StatusCode::kAlreadyExists) << s.to_string();
+  RunHeaderRow h;
+  ASSERT_TRUE(this->db().load_header("TRIP-1001", h).ok());
+  EXPECT_EQ(h.body, R"({"first":true})");
+  EXPECT_EQ(this->db().load_header("TRIP-2002", h).code(), StatusCode::kNotFound);
+  // The first start's job and nothing else.
+  ASSERT_TRUE(this->fetch({"q"}, "w").has_value());
+  EXPECT_FALSE(this->fetch({"q"}, "w2").has_value());
+  // A commit that is no start rewrites the run as before.
+  CommitRequest update = start({"TRIP-1001"}, R"({"update":true})");
+  update.create = false;
+  update.enqueue.clear();
+  this->commit_ok(update);
+  ASSERT_TRUE(this->db().load_header("TRIP-1001", h).ok());
+  EXPECT_EQ(h.body, R"({"update":true})");
+}
+
+// A synchronous start is fenced by the lease it took first; it is refused the same way.
+TYPED_TEST(CreateConformance, AFencedCreateCommitIsRefusedTooWhenTheRunExists) {
+  CommitRequest first;
+  first.create = true;
+  first.headers = {header("r-sync", RunStatus::kCompleted)};
+  first.inputs = {{"r-sync", "{}"}};
+  this->commit_ok(first);
+  Lease l = this->acquire(run_lease_key("r-sync"), "again", true, 60s);
+  CommitRequest again;
+  again.create = true;
+  again.root_id = "r-sync";
+  again.fencing_token = l.token;
+  again.lease_owner = "again";
+  again.headers = {header("r-sync", RunStatus::kRunning)};
+  again.inputs = {{"r-sync", "{}"}};
+  again.steps = {{"r-sync", 0, "{}"}};
+  EXPECT_EQ(this->db().commit(again).code(), StatusCode::kAlreadyExists);
+  RunHeaderRow h;
+  ASSERT_TRUE(this->db().load_header("r-sync", h).ok());
+  EXPECT_EQ(h.status, RunStatus::kCompleted);
+}
+
+}  // namespace
+}  // namespace reactor::conformance

@@ -143,7 +143,9 @@ TEST(OpenBackend, SqliteSchemaVersion1IsMigratedToTheLatest) {
         RunHeaderRow{"r1", "r1", "", "OrderSaga", RunStatus::kEnqueued, "fp", 1, "{}", 1, 0, 0});
     ASSERT_TRUE(b->commit(c).ok());
   }
-  query_one(file, "ALTER TABLE runs DROP COLUMN wake_at");
+  for (const char* column : {"wake_at", "exec_token", "exec_worker"}) {
+    query_one(file, std::string("ALTER TABLE runs DROP COLUMN ") + column);
+  }
   query_one(file, "UPDATE meta SET value = 1 WHERE key = 'schema_version'");
   std::unique_ptr<Backend> b;
   ASSERT_TRUE(open_backend("sqlite://" + file, clock(), b).ok());

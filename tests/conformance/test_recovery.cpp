@@ -188,3 +188,42 @@ TYPED_TEST(RecoveryConformance, ListRunsFiltersNewestFirstWithLimit) {
 
 }  // namespace
 }  // namespace reactor::conformance
+
+namespace reactor::conformance {
+namespace {
+
+template <typename Factory>
+class RedeliverConformance : public BackendConformance<Factory> {};
+TYPED_TEST_SUITE(RedeliverConformance, ConformanceBackends, BackendName);
+
+// The sweeper's recovery: a job its dead worker held in delivery is deliverable again at once,
+// whatever its visibility timeout; a run with no job gets one; a job waiting in the queue stays
+// as it is (no duplicate).
+TYPED_TEST(RedeliverConformance, ADeadWorkersJobIsDeliverableAtOnceAndAJoblessRunGetsOne) {
+  this->create({header("held", RunStatus::kRunning), header("queued", RunStatus::kRunning),
+                header("jobless", RunStatus::kRunning)},
+               {job("q", "held"), job("q", "queued", this->now_ms() + 3'600'000)});
+  std::optional<Delivery> dead = this->fetch({"q"}, "dead-worker", std::chrono::hours(1));
+  ASSERT_TRUE(dead.has_value());
+  ASSERT_EQ(dead->job.spec.run_id, "held");
+  EXPECT_FALSE(this->fetch({"q"}, "w").has_value());  // in delivery for an hour
+
+  CommitRequest c;
+  for (const char* id : {"held", "queued", "jobless"}) c.redeliver.push_back(job("q", id));
+  this->commit_ok(c);
+
+  std::optional<Delivery> again = this->fetch({"q"}, "w");
+  ASSERT_TRUE(again.has_value());
+  EXPECT_EQ(again->job.id, dead->job.id);  // the same job, not a duplicate
+  EXPECT_EQ(again->job.deliveries, 2);
+  std::optional<Delivery> fresh = this->fetch({"q"}, "w");
+  ASSERT_TRUE(fresh.has_value());
+  EXPECT_EQ(fresh->job.spec.run_id, "jobless");
+  EXPECT_FALSE(this->fetch({"q"}, "w").has_value());  // "queued" is still due in an hour
+  bool has_job = false;
+  ASSERT_TRUE(this->db().has_job("queued", has_job).ok());
+  EXPECT_TRUE(has_job);
+}
+
+}  // namespace
+}  // namespace reactor::conformance

@@ -19,3 +19,7 @@ store_corrupt_step() {
 store_set_schema_version() { sql "UPDATE runs SET schema_version = $2 WHERE id = '$1'"; }
 store_set_header_reactor() { sql "UPDATE runs SET reactor = '$2' WHERE id = '$1'"; }
 store_set_job_reactor() { sql "UPDATE jobs SET reactor = '$2' WHERE run_id = '$1'"; }
+# No wait: a writer that is mid-commit holds the lock.
+store_write_lock_free() {
+  sqlite3 -cmd ".timeout 0" "$sqlite_file" "BEGIN IMMEDIATE; ROLLBACK;" >/dev/null 2>&1
+}

@@ -47,6 +47,9 @@ store_set_schema_version() { store_unsupported store_set_schema_version; }
 store_set_header_reactor() { store_unsupported store_set_header_reactor; }
 # store_set_job_reactor RUN_ID NAME: the run's jobs name another reactor (same queue).
 store_set_job_reactor() { store_unsupported store_set_job_reactor; }
+# store_write_lock_free: whether no process holds the store's write lock now (a store whose
+# writers lock nothing across calls answers yes).
+store_write_lock_free() { return 0; }
 store_helpers_dir=$(dirname "${BASH_SOURCE[0]}")
 # use_store URL: the store of the functions here, and its store_<scheme>.sh if there is one.
 use_store() {
@@ -71,6 +74,19 @@ kill_worker() {
   local kept=() p
   for p in "${pids[@]}"; do [[ $p == "$1" ]] || kept+=("$p"); done
   pids=("${kept[@]}")
+}
+# freeze_worker PID: SIGSTOP, at a moment the worker holds no write lock of the store (a
+# frozen holder would block every other process; the tests freeze a worker to take its lease
+# away, which the lease alone must do).
+freeze_worker() {
+  for _ in $(seq 1 100); do
+    kill -STOP "$1"
+    store_write_lock_free && return 0
+    kill -CONT "$1"
+    sleep 0.01
+  done
+  echo "worker_env: worker $1 always held the store's write lock" >&2
+  return 1
 }
 # count KIND STEP_KEY [PID]: ledger lines of that kind (S, E, C, U) for that step.
 count() { grep -c "^$1 $2 ${3:-}" "$dir/ledger" 2>/dev/null || true; }

@@ -20,6 +20,14 @@ Status MemoryBackend::commit(const CommitRequest& c) {
     }
     run_lease = &it->second;
   }
+  // A start never overwrites a run.
+  if (c.create) {
+    for (const auto& h : c.headers) {
+      if (h.parent_id.empty() && runs_.count(h.id)) {
+        return Status::AlreadyExists("run " + h.id + " exists");
+      }
+    }
+  }
 
   for (const auto& h : c.headers) runs_[h.id] = h;
   for (const auto& i : c.inputs) inputs_.emplace(i.run_id, i.inputs);
@@ -30,6 +38,23 @@ Status MemoryBackend::commit(const CommitRequest& c) {
     job.id = next_job_id_++;
     job.spec = spec;
     jobs_.emplace(job.id, std::move(job));
+  }
+  for (const auto& spec : c.redeliver) {
+    bool has_job = false;
+    for (auto& [id, job] : jobs_) {
+      if (job.spec.run_id != spec.run_id) continue;
+      has_job = true;
+      if (job.lease_owner.empty()) continue;
+      job.lease_owner.clear();
+      job.lease_expires_ms = 0;
+      job.spec.run_at_ms = std::min(job.spec.run_at_ms, now);
+    }
+    if (!has_job) {
+      Job job;
+      job.id = next_job_id_++;
+      job.spec = spec;
+      jobs_.emplace(job.id, std::move(job));
+    }
   }
   if (c.ack_job) {
     auto it = jobs_.find(*c.ack_job);

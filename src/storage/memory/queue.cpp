@@ -6,7 +6,7 @@
 namespace reactor {
 
 Status MemoryBackend::fetch(const FetchRequest& f, std::optional<Delivery>& out) {
-  const auto& [queues, owner, visibility, run_lease_ttl] = f;
+  const auto& [queues, owner, visibility, run_lease_ttl, worker] = f;
   out.reset();
   if (owner.empty()) return Status::InvalidArgument("fetch: owner must not be empty");
   std::lock_guard lock(mu_);
@@ -39,6 +39,8 @@ Status MemoryBackend::fetch(const FetchRequest& f, std::optional<Delivery>& out)
       header.updated_at_ms = now;
       d.run_started = true;
     }
+    header.exec_token = d.run_lease.token;  // who executes it from now on
+    header.exec_worker = worker;
   }
   out = std::move(d);
   return Status::Ok();

@@ -24,14 +24,15 @@ std::vector<std::string> commit_args(const CommitRequest& c) {
   // Enqueueing is the one write that is not idempotent. A commit that
   // enqueues carries a nonce, so resending it after a lost connection cannot
   // enqueue its jobs twice.
-  const std::string nonce = c.enqueue.empty() ? "" : new_run_id();
+  const std::string nonce = c.enqueue.empty() && c.redeliver.empty() ? "" : new_run_id();
   std::vector<std::string> args = {nonce,
                                    c.root_id,
                                    std::to_string(c.fencing_token),
                                    c.release_lease ? "1" : "0",
                                    c.lease_owner,
                                    c.ack_job ? std::to_string(*c.ack_job) : "",
-                                   c.ack_owner};
+                                   c.ack_owner,
+                                   c.create ? "1" : "0"};
   // + 5 row counts, the prefix that run() puts first, and room for a fetch's
   args.reserve(args.size() + 16 + 9 * c.headers.size() + 2 * c.inputs.size() + 3 * c.steps.size() +
                3 * c.trace.size() + 6 * c.enqueue.size());
@@ -67,9 +68,9 @@ std::vector<std::string> commit_args(const CommitRequest& c) {
     args.push_back(t.body);
   }
   args.push_back(std::to_string(c.enqueue.size()));
-  for (const auto& j : c.enqueue) {
-    append_job_args(j, args);
-  }
+  for (const auto& j : c.enqueue) append_job_args(j, args);
+  args.push_back(std::to_string(c.redeliver.size()));
+  for (const auto& j : c.redeliver) append_job_args(j, args);
   return args;
 }
 
@@ -77,9 +78,9 @@ std::vector<std::string> commit_args(const CommitRequest& c) {
 // header, its inputs and its one start job, in that order, and nothing else.
 // The create_runs script takes this shape.
 bool is_create_commit(const CommitRequest& c) {
-  if (c.fencing_token != 0 || c.headers.empty() || c.inputs.size() != c.headers.size() ||
-      c.enqueue.size() != c.headers.size() || !c.steps.empty() || !c.trace.empty() || c.ack_job ||
-      c.release_lease) {
+  if (!c.create || !c.redeliver.empty() || c.fencing_token != 0 || c.headers.empty() ||
+      c.inputs.size() != c.headers.size() || c.enqueue.size() != c.headers.size() ||
+      !c.steps.empty() || !c.trace.empty() || c.ack_job || c.release_lease) {
     return false;
   }
   const RunStatus status = c.headers.front().status;
@@ -122,8 +123,8 @@ std::vector<std::string> create_args(const CommitRequest& c) {
 constexpr std::size_t kMaxOwnRootRows = 200;  // one HSET, whose unpack() the Lua stack bounds
 
 bool writes_only_its_root(const CommitRequest& c) {
-  if (c.fencing_token == 0 || !c.inputs.empty() || !c.enqueue.empty() || c.headers.size() != 1 ||
-      c.steps.size() > kMaxOwnRootRows) {
+  if (c.fencing_token == 0 || !c.inputs.empty() || !c.enqueue.empty() || !c.redeliver.empty() ||
+      c.headers.size() != 1 || c.steps.size() > kMaxOwnRootRows) {
     return false;
   }
   const RunHeaderRow& h = c.headers.front();
@@ -218,6 +219,8 @@ Status fenced_out(const CommitRequest& c) {
 Status RedisBackend::commit(const CommitRequest& c) {
   if (Status s = storage::check_commit(c); !s.ok()) return s;
   const auto applied = [&](const redisReply& r) {
+    // A create commit that names a run that exists is answered with its id.
+    if (r.type == REDIS_REPLY_STRING) return Status::AlreadyExists("run " + text(r) + " exists");
     return integer(r) == 1 ? Status::Ok() : fenced_out(c);
   };
   const ScriptId script = commit_script(c);
@@ -228,7 +231,8 @@ Status RedisBackend::commit_then_fetch(const CommitRequest& c, const FetchReques
                                        std::optional<Delivery>& next) {
   next.reset();
   if (Status s = storage::check_commit(c); !s.ok()) return s;
-  if (f.owner.empty() || f.queues.empty()) return commit(c);
+  // A start is answered with the id of a run that exists, which the combined script cannot pass on.
+  if (f.owner.empty() || f.queues.empty() || c.create) return commit(c);
   // Only the finish shape has a script that also fetches; the others go the general way.
   const bool finishes = commit_script(c) == ScriptId::kFinishCommit;
   const ScriptId script = finishes ? ScriptId::kFinishCommitThenFetch : ScriptId::kCommitThenFetch;

@@ -142,6 +142,7 @@ void append_fetch_args(const FetchRequest& f, std::vector<std::string>& args) {
   args.push_back(std::to_string(storage::to_ms(f.run_lease_ttl)));
   args.emplace_back(to_string(RunStatus::kEnqueued));
   args.emplace_back(to_string(RunStatus::kRunning));
+  args.push_back(f.worker);
   args.insert(args.end(), f.queues.begin(), f.queues.end());
 }
 

@@ -60,6 +60,15 @@ Status SqliteBackend::commit(const CommitRequest& c) {
                                  std::to_string(c.fencing_token) + " is no longer the newest");
       }
     }
+    // A start never overwrites a run.
+    if (c.create) {
+      for (const auto& h : c.headers) {
+        if (!h.parent_id.empty()) continue;
+        Statement st = db.prepare("SELECT 1 FROM runs WHERE id = ?");
+        st.bind(h.id);
+        if (st.step()) return Status::AlreadyExists("run " + h.id + " exists");
+      }
+    }
     for (const auto& h : c.headers) {
       Statement st = db.prepare(upsert_header_sql());
       sqlite::FieldBinder bind(st, 1);
@@ -84,6 +93,20 @@ Status SqliteBackend::commit(const CommitRequest& c) {
           .run();
     }
     for (const auto& j : c.enqueue) {
+      Statement st = db.prepare(insert_job_sql());
+      sqlite::FieldBinder bind(st, 1);
+      kJobSpecFields(j, bind);
+      st.run();
+    }
+    for (const auto& j : c.redeliver) {
+      db.prepare(
+            "UPDATE jobs SET lease_owner = NULL, lease_expires = 0, run_at = min(run_at, ?) "
+            "WHERE run_id = ? AND lease_owner IS NOT NULL")
+          .bind(now, j.run_id)
+          .run();
+      Statement any = db.prepare("SELECT 1 FROM jobs WHERE run_id = ? LIMIT 1");
+      any.bind(j.run_id);
+      if (any.step()) continue;
       Statement st = db.prepare(insert_job_sql());
       sqlite::FieldBinder bind(st, 1);
       kJobSpecFields(j, bind);

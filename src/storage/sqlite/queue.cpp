@@ -14,7 +14,8 @@ using sqlite::Statement;
 using sqlite::try_acquire;
 
 Status SqliteBackend::fetch(const FetchRequest& f, std::optional<Delivery>& out) {
-  const auto& [queues, owner, visibility, run_lease_ttl] = f;
+  const auto& [queues, owner, visibility, run_lease_ttl, worker] = f;
+  (void)worker;  // recorded below, as f.worker
   out.reset();
   if (owner.empty()) return Status::InvalidArgument("fetch: owner must not be empty");
   if (queues.empty()) return Status::Ok();
@@ -91,6 +92,10 @@ Status SqliteBackend::fetch(const FetchRequest& f, std::optional<Delivery>& out)
               .run();
           d.run_started = true;
         }
+        // Who executes it from now on.
+        db.prepare("UPDATE runs SET exec_token = ?, exec_worker = ? WHERE id = ?")
+            .bind(d.run_lease.token, f.worker, d.job.spec.run_id)
+            .run();
         d.run = std::move(run);
       }
     }

@@ -78,9 +78,12 @@ void create_v1(Connection& db) {
 void headers_name_their_steps(Connection&) {}
 
 // Version 3: a run may be `waiting` (suspended), and its header row says by
-// when a job must exist to wake it.
+// when a job must exist to wake it, and which execution wrote it last.
 void runs_wake_at(Connection& db) {
-  db.exec("ALTER TABLE runs ADD COLUMN wake_at INTEGER NOT NULL DEFAULT 0");
+  db.exec(
+      "ALTER TABLE runs ADD COLUMN wake_at INTEGER NOT NULL DEFAULT 0;"
+      "ALTER TABLE runs ADD COLUMN exec_token INTEGER NOT NULL DEFAULT 0;"
+      "ALTER TABLE runs ADD COLUMN exec_worker TEXT NOT NULL DEFAULT ''");
 }
 
 }  // namespace
@@ -89,7 +92,7 @@ const std::vector<Migration>& migrations() {
   static const std::vector<Migration> list{
       {1, "runs, run_inputs, steps, trace, jobs, leases, counters", &create_v1},
       {2, "run headers name their steps; untouched steps have no row", &headers_name_their_steps},
-      {3, "waiting runs; runs.wake_at", &runs_wake_at},
+      {3, "waiting runs; runs.wake_at, exec_token, exec_worker", &runs_wake_at},
   };
   return list;
 }

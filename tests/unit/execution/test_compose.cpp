@@ -226,3 +226,29 @@ TEST(Compose, RegisteredParentRunsByNameWithItsChild) {
   EXPECT_EQ(r.value["payment"], (Value{{"charged", "A-3"}}));
   EXPECT_THAT(r.trace_summary(), AllOf(HasSubstr("payment/charge"), HasSubstr("ship")));
 }
+
+namespace {
+
+// A compose step without arguments hands the child the parent's inputs the child declares,
+// and no others: a definition that builds never fails every run on an undeclared input.
+TEST(ComposeInputs, WithoutArgumentsTheChildGetsTheParentsInputsItDeclares) {
+  using namespace reactor;
+  Definition child = Builder("Child")
+                         .input("x", integer())
+                         .step("double", [](const Args& a) { return Success(a.get<int>("x") * 2); })
+                         .argument("x", input("x"))
+                         .returns("double")
+                         .build();
+  Definition parent = Builder("Parent")
+                          .input("x", integer())
+                          .input("note", string())
+                          .compose("child", child)
+                          .returns("child")
+                          .build();
+  Engine engine;
+  RunResult r = engine.run(parent, Value{{"x", 21}, {"note", "only the parent's"}});
+  ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
+  EXPECT_EQ(r.value, 42);
+}
+
+}  // namespace

@@ -11,16 +11,20 @@
 -- ARGV[6]     lease owner
 -- ARGV[7]     ack job id ('' for none)
 -- ARGV[8]     ack owner
--- ARGV[9...]  five sections, each a row count followed by that many fixed-size rows:
+-- ARGV[9]     create (0/1): every root header is of a new run; if one exists, nothing is written
+-- ARGV[10...] six sections, each a row count followed by that many fixed-size rows:
 --               headers (id, root id, parent id, reactor, status, terminal 0/1, updated_at,
 --                        expires_at, blob)
 --               inputs  (run id, inputs)
 --               steps   (run id, index, body)
 --               trace   (root id, seq, body)
 --               jobs    (queue, kind, run id, reactor, run_at, snoozes)
+--               redeliver (the same fields): every job of the run in delivery is deliverable
+--                        at once; a run with no job gets this one (the sweeper's recovery)
 -- The body reads them as A (ARGV, as a local). commit_then_fetch runs this script whole inside
 -- a function whose ARGV is its commit's slice of the arguments.
--- Returns 1 when applied (or applied before under this nonce), 0 when fenced out.
+-- Returns 1 when applied (or applied before under this nonce), 0 when fenced out, and the id of
+-- a run that exists already when a create commit names one (nothing is written).
 --- @include "includes/keys"
 --- @include "includes/clock"
 --- @include "includes/jobs"
@@ -29,7 +33,7 @@
 local A = ARGV
 -- Every check comes before the first write: Redis does not roll a script back.
 local nonce, root, token = A[2], A[3], A[4]
-local release, lease_owner, ack_job, ack_owner = A[5], A[6], A[7], A[8]
+local release, lease_owner, ack_job, ack_owner, create = A[5], A[6], A[7], A[8], A[9]
 
 -- A commit resent after its connection was lost may have been applied already.
 if nonce ~= '' and redis.call('EXISTS', P .. 'commit:' .. nonce) == 1 then return 1 end
@@ -41,8 +45,17 @@ if token ~= '0' then
   -- paused zombie can never overwrite its successor's state.
   if meta[1] ~= token then return 0 end
 end
+-- A start never overwrites a run: the header section comes first, 9 fields a row.
+if create == '1' then
+  for k = 0, tonumber(A[10]) - 1 do
+    local id, parent = A[11 + 9 * k], A[13 + 9 * k]
+    if parent == '' and redis.call('HEXISTS', run_key(id, 'rows'), header_field(id)) == 1 then
+      return id
+    end
+  end
+end
 
-local i = 9
+local i = 10
 local function rows()
   local n = tonumber(A[i])
   i = i + 1
@@ -143,6 +156,25 @@ local last_id = jobs > 0 and redis.call('INCRBY', P .. 'job_ids', jobs) or 0
 local wakeups = {}
 for k = 1, jobs do
   enqueue_job(wakeups, int(last_id - jobs + k), take(6))
+end
+for _ = 1, rows() do
+  local queue, kind, run_id, reactor, run_at, snoozes = take(6)
+  local ids = redis.call('SMEMBERS', run_key(run_id, 'jobs'))
+  if #ids == 0 then
+    enqueue_job(wakeups, int(redis.call('INCR', P .. 'job_ids')), queue, kind, run_id, reactor,
+                run_at, snoozes)
+  end
+  for _, id in ipairs(ids) do
+    local job = redis.call('HMGET', job_key(id), 'lease_owner', 'queue', 'run_at')
+    if job[1] and job[1] ~= '' then
+      local due = int(math.min(tonumber(job[3]), now_ms()))
+      redis.call('HSET', job_key(id), 'lease_owner', '', 'lease_expires', 0, 'run_at', due)
+      redis.call('ZREM', inflight_key(job[2]), member(id))
+      redis.call('ZADD', ready_key(job[2]), due, member(id))
+      if not wakeups[job[2]] then wakeups[#wakeups + 1] = job[2] end
+      wakeups[job[2]] = (wakeups[job[2]] or 0) + 1
+    end
+  end
 end
 send_wakeups(wakeups)
 if ack_job ~= '' then ack(ack_job, ack_owner) end

@@ -9,7 +9,8 @@
 -- ARGV[4]     job kind (of every run's job)
 -- ARGV[5...]  per run, to the end: id, reactor, updated_at, header blob, inputs, queue, run_at
 -- The body reads them as A (ARGV, as a local).
--- Returns 1.
+-- Returns 1, or the id of a run that exists already (nothing is written: a start never
+-- overwrites a run).
 --- @include "includes/keys"
 --- @include "includes/jobs"
 --- @include "includes/filing"
@@ -18,6 +19,10 @@ local A = ARGV
 local nonce, status, kind = A[2], A[3], A[4]
 if nonce ~= '' and redis.call('EXISTS', P .. 'commit:' .. nonce) == 1 then return 1 end
 local runs = (#A - 4) / 7
+for k = 1, runs do
+  local id = A[7 * k - 2]
+  if redis.call('HEXISTS', run_key(id, 'rows'), header_field(id)) == 1 then return id end
+end
 local last_id = redis.call('INCRBY', P .. 'job_ids', runs)
 local wakeups, reactors_added = {}, {}
 for k = 1, runs do

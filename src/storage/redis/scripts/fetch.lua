@@ -8,7 +8,8 @@
 -- ARGV[4]     run lease ttl ms
 -- ARGV[5]     the status name enqueued
 -- ARGV[6]     the status name running
--- ARGV[7...]  queue names
+-- ARGV[7]     the worker's id (no quote or backslash in it), recorded in the run's header
+-- ARGV[8...]  queue names
 -- The body reads them as A (ARGV, as a local). commit_then_fetch and finish_commit_then_fetch
 -- run this script whole inside a function whose ARGV is their fetch's slice of the arguments.
 -- Returns one of
@@ -26,10 +27,10 @@
 
 local A = ARGV
 local owner, visibility, ttl = A[2], tonumber(A[3]), tonumber(A[4])
-local enqueued, running = A[5], A[6]
+local enqueued, running, worker = A[5], A[6], A[7]
 local now = now_ms()
 local best_queue, best_member, best_run_at, next_due
-for q_index = 7, #A do
+for q_index = 8, #A do
   local q = A[q_index]
   local busy = redis.call('ZRANGE', inflight_key(q), 0, 0, 'WITHSCORES')
   if busy[1] and tonumber(busy[2]) <= now then
@@ -104,26 +105,33 @@ local rows = redis.call('HGETALL', run_key(root, 'rows'))
 reply[15] = {rows, token}
 reply[16] = '0'
 local meta = {'owner', owner, 'token', token, 'expires_at', lease_expires}
--- A run still filed as enqueued is filed as running from this delivery on:
--- its header says so, with this moment as updated_at (the header is written
--- status and updated_at first, src/records/fields.hpp), so the
--- worker does not spend a commit on it before the first step.
-if cur[4] == enqueued then
-  local field = header_field(root)
-  for k = 1, #rows, 2 do
-    if rows[k] == field then
-      local rest = string.match(rows[k + 1], '^{"status":"' .. enqueued .. '","updated_at":%d+(,.*)$')
-      if rest then
-        local now_text = int(now)
-        redis.call('HSET', run_key(root, 'rows'), field,
-                   '{"status":"' .. running .. '","updated_at":' .. now_text .. rest)
+-- The run's header records who executes it from this delivery on (the lease's token and the
+-- worker), and a run still filed as enqueued is filed as running, with this moment as
+-- updated_at, so the worker does not spend a commit on it before the first step. The header
+-- is written status, updated_at, exec_token, exec_worker first (src/records/fields.hpp;
+-- before layout 5 without the two exec members), which is the prefix rewritten here.
+local field = header_field(root)
+for k = 1, #rows, 2 do
+  if rows[k] == field then
+    local blob = rows[k + 1]
+    local status, updated, rest = string.match(blob,
+        '^{"status":"([^"]*)","updated_at":(%d+),"exec_token":%d+,"exec_worker":"[^"]*"(,.*)$')
+    if not status then
+      status, updated, rest = string.match(blob, '^{"status":"([^"]*)","updated_at":(%d+)(,.*)$')
+    end
+    if status then
+      if status == enqueued then
+        status, updated = running, int(now)
         redis.call('ZREM', index_key(enqueued, cur[5]), root)
-        redis.call('ZADD', index_key(running, cur[5]), now_text, root)
+        redis.call('ZADD', index_key(running, cur[5]), updated, root)
         meta[7], meta[8] = 'status', running
         reply[16] = '1'
       end
-      break
+      redis.call('HSET', run_key(root, 'rows'), field,
+                 '{"status":"' .. status .. '","updated_at":' .. updated .. ',"exec_token":' ..
+                 token .. ',"exec_worker":"' .. worker .. '"' .. rest)
     end
+    break
   end
 end
 redis.call('HSET', meta_key, unpack(meta))

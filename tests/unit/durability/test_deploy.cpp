@@ -1,0 +1,108 @@
+// A deploy changes a reactor's graph while runs wait in the queue: a run none of whose steps
+// has executed starts on the definition registered now; a run that has executed a step cannot
+// change graphs and fails with definition_changed.
+#include "unit/durability/durable_fixture.hpp"
+
+namespace reactor::durable_test {
+namespace {
+
+Definition version(int v, std::atomic<int>& ran) {
+  Builder b("Deployed");
+  b.input("n", integer());
+  b.step("first", [&ran](const Args& a) {
+     ++ran;
+     return Success(a.get<int>("n"));
+   }).argument("n", input("n"));
+  if (v == 2) {
+    b.step("added", [](const Args& a) {
+       return Success(a.get<int>("p") + 1);
+     }).argument("p", result("first"));
+    b.returns("added");
+  } else {
+    b.returns("first");
+  }
+  return b.build();
+}
+
+class Deploy : public ::testing::Test {
+ protected:
+  std::unique_ptr<Engine> engine_on(const Definition& d) {
+    EngineOptions o;
+    o.clock = clock_;
+    o.backend = store_;
+    o.durability.lease_ttl = 10s;
+    auto engine = std::make_unique<Engine>(std::move(o));
+    engine->registry().add(d);
+    return engine;
+  }
+  void SetUp() override {
+    std::unique_ptr<Backend> b;
+    ASSERT_TRUE(open_backend("memory:", clock_, b).ok());
+    store_ = std::move(b);
+  }
+  RunResult run_to_end(Engine& engine, const std::string& id) {
+    WorkerOptions w;
+    w.sweeper = false;
+    w.poll_interval = 5ms;
+    Worker worker(engine, w);
+    worker.start();
+    RunResult r;
+    eventually([&] { return engine.find(id, r).ok() && is_terminal(r.status); });
+    return r;
+  }
+
+  std::shared_ptr<ManualClock> clock_ = std::make_shared<ManualClock>();
+  std::shared_ptr<Backend> store_;
+};
+
+TEST_F(Deploy, ARunThatNeverStartedRunsOnTheDefinitionRegisteredNow) {
+  std::atomic<int> ran{0};
+  const Definition v1 = version(1, ran), v2 = version(2, ran);
+  ASSERT_NE(v1.fingerprint(), v2.fingerprint());
+  std::string id;
+  ASSERT_TRUE(engine_on(v1)->run_in_background("Deployed", {{"n", 41}}, id).ok());
+  auto deployed = engine_on(v2);
+  RunResult r = run_to_end(*deployed, id);
+  ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
+  EXPECT_EQ(r.value, 42);
+  ASSERT_NE(r.step("added"), nullptr);
+  EXPECT_EQ(r.step("added")->status, StepStatus::kCompleted);
+}
+
+TEST_F(Deploy, ARunThatExecutedAStepFailsWithDefinitionChanged) {
+  std::atomic<int> ran{0};
+  // v1 with a second step that waits for a retry: "first" executes, then the run is waiting.
+  Definition v1 = Builder("Deployed")
+                      .input("n", integer())
+                      .step("first",
+                            [&ran](const Args&) {
+                              ++ran;
+                              return Success(1);
+                            })
+                      .step("later", [](const Args&) { return Failure("not yet"); })
+                      .wait_for("first")
+                      .retries(fixed_backoff(2, 30s))
+                      .build();
+  auto old_engine = engine_on(v1);
+  std::string id;
+  ASSERT_TRUE(old_engine->run_in_background("Deployed", {{"n", 1}}, id).ok());
+  {
+    WorkerOptions w;
+    w.sweeper = false;
+    w.poll_interval = 5ms;
+    Worker worker(*old_engine, w);
+    worker.start();
+    RunResult r;
+    ASSERT_TRUE(eventually(
+        [&] { return old_engine->find(id, r).ok() && r.status == RunStatus::kWaiting; }));
+  }
+  clock_->advance(31s);
+  auto deployed = engine_on(version(2, ran));
+  RunResult r = run_to_end(*deployed, id);
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->kind, ErrorKind::kDefinitionChanged);
+  EXPECT_EQ(ran.load(), 1);
+}
+
+}  // namespace
+}  // namespace reactor::durable_test
