@@ -186,5 +186,56 @@ TYPED_TEST(RecoveryConformance, ListRunsFiltersNewestFirstWithLimit) {
   EXPECT_TRUE(out.empty());
 }
 
+TYPED_TEST(RecoveryConformance, CountRunsCountsTheRootsAFilterMatchesWhateverItsLimit) {
+  RunHeaderRow a = header("a", RunStatus::kCompleted, "", "", 10);
+  RunHeaderRow b = header("b", RunStatus::kRunning, "", "", 30);
+  RunHeaderRow c = header("c", RunStatus::kCompleted, "", "", 20);
+  c.reactor = "Payments";
+  RunHeaderRow d = header("d", RunStatus::kCompleted, "", "", 40);
+  RunHeaderRow e = header("e", RunStatus::kFailed, "", "", 20);
+  e.reactor = "Payments";
+  RunHeaderRow child = header("a-child", RunStatus::kCompleted, "a", "", 50);
+  this->create({a, b, c, d, e, child});
+
+  const auto count = [this](RunFilter filter) {
+    std::size_t n = 12345;
+    EXPECT_TRUE(this->db().count_runs(filter, n).ok());
+    return n;
+  };
+  RunFilter all;
+  all.limit = 2;              // ignored: the count is of every match
+  EXPECT_EQ(count(all), 5u);  // roots only: the child is not counted
+  RunFilter completed;
+  completed.status = RunStatus::kCompleted;
+  completed.limit = 1;
+  EXPECT_EQ(count(completed), 3u);
+  RunFilter payments;
+  payments.reactor = "Payments";
+  EXPECT_EQ(count(payments), 2u);
+  RunFilter both;
+  both.status = RunStatus::kCompleted;
+  both.reactor = "OrderSaga";
+  EXPECT_EQ(count(both), 2u);
+  RunFilter none;
+  none.status = RunStatus::kWaiting;
+  EXPECT_EQ(count(none), 0u);
+  RunFilter unknown;
+  unknown.reactor = "NoSuchReactor";
+  EXPECT_EQ(count(unknown), 0u);
+
+  // A run that changes status moves between the counts.
+  RunHeaderRow b_done = b;
+  b_done.status = RunStatus::kCompleted;
+  b_done.updated_at_ms = 60;
+  CommitRequest c2;
+  c2.headers.push_back(b_done);
+  ASSERT_TRUE(this->db().commit(c2).ok());
+  EXPECT_EQ(count(completed), 4u);
+  RunFilter running;
+  running.status = RunStatus::kRunning;
+  EXPECT_EQ(count(running), 0u);
+  EXPECT_EQ(count(all), 5u);
+}
+
 }  // namespace
 }  // namespace reactor::conformance
