@@ -2,16 +2,9 @@
 # `start` reads its inputs whole from a file (--input-file PATH, --input @PATH) or from stdin
 # (--input -): a 5 MB input runs and is stored intact on SQLite. What cannot be read, or is not
 # JSON, is refused with exit 2, naming it.
-set -uo pipefail
-app=$1
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-db="sqlite://$dir/trips.db"
-fail=0
-bad() {
-  echo "cli_large_input: $*" >&2
-  fail=1
-}
+reactor=$1  # travel-cli: worker_env.sh calls the program under test $reactor
+source "$(dirname "$0")/worker_env.sh"
+use_store "sqlite://$dir/trips.db"  # read back with sqlite3 below
 
 # 5 MiB of notes (base64: every character is its own JSON), keys in the order the store writes.
 notes=$(head -c 3932160 /dev/urandom | base64 -w0)
@@ -23,15 +16,15 @@ size=$(stat -c %s "$dir/input.json")
 # stored RUN_ID: the run's inputs as the store holds them.
 stored() { sqlite3 -cmd ".timeout 10000" "$dir/trips.db" "SELECT inputs FROM run_inputs WHERE run_id = '$1'"; }
 
-id=$("$app" start TravelBooking --storage "$db" --background --input-file "$dir/input.json") ||
+id=$("$reactor" start TravelBooking --storage "$db" --background --input-file "$dir/input.json") ||
   bad "--input-file: start failed"
 stored "$id" | cmp -s - "$dir/expected" || bad "--input-file: the stored inputs of $id differ from the file"
 
-id=$("$app" start TravelBooking --storage "$db" --background --input - <"$dir/input.json") ||
+id=$("$reactor" start TravelBooking --storage "$db" --background --input - <"$dir/input.json") ||
   bad "--input -: start failed"
 stored "$id" | cmp -s - "$dir/expected" || bad "--input -: the stored inputs of $id differ from stdin"
 
-"$app" start TravelBooking --storage "$db" --input "@$dir/input.json" --json >"$dir/result.json" ||
+"$reactor" start TravelBooking --storage "$db" --input "@$dir/input.json" --json >"$dir/result.json" ||
   bad "--input @PATH: the run did not complete"
 grep -q '"status": "completed"' "$dir/result.json" && grep -q "\"notes_bytes\": ${#notes}" "$dir/result.json" ||
   bad "--input @PATH: the run did not complete with all ${#notes} bytes of notes"
@@ -42,7 +35,7 @@ stored "$id" | cmp -s - "$dir/expected" || bad "--input @PATH: the stored inputs
 refused() {
   local pattern=$1 rc=0
   shift
-  "$app" start TravelBooking --storage "$db" "$@" >/dev/null 2>"$dir/err" || rc=$?
+  "$reactor" start TravelBooking --storage "$db" "$@" >/dev/null 2>"$dir/err" || rc=$?
   [[ $rc -eq 2 ]] && grep -q -- "$pattern" "$dir/err" ||
     { bad "start $* exited $rc, expected 2 saying '$pattern':"; cat "$dir/err" >&2; }
 }

@@ -2,71 +2,43 @@
 # A program of its own reactors built on reactor::cli_main (travel_cli.cpp, TravelBooking) has
 # every command for them: start persists a run of its reactor, its worker serves it, runs and show
 # read it back; the examples the shipped `reactor` registers are not there.
-set -uo pipefail
-app=$1
-dir=$(mktemp -d)
-worker_pid=""
-cleanup() {
-  if [[ -n $worker_pid ]]; then
-    kill -9 "$worker_pid" 2>/dev/null
-    wait "$worker_pid" 2>/dev/null
-  fi
-  rm -rf "$dir"
-}
-trap cleanup EXIT
-db="sqlite://$dir/trips.db"
-fail=0
-bad() {
-  echo "cli_own_reactors: $*" >&2
-  fail=1
-}
+reactor=$1  # travel-cli: worker_env.sh calls the program under test $reactor
+source "$(dirname "$0")/worker_env.sh"
 
-"$app" --help >"$dir/help" || bad "--help failed"
+"$reactor" --help >"$dir/help" || bad "--help failed"
 for command in start worker runs show sweep enqueue; do
   grep -q "^  $command" "$dir/help" || bad "--help does not list $command"
 done
 grep -q "^  demo" "$dir/help" && bad "--help lists demo, a command of the shipped reactor only"
 
-id=$("$app" start TravelBooking --storage "$db" --background \
+id=$("$reactor" start TravelBooking --storage "$db" --background \
   --input '{"trip_id": 3, "traveller": "Ada"}') || bad "start TravelBooking --background failed"
-"$app" runs --storage "$db" --reactor TravelBooking --json |
+"$reactor" runs --storage "$db" --reactor TravelBooking --json |
   grep -q "\"id\":\"$id\",\"reactor\":\"TravelBooking\",\"status\":\"enqueued\"" ||
   bad "runs --reactor TravelBooking does not list run $id as enqueued"
 
-"$app" worker --storage "$db" --lease-ttl 1 --sweep-interval 1 2>"$dir/worker.log" &
-worker_pid=$!
-completed=0
-for _ in $(seq 1 100); do  # bounded: 10 s
-  if "$app" show "$id" --storage "$db" | grep -q "status   completed"; then
-    completed=1
-    break
-  fi
-  sleep 0.1
-done
-[[ $completed -eq 1 ]] || bad "the worker did not complete run $id"
-"$app" show "$id" --storage "$db" --json >"$dir/show.json"
+worker
+wait_completed "$id" || bad "the worker did not complete run $id"
+"$reactor" show "$id" --storage "$db" --json >"$dir/show.json"
 grep -q '"flight": "FL-3"' "$dir/show.json" && grep -q '"hotel": "HT-3"' "$dir/show.json" &&
   grep -q '"traveller": "Ada"' "$dir/show.json" ||
   { bad "run $id did not return its booking:"; cat "$dir/show.json" >&2; }
-grep -q "^travel-cli worker: serving sqlite://$dir/trips.db, queues TravelBooking, 1 thread(s)" \
+grep -q "^travel-cli worker: serving $db, queues TravelBooking, 1 thread(s)" \
   "$dir/worker.log" || { bad "the worker's first line does not say what it serves:"; cat "$dir/worker.log" >&2; }
-kill -TERM "$worker_pid"
-wait "$worker_pid"
-rc=$?
-worker_pid=""
-[[ $rc -eq 0 ]] || bad "the worker exited $rc on SIGTERM"
+stop_worker "${pids[-1]}" TERM
+[[ $stopped_rc -eq 0 ]] || bad "the worker exited $stopped_rc on SIGTERM"
 grep -q "^travel-cli worker: stopped (SIGTERM) after 1 deliveries (1 runs finished)" "$dir/worker.log" ||
   { bad "the worker's last line does not say what it did:"; cat "$dir/worker.log" >&2; }
 
-"$app" start TravelBooking --storage "$db" --input '{"trip_id": 4, "traveller": "Bo"}' >"$dir/out" ||
+"$reactor" start TravelBooking --storage "$db" --input '{"trip_id": 4, "traveller": "Bo"}' >"$dir/out" ||
   bad "start TravelBooking in the foreground failed"
 grep -q "completed" "$dir/out" || bad "start TravelBooking in the foreground did not complete"
 rc=0
-"$app" start OrderSaga --storage "$db" --input '{"order_id": 1, "amount": 1}' >/dev/null 2>"$dir/err" || rc=$?
+"$reactor" start OrderSaga --storage "$db" --input '{"order_id": 1, "amount": 1}' >/dev/null 2>"$dir/err" || rc=$?
 [[ $rc -eq 2 ]] && grep -q "OrderSaga" "$dir/err" ||
   bad "start OrderSaga (not registered here) exited $rc, expected 2 naming it"
 rc=0
-"$app" start TravelBooking --storage "$db" --input '{"trip_id": 0}' >/dev/null 2>"$dir/err" || rc=$?
+"$reactor" start TravelBooking --storage "$db" --input '{"trip_id": 0}' >/dev/null 2>"$dir/err" || rc=$?
 [[ $rc -eq 2 ]] || bad "start TravelBooking with invalid inputs exited $rc, expected 2"
 
 [[ $fail -eq 0 ]] && echo "cli_own_reactors: travel-cli started, served, listed and showed its own TravelBooking runs"

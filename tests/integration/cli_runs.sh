@@ -2,16 +2,8 @@
 # `reactor runs`: says when it shows fewer runs than match, filters by reactor, shows when each
 # run was created and last updated, lists the valid statuses for an unknown one; the read
 # commands name a SQLite file that does not exist instead of making an empty store there.
-set -uo pipefail
 reactor=$1
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-db="sqlite://$dir/runs.db"
-fail=0
-bad() {
-  echo "cli_runs: $*" >&2
-  fail=1
-}
+source "$(dirname "$0")/worker_env.sh"
 
 for order in 1 2 3 4 5; do
   "$reactor" start OrderSaga --storage "$db" --background \

@@ -2,24 +2,8 @@
 # The command line as a black-box harness drives it: every option of the top level (--storage)
 # works before or after the command; a usage error exits 2 and names the bad argument; a
 # password in a store URL appears in no message, CLI11's own included.
-set -uo pipefail
 reactor=$1
-dir=$(mktemp -d)
-worker_pid=""
-cleanup() {
-  if [[ -n $worker_pid ]]; then
-    kill -9 "$worker_pid" 2>/dev/null
-    wait "$worker_pid" 2>/dev/null
-  fi
-  rm -rf "$dir"
-}
-trap cleanup EXIT
-db="sqlite://$dir/runs.db"
-fail=0
-bad() {
-  echo "cli_usage: $*" >&2
-  fail=1
-}
+source "$(dirname "$0")/worker_env.sh"
 
 # --- the top-level option after the command (and before it, and as --storage=URL)
 id=$("$reactor" start OrderSaga --storage "$db" --input '{"order_id": 7, "amount": 300}' \
@@ -31,22 +15,11 @@ id=$("$reactor" start OrderSaga --storage "$db" --input '{"order_id": 7, "amount
 "$reactor" --storage "$db" show "$id" | grep -q "status   enqueued" ||
   bad "--storage URL show ID no longer works"
 "$reactor" worker --storage "$db" --threads 1 --lease-ttl 1 --sweep-interval 1 \
-  2>"$dir/worker.log" &
-worker_pid=$!
-completed=0
-for _ in $(seq 1 100); do  # bounded: 10 s
-  if "$reactor" show "$id" --storage "$db" | grep -q "status   completed"; then
-    completed=1
-    break
-  fi
-  sleep 0.1
-done
-[[ $completed -eq 1 ]] || bad "worker --storage URL did not complete run $id"
-kill -TERM "$worker_pid"
-wait "$worker_pid"
-rc=$?
-worker_pid=""
-[[ $rc -eq 0 ]] || bad "the worker exited $rc on SIGTERM"
+  2>>"$dir/worker.log" &
+pids+=($!)
+wait_completed "$id" || bad "worker --storage URL did not complete run $id"
+stop_worker "${pids[-1]}" TERM
+[[ $stopped_rc -eq 0 ]] || bad "the worker exited $stopped_rc on SIGTERM"
 
 # --- usage errors: exit 2, naming the argument
 # usage NAME PATTERN ARGS...: `reactor ARGS` exits 2 and its stderr matches PATTERN.

@@ -8,11 +8,6 @@ source "$(dirname "$0")/worker_env.sh"
 # Steps long enough that a run is surely still in flight when the second signal comes.
 export REACTOR_DEMO_STEP_MS=3000
 
-fail=0
-bad() {
-  echo "cli_worker_shutdown: $*" >&2
-  fail=1
-}
 # wait_log PATTERN: waits (bounded, 20 s) until the worker log has a line matching PATTERN.
 wait_log() {
   for _ in $(seq 1 200); do
@@ -20,19 +15,6 @@ wait_log() {
     sleep 0.1
   done
   return 1
-}
-# stop_worker PID: waits (bounded, 60 s) for a worker told to stop to exit, reaps it and forgets
-# it; its exit code in $stopped_rc.
-stop_worker() {
-  local pid=$1 p kept=()
-  for _ in $(seq 1 600); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  stopped_rc=0
-  wait "$pid" || stopped_rc=$?
-  for p in "${pids[@]}"; do [[ $p == "$pid" ]] || kept+=("$p"); done
-  pids=("${kept[@]}")
 }
 
 rc=0
