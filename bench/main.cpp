@@ -123,7 +123,7 @@ int main(int argc, char** argv) {
       "Serve BenchSaga (BENCH_STEPS, BENCH_STEP_MS) on --storage: the worker of w1's child "
       "processes and of the peer contender");
   add_storage(worker_cmd, worker.storage, "Where the runs are stored");
-  reactor_cli::add_worker_options(*worker_cmd, worker.loop);
+  reactor::cli::add_worker_options(*worker_cmd, worker.loop);
   worker_cmd->add_flag("--bench-ready", worker.bench_ready,
                        "Once serving, SADD this pid to bench:ready on the harness's Redis "
                        "(BENCH_REDIS_*)");

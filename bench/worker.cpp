@@ -12,7 +12,7 @@ using namespace reactor;
 
 int run_worker(const WorkerOptions& o) {
   constexpr const char* kName = "reactor-bench worker";
-  const sigset_t stop_signals = reactor_cli::block_stop_signals();
+  const sigset_t stop_signals = reactor::cli::block_stop_signals();
   std::unique_ptr<Backend> backend;
   if (Status s = open_backend(o.storage, SystemClock::instance(), backend); !s.ok()) {
     std::fprintf(stderr, "%s: cannot open storage: %s\n", kName, s.to_string().c_str());
@@ -28,13 +28,13 @@ int run_worker(const WorkerOptions& o) {
   }
   EngineOptions options;
   options.backend = std::move(backend);
-  options.durability = reactor_cli::durability_options(o.loop);
+  options.durability = reactor::cli::durability_options(o.loop);
   Engine engine(std::move(options));
   // BENCH_STEPS / BENCH_STEP_MS: reactor-bench w1 and the peer harness set them.
   register_bench_saga(engine.registry(), BenchSagaOptions::from_env());
-  if (ready == nullptr) return reactor_cli::serve(engine, o.loop, stop_signals, kName);
-  return reactor_cli::serve(engine, o.loop, stop_signals, kName,
-                            [&ready] { return ready->announce_ready(); });
+  if (ready == nullptr) return reactor::cli::serve(engine, o.loop, stop_signals, kName);
+  return reactor::cli::serve(engine, o.loop, stop_signals, kName,
+                             [&ready] { return ready->announce_ready(); });
 }
 
 }  // namespace reactor_bench

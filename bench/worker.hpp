@@ -1,18 +1,18 @@
 // reactor-bench worker: the worker of the W1 benchmark's child processes and
 // of the peer contender. It serves BenchSaga (BENCH_STEPS, BENCH_STEP_MS and
 // the harness's BENCH_REDIS_* from the environment) through the loop of
-// `reactor worker` (apps/reactor/worker_loop.hpp), with the same options.
+// `reactor worker` (src/engine/cli_worker.hpp), with the same options.
 #pragma once
 
 #include <string>
 
-#include "worker_loop.hpp"
+#include "engine/cli_worker.hpp"
 
 namespace reactor_bench {
 
 struct WorkerOptions {
   std::string storage;
-  reactor_cli::WorkerLoopOptions loop;
+  reactor::cli::WorkerLoopOptions loop;
   // Once the worker can take work, SADD its pid to bench:ready on the
   // harness's Redis (BENCH_REDIS_*).
   bool bench_ready = false;

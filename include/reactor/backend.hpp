@@ -93,11 +93,26 @@ class Backend : public RunStore, public JobQueue, public Leases {
   virtual std::uint64_t round_trips() const { return 0; }
 };
 
+// How open_backend opens a store.
+struct OpenOptions {
+  // The clock that memory and SQLite judge expiry by (Redis judges it by the
+  // server's). nullptr: the system clock.
+  std::shared_ptr<Clock> clock;
+  // Whether a store that does not exist yet is made. false is for tools that
+  // only look at what is stored (`reactor runs`, `reactor show`): a SQLite
+  // file that does not exist is then NotFound, naming its path, and no file
+  // is made. memory: and Redis have no file to make and open as usual.
+  bool create = true;
+};
+
 // Opens a backend by URL: "memory:", "sqlite:///path/to/file.db"
 // (options: ?synchronous=full|normal), "redis://[:password@]host:port/db"
-// (options in docs/redis.md; the Redis backend judges expiry by the server's
-// clock, not by `clock`). Unavailable with a message naming the URL, password
-// masked, when it cannot be opened.
+// (options in docs/redis.md). InvalidArgument for a URL it cannot read;
+// Unavailable with a message naming the URL, password masked, when the store
+// cannot be opened; NotFound as OpenOptions::create says.
+Status open_backend(const std::string& url, const OpenOptions& options,
+                    std::unique_ptr<Backend>& out);
+// The same with OpenOptions{clock}: a store that does not exist is made.
 Status open_backend(const std::string& url, std::shared_ptr<Clock> clock,
                     std::unique_ptr<Backend>& out);
 

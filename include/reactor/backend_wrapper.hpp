@@ -38,6 +38,7 @@ class BackendWrapper : public Backend {
   Status load_run(const std::string& root_id, StoredRun& out) override;
   Status load_header(const std::string& run_id, RunHeaderRow& out) override;
   Status list_runs(const RunFilter& filter, std::vector<RunHeaderRow>& out) override;
+  Status count_runs(const RunFilter& filter, std::size_t& out) override;
   Status find_orphans(std::size_t limit, std::vector<RunHeaderRow>& out) override;
   Status purge_expired(std::size_t limit, std::size_t& purged) override;
 

@@ -26,6 +26,10 @@ class RunStore {
   virtual Status load_header(const std::string& run_id, RunHeaderRow& out) = 0;
   // Root runs matching `filter`, newest update first, at most filter.limit.
   virtual Status list_runs(const RunFilter& filter, std::vector<RunHeaderRow>& out) = 0;
+  // How many root runs match `filter`'s status and reactor (its limit does not
+  // count): what a listing cut at its limit leaves out. The default lists every
+  // match and counts them; the backends of this library count in the store.
+  virtual Status count_runs(const RunFilter& filter, std::size_t& out);
 
   // Recovery, at most `limit` roots: runs that are running or rolling back
   // with no live lease (their worker died), enqueued runs with no job (their

@@ -1,8 +1,19 @@
 #include "reactor/backend.hpp"
 
+#include <limits>
 #include <thread>
 
 namespace reactor {
+
+Status RunStore::count_runs(const RunFilter& filter, std::size_t& out) {
+  out = 0;
+  RunFilter all = filter;
+  all.limit = std::numeric_limits<std::size_t>::max();
+  std::vector<RunHeaderRow> rows;
+  Status s = list_runs(all, rows);
+  if (s.ok()) out = rows.size();
+  return s;
+}
 
 Status JobQueue::wait_for_jobs(const std::vector<std::string>&, Duration max_wait) {
   // Nothing to block on: an enqueue cannot wake this caller, so it polls.

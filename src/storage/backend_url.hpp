@@ -10,6 +10,9 @@ namespace reactor::storage {
 
 // The URL with its user-info part ("user:password@") replaced by "***@".
 std::string mask_password(const std::string& url);
+// `text` (a message, a command line) with every URL in it masked so: the user
+// info of each "scheme://user:password@host" becomes "***".
+std::string mask_passwords_in(std::string_view text);
 
 // Calls fn(name, value) for each "name=value" of a URL query ("a=1&b=2");
 // a bare "name" has an empty value. Stops at, and returns, fn's first

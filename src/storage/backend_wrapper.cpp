@@ -28,6 +28,9 @@ Status BackendWrapper::load_header(const std::string& run_id, RunHeaderRow& out)
 Status BackendWrapper::list_runs(const RunFilter& filter, std::vector<RunHeaderRow>& out) {
   return target_->list_runs(filter, out);
 }
+Status BackendWrapper::count_runs(const RunFilter& filter, std::size_t& out) {
+  return target_->count_runs(filter, out);
+}
 Status BackendWrapper::find_orphans(std::size_t limit, std::vector<RunHeaderRow>& out) {
   return target_->find_orphans(limit, out);
 }

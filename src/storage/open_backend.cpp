@@ -55,7 +55,14 @@ Status parse_sqlite_url(const std::string& url, SqliteOptions& out) {
 
 Status open_backend(const std::string& url, std::shared_ptr<Clock> clock,
                     std::unique_ptr<Backend>& out) {
-  if (!clock) clock = SystemClock::instance();
+  OpenOptions options;
+  options.clock = std::move(clock);
+  return open_backend(url, options, out);
+}
+
+Status open_backend(const std::string& url, const OpenOptions& open,
+                    std::unique_ptr<Backend>& out) {
+  std::shared_ptr<Clock> clock = open.clock ? open.clock : SystemClock::instance();
   if (url == "memory:" || url == "memory://") {
     out = std::make_unique<MemoryBackend>(std::move(clock), url);
     return Status::Ok();
@@ -63,6 +70,7 @@ Status open_backend(const std::string& url, std::shared_ptr<Clock> clock,
   if (starts_with(url, "sqlite:")) {
     SqliteOptions options;
     if (Status s = parse_sqlite_url(url, options); !s.ok()) return s;
+    options.create = open.create;
     return SqliteBackend::open(url, options, std::move(clock), out);
   }
   if (starts_with(url, "redis://") || starts_with(url, "rediss://")) {

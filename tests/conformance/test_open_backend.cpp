@@ -195,6 +195,34 @@ TEST(OpenBackend, SqliteMissingDirectoryIsUnavailableNamingTheUrl) {
   EXPECT_FALSE(fs::exists(dir.path() + "/missing"));
 }
 
+// What `reactor runs` and `show` open a store with: reading a path that names no store is an
+// error, never a new empty store.
+TEST(OpenBackend, WithoutCreateAMissingSqliteFileIsNotFoundNamingItAndNothingIsMade) {
+  TempDir dir;
+  OpenOptions read_only;
+  read_only.clock = clock();
+  read_only.create = false;
+  for (const std::string& path : {dir.path() + "/absent.db", dir.path() + "/missing/absent.db"}) {
+    std::unique_ptr<Backend> b;
+    Status s = open_backend("sqlite://" + path, read_only, b);
+    EXPECT_EQ(s.code(), StatusCode::kNotFound) << s.to_string();
+    EXPECT_NE(s.message().find(path), std::string::npos) << s.to_string();
+    EXPECT_FALSE(b);
+    EXPECT_FALSE(fs::exists(path));
+  }
+  EXPECT_TRUE(fs::is_empty(dir.path()));
+
+  // A store that exists opens as usual, and memory: has nothing to make.
+  const std::string url = "sqlite://" + dir.path() + "/present.db";
+  {
+    std::unique_ptr<Backend> b;
+    ASSERT_TRUE(open_backend(url, clock(), b).ok());
+  }
+  std::unique_ptr<Backend> b;
+  EXPECT_TRUE(open_backend(url, read_only, b).ok());
+  EXPECT_TRUE(open_backend("memory:", read_only, b).ok());
+}
+
 TEST(OpenBackend, SqliteFileThatIsNotADatabaseIsUnavailableNamingTheUrl) {
   TempDir dir;
   const std::string file = dir.path() + "/notes.txt";

@@ -142,23 +142,29 @@ TYPED_TEST(RecoveryConformance, PurgeExpiredDeletesExpiredTerminalRunsWithAllThe
   EXPECT_GT(this->acquire("sweeper:window", "w2", true).token, window.token);
 }
 
+// What the listing and counting cases read: roots a (completed, 10), b (running, 30), c
+// (completed, 20, Payments), d (completed, 40) and e (failed, 20, Payments: as new as c, filed
+// under another status, so ties go by id, descending, across statuses too), and a child of a.
+std::vector<RunHeaderRow> listed_runs() {
+  std::vector<RunHeaderRow> runs = {header("a", RunStatus::kCompleted, "", "", 10),
+                                    header("b", RunStatus::kRunning, "", "", 30),
+                                    header("c", RunStatus::kCompleted, "", "", 20),
+                                    header("d", RunStatus::kCompleted, "", "", 40),
+                                    header("e", RunStatus::kFailed, "", "", 20),
+                                    header("a-child", RunStatus::kCompleted, "a", "", 50)};
+  runs[2].reactor = runs[4].reactor = "Payments";
+  return runs;
+}
+
 TYPED_TEST(RecoveryConformance, ListRunsFiltersNewestFirstWithLimit) {
-  RunHeaderRow a = header("a", RunStatus::kCompleted, "", "", 10);
-  RunHeaderRow b = header("b", RunStatus::kRunning, "", "", 30);
-  RunHeaderRow c = header("c", RunStatus::kCompleted, "", "", 20);
-  c.reactor = "Payments";
-  RunHeaderRow d = header("d", RunStatus::kCompleted, "", "", 40);
-  // As new as c, filed under another status: ties go by id, descending, across statuses too.
-  RunHeaderRow e = header("e", RunStatus::kFailed, "", "", 20);
-  e.reactor = "Payments";
-  RunHeaderRow child = header("a-child", RunStatus::kCompleted, "a", "", 50);
-  this->create({a, b, c, d, e, child});
+  const std::vector<RunHeaderRow> runs = listed_runs();
+  this->create(runs);
 
   std::vector<RunHeaderRow> out;
   RunFilter all;
   ASSERT_TRUE(this->db().list_runs(all, out).ok());
   EXPECT_EQ(this->ids(out), (std::vector<std::string>{"d", "b", "e", "c", "a"}));
-  EXPECT_EQ(dump(out[0]), dump(d));
+  EXPECT_EQ(dump(out[0]), dump(runs[3]));
   all.limit = 3;
   ASSERT_TRUE(this->db().list_runs(all, out).ok());
   EXPECT_EQ(this->ids(out), (std::vector<std::string>{"d", "b", "e"}));
@@ -184,6 +190,50 @@ TYPED_TEST(RecoveryConformance, ListRunsFiltersNewestFirstWithLimit) {
   none.status = RunStatus::kWaiting;
   ASSERT_TRUE(this->db().list_runs(none, out).ok());
   EXPECT_TRUE(out.empty());
+}
+
+TYPED_TEST(RecoveryConformance, CountRunsCountsTheRootsAFilterMatchesWhateverItsLimit) {
+  const std::vector<RunHeaderRow> runs = listed_runs();
+  this->create(runs);
+
+  const auto count = [this](RunFilter filter) {
+    std::size_t n = 12345;
+    EXPECT_TRUE(this->db().count_runs(filter, n).ok());
+    return n;
+  };
+  RunFilter all;
+  all.limit = 2;              // ignored: the count is of every match
+  EXPECT_EQ(count(all), 5u);  // roots only: the child is not counted
+  RunFilter completed;
+  completed.status = RunStatus::kCompleted;
+  completed.limit = 1;
+  EXPECT_EQ(count(completed), 3u);
+  RunFilter payments;
+  payments.reactor = "Payments";
+  EXPECT_EQ(count(payments), 2u);
+  RunFilter both;
+  both.status = RunStatus::kCompleted;
+  both.reactor = "OrderSaga";
+  EXPECT_EQ(count(both), 2u);
+  RunFilter none;
+  none.status = RunStatus::kWaiting;
+  EXPECT_EQ(count(none), 0u);
+  RunFilter unknown;
+  unknown.reactor = "NoSuchReactor";
+  EXPECT_EQ(count(unknown), 0u);
+
+  // A run that changes status moves between the counts.
+  RunHeaderRow b_done = runs[1];
+  b_done.status = RunStatus::kCompleted;
+  b_done.updated_at_ms = 60;
+  CommitRequest c2;
+  c2.headers.push_back(b_done);
+  ASSERT_TRUE(this->db().commit(c2).ok());
+  EXPECT_EQ(count(completed), 4u);
+  RunFilter running;
+  running.status = RunStatus::kRunning;
+  EXPECT_EQ(count(running), 0u);
+  EXPECT_EQ(count(all), 5u);
 }
 
 }  // namespace

@@ -113,6 +113,8 @@ TEST_F(RedisBackendTest, EveryOperationIsOneRoundTrip) {
   std::size_t purged = 0;
   expect_one("purge_expired", cost([&] { ASSERT_TRUE(db_->purge_expired(100, purged).ok()); }));
   expect_one("list_runs", cost([&] { ASSERT_TRUE(db_->list_runs({}, rows).ok()); }));
+  std::size_t counted = 0;
+  expect_one("count_runs", cost([&] { ASSERT_TRUE(db_->count_runs({}, counted).ok()); }));
   bool has = true;
   expect_one("has_job", cost([&] { ASSERT_TRUE(db_->has_job("r1", has).ok()); }));
   expect_one("idle fetch", cost([&] { ASSERT_TRUE(db_->fetch({{"q"}, "w2", 30s, 10s}, d).ok()); }));

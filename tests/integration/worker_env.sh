@@ -152,3 +152,24 @@ wait_no_jobs() {
   done
   return 1
 }
+# stop_worker PID [SIGNAL]: sends SIGNAL (if given), waits (bounded, 60 s) for the worker to exit,
+# reaps it and forgets it; its exit code in $stopped_rc.
+stop_worker() {
+  local pid=$1 p kept=()
+  [[ -n ${2:-} ]] && kill "-$2" "$pid"
+  for _ in $(seq 1 600); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  stopped_rc=0
+  wait "$pid" 2>/dev/null || stopped_rc=$?
+  for p in "${pids[@]}"; do [[ $p == "$pid" ]] || kept+=("$p"); done
+  pids=("${kept[@]}")
+}
+# bad MESSAGE: reports a failed check, naming the test (its script's name), and marks the test
+# failed ($fail) without stopping it, so that one run reports every check that fails.
+fail=0
+bad() {
+  echo "$(basename "$0" .sh): $*" >&2
+  fail=1
+}

@@ -23,6 +23,7 @@ class MemoryBackend final : public Backend {
   Status load_run(const std::string& root_id, StoredRun& out) override;
   Status load_header(const std::string& run_id, RunHeaderRow& out) override;
   Status list_runs(const RunFilter& filter, std::vector<RunHeaderRow>& out) override;
+  Status count_runs(const RunFilter& filter, std::size_t& out) override;
   Status fetch(const FetchRequest& f, std::optional<Delivery>& out) override;
   Status release_job(std::int64_t job_id, const std::string& owner, Duration delay) override;
   Status has_job(const std::string& run_id, bool& out) override;

@@ -74,6 +74,18 @@ Status MemoryBackend::list_runs(const RunFilter& filter, std::vector<RunHeaderRo
   return Status::Ok();
 }
 
+Status MemoryBackend::count_runs(const RunFilter& filter, std::size_t& out) {
+  std::lock_guard lock(mu_);
+  out = 0;
+  for (const auto& [id, h] : runs_) {
+    if (!is_root(h)) continue;
+    if (filter.status && h.status != *filter.status) continue;
+    if (filter.reactor && h.reactor != *filter.reactor) continue;
+    ++out;
+  }
+  return Status::Ok();
+}
+
 Status MemoryBackend::find_orphans(std::size_t limit, std::vector<RunHeaderRow>& out) {
   std::lock_guard lock(mu_);
   out.clear();

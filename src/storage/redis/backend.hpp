@@ -30,6 +30,7 @@ class RedisBackend final : public Backend {
   Status load_run(const std::string& root_id, StoredRun& out) override;
   Status load_header(const std::string& run_id, RunHeaderRow& out) override;
   Status list_runs(const RunFilter& filter, std::vector<RunHeaderRow>& out) override;
+  Status count_runs(const RunFilter& filter, std::size_t& out) override;
   Status fetch(const FetchRequest& f, std::optional<Delivery>& out) override;
   // One script: the commit, then (if it was applied) the fetch.
   Status commit_then_fetch(const CommitRequest& c, const FetchRequest& f,

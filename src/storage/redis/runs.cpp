@@ -45,6 +45,20 @@ Status RedisBackend::list_runs(const RunFilter& filter, std::vector<RunHeaderRow
   return s;
 }
 
+Status RedisBackend::count_runs(const RunFilter& filter, std::size_t& out) {
+  out = 0;
+  std::vector<std::string> args = {filter.status ? to_string(*filter.status) : "",
+                                   filter.reactor ? *filter.reactor : ""};
+  // Without a status, the script counts the index of every status.
+  if (!filter.status) {
+    for (RunStatus status : all_run_statuses()) args.push_back(to_string(status));
+  }
+  return run(ScriptId::kCountRuns, args, [&](const redisReply& r) {
+    out = static_cast<std::size_t>(integer(r));
+    return Status::Ok();
+  });
+}
+
 Status RedisBackend::find_orphans(std::size_t limit, std::vector<RunHeaderRow>& out) {
   out.clear();
   std::vector<RunHeaderRow> rows;

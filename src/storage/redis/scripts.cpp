@@ -27,6 +27,7 @@ const std::map<ScriptId, const char*>& names() {
       {ScriptId::kLoadRun, "load_run"},
       {ScriptId::kLoadHeader, "load_header"},
       {ScriptId::kListRuns, "list_runs"},
+      {ScriptId::kCountRuns, "count_runs"},
       {ScriptId::kFindOrphans, "find_orphans"},
       {ScriptId::kPurgeExpired, "purge_expired"},
   };

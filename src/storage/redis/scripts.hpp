@@ -35,6 +35,7 @@ enum class ScriptId {
   kLoadRun,  // one consistent snapshot of a root run and its children
   kLoadHeader,
   kListRuns,
+  kCountRuns,  // how many roots match a status and a reactor
   kFindOrphans,
   kPurgeExpired,
 };

@@ -76,6 +76,10 @@ Status SqliteBackend::open(const std::string& url, const SqliteOptions& options,
   }
   const fs::path dir = fs::path(options.path).parent_path();
   std::error_code ec;
+  if (!options.create && !fs::exists(options.path, ec)) {
+    return Status::NotFound("cannot open " + url + ": database file " + options.path +
+                            " does not exist");
+  }
   if (!dir.empty() && !fs::is_directory(dir, ec)) {
     return Status::Unavailable("cannot open " + url + ": directory " + dir.string() +
                                " does not exist");

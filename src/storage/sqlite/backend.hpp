@@ -18,12 +18,14 @@ struct SqliteOptions {
   sqlite::Synchronous synchronous = sqlite::Synchronous::kFull;
   int busy_timeout_ms = 5000;
   int max_attempts = 10;  // whole-transaction attempts on SQLITE_BUSY / SQLITE_LOCKED
+  bool create = true;     // false: a file that does not exist is NotFound, not made
 };
 
 class SqliteBackend final : public Backend {
  public:
-  // Opens the file (creating it if missing), switches it to WAL and migrates
-  // the schema. Unavailable naming `url` when any of that fails.
+  // Opens the file (creating it if missing, unless options.create is false:
+  // then NotFound naming it), switches it to WAL and migrates the schema.
+  // Unavailable naming `url` when any of that fails.
   static Status open(const std::string& url, const SqliteOptions& options,
                      std::shared_ptr<Clock> clock, std::unique_ptr<Backend>& out);
 
@@ -32,6 +34,7 @@ class SqliteBackend final : public Backend {
   Status load_run(const std::string& root_id, StoredRun& out) override;
   Status load_header(const std::string& run_id, RunHeaderRow& out) override;
   Status list_runs(const RunFilter& filter, std::vector<RunHeaderRow>& out) override;
+  Status count_runs(const RunFilter& filter, std::size_t& out) override;
   Status fetch(const FetchRequest& f, std::optional<Delivery>& out) override;
   Status release_job(std::int64_t job_id, const std::string& owner, Duration delay) override;
   Status has_job(const std::string& run_id, bool& out) override;

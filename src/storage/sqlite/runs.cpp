@@ -69,6 +69,24 @@ Status SqliteBackend::list_runs(const RunFilter& filter, std::vector<RunHeaderRo
   return s;
 }
 
+Status SqliteBackend::count_runs(const RunFilter& filter, std::size_t& out) {
+  out = 0;
+  std::string sql = "SELECT count(*) FROM runs WHERE parent_id = ''";
+  if (filter.status) sql += " AND status = ?";
+  if (filter.reactor) sql += " AND reactor = ?";
+  std::int64_t count = 0;
+  Status s = transact(Mode::kRead, "count_runs", [&](Connection& db) -> Status {
+    Statement st = db.prepare(sql);
+    int index = 0;
+    if (filter.status) st.bind_at(++index, to_string(*filter.status));
+    if (filter.reactor) st.bind_at(++index, *filter.reactor);
+    count = st.step() ? st.int64(0) : 0;
+    return Status::Ok();
+  });
+  if (s.ok()) out = static_cast<std::size_t>(count);
+  return s;
+}
+
 Status SqliteBackend::find_orphans(std::size_t limit, std::vector<RunHeaderRow>& out) {
   out.clear();
   std::vector<RunHeaderRow> rows;

@@ -2,11 +2,14 @@
 // processes, one of which is killed with SIGKILL halfway and replaced; the
 // table at the end shows nothing was lost. `--in-process` runs the same saga
 // in this process only.
+#include "demo.hpp"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -16,16 +19,21 @@
 #include <sstream>
 #include <thread>
 
-#include "cli_engine.hpp"
-#include "commands.hpp"
 #include "order_saga/order_saga.hpp"
+#include "reactor/log_middleware.hpp"
 
-namespace reactor_cli {
+namespace reactor_demo {
 
 using namespace reactor;
 using namespace std::chrono_literals;
 
 namespace {
+
+struct DemoOptions {
+  int orders = 40;
+  bool log_events = false;  // --in-process only
+  bool in_process = false;
+};
 
 constexpr const char* kDemoDb = "reactor-demo.db";
 constexpr const char* kDemoLedger = "reactor-demo.ledger";
@@ -49,7 +57,7 @@ pid_t spawn_worker() {
   ::setenv("REACTOR_DEMO_STEP_MS", "15", 1);
   int devnull = ::open("/dev/null", O_WRONLY);
   if (devnull >= 0) ::dup2(devnull, STDERR_FILENO);
-  ::execl("/proc/self/exe", "reactor", "--storage", storage.c_str(), "worker", "--threads", "1",
+  ::execl("/proc/self/exe", "reactor", "worker", "--storage", storage.c_str(), "--threads", "1",
           "--lease-ttl", "1", "--sweep-interval", "1", static_cast<char*>(nullptr));
   _exit(127);
 }
@@ -93,8 +101,6 @@ int run_in_process(const DemoOptions& options) {
   return unexpected == 0 ? 0 : 1;
 }
 
-}  // namespace
-
 int run_demo(const DemoOptions& options) {
   if (options.in_process) return run_in_process(options);
   std::filesystem::remove(kDemoDb);
@@ -102,8 +108,16 @@ int run_demo(const DemoOptions& options) {
   std::filesystem::remove(std::string(kDemoDb) + "-shm");
   std::filesystem::remove(kDemoLedger);
 
-  CliEngine cli;
-  if (!cli.open(std::string("sqlite://") + kDemoDb, {})) return 2;
+  std::unique_ptr<Backend> backend;
+  if (Status s = open_backend(std::string("sqlite://") + kDemoDb, nullptr, backend); !s.ok()) {
+    std::cerr << "reactor demo: cannot open storage: " << s.to_string() << "\n";
+    return 2;
+  }
+  EngineOptions engine_options;
+  engine_options.backend = std::move(backend);
+  Engine engine(std::move(engine_options));
+  examples::OrderServices services;  // the runs execute in the worker processes
+  examples::register_examples(engine.registry(), services);
   std::printf(
       "Reactor demo: %d OrderSaga runs (reserve -> charge -> ship) on SQLite (%s),\n"
       "2 worker processes; one is killed with SIGKILL halfway and replaced.\n"
@@ -112,8 +126,8 @@ int run_demo(const DemoOptions& options) {
   std::map<int, std::string> ids;
   for (int id = 1; id <= options.orders; ++id) {
     std::string run_id;
-    Status s = cli.engine().run_in_background(
-        "OrderSaga", {{"order_id", id}, {"amount", amount_of(id)}}, run_id);
+    Status s = engine.run_in_background("OrderSaga", {{"order_id", id}, {"amount", amount_of(id)}},
+                                        run_id);
     if (!s.ok()) {
       std::cerr << "reactor demo: " << s.to_string() << "\n";
       return 1;
@@ -129,7 +143,7 @@ int run_demo(const DemoOptions& options) {
     std::vector<RunHeaderRow> rows;
     RunFilter all;
     all.limit = static_cast<std::size_t>(options.orders);
-    if (Status s = cli.engine().backend()->list_runs(all, rows); !s.ok()) {
+    if (Status s = engine.backend()->list_runs(all, rows); !s.ok()) {
       std::fprintf(stderr, "\ndemo: cannot list runs: %s\n", s.to_string().c_str());
       return 1;
     }
@@ -154,7 +168,7 @@ int run_demo(const DemoOptions& options) {
   int completed = 0, compensated = 0, other = 0, unexpected = 0;
   for (const auto& [order, run_id] : ids) {
     RunResult r;
-    if (!cli.engine().find(run_id, r).ok()) {
+    if (!engine.find(run_id, r).ok()) {
       ++unexpected;
       continue;
     }
@@ -176,4 +190,28 @@ int run_demo(const DemoOptions& options) {
   return unexpected == 0 && other == 0 && twice <= (killed ? 1 : 0) ? 0 : 1;
 }
 
-}  // namespace reactor_cli
+}  // namespace
+
+int demo_command(const std::string& /*storage: the demo keeps its own*/,
+                 const std::vector<std::string>& args) {
+  DemoOptions demo;
+  CLI::App app{"Run a batch of OrderSaga runs and show the outcome", "reactor demo"};
+  app.add_option("-n,--orders", demo.orders, "How many orders to run")
+      ->check(CLI::Range(1, 100000));
+  app.add_flag("--in-process", demo.in_process,
+               "Run the sagas in this process only, without storage or workers");
+  app.add_flag("--log", demo.log_events,
+               "With --in-process: print one key=value line per engine event");
+  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them so
+  try {
+    app.parse(reversed);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::cerr << "reactor demo: " << e.what()
+              << "\nRun 'reactor demo --help' for more information.\n";
+    return 2;
+  }
+  return run_demo(demo);
+}
+
+}  // namespace reactor_demo

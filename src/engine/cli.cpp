@@ -1,0 +1,160 @@
+// cli_main: the command line, parsed with CLI11 (a private dependency: no
+// CLI11 type reaches reactor/cli.hpp).
+#include "reactor/cli.hpp"
+
+#include <CLI/CLI.hpp>
+#include <stdexcept>
+#include <utility>
+
+#include "engine/cli_commands.hpp"
+#include "engine/cli_text.hpp"
+
+namespace reactor {
+
+namespace {
+
+using cli::print_error;
+
+const char* const kBuiltIn[] = {"start", "worker", "runs", "show", "sweep", "enqueue"};
+
+std::string file_name(const char* path) {
+  const std::string p = path ? path : "";
+  const auto slash = p.rfind('/');
+  const std::string name = slash == std::string::npos ? p : p.substr(slash + 1);
+  return name.empty() ? "reactor" : name;
+}
+
+std::string command_names(CLI::App& app) {
+  std::string out;
+  for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+    out += (out.empty() ? "" : ", ") + sub->get_name();
+  }
+  return out;
+}
+
+// Takes the top-level options (--storage URL, --storage=URL) out of a command's own arguments.
+std::vector<std::string> without_top_level_options(std::vector<std::string> args,
+                                                   std::string& storage) {
+  std::vector<std::string> rest;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--storage" && i + 1 < args.size()) {
+      storage = args[++i];
+    } else if (args[i].rfind("--storage=", 0) == 0) {
+      storage = args[i].substr(std::string_view("--storage=").size());
+    } else {
+      rest.push_back(std::move(args[i]));
+    }
+  }
+  return rest;
+}
+
+// A mistake on the command line: CLI11's message (arguments it echoes masked), exit 2. Help:
+// printed on stdout, exit 0.
+int usage_error(CLI::App& app, const CLI::ParseError& e, const std::string& program) {
+  if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);
+  const std::vector<CLI::App*> chosen = app.get_subcommands();
+  std::string message = e.what();
+  const std::vector<std::string> extras = app.remaining();
+  if (chosen.empty() && !extras.empty() && !extras.front().empty() && extras.front()[0] != '-') {
+    message = "unknown command '" + extras.front() + "' (commands: " + command_names(app) + ")";
+  }
+  const std::string help = chosen.empty() ? program : program + " " + chosen.front()->get_name();
+  print_error(program, message + "\nRun '" + help + " --help' for more information.");
+  return 2;
+}
+
+}  // namespace
+
+int cli_main(Engine& engine, int argc, char** argv, const CliOptions& options) {
+  const std::string program =
+      options.program.empty() ? file_name(argc > 0 ? argv[0] : nullptr) : options.program;
+  CLI::App app{program + ": " + options.description, program};
+  // An option of the top level is also taken after the command (set before the commands are
+  // added, so that each inherits it).
+  app.fallthrough();
+  std::string storage = options.default_storage;
+  app.add_option("--storage", storage,
+                 "Where runs are stored: sqlite:///path.db, sqlite://relative.db, "
+                 "redis://[:password@]host:port/db or memory: (before or after the command)")
+      ->capture_default_str();
+
+  std::vector<std::pair<CLI::App*, const CliCommand*>> own;
+  for (const CliCommand& command : options.commands) {
+    for (const char* name : kBuiltIn) {
+      if (command.name == name) {
+        throw std::invalid_argument("cli_main: '" + command.name + "' is a built-in command");
+      }
+    }
+    CLI::App* sub = app.add_subcommand(command.name, command.description);
+    // Every argument after its name is the command's own, --help included.
+    sub->prefix_command();
+    sub->fallthrough(false);
+    sub->set_help_flag();
+    own.emplace_back(sub, &command);
+  }
+
+  cli::StartOptions start;
+  auto* start_cmd = app.add_subcommand("start", "Start one run of a registered reactor");
+  start_cmd->add_option("reactor", start.reactor, "Registered reactor name")->required();
+  auto* input = start_cmd->add_option(
+      "--input", start.input,
+      "Inputs: a JSON object, @PATH (a file holding one) or - (read from stdin); default {}");
+  start_cmd->add_option("--input-file", start.input_file, "Inputs: a file holding a JSON object")
+      ->excludes(input);
+  start_cmd->add_flag("--background", start.background,
+                      "Persist the run with its job and print its id at once");
+  start_cmd->add_flag("--json", start.json, "Print the run result as JSON");
+
+  cli::WorkerLoopOptions worker;
+  auto* worker_cmd =
+      app.add_subcommand("worker", "Serve the reactors' background runs until SIGTERM/SIGINT");
+  cli::add_worker_options(*worker_cmd, worker);
+
+  cli::RunsOptions runs;
+  auto* runs_cmd = app.add_subcommand("runs", "List stored runs, newest first");
+  runs_cmd->add_option("--status", runs.status, "Only runs with this status");
+  runs_cmd->add_option("--reactor", runs.reactor, "Only runs of this reactor");
+  runs_cmd->add_option("--limit", runs.limit, "At most this many")->capture_default_str();
+  runs_cmd->add_flag("--json", runs.json, "One JSON object per line");
+
+  std::string run_id;
+  bool show_json = false;
+  auto* show_cmd = app.add_subcommand("show", "Show one stored run: status, steps, trace, error");
+  show_cmd->add_option("run_id", run_id, "Run id")->required();
+  show_cmd->add_flag("--json", show_json, "Print the run result as JSON");
+
+  auto* sweep_cmd =
+      app.add_subcommand("sweep", "Re-enqueue runs nobody executes; purge expired ones");
+
+  std::string enqueue_id;
+  auto* enqueue_cmd =
+      app.add_subcommand("enqueue", "Enqueue a resume job for a stored run (an operator's nudge)");
+  enqueue_cmd->add_option("run_id", enqueue_id, "Root run id")->required();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return usage_error(app, e, program);
+  }
+  if (app.get_subcommands().empty()) {
+    print_error(program, "a command is required (commands: " + command_names(app) + ")\nRun '" +
+                             program + " --help' for more information.");
+    return 2;
+  }
+
+  for (const auto& [sub, command] : own) {
+    if (!*sub) continue;
+    const std::vector<std::string> args = without_top_level_options(sub->remaining(), storage);
+    return command->run(storage, args);
+  }
+  const cli::Context ctx{engine, options, program, storage};
+  if (*start_cmd) return cli::run_start(ctx, start);
+  if (*worker_cmd) return cli::run_worker(ctx, worker);
+  if (*runs_cmd) return cli::run_runs(ctx, runs);
+  if (*show_cmd) return cli::run_show(ctx, run_id, show_json);
+  if (*sweep_cmd) return cli::run_sweep(ctx);
+  if (*enqueue_cmd) return cli::run_enqueue(ctx, enqueue_id);
+  return 2;
+}
+
+}  // namespace reactor

@@ -1,0 +1,185 @@
+// The commands that work on a store: worker, runs, show, sweep, enqueue; and
+// the engine on the store each of them opens.
+#include "engine/cli_commands.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+
+#include "durability/durable_env.hpp"
+#include "engine/cli_text.hpp"
+#include "reactor/inspector.hpp"
+
+namespace reactor::cli {
+
+std::unique_ptr<Engine> open_store(const Context& ctx, const std::string& command, StoreUse use,
+                                   const DurabilityOptions& durability) {
+  OpenOptions open;
+  open.clock = ctx.options.engine.clock;
+  open.create = use == StoreUse::kMayCreate;
+  std::unique_ptr<Backend> backend;
+  if (Status s = open_backend(ctx.storage, open, backend); !s.ok()) {
+    print_error(ctx.program + " " + command, "cannot open storage: " + s.to_string());
+    return nullptr;
+  }
+  EngineOptions options = ctx.options.engine;
+  options.backend = std::move(backend);
+  options.durability = durability;
+  auto engine = std::make_unique<Engine>(std::move(options));
+  const Registry& registered = ctx.definitions.registry();
+  for (const std::string& name : registered.names()) {
+    if (auto definition = registered.find(name)) engine->registry().add(*definition);
+  }
+  return engine;
+}
+
+int run_worker(const Context& ctx, const WorkerLoopOptions& o) {
+  // Before any thread starts (the store's included): they all inherit the mask.
+  const sigset_t stop_signals = block_stop_signals();
+  auto engine = open_store(ctx, "worker", StoreUse::kMayCreate,
+                           durability_options(o, ctx.options.engine.durability));
+  if (!engine) return 2;
+  return serve(*engine, o, stop_signals, ctx.program + " worker");
+}
+
+namespace {
+
+// The status named `name`, or none; the valid names in `valid`.
+std::optional<RunStatus> status_named(const std::string& name, std::string& valid) {
+  std::optional<RunStatus> found;
+  for (RunStatus s : all_run_statuses()) {
+    valid += (valid.empty() ? "" : ", ") + std::string(to_string(s));
+    if (name == to_string(s)) found = s;
+  }
+  return found;
+}
+
+void print_table(const RunListing& listing) {
+  int reactor_width = 7, status_width = 6;
+  for (const RunSummary& r : listing.runs) {
+    reactor_width = std::max(reactor_width, static_cast<int>(r.reactor.size()));
+    status_width =
+        std::max(status_width, static_cast<int>(std::string(to_string(r.status)).size()));
+  }
+  std::printf("%-36s  %-*s  %-*s  %-20s  %s\n", "RUN", reactor_width, "REACTOR", status_width,
+              "STATUS", "CREATED", "UPDATED");
+  for (const RunSummary& r : listing.runs) {
+    std::printf("%-36s  %-*s  %-*s  %-20s  %s\n", r.id.c_str(), reactor_width, r.reactor.c_str(),
+                status_width, to_string(r.status), format_time(r.created_at_ms).c_str(),
+                format_time(r.updated_at_ms).c_str());
+  }
+}
+
+}  // namespace
+
+int run_runs(const Context& ctx, const RunsOptions& o) {
+  const std::string who = ctx.program + " runs";
+  RunFilter filter;
+  filter.limit = o.limit;
+  filter.reactor = o.reactor;
+  if (o.status) {
+    std::string valid;
+    filter.status = status_named(*o.status, valid);
+    if (!filter.status) {
+      print_error(who, "unknown status '" + *o.status + "' (valid: " + valid + ")");
+      return 2;
+    }
+  }
+  auto engine = open_store(ctx, "runs", StoreUse::kMustExist, ctx.options.engine.durability);
+  if (!engine) return 2;
+  RunListing listing;
+  if (Status s = Inspector(*engine->backend()).list_runs(filter, listing); !s.ok()) {
+    print_error(who, s.to_string());
+    return 1;
+  }
+  if (o.json) {
+    for (const RunSummary& r : listing.runs) {
+      std::cout << Value{{"id", r.id},
+                         {"reactor", r.reactor},
+                         {"status", to_string(r.status)},
+                         {"created_at_ms", r.created_at_ms},
+                         {"updated_at_ms", r.updated_at_ms}}
+                       .dump()
+                << "\n";
+    }
+  } else if (listing.runs.empty()) {
+    std::printf("no runs\n");
+  } else {
+    print_table(listing);
+  }
+  if (listing.truncated()) {
+    // With --json on stderr, so that stdout stays one run per line.
+    std::fprintf(o.json ? stderr : stdout, "%s of %s runs shown; use --limit to see more\n",
+                 format_count(listing.runs.size()).c_str(), format_count(listing.total).c_str());
+  }
+  return 0;
+}
+
+int run_show(const Context& ctx, const std::string& run_id, bool json) {
+  auto engine = open_store(ctx, "show", StoreUse::kMustExist, ctx.options.engine.durability);
+  if (!engine) return 2;
+  RunResult r;
+  if (Status s = engine->find(run_id, r); !s.ok()) {
+    print_error(ctx.program + " show", s.to_string());
+    return s.code() == StatusCode::kNotFound ? 2 : 1;
+  }
+  if (json) {
+    std::cout << to_json(r).dump(2) << "\n";
+    return 0;
+  }
+  std::printf("run      %s\nreactor  %s\nstatus   %s\n", r.run_id.c_str(), r.reactor.c_str(),
+              to_string(r.status));
+  if (r.ok()) std::printf("value    %s\n", r.value.dump().c_str());
+  if (r.error) {
+    std::printf("error    %s at '%s': %s\n", to_string(r.error->kind), r.error->step.c_str(),
+                r.error->message.c_str());
+  }
+  std::printf("steps\n");
+  for (const auto& step : r.steps) {
+    std::printf("  %-28s %-16s attempts=%d\n", step.step.c_str(), to_string(step.status),
+                step.attempts);
+  }
+  std::printf("trace    %s\n", r.trace_summary().c_str());
+  return 0;
+}
+
+int run_sweep(const Context& ctx) {
+  auto engine = open_store(ctx, "sweep", StoreUse::kMustExist, ctx.options.engine.durability);
+  if (!engine) return 2;
+  std::size_t requeued = 0, purged = 0;
+  if (Status s = engine->sweep_once(requeued, purged); !s.ok()) {
+    print_error(ctx.program + " sweep", s.to_string());
+    return 1;
+  }
+  std::printf("requeued %zu run(s), purged %zu expired run(s)\n", requeued, purged);
+  return 0;
+}
+
+int run_enqueue(const Context& ctx, const std::string& run_id) {
+  const std::string who = ctx.program + " enqueue";
+  auto engine = open_store(ctx, "enqueue", StoreUse::kMustExist, ctx.options.engine.durability);
+  if (!engine) return 2;
+  Backend& backend = *engine->backend();
+  RunHeaderRow run;
+  if (Status s = backend.load_header(run_id, run); !s.ok()) {
+    print_error(who, s.to_string());
+    return s.code() == StatusCode::kNotFound ? 2 : 1;
+  }
+  if (!run.parent_id.empty()) {
+    print_error(who, "run " + run_id + " is a child of run " + run.root_id + "; enqueue the root");
+    return 2;
+  }
+  // On the reactor's queue, as the engine routes it (DurabilityOptions::queue_for).
+  CommitRequest c;
+  c.enqueue.push_back(JobSpec{engine->durable_env()->queue_for(run.reactor), JobKind::kResume,
+                              run.id, run.reactor, to_unix_ms(engine->clock().now()), 0});
+  if (Status s = backend.commit(c); !s.ok()) {
+    print_error(who, s.to_string());
+    return 1;
+  }
+  std::printf("enqueued a resume job for run %s (%s, %s)\n", run.id.c_str(), run.reactor.c_str(),
+              to_string(run.status));
+  return 0;
+}
+
+}  // namespace reactor::cli

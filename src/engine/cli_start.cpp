@@ -1,0 +1,112 @@
+// `start`: one run of a registered reactor, its inputs inline, from a file or from stdin.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+
+#include "engine/cli_commands.hpp"
+#include "engine/cli_text.hpp"
+
+namespace reactor::cli {
+
+namespace {
+
+// Appends everything `f` holds to `out`, however large; false on a read error.
+bool read_whole(std::FILE* f, std::string& out) {
+  char buffer[1 << 16];
+  std::size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) out.append(buffer, n);
+  return std::ferror(f) == 0;
+}
+
+// The text of the inputs and where it came from ("--input", "stdin", "file PATH"); false, the
+// reason in `error`, when it cannot be read.
+bool read_inputs(const StartOptions& o, std::string& text, std::string& source,
+                 std::string& error) {
+  std::string path = o.input_file;
+  if (path.empty() && o.input.size() > 1 && o.input[0] == '@') path = o.input.substr(1);
+  if (path.empty() && o.input == "-") {
+    source = "stdin";
+    if (read_whole(stdin, text)) return true;
+    error = std::string("cannot read the input from stdin: ") + std::strerror(errno);
+    return false;
+  }
+  if (path.empty()) {
+    source = "--input";
+    text = o.input;
+    return true;
+  }
+  source = "file " + path;
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) {
+    error = "cannot read input file " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  const bool read = read_whole(f, text);
+  const int read_errno = errno;
+  std::fclose(f);
+  if (!read) error = "cannot read input file " + path + ": " + std::strerror(read_errno);
+  return read;
+}
+
+void print_result(const RunResult& r, bool json) {
+  if (json) {
+    std::cout << to_json(r).dump(2) << "\n";
+    return;
+  }
+  std::cout << "run " << (r.run_id.empty() ? "-" : r.run_id) << ": " << to_string(r.status) << "\n";
+  if (r.ok()) std::cout << "value: " << r.value.dump() << "\n";
+  if (!r.trace.empty()) std::cout << "trace: " << r.trace_summary() << "\n";
+}
+
+// Unknown names and invalid inputs are the caller's mistake (2); a saga that
+// ran and failed is an outcome (1).
+int exit_code(const RunResult& r) {
+  if (r.ok() || r.status == RunStatus::kHalted) return 0;
+  if (r.error &&
+      (r.error->kind == ErrorKind::kUnknownReactor || r.error->kind == ErrorKind::kInputInvalid)) {
+    return 2;
+  }
+  return 1;
+}
+
+}  // namespace
+
+int run_start(const Context& ctx, const StartOptions& o) {
+  const std::string who = ctx.program + " start";
+  std::string text, source, error;
+  if (!read_inputs(o, text, source, error)) {
+    print_error(who, error);
+    return 2;
+  }
+  Value inputs;
+  try {
+    inputs = Value::parse(text);
+  } catch (const std::exception& e) {
+    print_error(who, "the input (" + source + ") is not valid JSON: " + e.what());
+    return 2;
+  }
+  text.clear();
+  text.shrink_to_fit();  // a large input is held once, as its Value
+
+  auto engine = open_store(ctx, "start", StoreUse::kMayCreate, ctx.options.engine.durability);
+  if (!engine) return 2;
+  if (o.background) {
+    std::string id;
+    Status s = engine->run_in_background(o.reactor, std::move(inputs), id);
+    if (!s.ok()) {
+      // NotFound (unknown reactor) and InvalidArgument (invalid or too large inputs): the
+      // caller's to fix. Unavailable: the store's.
+      print_error(who, s.to_string());
+      return s.code() == StatusCode::kUnavailable ? 1 : 2;
+    }
+    std::cout << id << "\n";
+    return 0;
+  }
+  RunResult r = engine->run(o.reactor, std::move(inputs));
+  print_result(r, o.json);
+  if (r.error) print_error(who, std::string(to_string(r.error->kind)) + ": " + r.error->message);
+  return exit_code(r);
+}
+
+}  // namespace reactor::cli

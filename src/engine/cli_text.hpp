@@ -1,0 +1,20 @@
+// How the command line writes numbers, times and messages.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace reactor::cli {
+
+// 5000 -> "5,000".
+std::string format_count(std::size_t n);
+
+// Unix milliseconds as UTC, to the second: "2025-01-31T12:00:00Z"; 0 -> "-" (unknown).
+std::string format_time(std::int64_t unix_ms);
+
+// Prints "<who>: <message>" on stderr, every password in it masked.
+void print_error(std::string_view who, std::string_view message);
+
+}  // namespace reactor::cli

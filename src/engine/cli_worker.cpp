@@ -1,0 +1,203 @@
+#include "engine/cli_worker.hpp"
+
+#include <pthread.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <atomic>
+#include <cstdio>
+#include <stdexcept>
+#include <thread>
+
+#include "durability/durable_env.hpp"
+#include "reactor/worker.hpp"
+
+namespace reactor::cli {
+
+namespace {
+
+Duration seconds(double s) {
+  return std::chrono::duration_cast<Duration>(std::chrono::duration<double>(s));
+}
+
+// One stderr line for each delivery that did not simply run its run: an
+// operator reading the log sees duplicates, bad records and takeovers.
+void log_delivery(const std::string& name, const Job& job, DeliveryOutcome outcome) {
+  const char* why = nullptr;
+  switch (outcome) {
+    case DeliveryOutcome::kSnoozed:
+      why = "the run is held by another execution";
+      break;
+    case DeliveryOutcome::kAcknowledged:
+      why = "nothing to do (the run ended or is gone)";
+      break;
+    case DeliveryOutcome::kFailedRun:
+      why = "the run cannot be resumed; marked failed";
+      break;
+    case DeliveryOutcome::kLeaseLost:
+      why = "a newer execution took the run over";
+      break;
+    case DeliveryOutcome::kBackendError:
+      why = "the store failed; the job will be redelivered";
+      break;
+    default:  // finished, suspended; handed_back is reported by the worker
+      return;
+  }
+  std::fprintf(stderr, "%s: job %lld of run %s %s: %s\n", name.c_str(),
+               static_cast<long long>(job.id), job.spec.run_id.c_str(), to_string(outcome), why);
+}
+
+// "SIGTERM", "SIGINT".
+std::string signal_name(int signal) {
+  const char* abbrev = sigabbrev_np(signal);
+  return abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(signal);
+}
+
+// The queues a worker serving `reactors` (empty: every registered one) fetches from.
+std::string queues_of(Engine& engine, const std::vector<std::string>& reactors) {
+  std::string out;
+  for (const auto& name : reactors.empty() ? engine.registry().names() : reactors) {
+    out += (out.empty() ? "" : ", ") + engine.durable_env()->queue_for(name);
+  }
+  return out.empty() ? "none" : out;
+}
+
+// What a worker did, on its way out, in one line: the store requests it made per durable step
+// are the figure to watch on a networked store (docs/redis.md, "Round trips").
+void report(const std::string& name, const std::string& how, const WorkerStats& st) {
+  std::string line = name + ": stopped (" + how + ") after " + std::to_string(st.jobs) +
+                     " deliveries (" + std::to_string(st.runs_finished) + " runs finished) and " +
+                     std::to_string(st.durable_steps) + " durable steps";
+  if (st.round_trips > 0) {
+    line += "; " + std::to_string(st.round_trips) + " requests to the store";
+    if (st.durable_steps > 0) {
+      char per_step[32];
+      std::snprintf(per_step, sizeof per_step, "%.2f",
+                    static_cast<double>(st.round_trips) / static_cast<double>(st.durable_steps));
+      line += std::string(", ") + per_step + " per durable step";
+    }
+    line += " (fetches, waits, heartbeats and sweeps included)";
+  }
+  std::fprintf(stderr, "%s\n", line.c_str());
+}
+
+// Waits for the stop signals that arrive while the worker shuts down: the first calls
+// stop_now(). Ends once told to, after the worker's threads have ended.
+class SecondSignal {
+ public:
+  SecondSignal(Worker& worker, const sigset_t& signals, const std::string& name)
+      : thread_([this, &worker, signals, name] {
+          int signal = 0;
+          while (sigwait(&signals, &signal) == 0 && !done_.load()) {
+            if (stopped_now_.exchange(true)) continue;
+            std::fprintf(stderr, "%s: %s again: handing the runs in flight back now\n",
+                         name.c_str(), signal_name(signal).c_str());
+            worker.stop_now();
+          }
+        }) {}
+  // The worker's threads have ended: wakes the thread from its sigwait and joins it.
+  void finish() {
+    done_.store(true);
+    pthread_kill(thread_.native_handle(), SIGTERM);  // blocked there: it only ends the sigwait
+    thread_.join();
+  }
+  bool stopped_now() const { return stopped_now_.load(); }
+
+ private:
+  std::atomic<bool> done_{false};
+  std::atomic<bool> stopped_now_{false};
+  std::thread thread_;
+};
+
+}  // namespace
+
+void add_worker_options(CLI::App& cmd, WorkerLoopOptions& o) {
+  cmd.add_option("--threads", o.threads, "Worker threads")->check(CLI::Range(1, 256));
+  cmd.add_option("--lease-ttl", o.lease_ttl_s, "Run lease TTL in seconds")
+      ->check(CLI::PositiveNumber);
+  cmd.add_option("--sweep-interval", o.sweep_interval_s, "Recovery sweep interval in seconds")
+      ->check(CLI::PositiveNumber);
+  cmd.add_option("--shutdown-timeout", o.shutdown_timeout_s,
+                 "Seconds the graceful stop on SIGTERM/SIGINT may take: runs in flight finish "
+                 "their step and are handed back (a second signal hands them back at once)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd.add_option("--snooze-delay", o.snooze_delay_s,
+                 "Seconds (plus up to as much jitter) before a job whose run is held by "
+                 "another execution, or that this worker cannot serve, is tried again")
+      ->check(CLI::PositiveNumber);
+  cmd.add_option("--snooze-max-attempts", o.snooze_max_attempts,
+                 "Snoozes allowed for contention other than a live duplicate")
+      ->check(CLI::Range(1, 1000000));
+  cmd.add_option("--reactors", o.reactors,
+                 "Serve only these reactors' runs (comma-separated names; default: all)")
+      ->delimiter(',');
+}
+
+DurabilityOptions durability_options(const WorkerLoopOptions& o, DurabilityOptions base) {
+  DurabilityOptions durability = std::move(base);
+  durability.lease_ttl = seconds(o.lease_ttl_s);
+  if (o.snooze_delay_s) {
+    durability.lock_snooze_base_delay = seconds(*o.snooze_delay_s);
+    durability.lock_snooze_jitter = seconds(*o.snooze_delay_s);
+  }
+  if (o.snooze_max_attempts) durability.lock_snooze_max_attempts = *o.snooze_max_attempts;
+  return durability;
+}
+
+sigset_t block_stop_signals() {
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  return stop_signals;
+}
+
+int serve(Engine& engine, const WorkerLoopOptions& o, const sigset_t& stop_signals,
+          const std::string& name, const std::function<std::string()>& on_started) {
+  WorkerOptions options;
+  options.threads = o.threads;
+  options.reactors = o.reactors;
+  options.sweep_interval = seconds(o.sweep_interval_s);
+  options.shutdown_timeout = seconds(o.shutdown_timeout_s);
+  options.on_delivery = [name](const Job& job, DeliveryOutcome outcome) {
+    log_delivery(name, job, outcome);
+  };
+  std::optional<Worker> built;
+  try {
+    built.emplace(engine, std::move(options));
+  } catch (const std::invalid_argument& e) {  // an unknown reactor
+    std::fprintf(stderr, "%s: %s\n", name.c_str(), e.what());
+    return 2;
+  }
+  Worker& worker = *built;
+  // describe(): the URL with any password masked.
+  std::fprintf(stderr, "%s: serving %s, queues %s, %d thread(s), pid %d\n", name.c_str(),
+               engine.backend()->describe().c_str(), queues_of(engine, o.reactors).c_str(),
+               o.threads, static_cast<int>(getpid()));
+  worker.start();
+  if (on_started) {
+    if (auto why = on_started(); !why.empty()) {
+      std::fprintf(stderr, "%s: %s\n", name.c_str(), why.c_str());
+      worker.stop();
+      return 1;
+    }
+  }
+  int signal = 0;
+  sigwait(&stop_signals, &signal);
+  std::fprintf(stderr,
+               "%s: %s: stopping; runs in flight finish their step and are handed back "
+               "(at most %g s; a second signal hands them back now)\n",
+               name.c_str(), signal_name(signal).c_str(), o.shutdown_timeout_s);
+  worker.stop();
+  SecondSignal second(worker, stop_signals, name);
+  worker.wait();
+  second.finish();
+  report(name,
+         signal_name(signal) + (second.stopped_now() ? ", then at once on a second signal" : ""),
+         worker.stats());
+  return 0;
+}
+
+}  // namespace reactor::cli

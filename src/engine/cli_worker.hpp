@@ -1,0 +1,59 @@
+// The worker loop of `reactor worker` (cli_main): its command-line options, the
+// engine and worker settings they make, and serving until SIGTERM or SIGINT —
+// the first stops gracefully, a second at once — with one stderr line when it
+// starts, one per unusual delivery and one when it stops. The benchmark worker
+// (`reactor-bench worker`, bench/worker.cpp) serves through the same loop.
+#pragma once
+
+#include <signal.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "reactor/durability.hpp"
+#include "reactor/engine.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace reactor::cli {
+
+struct WorkerLoopOptions {
+  int threads = 1;
+  double lease_ttl_s = 60;
+  double sweep_interval_s = 30;
+  // WorkerOptions::shutdown_timeout: the longest the graceful stop may take.
+  double shutdown_timeout_s = 25;
+  // Unset: the DurabilityOptions defaults.
+  std::optional<double> snooze_delay_s;
+  std::optional<int> snooze_max_attempts;
+  // The reactors whose runs this worker serves; empty: every registered one.
+  std::vector<std::string> reactors;
+};
+
+// --threads, --lease-ttl, --sweep-interval, --shutdown-timeout, --snooze-delay,
+// --snooze-max-attempts and --reactors on `cmd`.
+void add_worker_options(CLI::App& cmd, WorkerLoopOptions& options);
+
+// `base` with the options' lease TTL and snooze settings.
+DurabilityOptions durability_options(const WorkerLoopOptions& options, DurabilityOptions base = {});
+
+// SIGTERM and SIGINT, blocked in the calling thread. Call it before any other
+// thread starts (the engine's heartbeat thread included: every thread inherits
+// the mask), so that serve() alone receives them.
+sigset_t block_stop_signals();
+
+// Serves `engine`'s runs with the options' threads, reactors, sweep interval
+// and shutdown timeout until one of `stop_signals` arrives; then stops
+// gracefully (Worker::stop()), or at once (Worker::stop_now()) when a second
+// one arrives meanwhile, and reports. Every stderr line starts with `name`
+// ("reactor worker"). `on_started`, when given, is called once the worker's
+// threads are fetching; a non-empty return is an error: it is printed, the
+// worker stops and serve() returns 1. An unknown reactor in `reactors`: 2.
+int serve(Engine& engine, const WorkerLoopOptions& options, const sigset_t& stop_signals,
+          const std::string& name, const std::function<std::string()>& on_started = {});
+
+}  // namespace reactor::cli
