@@ -104,6 +104,9 @@ int cli_main(Engine& engine, int argc, char** argv, const CliOptions& options) {
   start_cmd->add_flag("--background", start.background,
                       "Persist the run with its job and print its id at once");
   start_cmd->add_flag("--json", start.json, "Print the run result as JSON");
+  start_cmd->add_option("--id", start.run_id,
+                        "The run's id, e.g. a business key: starting it again with the same "
+                        "inputs gives the stored run, with others a run_id_conflict");
 
   cli::WorkerLoopOptions worker;
   auto* worker_cmd =

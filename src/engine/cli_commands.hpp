@@ -37,6 +37,8 @@ struct StartOptions {
   std::string input_file;  // --input-file PATH; exclusive with --input
   bool background = false;
   bool json = false;
+  // --id: the run's id (a business key makes the start idempotent); empty: a fresh UUID.
+  std::string run_id;
 };
 int run_start(const Context& ctx, const StartOptions& options);
 

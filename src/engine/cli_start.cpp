@@ -64,7 +64,8 @@ void print_result(const RunResult& r, bool json) {
 int exit_code(const RunResult& r) {
   if (r.ok() || r.status == RunStatus::kHalted) return 0;
   if (r.error &&
-      (r.error->kind == ErrorKind::kUnknownReactor || r.error->kind == ErrorKind::kInputInvalid)) {
+      (r.error->kind == ErrorKind::kUnknownReactor || r.error->kind == ErrorKind::kInputInvalid ||
+       r.error->kind == ErrorKind::kRunIdConflict)) {
     return 2;
   }
   return 1;
@@ -93,7 +94,7 @@ int run_start(const Context& ctx, const StartOptions& o) {
   if (!engine) return 2;
   if (o.background) {
     std::string id;
-    Status s = engine->run_in_background(o.reactor, std::move(inputs), id);
+    Status s = engine->run_in_background(o.reactor, std::move(inputs), id, {o.run_id});
     if (!s.ok()) {
       // NotFound (unknown reactor) and InvalidArgument (invalid or too large inputs): the
       // caller's to fix. Unavailable: the store's.
@@ -103,7 +104,9 @@ int run_start(const Context& ctx, const StartOptions& o) {
     std::cout << id << "\n";
     return 0;
   }
-  RunResult r = engine->run(o.reactor, std::move(inputs));
+  RunOptions run_options;
+  run_options.run_id = o.run_id;
+  RunResult r = engine->run(o.reactor, std::move(inputs), run_options);
   print_result(r, o.json);
   if (r.error) print_error(who, std::string(to_string(r.error->kind)) + ": " + r.error->message);
   return exit_code(r);

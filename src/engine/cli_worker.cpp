@@ -122,6 +122,10 @@ void add_worker_options(CLI::App& cmd, WorkerLoopOptions& o) {
                  "their step and are handed back (a second signal hands them back at once)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  cmd.add_option("--visibility-timeout", o.visibility_timeout_s,
+                 "Seconds a fetched job stays invisible to other workers; a dead worker's job "
+                 "is delivered again sooner, once the sweeper finds its run's lease lapsed")
+      ->check(CLI::PositiveNumber);
   cmd.add_option("--snooze-delay", o.snooze_delay_s,
                  "Seconds (plus up to as much jitter) before a job whose run is held by "
                  "another execution, or that this worker cannot serve, is tried again")
@@ -161,6 +165,7 @@ int serve(Engine& engine, const WorkerLoopOptions& o, const sigset_t& stop_signa
   options.reactors = o.reactors;
   options.sweep_interval = seconds(o.sweep_interval_s);
   options.shutdown_timeout = seconds(o.shutdown_timeout_s);
+  if (o.visibility_timeout_s) options.visibility_timeout = seconds(*o.visibility_timeout_s);
   options.on_delivery = [name](const Job& job, DeliveryOutcome outcome) {
     log_delivery(name, job, outcome);
   };

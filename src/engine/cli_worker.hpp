@@ -27,6 +27,8 @@ struct WorkerLoopOptions {
   double sweep_interval_s = 30;
   // WorkerOptions::shutdown_timeout: the longest the graceful stop may take.
   double shutdown_timeout_s = 25;
+  // WorkerOptions::visibility_timeout; unset: its default.
+  std::optional<double> visibility_timeout_s;
   // Unset: the DurabilityOptions defaults.
   std::optional<double> snooze_delay_s;
   std::optional<int> snooze_max_attempts;
@@ -34,7 +36,7 @@ struct WorkerLoopOptions {
   std::vector<std::string> reactors;
 };
 
-// --threads, --lease-ttl, --sweep-interval, --shutdown-timeout, --snooze-delay,
+// --threads, --lease-ttl, --sweep-interval, --shutdown-timeout, --visibility-timeout, --snooze-delay,
 // --snooze-max-attempts and --reactors on `cmd`.
 void add_worker_options(CLI::App& cmd, WorkerLoopOptions& options);
 

@@ -18,7 +18,7 @@ class InspectorTest : public ::testing::Test {
   // A root run's header as the engine stores it.
   RunHeaderRow file(const std::string& id, const std::string& reactor, RunStatus status,
                     std::int64_t created_at_ms, std::int64_t updated_at_ms) {
-    Run run;
+    reactor::Run run;
     run.id = run.root_id = id;
     run.reactor = reactor;
     run.status = status;
