@@ -32,6 +32,7 @@ enum class ErrorKind {
   kDefinitionChanged,   // the run was started on a different graph
   kCorruptRecord,       // a stored record could not be read
   kContention,          // the store stayed busy through lock_snooze_max_attempts snoozes
+  kValueTooLarge,       // a step returned a value past the limits (reactor/limits.hpp); compensated
   kInternal,
 };
 

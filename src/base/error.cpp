@@ -11,7 +11,7 @@ namespace reactor {
 namespace {
 
 // Stored in run records and branched on by callers: never rename an entry.
-constexpr std::array<std::pair<ErrorKind, const char*>, 11> kErrorKindNames{{
+constexpr std::array<std::pair<ErrorKind, const char*>, 12> kErrorKindNames{{
     {ErrorKind::kStepFailed, "step_failed"},
     {ErrorKind::kTimeout, "timeout"},
     {ErrorKind::kInputInvalid, "input_invalid"},
@@ -22,6 +22,7 @@ constexpr std::array<std::pair<ErrorKind, const char*>, 11> kErrorKindNames{{
     {ErrorKind::kDefinitionChanged, "definition_changed"},
     {ErrorKind::kCorruptRecord, "corrupt_record"},
     {ErrorKind::kContention, "contention"},
+    {ErrorKind::kValueTooLarge, "value_too_large"},
     {ErrorKind::kInternal, "internal"},
 }};
 

@@ -1,14 +1,16 @@
 #include "execution/execution.hpp"
 
+#include <cstdint>
+
 namespace reactor {
 
-Execution::Execution(Run& root, const ExecuteEnv& env, const ExecuteHooks& hooks,
-                     bool root_is_new)
+Execution::Execution(Run& root, const ExecuteEnv& env, const ExecuteHooks& hooks, bool root_is_new)
     : root_(root),
       clock_(env.clock),
       observers_(env.observers),
       overrides_(env.overrides != nullptr && !env.overrides->empty() ? env.overrides : nullptr),
       hooks_(hooks),
+      max_value_bytes_(env.max_value_bytes != 0 ? env.max_value_bytes : SIZE_MAX),
       pool_(env.pool),
       jitter_(env.jitter_seed) {
   // Trace events up to here are stored already, unless the run is new.
@@ -37,9 +39,8 @@ void Execution::checkpoint_at(std::int64_t now, bool force) {
     delta_ = CheckpointDelta{{}, {}, {}, root_.trace.size()};
     return;
   }
-  const auto min_gap = std::chrono::duration_cast<std::chrono::milliseconds>(
-                           hooks_.checkpoint_min_interval)
-                           .count();
+  const auto min_gap =
+      std::chrono::duration_cast<std::chrono::milliseconds>(hooks_.checkpoint_min_interval).count();
   if (!force && min_gap > 0 && now - last_commit_ms_ < min_gap) return;
   Status s = hooks_.commit(root_, delta_);
   if (!s.ok()) {
@@ -54,6 +55,5 @@ void Execution::checkpoint_at(std::int64_t now, bool force) {
 void Execution::yield_until(std::int64_t due_ms) {
   if (!yield_at_ms_ || due_ms < *yield_at_ms_) yield_at_ms_ = due_ms;
 }
-
 
 }  // namespace reactor
