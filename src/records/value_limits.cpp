@@ -93,10 +93,10 @@ std::optional<std::string> value_limit_error(const Value& value, std::size_t max
                                              std::string_view what) {
   const ValueSize size = measure_value(value, max_bytes);
   if (size.too_deep) {
-    return std::string(what) + " nests deeper than " + std::to_string(kMaxValueDepth) + " levels";
+    return std::string(what) + ": nested deeper than " + std::to_string(kMaxValueDepth) + " levels";
   }
   if (size.too_large) {
-    return std::string(what) + " is over " + std::to_string(max_bytes) +
+    return std::string(what) + ": over " + std::to_string(max_bytes) +
            " bytes as JSON (max_value_bytes)";
   }
   return std::nullopt;

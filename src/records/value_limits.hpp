@@ -26,8 +26,8 @@ struct ValueSize {
 // limits allow.
 ValueSize measure_value(const Value& value, std::size_t max_bytes, int max_depth = kMaxValueDepth);
 
-// Why `value` cannot be stored ("<what> nests deeper than 512 levels",
-// "<what> is over 8388608 bytes as JSON (max_value_bytes)"), or nothing.
+// Why `value` cannot be stored ("<what>: nested deeper than 512 levels",
+// "<what>: over 8388608 bytes as JSON (max_value_bytes)"), or nothing.
 std::optional<std::string> value_limit_error(const Value& value, std::size_t max_bytes,
                                              std::string_view what);
 

@@ -71,7 +71,7 @@ for mode in --background ""; do
   if out=$("$reactor" --storage "$db" start OrderSaga --input "$deep_input" $mode 2>&1); then
     echo "bad_records: start ${mode:-(in the foreground)} accepted inputs nested 10,000 deep" >&2
     fail=1
-  elif [[ $out != *"nest deeper than 512 levels"* ]]; then
+  elif [[ $out != *"nested deeper than 512 levels"* ]]; then
     echo "bad_records: start ${mode:-(in the foreground)} did not name the depth limit: $out" >&2
     fail=1
   fi

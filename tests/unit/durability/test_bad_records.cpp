@@ -104,7 +104,7 @@ TEST_F(BadRecords, AStoredResultPastMaxValueBytesFailsTheRunAsCorrupt) {
                                    std::string(200, 'x') +
                                    R"(","retry_at_ms":0,"started_at_ms":1,"status":"completed"})"});
   const std::string id = plant([](RunHeaderRow&) {}, rows);
-  expect_failed_as_corrupt(id, "its result is over 100 bytes");
+  expect_failed_as_corrupt(id, "its result: over 100 bytes");
 }
 
 Value nested(int depth) {
@@ -124,23 +124,23 @@ TEST_F(BadRecords, InputsPastTheLimitsAreRefusedNamingTheLimit) {
   std::string id;
   Status s = engine_->run_in_background("Five", {{"n", std::string(200, 'x')}}, id);
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
-  EXPECT_NE(s.message().find("the inputs are over 100 bytes as JSON (max_value_bytes)"),
+  EXPECT_NE(s.message().find("the inputs: over 100 bytes as JSON (max_value_bytes)"),
             std::string::npos)
       << s.message();
   s = engine_->run_in_background("Five", {{"n", nested(10000)}}, id);
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
-  EXPECT_NE(s.message().find("nest deeper than 512 levels"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("nested deeper than 512 levels"), std::string::npos) << s.message();
   std::vector<std::string> ids;
   s = engine_->run_many_in_background("Five", {{{"n", 1}}, {{"n", nested(600)}}}, ids);
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
-  EXPECT_NE(s.message().find("[1] the inputs nest deeper"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("[1] the inputs: nested deeper"), std::string::npos) << s.message();
   EXPECT_TRUE(ids.empty());
 
   const RunResult r = engine_->run("Five", {{"n", nested(10000)}});
   EXPECT_EQ(r.status, RunStatus::kFailed);
   ASSERT_TRUE(r.error.has_value());
   EXPECT_EQ(r.error->kind, ErrorKind::kInputInvalid);
-  EXPECT_NE(r.error->message.find("nest deeper than 512 levels"), std::string::npos);
+  EXPECT_NE(r.error->message.find("nested deeper than 512 levels"), std::string::npos);
   std::vector<RunHeaderRow> stored;
   ASSERT_TRUE(store_->list_runs(RunFilter{}, stored).ok());
   EXPECT_TRUE(stored.empty());  // refused before anything was stored
@@ -161,7 +161,7 @@ TEST_F(BadRecords, AStepReturningAValuePastTheLimitsFailsWithValueTooLarge) {
             .step("big",
                   [calls, deep](const Args&) {
                     ++*calls;
-                    return Success(deep ? nested(10000) : Value(std::string(200, 'x')));
+                    return Success(deep ? nested(2000) : Value(std::string(200, 'x')));
                   })
             .retries(fixed_backoff(3, 0ms))
             .compensate([compensated](const std::string&, const Args&, StepContext&) {
@@ -175,7 +175,7 @@ TEST_F(BadRecords, AStepReturningAValuePastTheLimitsFailsWithValueTooLarge) {
     EXPECT_EQ(r.error->kind, ErrorKind::kValueTooLarge);
     EXPECT_FALSE(r.error->retryable);
     EXPECT_EQ(r.error->attempts, 1);
-    EXPECT_NE(r.error->message.find(deep ? "nests deeper than 512" : "over 100 bytes"),
+    EXPECT_NE(r.error->message.find(deep ? "nested deeper than 512" : "over 100 bytes"),
               std::string::npos)
         << r.error->message;
     RunResult stored;

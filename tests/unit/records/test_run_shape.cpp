@@ -110,7 +110,7 @@ TEST(RunShape, AttemptsThatWouldOverflowAndValuesPastTheLimitsAreCorrupt) {
   EXPECT_NE(shape_error(run, def).find("attempts"), std::string::npos);
   run = run_of(def);
   run.steps[0].result = std::string(200, 'x');
-  EXPECT_NE(shape_error(run, def, 100).find("its result is over 100 bytes"), std::string::npos);
+  EXPECT_NE(shape_error(run, def, 100).find("its result: over 100 bytes"), std::string::npos);
   EXPECT_EQ(shape_error(run, def, 1000), "");
   run = run_of(def);
   run.inputs = Value{{"k", std::string(200, 'x')}};
