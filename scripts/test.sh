@@ -97,7 +97,7 @@ run_stage release all
 # The sanitizer presets compile with line tables only (-g1), ASan at -O0: its build takes half
 # the time it took at -O1 -g on 2 cores (the longest part of this script), its tests a few
 # seconds more.
-run_stage asan "reactor_unit_tests reactor_conformance_tests" -LE integration
+run_stage asan "reactor_unit_tests reactor_conformance_tests reactor_fuzz_replay" -LE integration
 TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1} \
   run_binary_stage tsan reactor_concurrency_tests
 

@@ -7,6 +7,7 @@
 #include <functional>
 #include <string>
 
+#include "reactor/limits.hpp"
 #include "reactor/value.hpp"
 
 namespace reactor {
@@ -57,6 +58,15 @@ struct DurabilityOptions {
   // leases, commits and records), waiting out retry delays on the engine's
   // clock. With the memory backend this is the inline mode: no worker needed.
   bool inline_jobs = false;
+  // The largest value, as JSON text, a run may take as its inputs or a step
+  // may return (its result, a Failure's details, a Halt's reason); values
+  // also nest at most kMaxValueDepth levels (reactor/limits.hpp). Larger
+  // inputs are refused with InvalidArgument (a failed RunResult from run());
+  // a step returning a larger value fails with ErrorKind::kValueTooLarge, not
+  // retried, compensated. A stored run holding a value past either limit is
+  // corrupt, so raise this freely but never lower it below values already
+  // stored: a worker fails such runs with corrupt_record.
+  std::size_t max_value_bytes = kDefaultMaxValueBytes;
   // The queue a reactor's jobs go to (default: its name), so services that
   // share one store never take each other's runs.
   std::function<std::string(const std::string& reactor)> queue_for;

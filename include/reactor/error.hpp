@@ -34,6 +34,7 @@ enum class ErrorKind {
   kInterrupted,         // a step's executions kept dying with their worker (a poison pill)
   kCorruptRecord,       // a stored record could not be read
   kContention,          // the store stayed busy through lock_snooze_max_attempts snoozes
+  kValueTooLarge,       // a step returned a value past the limits (reactor/limits.hpp); compensated
   kInternal,
 };
 

@@ -1,6 +1,8 @@
 #include "reactor/error.hpp"
 
 #include <array>
+#include <climits>
+#include <cstdint>
 #include <stdexcept>
 #include <utility>
 
@@ -9,7 +11,7 @@ namespace reactor {
 namespace {
 
 // Stored in run records and branched on by callers: never rename an entry.
-constexpr std::array<std::pair<ErrorKind, const char*>, 13> kErrorKindNames{{
+constexpr std::array<std::pair<ErrorKind, const char*>, 14> kErrorKindNames{{
     {ErrorKind::kStepFailed, "step_failed"},
     {ErrorKind::kTimeout, "timeout"},
     {ErrorKind::kInputInvalid, "input_invalid"},
@@ -22,6 +24,7 @@ constexpr std::array<std::pair<ErrorKind, const char*>, 13> kErrorKindNames{{
     {ErrorKind::kInterrupted, "interrupted"},
     {ErrorKind::kCorruptRecord, "corrupt_record"},
     {ErrorKind::kContention, "contention"},
+    {ErrorKind::kValueTooLarge, "value_too_large"},
     {ErrorKind::kInternal, "internal"},
 }};
 
@@ -31,6 +34,26 @@ template <typename T>
 void read_optional(const Value& j, const char* key, T& out) {
   auto it = j.find(key);
   if (it != j.end()) out = it->template get<T>();
+}
+
+// An int member: an integer in range, never a number converted (a double past int's range is
+// undefined behaviour to cast). Throws std::invalid_argument otherwise.
+void read_optional_int(const Value& j, const char* key, int& out) {
+  auto it = j.find(key);
+  if (it == j.end()) return;
+  if (it->is_number_unsigned()) {
+    if (it->get<std::uint64_t>() <= static_cast<std::uint64_t>(INT_MAX)) {
+      out = static_cast<int>(it->get<std::uint64_t>());
+      return;
+    }
+  } else if (it->is_number_integer()) {
+    const auto n = it->get<std::int64_t>();
+    if (n >= INT_MIN && n <= INT_MAX) {
+      out = static_cast<int>(n);
+      return;
+    }
+  }
+  throw std::invalid_argument(std::string("'") + key + "' is not an integer in range");
 }
 
 }  // namespace
@@ -90,7 +113,7 @@ void from_json(const Value& j, RunError& e) {
   read_optional(j, "exception_type", e.exception_type);
   read_optional(j, "message", e.message);
   read_optional(j, "details", e.details);
-  read_optional(j, "attempts", e.attempts);
+  read_optional_int(j, "attempts", e.attempts);
   read_optional(j, "retryable", e.retryable);
   read_optional(j, "validation_errors", e.validation_errors);
   read_optional(j, "rollback_failures", e.rollback_failures);

@@ -4,9 +4,22 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <string>
+
+#include "reactor/limits.hpp"
 
 namespace reactor {
 namespace {
+
+// Levels of runs a run of `d` holds: 1, plus its deepest composed child's or map element's.
+// Each child was checked when it was built, so this recursion is at most kMaxRunNesting deep.
+int nesting_of(const DefinitionData& d) {
+  int deepest = 0;
+  for (const auto& s : d.steps) {
+    if (s.kind != StepKind::kStep && s.child) deepest = std::max(deepest, nesting_of(*s.child));
+  }
+  return 1 + deepest;
+}
 
 class Checker {
  public:
@@ -22,6 +35,15 @@ class Checker {
   void check_names() {
     if (d_.name.empty()) throw DefinitionError("a reactor needs a non-empty name");
     if (d_.max_concurrency < 1) fail("max_concurrency must be at least 1");
+    // The limits of reactor/limits.hpp: a stored run past them is corrupt.
+    if (d_.steps.size() > kMaxRunSteps) {
+      fail("has " + std::to_string(d_.steps.size()) + " steps, more than " +
+           std::to_string(kMaxRunSteps));
+    }
+    if (nesting_of(d_) > kMaxRunNesting) {
+      fail("composes runs " + std::to_string(nesting_of(d_)) + " levels deep, more than " +
+           std::to_string(kMaxRunNesting));
+    }
     std::set<std::string> inputs;
     for (const auto& in : d_.inputs) {
       if (in.name.empty()) fail("an input needs a non-empty name");

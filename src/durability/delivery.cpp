@@ -3,6 +3,7 @@
 #include "base/run_errors.hpp"
 #include "records/codec.hpp"
 #include "records/run_rows.hpp"
+#include "records/run_shape.hpp"
 
 namespace reactor {
 
@@ -35,17 +36,23 @@ DeliveryOutcome committed(const Status& s, DeliveryOutcome if_ok) {
   return s.ok() ? if_ok : DeliveryOutcome::kBackendError;
 }
 
-// A terminal record for a run this process cannot execute.
+// A terminal record for a run this process cannot execute. Cannot throw: the record writer
+// never does, and if making the header fails even so (memory), the job is left to its next
+// delivery rather than the worker taken down.
 DeliveryOutcome fail_run(DurableEnv& env, const Writer& w, Run run, ErrorKind kind,
-                         std::string message) {
-  run.status = RunStatus::kFailed;
-  run.suspension.reset();
-  run.error = engine_error(kind, run.reactor, std::move(message));
-  run.updated_at_ms = env.now_ms();
-  CommitRequest c = w.fenced();
-  c.headers.push_back(records::encode_header(run, env.expiry_ms()));
-  w.finish_with(c);
-  return committed(env.backend.commit(c), DeliveryOutcome::kFailedRun);
+                         std::string message) noexcept {
+  try {
+    run.status = RunStatus::kFailed;
+    run.suspension.reset();
+    run.error = engine_error(kind, run.reactor, std::move(message));
+    run.updated_at_ms = env.now_ms();
+    CommitRequest c = w.fenced();
+    c.headers.push_back(records::encode_header(run, env.expiry_ms()));
+    w.finish_with(c);
+    return committed(env.backend.commit(c), DeliveryOutcome::kFailedRun);
+  } catch (...) {
+    return DeliveryOutcome::kBackendError;
+  }
 }
 
 // The run as far as its header can be read, to rewrite its status; a bare
@@ -270,6 +277,10 @@ DeliveryOutcome process_delivery(DurableEnv& env, const Delivery& d, const std::
                           "' (fingerprint " + run.fingerprint + ", now " + def->fingerprint() +
                           ")");
     }
+  }
+  // A record can decode and still not be a run of this graph: the executor indexes by it.
+  if (auto why = records::run_shape_error(run, *def->data(), env.options.max_value_bytes)) {
+    return fail_run(env, w, std::move(run), ErrorKind::kCorruptRecord, *why);
   }
   return execute_delivery(env, *def, std::move(run), w, d, o);
 }

@@ -16,8 +16,19 @@
 #include "durability/sweeper.hpp"
 #include "durability/sync_run.hpp"
 #include "execution/execute.hpp"
+#include "records/run_shape.hpp"
+#include "records/value_limits.hpp"
 
 namespace reactor {
+
+namespace {
+
+// Why `inputs` are past max_value_bytes or kMaxValueDepth (InvalidArgument), or nothing.
+std::optional<std::string> inputs_limit_error(const Value& inputs, const DurabilityOptions& o) {
+  return records::value_limit_error(inputs, o.max_value_bytes, "the inputs");
+}
+
+}  // namespace
 
 struct Engine::Impl {
   Impl(EngineOptions o, Registry& registry)
@@ -56,8 +67,9 @@ struct Engine::Impl {
                          const ExecuteHooks& hooks, bool root_is_new) {
     std::vector<std::shared_ptr<Observer>> observers = options.observers;
     for (const auto& o : def.data()->observers) observers.push_back(o);
-    ExecuteEnv env{*options.clock, std::move(observers),
-                   run_options ? &run_options->overrides : nullptr, pool, next_seed()};
+    const std::map<std::string, RunFn>* overrides = run_options ? &run_options->overrides : nullptr;
+    ExecuteEnv env{*options.clock, std::move(observers), overrides,
+                   pool,           next_seed(),          options.durability.max_value_bytes};
     return execute_run(run, def, env, hooks, root_is_new);
   }
 
@@ -108,6 +120,11 @@ RunResult Engine::run(const std::string& reactor, Value inputs, const RunOptions
 }
 
 RunResult Engine::run(const Definition& definition, Value inputs, const RunOptions& options) {
+  // Refused before anything copies or stores them: a value past the limits would be a record
+  // no worker can read.
+  if (auto why = inputs_limit_error(inputs, impl_->options.durability)) {
+    return failed_result(options.run_id, definition.name(), ErrorKind::kInputInvalid, *why);
+  }
   Run run = create_run(definition, std::move(inputs), options.run_id);
   if (impl_->durable && options.overrides.empty() && !options.on_checkpoint) {
     return run_synchronously(*impl_->durable, definition, std::move(run));
@@ -131,6 +148,11 @@ RunResult Engine::resume(const Definition& definition, Run run, const RunOptions
                              run.reactor + "' (fingerprint " + run.fingerprint + ", now " +
                              definition.fingerprint() + ")");
   }
+  // A snapshot can parse and still not be a run of this graph: the executor indexes by it.
+  if (auto why = records::run_shape_error(run, *definition.data(),
+                                          impl_->options.durability.max_value_bytes)) {
+    return failed_result(run.id, run.reactor, ErrorKind::kCorruptRecord, *why);
+  }
   if (!is_terminal(run.status)) {
     ExecuteHooks hooks;
     if (options.on_checkpoint) {
@@ -152,6 +174,9 @@ Status Engine::run_in_background(const std::string& reactor, Value inputs, std::
   if (!def) return Status::NotFound("no reactor is registered as '" + reactor + "'");
   // Validated here, in the caller: a bad input is the caller's error, not a
   // failed run discovered later by a worker.
+  if (auto why = inputs_limit_error(inputs, impl_->options.durability)) {
+    return Status::InvalidArgument(*why);
+  }
   std::vector<FieldError> errors = validate_inputs(*def->data(), inputs);
   if (!errors.empty()) return Status::InvalidArgument("invalid inputs: " + describe(errors));
   Run run = create_run(*def, std::move(inputs), options.run_id);
@@ -176,6 +201,10 @@ Status Engine::run_many_in_background(const std::string& reactor, std::vector<Va
   // refused whole, so the caller never has to find out which runs started.
   std::string invalid;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
+    if (auto why = inputs_limit_error(inputs[i], impl_->options.durability)) {
+      invalid += "; [" + std::to_string(i) + "] " + *why;
+      continue;
+    }
     std::vector<FieldError> errors = validate_inputs(*def->data(), inputs[i]);
     if (!errors.empty()) invalid += "; [" + std::to_string(i) + "] " + describe(errors);
   }

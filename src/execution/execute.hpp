@@ -67,6 +67,8 @@ struct ExecuteEnv {
   const std::map<std::string, RunFn>* overrides = nullptr;
   ThreadPool& pool;
   std::uint64_t jitter_seed = 0;
+  // What a step may return (DurabilityOptions::max_value_bytes); 0: no byte limit.
+  std::size_t max_value_bytes = 0;
 };
 
 struct ExecuteOutcome {

@@ -1,5 +1,7 @@
 #include "execution/execution.hpp"
 
+#include <cstdint>
+
 namespace reactor {
 
 Execution::Execution(Run& root, const ExecuteEnv& env, const ExecuteHooks& hooks, bool root_is_new)
@@ -8,6 +10,7 @@ Execution::Execution(Run& root, const ExecuteEnv& env, const ExecuteHooks& hooks
       observers_(env.observers),
       overrides_(env.overrides != nullptr && !env.overrides->empty() ? env.overrides : nullptr),
       hooks_(hooks),
+      max_value_bytes_(env.max_value_bytes != 0 ? env.max_value_bytes : SIZE_MAX),
       pool_(env.pool),
       jitter_(env.jitter_seed) {
   // Trace events up to here are stored already, unless the run is new.

@@ -88,12 +88,16 @@ class Execution {
   // Uniform in [0, max]. Thread-safe.
   Duration jitter(Duration max) { return jitter_(max); }
 
+  // The most bytes a value a step returns may take as JSON (ExecuteEnv::max_value_bytes).
+  std::size_t max_value_bytes() const { return max_value_bytes_; }
+
  private:
   Run& root_;
   Clock& clock_;
   ObserverHub observers_;
   const std::map<std::string, RunFn>* overrides_;
   const ExecuteHooks& hooks_;
+  std::size_t max_value_bytes_;
   ThreadPool& pool_;
   std::mutex mu_;
   CheckpointDelta delta_;

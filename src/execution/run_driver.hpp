@@ -101,6 +101,7 @@ class RunDriver {
   Attempt run_compose(std::size_t i, const Args& args);
   Attempt run_map(std::size_t i, const Value& items);
   void validate_output(const StepSpec& spec, Attempt& a);
+  void check_value_limits(const StepSpec& spec, Attempt& a) const;
   void record(std::size_t i, int attempt_no, Attempt a, Lock& lock);
   void record_failure(std::size_t i, int attempt_no, Attempt a, Lock& lock);
   void mark_done(std::size_t i);

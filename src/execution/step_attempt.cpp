@@ -7,6 +7,8 @@
 #include "execution/argument_resolver.hpp"
 #include "execution/run_driver.hpp"
 #include "execution/step_invoker.hpp"
+#include "reactor/limits.hpp"
+#include "records/value_limits.hpp"
 
 namespace reactor {
 namespace {
@@ -90,6 +92,11 @@ std::optional<ArgumentError> RunDriver::resolve_map_source(const StepSpec& spec,
   if (!items.is_array()) {
     return ArgumentError{"source of map '" + spec.name + "' is not an array", {}};
   }
+  if (items.size() > kMaxMapElements) {
+    return ArgumentError{"source of map '" + spec.name + "' has " + std::to_string(items.size()) +
+                             " elements, more than " + std::to_string(kMaxMapElements),
+                         {}};
+  }
   return std::nullopt;
 }
 
@@ -107,8 +114,20 @@ RunDriver::Attempt RunDriver::run_plain(const StepSpec& spec, const Args& args, 
   Attempt a;
   a.kind = inv.timed_out ? ErrorKind::kTimeout : ErrorKind::kStepFailed;
   a.result = std::move(inv.result);
+  check_value_limits(spec, a);
   validate_output(spec, a);
   return a;
+}
+
+// A value past the limits (reactor/limits.hpp) could be neither stored nor read back: the
+// step fails, not retried (it would return the same), and is compensated (its side effect
+// exists).
+void RunDriver::check_value_limits(const StepSpec& spec, Attempt& a) const {
+  auto why = records::value_limit_error(a.result.value(), ex_.max_value_bytes(),
+                                        "the value step '" + spec.name + "' returned");
+  if (!why) return;
+  a.result = Failure(*why, false);
+  a.kind = ErrorKind::kValueTooLarge;
 }
 
 // An output that fails its schema is a failure of a step whose side effect
@@ -169,6 +188,7 @@ RunDriver::Attempt RunDriver::run_compose(std::size_t i, const Args& args) {
     default:
       a.interrupted = true;  // the tree was stopped mid-child
   }
+  if (!a.interrupted && a.result.ok()) check_value_limits(spec, a);  // its steps' values together
   return a;
 }
 
@@ -227,10 +247,11 @@ RunDriver::Attempt RunDriver::run_map(std::size_t i, const Value& items) {
         }
       }
       a.result = Success(std::move(out));
-      return a;
+    } else {
+      auto body = [&](std::stop_token) { return Success(spec.collect(MapResults(outcomes))); };
+      a.result = invoke_user_code(body, std::nullopt, ex_.clock()).result;
     }
-    auto body = [&](std::stop_token) { return Success(spec.collect(MapResults(outcomes))); };
-    a.result = invoke_user_code(body, std::nullopt, ex_.clock()).result;
+    check_value_limits(spec, a);  // the elements' values together may be past them
     if (a.result.ok()) return a;
     a.body_started = false;  // the elements roll back; the map itself has no side effect
   }
@@ -243,6 +264,7 @@ RunDriver::Attempt RunDriver::run_map(std::size_t i, const Value& items) {
   }
   if (!a.child_error) {
     RunError e;
+    e.kind = a.kind;
     e.step = path_of(i);
     e.reactor = def_.name;
     e.exception_type = a.result.exception_type();

@@ -1,8 +1,10 @@
 #include "records/codec.hpp"
 
+#include "reactor/limits.hpp"
 #include "records/field_writer.hpp"
 #include "records/fields.hpp"
 #include "records/json_reader.hpp"
+#include "records/json_writer.hpp"
 
 namespace reactor::records {
 
@@ -34,15 +36,23 @@ std::string header_body(const Run& run) {
 
 // Reads the steps' list of a header body of `version` into run.steps.
 void read_step_list(FieldReader& v, int version, Run& run) {
+  // A count is checked before anything is allocated for it: 41 bytes must not ask for
+  // gigabytes (no definition has more steps than kMaxRunSteps).
+  const auto too_many = [](std::size_t count) {
+    return RecordError("the header counts " + std::to_string(count) + " steps, more than " +
+                       std::to_string(kMaxRunSteps));
+  };
   if (version == 1) {
     std::uint32_t count = 0;
     v("step_count", count);
+    if (count > kMaxRunSteps) throw too_many(count);
     run.steps.resize(count);
     return;
   }
   Value names;
   v("step_names", names);
   if (!names.is_array()) throw RecordError("step_names is not an array");
+  if (names.size() > kMaxRunSteps) throw too_many(names.size());
   run.steps.resize(names.size());
   for (std::size_t i = 0; i < names.size(); ++i) {
     if (!names[i].is_string()) throw RecordError("step_names holds a non-string");
@@ -97,6 +107,12 @@ Run decode_header(const RunHeaderRow& row) {
     throw RecordError("run " + row.id + " has unsupported schema_version " +
                       std::to_string(row.schema_version) + " (this build reads up to " +
                       std::to_string(kHeaderVersion) + ")");
+  }
+  // The columns a store keeps beside the body (SQLite's) are text of its own: what is not UTF-8
+  // there is as corrupt as a body that is not.
+  for (const std::string* column :
+       {&row.id, &row.root_id, &row.parent_id, &row.reactor, &row.fingerprint}) {
+    if (!valid_utf8(*column)) throw RecordError("run header: a column is not UTF-8");
   }
   Run run;
   run.id = row.id;

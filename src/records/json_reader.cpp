@@ -166,7 +166,23 @@ void FieldReader::raw_json(std::string_view key, std::string& out) {
   simdjson::ondemand::json_type type;
   if (auto e = v.type().get(type); e) wrong(key, e);
   if (type == simdjson::ondemand::json_type::string) {
-    read(v, key, out);
+    // Escaped as a string (the layouts before Redis layout 5): it must be one JSON object and
+    // nothing else, or writing it back inline would make a record nobody can read.
+    std::string escaped;
+    read(v, key, escaped);
+    detail::ParseBuffer buffer;
+    simdjson::ondemand::document& doc = buffer.parse(escaped, "the escaped member");
+    simdjson::ondemand::object object;
+    std::string_view text;
+    if (auto e = doc.get_object().get(object); e) wrong(key, e);
+    if (auto e = object.raw_json().get(text); e) wrong(key, e);
+    // The object is the whole text but for whitespace around it.
+    const auto first = escaped.find_first_not_of(" \t\n\r");
+    const auto last = escaped.find_last_not_of(" \t\n\r");
+    if (first == std::string::npos || last - first + 1 != text.size()) {
+      wrong(key, simdjson::TRAILING_CONTENT);
+    }
+    out.assign(text);
     return;
   }
   simdjson::ondemand::object object;

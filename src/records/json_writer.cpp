@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
+#include <vector>
 
 namespace reactor::records {
 
@@ -71,10 +72,13 @@ void append_escape(std::string& out, unsigned char c) {
 }  // namespace
 
 void append_string(std::string& out, std::string_view text) {
+  const std::size_t began = out.size();
   out += '"';
   std::size_t plain_from = 0;  // start of the bytes not yet copied
+  std::uint64_t high = 0;      // the top bits of every byte seen: non-zero when any is not ASCII
   const auto look_at = [&](std::size_t k) {
     const auto c = static_cast<unsigned char>(text[k]);
+    high |= c & 0x80;
     if (plain(c)) return;
     out.append(text.data() + plain_from, k - plain_from);
     plain_from = k + 1;
@@ -82,12 +86,20 @@ void append_string(std::string& out, std::string_view text) {
   };
   std::size_t k = 0;
   for (; k + 8 <= text.size(); k += 8) {
-    if (!needs_escape(word_at(text, k))) continue;
+    const std::uint64_t word = word_at(text, k);
+    high |= word & kHighBits;
+    if (!needs_escape(word)) continue;
     for (std::size_t b = k; b < k + 8; ++b) look_at(b);
   }
   for (; k < text.size(); ++k) look_at(k);
   out.append(text.data() + plain_from, text.size() - plain_from);
   out += '"';
+  if (high == 0 || valid_utf8(text)) return;
+  // Not UTF-8 (a message quoting a record's bytes, a name from a store's column): each bad
+  // sequence becomes U+FFFD, as dump() with error_handler_t::replace writes it, so the record
+  // written stays readable and writing it never throws.
+  out.resize(began);
+  out += Value(std::string(text)).dump(-1, ' ', false, Value::error_handler_t::replace);
 }
 
 void ObjectWriter::key(std::string_view k) {
@@ -127,6 +139,8 @@ bool ascii_word_at(std::string_view text, std::size_t k) {
   return k + 8 <= text.size() && (word_at(text, k) & kHighBits) == 0;
 }
 
+}  // namespace
+
 // Well-formed UTF-8 as Value::dump() requires it: no stray continuation bytes,
 // no overlong forms, no surrogates, nothing past U+10FFFF. ASCII, most of any
 // record, is passed over a word at a time.
@@ -164,57 +178,70 @@ bool valid_utf8(std::string_view text) {
   return true;
 }
 
-}  // namespace
+namespace {
 
-void append_value(std::string& out, const Value& value) {
+// A scalar as dump() writes it; false for an array or an object.
+bool append_scalar(std::string& out, const Value& value) {
   switch (value.type()) {
     case Value::value_t::null:
       out += "null";
-      return;
+      return true;
     case Value::value_t::boolean:
       out += value.get<bool>() ? "true" : "false";
-      return;
+      return true;
     case Value::value_t::number_integer:
       append_integer(out, value.get<std::int64_t>());
-      return;
+      return true;
     case Value::value_t::number_unsigned:
       append_integer(out, value.get<std::uint64_t>());
-      return;
-    case Value::value_t::string: {
-      const auto& text = value.get_ref<const std::string&>();
-      // Invalid UTF-8 is refused as Value::dump() refuses it (it throws).
-      if (!valid_utf8(text)) break;
-      append_string(out, text);
-      return;
-    }
-    case Value::value_t::array: {
-      out += '[';
-      bool first = true;
-      for (const auto& element : value) {
-        if (!first) out += ',';
-        first = false;
-        append_value(out, element);
-      }
-      out += ']';
-      return;
-    }
-    case Value::value_t::object: {
-      out += '{';
-      bool first = true;
-      for (const auto& [k, element] : value.items()) {
-        if (!first) out += ',';
-        first = false;
-        append_string(out, k);
-        out += ':';
-        append_value(out, element);
-      }
-      out += '}';
-      return;
-    }
+      return true;
+    case Value::value_t::string:
+      append_string(out, value.get_ref<const std::string&>());
+      return true;
+    case Value::value_t::array:
+    case Value::value_t::object:
+      return false;
     default:  // floating point (its shortest form is nlohmann's to give), binary, discarded
-      break;
+      out += value.dump(-1, ' ', false, Value::error_handler_t::replace);
+      return true;
   }
-  out += value.dump();
+}
+
+}  // namespace
+
+void append_value(std::string& out, const Value& value) {
+  if (append_scalar(out, value)) return;
+  // Arrays and objects with a stack of our own, not the thread's: however deep a value nests,
+  // writing it cannot overflow the stack (the limits are checked where values come in).
+  struct Open {
+    const Value* container;
+    Value::const_iterator next;
+  };
+  // One per thread, kept between calls: a step's result costs no allocation for the stack.
+  thread_local std::vector<Open> open;
+  open.clear();
+  const auto enter = [&](const Value& container) {
+    out += container.is_array() ? '[' : '{';
+    open.push_back(Open{&container, container.cbegin()});
+  };
+  enter(value);
+  while (!open.empty()) {
+    Open& top = open.back();
+    if (top.next == top.container->cend()) {
+      out += top.container->is_array() ? ']' : '}';
+      open.pop_back();
+      continue;
+    }
+    if (top.next != top.container->cbegin()) out += ',';
+    if (top.container->is_object()) {
+      append_string(out, top.next.key());
+      out += ':';
+    }
+    const Value& element = *top.next;
+    ++top.next;
+    if (!append_scalar(out, element)) enter(element);  // may move `top`: not used after
+  }
+  if (open.capacity() > 4096) std::vector<Open>().swap(open);  // a deep one keeps no memory
 }
 
 ObjectWriter& ObjectWriter::value(std::string_view k, const Value& value) {

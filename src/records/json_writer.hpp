@@ -13,13 +13,19 @@
 
 namespace reactor::records {
 
+// Whether `text` is well-formed UTF-8 (what Value::dump() and simdjson accept).
+bool valid_utf8(std::string_view text);
+
 // `text` as a JSON string literal, quotes included, escaped as Value::dump()
-// escapes it. Bytes from 0x80 up pass through: the text is UTF-8 already.
+// escapes it. Well-formed UTF-8 passes through; text that is not UTF-8 is
+// written as dump() with error_handler_t::replace writes it (each bad
+// sequence becomes U+FFFD). Never throws (but bad_alloc).
 void append_string(std::string& out, std::string_view text);
 
 // `value` as JSON text, what value.dump() gives (numbers with a fraction are
-// nlohmann's to write; they go through dump()). Throws as dump() does for a
-// string that is not UTF-8.
+// nlohmann's to write; they go through dump()); strings as append_string
+// writes them. Never throws (but bad_alloc), and never recurses: a value of
+// any depth is written with a heap stack.
 void append_value(std::string& out, const Value& value);
 
 // One JSON object: {"k":v,...}, in the order the fields are added. Keys are

@@ -3,8 +3,10 @@
 #include <map>
 #include <stdexcept>
 
+#include "reactor/limits.hpp"
 #include "records/codec.hpp"
 #include "records/json_reader.hpp"
+#include "records/run_shape.hpp"
 
 namespace reactor::records {
 namespace {
@@ -74,9 +76,16 @@ Placement placement_of(const std::string& parent_path, const std::string& child_
 
 namespace {
 
-void attach_children(Run& parent, std::map<std::string, std::vector<Run*>>& by_parent) {
+// `level`: the parent's, the root's being 1. Children deeper than any definition composes
+// (kMaxRunNesting) are corrupt: a chain of 100,000 child headers must not nest 100,000 Runs
+// (their copies and destructors recurse).
+void attach_children(Run& parent, std::map<std::string, std::vector<Run*>>& by_parent, int level) {
   auto it = by_parent.find(parent.id);
   if (it == by_parent.end()) return;
+  if (level >= kMaxRunNesting) {
+    throw std::invalid_argument("child runs nest deeper than " + std::to_string(kMaxRunNesting) +
+                                " levels");
+  }
   // Place each child at its step (and element index), then recurse.
   std::map<std::pair<std::size_t, std::size_t>, Run*> placed;
   for (Run* child : it->second) {
@@ -89,6 +98,11 @@ void attach_children(Run& parent, std::map<std::string, std::vector<Run*>>& by_p
       throw std::invalid_argument("child run " + child->id + " names unknown step '" + p.step +
                                   "'");
     }
+    if (p.element >= kMaxMapElements) {
+      throw std::invalid_argument("child run " + child->id + " is element " +
+                                  std::to_string(p.element) + ", past " +
+                                  std::to_string(kMaxMapElements));
+    }
     placed[{step, p.element}] = child;
   }
   for (auto& [where, child] : placed) {
@@ -100,7 +114,7 @@ void attach_children(Run& parent, std::map<std::string, std::vector<Run*>>& by_p
     children.push_back(std::move(*child));
   }
   for (auto& rec : parent.steps) {
-    for (auto& child : rec.children) attach_children(child, by_parent);
+    for (auto& child : rec.children) attach_children(child, by_parent, level + 1);
   }
 }
 
@@ -121,6 +135,9 @@ Run decode_tree(const StoredRun& stored) {
     }
     it->second.steps[row.index] = decode_step(row.body);
   }
+  for (const auto& [id, run] : runs) {
+    if (auto why = run_times_error(run)) throw std::invalid_argument(*why);
+  }
   const std::string root_id = stored.headers.front().root_id;
   auto root_it = runs.find(root_id);
   if (root_it == runs.end()) throw std::invalid_argument("root header missing");
@@ -129,7 +146,12 @@ Run decode_tree(const StoredRun& stored) {
     if (id != root_id) by_parent[run.parent_id].push_back(&run);
   }
   Run root = std::move(root_it->second);
-  attach_children(root, by_parent);
+  attach_children(root, by_parent, 1);
+  if (stored.trace.size() > kMaxTraceEvents) {
+    throw std::invalid_argument("the trace holds " + std::to_string(stored.trace.size()) +
+                                " events, more than " + std::to_string(kMaxTraceEvents));
+  }
+  root.trace.reserve(stored.trace.size());
   for (const auto& row : stored.trace) {
     if (row.seq != root.trace.size()) throw std::invalid_argument("trace has a gap");
     root.trace.push_back(decode_trace(row.body));

@@ -2,19 +2,26 @@
 // (records/fields.hpp): run snapshots (run_to_json), run results
 // (to_json(RunResult)) and trace events. Each carries a schema version that
 // guards readers against a newer release's records.
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
+#include "reactor/limits.hpp"
 #include "reactor/run.hpp"
 #include "reactor/run_result.hpp"
 #include "records/fields.hpp"
 #include "records/value_fields.hpp"
+#include "records/value_limits.hpp"
 
 namespace reactor {
 
 namespace {
 
 using records::ValueReader;
+
+// How deep a snapshot or result may nest: its values at most kMaxValueDepth levels, inside a
+// few levels (run, steps, step, children, …) per run of the kMaxRunNesting a tree may hold.
+constexpr int kMaxSnapshotDepth = kMaxValueDepth + 8 * kMaxRunNesting;
 using records::ValueWriter;
 
 // Iterating a JSON object yields its values, so a record with an object where a list belongs
@@ -27,6 +34,14 @@ const Value& array_at(const Value& j, const char* key) {
 
 void check_schema_version(const Value& j, const char* what, int newest) {
   if (!j.is_object()) throw std::invalid_argument(std::string(what) + " is not a JSON object");
+  // A parsed Value nests as deep as its text did; reading it copies its members recursively.
+  // A run's values nest at most kMaxValueDepth levels, and its record a few levels more per
+  // composed run.
+  const records::ValueSize size = records::measure_value(j, SIZE_MAX, kMaxSnapshotDepth);
+  if (size.depth > kMaxSnapshotDepth) {
+    throw std::invalid_argument(std::string(what) + " nests deeper than " +
+                                std::to_string(kMaxSnapshotDepth) + " levels");
+  }
   auto it = j.find("schema_version");
   if (it == j.end()) throw std::invalid_argument(std::string(what) + " has no schema_version");
   if (!it->is_number_integer()) {

@@ -3,6 +3,8 @@
 // hold (run snapshots, run results) rather than what the stores keep.
 #pragma once
 
+#include <cstdint>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -105,6 +107,14 @@ class ValueReader {
           if (std::is_unsigned_v<T> && !j.is_number_unsigned()) {
             throw std::invalid_argument("not a non-negative integer");
           }
+          // In the member's range, not converted modulo its size.
+          const bool fits =
+              j.is_number_unsigned()
+                  ? j.template get<std::uint64_t>() <=
+                        static_cast<std::uint64_t>(std::numeric_limits<T>::max())
+                  : j.template get<std::int64_t>() >= std::numeric_limits<T>::min() &&
+                        j.template get<std::int64_t>() <= std::numeric_limits<T>::max();
+          if (!fits) throw std::invalid_argument("out of range");
         }
         j.get_to(out);
       } else {

@@ -442,6 +442,22 @@ TEST_F(RedisBackendTest, AHeaderThatDoesNotParseHidesNoOtherRunFromListingsOrSwe
   EXPECT_EQ(db_->load_header("garbled", h).code(), StatusCode::kCorruption);
 }
 
+// A field of a run's rows hash that no build writes (issue 16, item 19) is a corrupt record of
+// that run, which the worker fails at once; as an internal error it was redelivered for ever.
+TEST_F(RedisBackendTest, ARowsFieldNoBuildWritesIsCorruptionOfItsRun) {
+  for (const std::string field : {"s:bad#x", "s:bad", "s", "", "x:bad", "t:nine"}) {
+    CommitRequest c;
+    c.headers = {header("bad", RunStatus::kRunning)};
+    ASSERT_TRUE(db_->commit(c).ok());
+    factory_.raw().command({"HSET", factory_.prefix() + "{bad}:rows", field, "{}"});
+    StoredRun stored;
+    const Status s = db_->load_run("bad", stored);
+    EXPECT_EQ(s.code(), StatusCode::kCorruption) << field << ": " << s.to_string();
+    factory_.raw().command({"HDEL", factory_.prefix() + "{bad}:rows", field});
+    ASSERT_TRUE(db_->load_run("bad", stored).ok()) << field;
+  }
+}
+
 TEST_F(RedisBackendTest, AWrongPasswordIsUnavailableAndNotRepeated) {
   std::string url = factory_.url();
   const auto at = url.find('@');

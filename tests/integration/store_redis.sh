@@ -106,6 +106,39 @@ local jobs = redis.call("SMEMBERS", P .. "{" .. id .. "}:jobs")
 for _, job in ipairs(jobs) do redis.call("HSET", P .. "job:" .. job, "reactor", ARGV[3]) end
 return #jobs'
 
+# ARGV: prefix, run id, text, replacement. The first FROM in the run's header record (its body is
+# inline) becomes TO, found as plain text; an error if there is none.
+redis_replace_in_header='
+local P, id, from, to = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local rows = P .. "{" .. id .. "}:rows"
+local blob = redis.call("HGET", rows, "h:" .. id)
+if not blob then return redis.error_reply("no header for run " .. id) end
+local first, last = string.find(blob, from, 1, true)
+if not first then return redis.error_reply("the header of run " .. id .. " has no " .. from) end
+redis.call("HSET", rows, "h:" .. id, string.sub(blob, 1, first - 1) .. to .. string.sub(blob, last + 1))
+return 1'
+# ARGV: prefix, run id, count. Copies of the run's header record in its rows hash, each the child
+# of the one before (paths growing for the first 70 levels), as one script.
+redis_chain_children='
+local P, id, count = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local rows = P .. "{" .. id .. "}:rows"
+local blob = redis.call("HGET", rows, "h:" .. id)
+if not blob then return redis.error_reply("no header for run " .. id) end
+local function replace(s, from, to)
+  local first, last = string.find(s, from, 1, true)
+  return string.sub(s, 1, first - 1) .. to .. string.sub(s, last + 1)
+end
+local path = ""
+for n = 1, count do
+  if n <= 70 then path = (n == 1) and "reserve" or (path .. "/reserve") end
+  local child, parent = id .. "-c" .. n, (n == 1) and id or (id .. "-c" .. (n - 1))
+  local b = replace(blob, "\"id\":\"" .. id .. "\"", "\"id\":\"" .. child .. "\"")
+  b = replace(b, "\"parent_id\":\"\"", "\"parent_id\":\"" .. parent .. "\"")
+  b = replace(b, "\"path\":\"\"", "\"path\":\"" .. path .. "\"")
+  redis.call("HSET", rows, "h:" .. child, b)
+end
+return count'
+
 store_edit_header() { rcli EVAL "$redis_edit_header" 0 "$redis_prefix" "$@" >/dev/null; }
 store_jobs() { rcli SCARD "${redis_prefix}{$1}:jobs"; }
 store_corrupt_header() { store_edit_header "$1" body '"{\"path\": [garbage"'; }
@@ -118,3 +151,15 @@ store_corrupt_step() { rcli EVAL "$redis_corrupt_step" 0 "$redis_prefix" "$1" "$
 store_set_schema_version() { store_edit_header "$1" schema_version "$2"; }
 store_set_header_reactor() { store_edit_header "$1" reactor "\"$2\""; }
 store_set_job_reactor() { rcli EVAL "$redis_set_job_reactor" 0 "$redis_prefix" "$1" "$2" >/dev/null; }
+store_set_step() { rcli HSET "${redis_prefix}{$1}:rows" "s:$1#$2" "$3" >/dev/null; }
+store_replace_in_body() {
+  rcli EVAL "$redis_replace_in_header" 0 "$redis_prefix" "$1" "$2" "$3" >/dev/null
+}
+store_corrupt_fingerprint() {
+  store_replace_in_body "$1" '"fingerprint":"' $'"fingerprint":"\xff'
+}
+store_chain_children() {
+  rcli EVAL "$redis_chain_children" 0 "$redis_prefix" "$1" "$2" >/dev/null
+}
+# store_set_rows_field RUN_ID FIELD: a field of the run's rows hash no build writes.
+store_set_rows_field() { rcli HSET "${redis_prefix}{$1}:rows" "$2" x >/dev/null; }

@@ -19,6 +19,32 @@ store_corrupt_step() {
 store_set_schema_version() { sql "UPDATE runs SET schema_version = $2 WHERE id = '$1'"; }
 store_set_header_reactor() { sql "UPDATE runs SET reactor = '$2' WHERE id = '$1'"; }
 store_set_job_reactor() { sql "UPDATE jobs SET reactor = '$2' WHERE run_id = '$1'"; }
+store_set_step() {
+  sql "INSERT OR REPLACE INTO steps (run_id, idx, body) SELECT id, $2, '$3' FROM runs WHERE id = '$1'"
+}
+store_replace_in_body() {
+  [[ $(sql "SELECT instr(body, '$2') > 0 FROM runs WHERE id = '$1'") == 1 ]] ||
+    { echo "store_replace_in_body: the body of run $1 has no $2" >&2; return 1; }
+  sql "UPDATE runs SET body = replace(body, '$2', '$3') WHERE id = '$1'"
+}
+store_corrupt_fingerprint() {
+  sql "UPDATE runs SET fingerprint = fingerprint || CAST(X'ff' AS TEXT) WHERE id = '$1'"
+}
+# The children are copies of the run's header, each a level deeper (their paths grow for the
+# first 70 levels, past any nesting a definition may compose), all in one transaction.
+store_chain_children() {
+  sql "WITH RECURSIVE chain(n, path) AS (
+         SELECT 1, 'reserve'
+         UNION ALL SELECT n + 1, CASE WHEN n < 70 THEN path || '/reserve' ELSE path END
+         FROM chain WHERE n < $2)
+       INSERT INTO runs (id, root_id, parent_id, reactor, status, fingerprint, schema_version, body,
+                         updated_at, expires_at)
+       SELECT '$1-c' || n, '$1', CASE WHEN n = 1 THEN '$1' ELSE '$1-c' || (n - 1) END, r.reactor,
+              'running', r.fingerprint, r.schema_version,
+              replace(r.body, '"path":""', '"path":"' || path || '"'), r.updated_at,
+              r.expires_at
+       FROM chain, (SELECT * FROM runs WHERE id = '$1') r"
+}
 # No wait: a writer that is mid-commit holds the lock.
 store_write_lock_free() {
   sqlite3 -cmd ".timeout 0" "$sqlite_file" "BEGIN IMMEDIATE; ROLLBACK;" >/dev/null 2>&1

@@ -41,6 +41,15 @@ store_corrupt_header() { store_unsupported store_corrupt_header; }
 store_garble_header() { store_unsupported store_garble_header; }
 # store_corrupt_step RUN_ID INDEX: garbage JSON in one step record of the run.
 store_corrupt_step() { store_unsupported store_corrupt_step; }
+# store_set_step RUN_ID INDEX TEXT: the step record is TEXT, bytes as given (no single quote).
+store_set_step() { store_unsupported store_set_step; }
+# store_replace_in_body RUN_ID FROM TO: the text FROM in the run's header body becomes TO (no
+# single quotes in either); fails if the body has no FROM.
+store_replace_in_body() { store_unsupported store_replace_in_body; }
+# store_corrupt_fingerprint RUN_ID: a byte that is not UTF-8 (0xff) in the run's fingerprint.
+store_corrupt_fingerprint() { store_unsupported store_corrupt_fingerprint; }
+# store_chain_children RUN_ID N: N child headers under the run, each the parent of the next.
+store_chain_children() { store_unsupported store_chain_children; }
 # store_set_schema_version RUN_ID N: the header claims record schema version N.
 store_set_schema_version() { store_unsupported store_set_schema_version; }
 # store_set_header_reactor RUN_ID NAME: the run's header names another reactor.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <map>
+#include <stdexcept>
 #include <string_view>
 #include <type_traits>
 
@@ -15,14 +16,22 @@ namespace reactor::redis {
 
 namespace {
 
+// A field name of a run's rows hash that this build cannot read: the stored run is corrupt (a
+// stored record, not the server's reply, is wrong), and delivering it again will not help.
+struct BadField : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 // Splits a step field "<run id>#<index>".
 void parse_step_field(std::string_view field, std::string& run_id, std::uint32_t& index) {
   const auto hash = field.rfind('#');
-  if (hash == std::string_view::npos) throw BadReply("step field '" + std::string(field) + "'");
+  if (hash == std::string_view::npos) throw BadField("step field 's:" + std::string(field) + "'");
   const char* first = field.data() + hash + 1;
   const char* last = field.data() + field.size();
   auto [end, ec] = std::from_chars(first, last, index);
-  if (ec != std::errc() || end != last) throw BadReply("step field '" + std::string(field) + "'");
+  if (ec != std::errc() || end != last) {
+    throw BadField("step field 's:" + std::string(field) + "'");
+  }
   run_id.assign(field.substr(0, hash));
 }
 
@@ -30,7 +39,7 @@ std::uint64_t parse_seq(std::string_view seq) {
   std::uint64_t n = 0;
   auto [end, ec] = std::from_chars(seq.data(), seq.data() + seq.size(), n);
   if (ec != std::errc() || end != seq.data() + seq.size()) {
-    throw BadReply("trace seq " + std::string(seq));
+    throw BadField("trace field 't:" + std::string(seq) + "'");
   }
   return n;
 }
@@ -79,30 +88,35 @@ Status read_stored_run(const std::string& root_id, const redisReply& r, StoredRu
   std::vector<StepRow> steps;
   std::vector<TraceRow> trace;
   Status decoded;
-  for_each_field(element(r, 0), [&](std::string field, std::string value) {
-    const std::string_view name = std::string_view(field).substr(2);
-    const std::string_view kind = std::string_view(field).substr(0, 2);
-    if (kind == "h:") {
-      RunHeaderRow h;
-      Status d = decode_header("run header " + std::string(name), value, h);
-      if (d.ok()) {
-        headers.push_back(std::move(h));
-      } else if (decoded.ok()) {
-        decoded = d;
+  try {
+    for_each_field(element(r, 0), [&](std::string field, std::string value) {
+      if (field.size() < 2) throw BadField("field '" + field + "'");
+      const std::string_view name = std::string_view(field).substr(2);
+      const std::string_view kind = std::string_view(field).substr(0, 2);
+      if (kind == "h:") {
+        RunHeaderRow h;
+        Status d = decode_header("run header " + std::string(name), value, h);
+        if (d.ok()) {
+          headers.push_back(std::move(h));
+        } else if (decoded.ok()) {
+          decoded = d;
+        }
+      } else if (kind == "i:") {
+        inputs.push_back({std::string(name), std::move(value)});
+      } else if (kind == "s:") {
+        StepRow row;
+        parse_step_field(name, row.run_id, row.index);
+        row.body = std::move(value);
+        steps.push_back(std::move(row));
+      } else if (kind == "t:") {
+        trace.push_back({root_id, parse_seq(name), std::move(value)});
+      } else {
+        throw BadField("field '" + field + "'");
       }
-    } else if (kind == "i:") {
-      inputs.push_back({std::string(name), std::move(value)});
-    } else if (kind == "s:") {
-      StepRow row;
-      parse_step_field(name, row.run_id, row.index);
-      row.body = std::move(value);
-      steps.push_back(std::move(row));
-    } else if (kind == "t:") {
-      trace.push_back({root_id, parse_seq(name), std::move(value)});
-    } else {
-      throw BadReply("field '" + field + "' of run " + root_id);
-    }
-  });
+    });
+  } catch (const BadField& e) {
+    return Status::Corruption("run " + root_id + ": its rows hold a malformed " + e.what());
+  }
   if (!decoded.ok()) return decoded;
   auto root = std::find_if(headers.begin(), headers.end(),
                            [&](const RunHeaderRow& h) { return h.id == root_id; });

@@ -353,3 +353,18 @@ TEST(BuilderValidation, RejectsBadNamesAndSettings) {
               HasSubstr("max_concurrency"));
   EXPECT_THROW(Builder("").step("a", ok_step).build(), DefinitionError);
 }
+
+// The limits of reactor/limits.hpp a stored run is held to: no definition can make a run that
+// its own workers would refuse as corrupt.
+TEST(BuilderValidation, DefinitionsPastTheRunLimitsAreRejected) {
+  Builder wide("Wide");
+  for (std::size_t i = 0; i <= kMaxRunSteps; ++i) wide.step("s" + std::to_string(i), ok_step);
+  EXPECT_THAT(rejection(wide), HasSubstr("more than 10000"));
+
+  Definition deep = Builder("L1").step("a", ok_step).build();
+  for (int level = 2; level <= kMaxRunNesting; ++level) {
+    deep = Builder("L" + std::to_string(level)).compose("c", deep).build();
+  }
+  EXPECT_THAT(rejection(Builder("Deeper").compose("c", deep)),
+              HasSubstr("65 levels deep, more than 64"));
+}

@@ -73,8 +73,9 @@ TEST(JsonWriter, ValuesAreWrittenAsValueDumpWritesThem) {
   }
 }
 
-// What is not UTF-8 is refused exactly where Value::dump() refuses it.
-TEST(JsonWriter, ValuesThatAreNotUtf8AreRefusedAsValueDumpRefusesThem) {
+// What is not UTF-8 (a message quoting a record's bytes) is written as dump() with
+// error_handler_t::replace writes it: never thrown at the writer, always readable back.
+TEST(JsonWriter, TextThatIsNotUtf8IsWrittenWithReplacementCharacters) {
   const std::string texts[] = {"\xff",
                                "\xc0\xaf",
                                "\xc3",
@@ -86,29 +87,50 @@ TEST(JsonWriter, ValuesThatAreNotUtf8AreRefusedAsValueDumpRefusesThem) {
                                "a\xc3\xa9",
                                "\xf4\x8f\xbf\xbf",
                                "\xef\xbf\xbf",
-                               "\xe0\xa0\x80"};
+                               "\xe0\xa0\x80",
+                               "quote \" \xff\n"};
   // Each alone, and after ASCII the check passes over a word at a time.
   std::vector<std::string> cases;
   for (const auto& text : texts) {
     for (std::size_t ascii : {0, 7, 8, 17}) cases.push_back(std::string(ascii, 'a') + text);
   }
   for (const auto& text : cases) {
-    const Value value{{"k", text}};
+    const Value value{{"k", text}, {text, 1}};
+    const std::string expected = value.dump(-1, ' ', false, Value::error_handler_t::replace);
+    std::string out;
+    append_value(out, value);
+    EXPECT_EQ(out, expected) << text.size() << " bytes";
+    std::string alone;
+    append_string(alone, text);
+    EXPECT_EQ(alone, Value(text).dump(-1, ' ', false, Value::error_handler_t::replace));
+    EXPECT_TRUE(valid_utf8(alone)) << alone;
     bool dump_throws = false;
-    std::string expected;
     try {
-      expected = value.dump();
-    } catch (const nlohmann::json::type_error&) {
+      (void)Value(text).dump();
+    } catch (const Value::type_error&) {
       dump_throws = true;
     }
-    std::string out;
-    if (dump_throws) {
-      EXPECT_THROW(append_value(out, value), nlohmann::json::type_error) << text.size() << " bytes";
-    } else {
-      append_value(out, value);
-      EXPECT_EQ(out, expected);
-    }
+    EXPECT_EQ(valid_utf8(text), !dump_throws) << text.size() << " bytes";
   }
+}
+
+// The writer keeps its own stack: a value nested a million levels deep (which the recursive
+// writer overflowed the thread's stack on) is written, not crashed on.
+TEST(JsonWriter, AValueOfAnyDepthIsWrittenWithoutRecursion) {
+  constexpr int kDepth = 1000000;
+  Value deep = 1;
+  for (int i = 0; i < kDepth; ++i) {
+    Value outer = Value::array();
+    outer.push_back(std::move(deep));
+    deep = std::move(outer);
+  }
+  std::string out;
+  append_value(out, deep);
+  EXPECT_EQ(out, std::string(kDepth, '[') + "1" + std::string(kDepth, ']'));
+  Value wide{{"a", {{"b", Value::array({1, Value::object(), "x"})}}}, {"c", Value::array()}};
+  out.clear();
+  append_value(out, wide);
+  EXPECT_EQ(out, wide.dump());
 }
 
 TEST(JsonWriter, ObjectsAreWhatValueDumpGives) {
