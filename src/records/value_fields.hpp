@@ -108,12 +108,15 @@ class ValueReader {
             throw std::invalid_argument("not a non-negative integer");
           }
           // In the member's range, not converted modulo its size.
-          const bool fits =
-              j.is_number_unsigned()
-                  ? j.template get<std::uint64_t>() <=
-                        static_cast<std::uint64_t>(std::numeric_limits<T>::max())
-                  : j.template get<std::int64_t>() >= std::numeric_limits<T>::min() &&
-                        j.template get<std::int64_t>() <= std::numeric_limits<T>::max();
+          bool fits = true;
+          if (j.is_number_unsigned()) {
+            fits = j.template get<std::uint64_t>() <=
+                   static_cast<std::uint64_t>(std::numeric_limits<T>::max());
+          } else if constexpr (std::is_signed_v<T>) {  // an unsigned T took only unsigned j
+            const auto v = j.template get<std::int64_t>();
+            fits = v >= std::int64_t{std::numeric_limits<T>::min()} &&
+                   v <= std::int64_t{std::numeric_limits<T>::max()};
+          }
           if (!fits) throw std::invalid_argument("out of range");
         }
         j.get_to(out);

@@ -119,12 +119,12 @@ Value nested(int depth) {
 
 TEST_F(BadRecords, InputsPastTheLimitsAreRefusedNamingTheLimit) {
   DurabilityOptions d;
-  d.max_value_bytes = 100;
+  d.max_value_bytes = 100'000;  // room for a value 10,000 deep: 2 bytes a level
   open(d);
   std::string id;
-  Status s = engine_->run_in_background("Five", {{"n", std::string(200, 'x')}}, id);
+  Status s = engine_->run_in_background("Five", {{"n", std::string(200'000, 'x')}}, id);
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
-  EXPECT_NE(s.message().find("the inputs: over 100 bytes as JSON (max_value_bytes)"),
+  EXPECT_NE(s.message().find("the inputs: over 100000 bytes as JSON (max_value_bytes)"),
             std::string::npos)
       << s.message();
   s = engine_->run_in_background("Five", {{"n", nested(10000)}}, id);
@@ -150,7 +150,7 @@ TEST_F(BadRecords, InputsPastTheLimitsAreRefusedNamingTheLimit) {
 // and is compensated (its side effect happened); the run fails with value_too_large.
 TEST_F(BadRecords, AStepReturningAValuePastTheLimitsFailsWithValueTooLarge) {
   DurabilityOptions d;
-  d.max_value_bytes = 100;
+  d.max_value_bytes = 100'000;  // room for a value 10,000 deep: 2 bytes a level
   open(d);
   auto compensated = std::make_shared<std::atomic<int>>(0);
   auto calls = std::make_shared<std::atomic<int>>(0);
@@ -161,7 +161,7 @@ TEST_F(BadRecords, AStepReturningAValuePastTheLimitsFailsWithValueTooLarge) {
             .step("big",
                   [calls, deep](const Args&) {
                     ++*calls;
-                    return Success(deep ? nested(2000) : Value(std::string(200, 'x')));
+                    return Success(deep ? nested(2000) : Value(std::string(200'000, 'x')));
                   })
             .retries(fixed_backoff(3, 0ms))
             .compensate([compensated](const std::string&, const Args&, StepContext&) {
@@ -175,7 +175,7 @@ TEST_F(BadRecords, AStepReturningAValuePastTheLimitsFailsWithValueTooLarge) {
     EXPECT_EQ(r.error->kind, ErrorKind::kValueTooLarge);
     EXPECT_FALSE(r.error->retryable);
     EXPECT_EQ(r.error->attempts, 1);
-    EXPECT_NE(r.error->message.find(deep ? "nested deeper than 512" : "over 100 bytes"),
+    EXPECT_NE(r.error->message.find(deep ? "nested deeper than 512" : "over 100000 bytes"),
               std::string::npos)
         << r.error->message;
     RunResult stored;
@@ -191,7 +191,7 @@ TEST_F(BadRecords, AStepReturningAValuePastTheLimitsFailsWithValueTooLarge) {
 TEST_F(BadRecords, ResumingASnapshotThatIsNotARunOfItsDefinitionFailsAsCorrupt) {
   open();
   const Definition five = *engine_->registry().find("Five");
-  Run run = engine_->create_run(five, {{"n", 0}});
+  reactor::Run run = engine_->create_run(five, {{"n", 0}});
   run.steps.pop_back();
   RunResult r = engine_->resume(run_from_json(run_to_json(run)));
   EXPECT_EQ(r.status, RunStatus::kFailed);

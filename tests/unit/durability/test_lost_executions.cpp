@@ -97,7 +97,9 @@ TEST_F(LostExecutions, ALossBeforeTheFirstCommitOfADeliveryIsRecordedToo) {
       Builder("Lost1")
           .step("only",
                 [&](const Args&, StepContext& ctx) {
-                  if (++runs == 1) EXPECT_TRUE(steal_lease(ctx.run_id()));
+                  if (++runs == 1) {
+                    EXPECT_TRUE(steal_lease(ctx.run_id()));
+                  }
                   return Success();
                 })
           .build());

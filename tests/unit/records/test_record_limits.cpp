@@ -8,6 +8,7 @@
 #include <string>
 
 #include "reactor/limits.hpp"
+#include "reactor/run_result.hpp"
 #include "records/codec.hpp"
 #include "records/run_rows.hpp"
 #include "records/value_limits.hpp"
@@ -51,7 +52,7 @@ TEST(RecordLimits, TextThatIsNotUtf8IsRefusedWhenReadAndReplacedWhenWritten) {
                             "\"step\":\"\",\"type\":\"run\"}"),
                RecordError);
 
-  Run run;
+  reactor::Run run;
   run.id = run.root_id = "r";
   run.reactor = "R\xff";
   run.fingerprint = "fp\xc0";
@@ -62,7 +63,7 @@ TEST(RecordLimits, TextThatIsNotUtf8IsRefusedWhenReadAndReplacedWhenWritten) {
   run.steps.resize(1);
   run.steps[0].name = "s\xff";
   const RunHeaderRow row = encode_header(run, 0);
-  const Run back = decode_header(decode_header_record(encode_header_record(row)));
+  const reactor::Run back = decode_header(decode_header_record(encode_header_record(row)));
   ASSERT_TRUE(back.error.has_value());
   EXPECT_EQ(back.error->message, "step row: member 'attempts': \xef\xbf\xbd");
   EXPECT_EQ(back.error->details, (Value{{"quoted", "\xef\xbf\xbd"}}));
@@ -134,7 +135,7 @@ TEST(RecordLimits, ChildRunsChainedPastTheNestingLimitAreCorruption) {
     stored.headers.push_back(std::move(h));
     if (i < 70) path += path.empty() ? "s" : "/s";  // past any nesting the limit allows
   }
-  Run run;
+  reactor::Run run;
   const Status s = decode_run(stored, run);
   EXPECT_EQ(s.code(), StatusCode::kCorruption) << s.to_string();
   EXPECT_NE(s.message().find("nest deeper than"), std::string::npos) << s.message();
@@ -154,7 +155,7 @@ TEST(RecordLimits, TimesTheEngineWaitsOnPastTheYear9999AreCorruption) {
                                  R"("error":"","finished_at_ms":1,"name":"s","result":null,)"
                                  R"("retry_at_ms":9223372036854775807,"started_at_ms":1,)"
                                  R"("status":"retry_scheduled"})"});
-  Run run;
+  reactor::Run run;
   Status s = decode_run(stored, run);
   EXPECT_EQ(s.code(), StatusCode::kCorruption);
   EXPECT_NE(s.message().find("out of range"), std::string::npos) << s.message();
@@ -174,7 +175,7 @@ TEST(RecordLimits, ATraceLongerThanTheLimitIsCorruption) {
   StoredRun stored;
   stored.headers.push_back(header_row("r", 3, body_with(R"("step_names":[])")));
   stored.trace.resize(kMaxTraceEvents + 1);
-  Run run;
+  reactor::Run run;
   const Status s = decode_run(stored, run);
   EXPECT_EQ(s.code(), StatusCode::kCorruption);
   EXPECT_NE(s.message().find("more than"), std::string::npos) << s.message();
@@ -216,7 +217,7 @@ TEST(RecordLimits, MeasuringAValueGivesItsJsonSizeAndDepthWithoutRecursion) {
 // A snapshot is a Value the caller parsed (nlohmann nests without limit); reading it copied
 // every member recursively.
 TEST(RecordLimits, ASnapshotNestedPastTheLimitIsRefused) {
-  Value snapshot = run_to_json(Run{});
+  Value snapshot = run_to_json(reactor::Run{});
   snapshot["inputs"] = nested(100000);
   EXPECT_THROW(run_from_json(snapshot), std::invalid_argument);
   Value result = to_json(RunResult{});

@@ -24,7 +24,7 @@ Definition parent_def() {
 }
 
 Run run_of(const Definition& def) {
-  Run run;
+  reactor::Run run;
   run.id = run.root_id = "r";
   run.reactor = def.name();
   run.fingerprint = def.fingerprint();
@@ -40,7 +40,7 @@ std::string shape_error(const Run& run, const Definition& def, std::size_t max =
 
 TEST(RunShape, ARunOfItsDefinitionFits) {
   const Definition def = parent_def();
-  Run run = run_of(def);
+  reactor::Run run = run_of(def);
   run.steps[1].children.push_back(run_of(Definition(def.steps()[1].child)));
   EXPECT_EQ(shape_error(run, def), "");
 }
@@ -49,7 +49,7 @@ TEST(RunShape, ARunOfItsDefinitionFits) {
 // the steps' end.
 TEST(RunShape, StepsOtherThanTheDefinitionsAreCorrupt) {
   const Definition def = parent_def();
-  Run run = run_of(def);
+  reactor::Run run = run_of(def);
   run.steps.pop_back();
   EXPECT_NE(shape_error(run, def).find("1 steps, the definition 2"), std::string::npos)
       << shape_error(run, def);
@@ -61,7 +61,7 @@ TEST(RunShape, StepsOtherThanTheDefinitionsAreCorrupt) {
 // rolling_back with failed_step 100000: compensate indexed past the steps' end.
 TEST(RunShape, AFailedStepPastTheStepsIsCorrupt) {
   const Definition def = parent_def();
-  Run run = run_of(def);
+  reactor::Run run = run_of(def);
   run.status = RunStatus::kRollingBack;
   run.failed_step = 100000;
   EXPECT_NE(shape_error(run, def).find("failed_step 100000"), std::string::npos);
@@ -72,14 +72,14 @@ TEST(RunShape, AFailedStepPastTheStepsIsCorrupt) {
 TEST(RunShape, ChildrenOnlyWhereTheDefinitionComposesAndOfItsChild) {
   const Definition def = parent_def();
   const Definition child(def.steps()[1].child);
-  Run run = run_of(def);
+  reactor::Run run = run_of(def);
   run.steps[0].children.push_back(run_of(child));  // a plain step has no child runs
   EXPECT_NE(shape_error(run, def).find("at most 0"), std::string::npos) << shape_error(run, def);
   run = run_of(def);
   run.steps[1].children = {run_of(child), run_of(child)};  // a composed step has one
   EXPECT_NE(shape_error(run, def).find("at most 1"), std::string::npos);
   run = run_of(def);
-  Run wrong = run_of(child);
+  reactor::Run wrong = run_of(child);
   wrong.steps.clear();  // the child's own steps are checked against the child definition
   run.steps[1].children = {wrong};
   EXPECT_NE(shape_error(run, def).find("0 steps, the definition 1"), std::string::npos);
@@ -93,8 +93,8 @@ TEST(RunShape, OnlyARootIsEnqueuedOrWaiting) {
   const Definition def = parent_def();
   const Definition child(def.steps()[1].child);
   for (const RunStatus status : {RunStatus::kEnqueued, RunStatus::kWaiting}) {
-    Run run = run_of(def);
-    Run sub = run_of(child);
+    reactor::Run run = run_of(def);
+    reactor::Run sub = run_of(child);
     sub.status = status;
     run.steps[1].children = {sub};
     EXPECT_NE(shape_error(run, def).find("only a root"), std::string::npos) << to_string(status);
@@ -103,7 +103,7 @@ TEST(RunShape, OnlyARootIsEnqueuedOrWaiting) {
 
 TEST(RunShape, AttemptsThatWouldOverflowAndValuesPastTheLimitsAreCorrupt) {
   const Definition def = parent_def();
-  Run run = run_of(def);
+  reactor::Run run = run_of(def);
   run.steps[0].attempts = INT_MAX;
   EXPECT_NE(shape_error(run, def).find("attempts"), std::string::npos);
   run.steps[0].attempts = -1;
