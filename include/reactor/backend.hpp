@@ -87,7 +87,9 @@ class Backend : public RunStore, public JobQueue, public Leases {
 // (options: ?synchronous=full|normal), "redis://[:password@]host:port/db"
 // (options in docs/redis.md; the Redis backend judges expiry by the server's
 // clock, not by `clock`). Unavailable with a message naming the URL, password
-// masked, when it cannot be opened.
+// masked, when it cannot be opened; InvalidArgument for a URL it cannot parse,
+// and for a redis:// URL in a build without Redis (CMake option
+// REACTOR_WITH_REDIS=OFF), saying so.
 Status open_backend(const std::string& url, std::shared_ptr<Clock> clock,
                     std::unique_ptr<Backend>& out);
 
