@@ -7,35 +7,36 @@
 
 using namespace reactor;
 
-int main() {
-  Definition saga =
-      Builder("OrderSaga")
-          .input("order_id", integer().min(1))
-          .input("amount", integer().min(1).max(100'000))
-          .step("reserve", [](const Args& a) { return Success({{"reservation", a["order_id"]}}); })
-            .argument("order_id", input("order_id"))
-            .undo([](const Value& reserved, const Args&, StepContext&) {
-              std::cout << "  undo reserve: release " << reserved["reservation"] << "\n";
-              return Success();
-            })
-          .step("charge", [](const Args& a, StepContext& ctx) {
-              if (ctx.attempt() == 1) return Failure("gateway timeout");  // retryable
-              if (a.get<int>("amount") > 1000) return Failure("card declined", false);
-              return Success({{"payment", ctx.idempotency_key()}});
-            })
-            .argument("amount", input("amount"))
-            .retries(exponential_backoff(3, std::chrono::milliseconds(10)))
-            .compensate([](const std::string& error, const Args&, StepContext&) {
-              std::cout << "  compensate charge: void the authorisation (" << error << ")\n";
-              return Success();
-            })
-          .step("ship", [](const Args& a) { return Success({{"tracking", a["payment"]}}); })
-            .argument("payment", result("charge", "payment"))
-          .returns("ship")
-          .build();
+Definition order_saga() {
+  return Builder("OrderSaga")
+      .input("order_id", integer().min(1))
+      .input("amount", integer().min(1).max(100'000))
+      .step("reserve", [](const Args& a) { return Success({{"reservation", a["order_id"]}}); })
+        .argument("order_id", input("order_id"))
+        .undo([](const Value& reserved, const Args&, StepContext&) {
+          std::cout << "  undo reserve: release " << reserved["reservation"] << "\n";
+          return Success();
+        })
+      .step("charge", [](const Args& a, StepContext& ctx) {
+          if (ctx.attempt() == 1) return Failure("gateway timeout");  // retryable
+          if (a.get<int>("amount") > 1000) return Failure("card declined", false);
+          return Success({{"payment", ctx.idempotency_key()}});
+        })
+        .argument("amount", input("amount"))
+        .retries(exponential_backoff(3, std::chrono::milliseconds(10)))
+        .compensate([](const std::string& error, const Args&, StepContext&) {
+          std::cout << "  compensate charge: void the authorisation (" << error << ")\n";
+          return Success();
+        })
+      .step("ship", [](const Args& a) { return Success({{"tracking", a["payment"]}}); })
+        .argument("payment", result("charge", "payment"))
+      .returns("ship")
+      .build();
+}
 
+int main() {
   Engine engine;
-  engine.registry().add(saga);
+  engine.registry().add(order_saga());
   auto order = [&](int order_id, int amount) {
     RunResult r = engine.run("OrderSaga", {{"order_id", order_id}, {"amount", amount}});
     std::cout << "order " << order_id << ": " << to_string(r.status) << " | "

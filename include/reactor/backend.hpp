@@ -107,9 +107,11 @@ struct OpenOptions {
 
 // Opens a backend by URL: "memory:", "sqlite:///path/to/file.db"
 // (options: ?synchronous=full|normal), "redis://[:password@]host:port/db"
-// (options in docs/redis.md). InvalidArgument for a URL it cannot read;
-// Unavailable with a message naming the URL, password masked, when the store
-// cannot be opened; NotFound as OpenOptions::create says.
+// (options in docs/redis.md). InvalidArgument for a URL it cannot read, and
+// for a redis:// URL in a build without Redis (CMake option
+// REACTOR_WITH_REDIS=OFF), saying so; Unavailable with a message naming the
+// URL, password masked, when the store cannot be opened; NotFound as
+// OpenOptions::create says.
 Status open_backend(const std::string& url, const OpenOptions& options,
                     std::unique_ptr<Backend>& out);
 // The same with OpenOptions{clock}: a store that does not exist is made.

@@ -21,6 +21,7 @@
 #include <initializer_list>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -43,25 +44,47 @@ class Builder {
   // Observers for runs of this reactor only (after the engine's).
   Builder& observe(std::shared_ptr<Observer> observer);
 
-  // A step from a function: StepResult(const Args&, StepContext&) or
-  // StepResult(const Args&).
+  // A step from a function — a lambda or any callable — of one of these
+  // signatures (the StepFunction concept, definition.hpp):
+  //   StepResult(const Args&)
+  //   StepResult(const Args&, StepContext&)
   template <typename F>
-    requires std::invocable<F, const Args&, StepContext&> || std::invocable<F, const Args&>
-  Builder& step(std::string name, F fn) {
-    if constexpr (std::invocable<F, const Args&, StepContext&>) {
+  requires(!std::derived_from<F, Step>) Builder& step(std::string name, F fn) {
+    static_assert(StepFunction<F>, REACTOR_STEP_FUNCTION_MESSAGE("Builder::step(name, fn)"));
+    if constexpr (std::is_invocable_r_v<StepResult, F&, const Args&, StepContext&>) {
       return add_step(std::move(name), RunFn(std::move(fn)));
+    } else if constexpr (std::is_invocable_r_v<StepResult, F&, const Args&>) {
+      return add_step(
+          std::move(name),
+          RunFn([f = std::move(fn)](const Args& a, StepContext&) mutable { return f(a); }));
     } else {
-      return add_step(std::move(name),
-                      RunFn([f = std::move(fn)](const Args& a, StepContext&) { return f(a); }));
+      return *this;
     }
   }
-  // A step from a Step class; a fresh T(ctor_args...) is made for each action.
+  // A step from a Step class: T derives from reactor::Step and overrides run();
+  // a fresh T(ctor_args...) is made for each action, from copies of the
+  // arguments given here (pass references with std::ref).
   template <typename T, typename... CtorArgs>
-    requires std::derived_from<T, Step>
   Builder& step(std::string name, CtorArgs... ctor_args) {
-    return add_step_class(std::move(name), StepFactory([=] {
-                            return std::unique_ptr<Step>(std::make_unique<T>(ctor_args...));
-                          }));
+    static_assert(std::derived_from<T, Step>,
+                  "Builder::step<T>(name, args...): T must be a class derived from reactor::Step "
+                  "(for a function or lambda, call step(name, fn) without <T>)");
+    if constexpr (std::derived_from<T, Step>) {
+      static_assert(!std::is_abstract_v<T>,
+                    "Builder::step<T>(name, args...): T must override "
+                    "StepResult run(const Args&, StepContext&) (compensate and undo are optional)");
+      if constexpr (!std::is_abstract_v<T>) {
+        static_assert(std::is_constructible_v<T, const CtorArgs&...>,
+                      "Builder::step<T>(name, args...): T must be constructible from copies of the "
+                      "arguments after the name (pass references with std::ref)");
+        if constexpr (std::is_constructible_v<T, const CtorArgs&...>) {
+          return add_step_class(std::move(name), StepFactory([=] {
+                                  return std::unique_ptr<Step>(std::make_unique<T>(ctor_args...));
+                                }));
+        }
+      }
+    }
+    return *this;
   }
   // A registered reactor run as one step, with its own undo stack. Its
   // arguments become the child's inputs.
@@ -74,7 +97,25 @@ class Builder {
   Builder& argument(std::string name, ArgumentSource source);
   Builder& wait_for(std::string step);
   Builder& wait_for(std::initializer_list<std::string> steps);
+  // The step's own failure, after its last attempt: fn is
+  //   StepResult(const std::string& error, const Args&, StepContext&)
+  // (CompensateFunction), `error` the failure's message.
+  template <typename F>
+  Builder& compensate(F fn) {
+    static_assert(CompensateFunction<F>, REACTOR_COMPENSATE_FUNCTION_MESSAGE);
+    if constexpr (CompensateFunction<F>) return compensate(CompensateFn(std::move(fn)));
+    return *this;
+  }
   Builder& compensate(CompensateFn fn);
+  // A later step's failure, to revert this completed step: fn is
+  //   StepResult(const Value& result, const Args&, StepContext&)
+  // (UndoFunction), `result` the value the step returned.
+  template <typename F>
+  Builder& undo(F fn) {
+    static_assert(UndoFunction<F>, REACTOR_UNDO_FUNCTION_MESSAGE);
+    if constexpr (UndoFunction<F>) return undo(UndoFn(std::move(fn)));
+    return *this;
+  }
   Builder& undo(UndoFn fn);
   Builder& retries(RetryPolicy policy);
   // The step's stop_token is signalled after `limit`; its result is then a
@@ -90,6 +131,15 @@ class Builder {
   // elements are undone highest index first. false: the map succeeds with
   // every element's outcome; failed elements roll themselves back.
   Builder& atomic(bool atomic);
+  // The map's value from its elements' outcomes: fn is
+  //   Value(const MapResults&)
+  // (CollectFunction).
+  template <typename F>
+  Builder& collect(F fn) {
+    static_assert(CollectFunction<F>, REACTOR_COLLECT_FUNCTION_MESSAGE);
+    if constexpr (CollectFunction<F>) return collect(CollectFn(std::move(fn)));
+    return *this;
+  }
   Builder& collect(CollectFn fn);
 
   // The run's value is this step's result (default: an object of all results).

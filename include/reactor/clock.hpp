@@ -1,5 +1,5 @@
 // The injected clock: every wait in the engine (retry backoff, step timeouts,
-// and later leases and sweeps) goes through it, so tests never sleep.
+// lease heartbeats, sweeps) goes through it, so tests never sleep.
 #pragma once
 
 #include <condition_variable>

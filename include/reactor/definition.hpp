@@ -8,10 +8,11 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
-#include "reactor/argument.hpp"
 #include "reactor/args.hpp"
+#include "reactor/argument.hpp"
 #include "reactor/map_results.hpp"
 #include "reactor/retry_policy.hpp"
 #include "reactor/schema.hpp"
@@ -37,6 +38,44 @@ using CompensateFn = std::function<StepResult(const std::string& error, const Ar
 using UndoFn = std::function<StepResult(const Value& result, const Args&, StepContext&)>;
 using StepFactory = std::function<std::unique_ptr<Step>()>;
 using CollectFn = std::function<Value(const MapResults&)>;
+
+// What Builder (and TestRun::mock_step) accept as user code. Each entry point
+// checks its argument with a static_assert naming the signatures, so a wrong
+// lambda is one readable error instead of std::function's page of them.
+//
+// A step body: StepResult(const Args&) or StepResult(const Args&, StepContext&).
+template <typename F>
+concept StepFunction = std::is_invocable_r_v<StepResult, F&, const Args&, StepContext&> ||
+    std::is_invocable_r_v<StepResult, F&, const Args&>;
+// StepResult(const std::string& error, const Args&, StepContext&).
+template <typename F>
+concept CompensateFunction =
+    std::is_invocable_r_v<StepResult, F&, const std::string&, const Args&, StepContext&>;
+// StepResult(const Value& result, const Args&, StepContext&).
+template <typename F>
+concept UndoFunction =
+    std::is_invocable_r_v<StepResult, F&, const Value&, const Args&, StepContext&>;
+// Value(const MapResults&).
+template <typename F>
+concept CollectFunction = std::is_invocable_r_v<Value, F&, const MapResults&>;
+
+// The messages of those static_asserts (string literals, as static_assert needs).
+#define REACTOR_STEP_FUNCTION_MESSAGE(where)                                             \
+  where                                                                                  \
+      ": a step must be callable as StepResult(const Args&) or "                         \
+      "StepResult(const Args&, StepContext&), and return a StepResult: Success(value), " \
+      "Failure(message), Halt(reason) or Skipped(value)"
+#define REACTOR_COMPENSATE_FUNCTION_MESSAGE                                                   \
+  "Builder::compensate(fn): compensate must be callable as "                                  \
+  "StepResult(const std::string& error, const Args&, StepContext&), and return a StepResult " \
+  "(Success() once the failed attempt is cleaned up)"
+#define REACTOR_UNDO_FUNCTION_MESSAGE                                                    \
+  "Builder::undo(fn): undo must be callable as "                                         \
+  "StepResult(const Value& result, const Args&, StepContext&), and return a StepResult " \
+  "(Success() once the step's effect is reverted)"
+#define REACTOR_COLLECT_FUNCTION_MESSAGE                                                        \
+  "Builder::collect(fn): collect must be callable as Value(const MapResults&), and return the " \
+  "map's value"
 
 enum class StepKind { kStep, kCompose, kMap };
 

@@ -1,21 +1,32 @@
-// Everything a Reactor user needs, in one include.
+// Everything a Reactor user needs, in one include: every public header of
+// include/reactor/ but <reactor/testing.hpp>, the GoogleTest helpers, which
+// need GoogleTest (tests/docs/facts.sh checks that none is left out).
 #pragma once
 
-#include "reactor/argument.hpp"
 #include "reactor/args.hpp"
+#include "reactor/argument.hpp"
+#include "reactor/backend.hpp"
+#include "reactor/backend_wrapper.hpp"
 #include "reactor/builder.hpp"
 #include "reactor/clock.hpp"
 #include "reactor/definition.hpp"
+#include "reactor/durability.hpp"
 #include "reactor/engine.hpp"
 #include "reactor/error.hpp"
+#include "reactor/ids.hpp"
+#include "reactor/job_queue.hpp"
+#include "reactor/leases.hpp"
+#include "reactor/limits.hpp"
 #include "reactor/log_middleware.hpp"
 #include "reactor/map_results.hpp"
 #include "reactor/observer.hpp"
+#include "reactor/records.hpp"
 #include "reactor/registry.hpp"
 #include "reactor/retry_policy.hpp"
 #include "reactor/run.hpp"
 #include "reactor/run_result.hpp"
 #include "reactor/run_status.hpp"
+#include "reactor/run_store.hpp"
 #include "reactor/schema.hpp"
 #include "reactor/status.hpp"
 #include "reactor/step.hpp"
@@ -23,3 +34,4 @@
 #include "reactor/step_result.hpp"
 #include "reactor/trace.hpp"
 #include "reactor/value.hpp"
+#include "reactor/worker.hpp"

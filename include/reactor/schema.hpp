@@ -45,7 +45,8 @@ class Schema {
   // set; absent inputs with a default get the default.
   Schema& optional();
   Schema& default_value(Value v);
-  // Masked as "[REDACTED]" in errors, traces and logs.
+  // Masked as "[REDACTED]" in errors, traces and logs; stored as given (a
+  // durable store holds the real value: this is not encryption).
   Schema& redacted();
 
   bool is_optional() const { return optional_ || default_.has_value(); }

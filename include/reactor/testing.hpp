@@ -1,9 +1,10 @@
 // Helpers for testing your own reactors with GoogleTest: run a reactor with
-// mocked steps, force a failure at a named step, and assert on the trace in
-// one readable line.
+// mocked steps, force a failure at a named step, run it one step at a time,
+// and assert on the trace in one readable line.
 //
 //   #include <reactor/testing.hpp>
-//   using namespace reactor::testing;
+//   using namespace reactor;
+//   using namespace reactor::testkit;
 //
 //   TEST(OrderSaga, DeclinedCardReleasesStock) {
 //     RunResult r = TestRun(order_saga(inventory))
@@ -11,8 +12,16 @@
 //                       .fail_at("ship", "carrier down")
 //                       .run({{"order_id", 1}, {"amount", 5}});
 //     EXPECT_THAT(r, HasStatus(RunStatus::kFailed));
-//     EXPECT_THAT(r, HasTrace("ran reserve, charge, ship; compensated ship; undid charge, reserve"));
+//     EXPECT_THAT(r, HasTrace("ran reserve, charge, ship; compensated ship; undid charge,
+//     reserve")); EXPECT_THAT(r.trace_summary(), testing::HasSubstr("undid"));  // GoogleTest's
+//     ::testing
 //   }
+//
+// The helpers live in reactor::testkit, not reactor::testing, so that
+// `using namespace reactor;` leaves `testing::` meaning GoogleTest's. Until
+// 0.3, defining REACTOR_TESTING_NAMESPACE_ALIAS before including this header
+// declares the old name, reactor::testing, as an alias (and brings the
+// ambiguity back).
 //
 // Header-only; link GTest::gmock alongside reactor::reactor.
 #pragma once
@@ -22,6 +31,7 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "reactor/reactor.hpp"
@@ -43,7 +53,7 @@ inline void PrintTo(const RunResult& r, std::ostream* os) {
 
 }  // namespace reactor
 
-namespace reactor::testing {
+namespace reactor::testkit {
 
 class TestRun {
  public:
@@ -52,12 +62,14 @@ class TestRun {
 
   // Replaces the body of the step at `path` ("charge", "payment/charge"). A
   // mocked compose or map step runs once, as a plain step; a mocked map's
-  // element() arguments are left out.
+  // element() arguments are left out. `fn` is a step body, as Builder::step
+  // takes it.
   template <typename F>
   TestRun& mock_step(const std::string& path, F fn) {
-    if constexpr (std::is_invocable_v<F, const Args&, StepContext&>) {
+    static_assert(StepFunction<F>, REACTOR_STEP_FUNCTION_MESSAGE("TestRun::mock_step(path, fn)"));
+    if constexpr (std::is_invocable_r_v<StepResult, F&, const Args&, StepContext&>) {
       options_.overrides[path] = RunFn(std::move(fn));
-    } else {
+    } else if constexpr (std::is_invocable_r_v<StepResult, F&, const Args&>) {
       options_.overrides[path] = [f = std::move(fn)](const Args& a, StepContext&) { return f(a); };
     }
     return *this;
@@ -72,6 +84,17 @@ class TestRun {
     return *this;
   }
 
+  // Runs one step at a time — the reactor, and every composed child and map
+  // element reactor in it — whatever their max_concurrency: among the ready
+  // steps the one declared first runs first, so the trace is the same on
+  // every run (docs/testing.md, "When a trace is deterministic"). A parallel
+  // saga's trace is then the one of its sequential order, which is one of
+  // the orders it may take in production.
+  TestRun& sequential() {
+    definition_ = Definition(one_at_a_time(definition_.data()));
+    return *this;
+  }
+
   RunResult run(Value inputs = Value::object()) {
     return engine_->run(definition_, std::move(inputs), options_);
   }
@@ -79,6 +102,18 @@ class TestRun {
   Engine& engine() { return *engine_; }
 
  private:
+  // A copy of `d` and of every reactor composed or mapped in it, with
+  // max_concurrency 1. Step bodies are shared, not copied.
+  static std::shared_ptr<const DefinitionData> one_at_a_time(
+      const std::shared_ptr<const DefinitionData>& d) {
+    auto copy = std::make_shared<DefinitionData>(*d);
+    copy->max_concurrency = 1;
+    for (StepSpec& s : copy->steps) {
+      if (s.child) s.child = one_at_a_time(s.child);
+    }
+    return copy;
+  }
+
   Definition definition_;
   std::unique_ptr<Engine> engine_;
   RunOptions options_;
@@ -110,4 +145,13 @@ MATCHER_P2(FailedAt, step, kind,
   return arg.error->step == std::string(step) && arg.error->kind == kind;
 }
 
-}  // namespace reactor::testing
+}  // namespace reactor::testkit
+
+#ifdef REACTOR_TESTING_NAMESPACE_ALIAS
+// The helpers' name before 0.2, kept until 0.3 for code that defines
+// REACTOR_TESTING_NAMESPACE_ALIAS. It clashes with GoogleTest's ::testing
+// wherever `using namespace reactor;` is in effect.
+namespace reactor {
+namespace testing = testkit;
+}  // namespace reactor
+#endif

@@ -7,8 +7,10 @@
 //
 //   int main() {
 //     std::unique_ptr<reactor::Backend> store;
-//     if (!reactor::open_backend("sqlite:///var/lib/app/reactor.db", nullptr, store).ok()) return
-//     2; reactor::Engine engine({.backend = std::move(store)});
+//     reactor::Status s =
+//         reactor::open_backend("sqlite:///var/lib/app/reactor.db", nullptr, store);
+//     if (!s.ok()) return 2;
+//     reactor::Engine engine({.backend = std::move(store)});
 //     register_my_reactors(engine.registry());
 //     return reactor::run_worker(engine, {.threads = 4});
 //   }

@@ -4,9 +4,16 @@
 #include "reactor/backend.hpp"
 #include "storage/backend_url.hpp"
 #include "storage/memory/backend.hpp"
+#include "storage/sqlite/backend.hpp"
+
+// REACTOR_WITH_REDIS (CMake option of the same name): 0 when the Redis backend is left out.
+#ifndef REACTOR_WITH_REDIS
+#define REACTOR_WITH_REDIS 1
+#endif
+#if REACTOR_WITH_REDIS
 #include "storage/redis/backend.hpp"
 #include "storage/redis/url.hpp"
-#include "storage/sqlite/backend.hpp"
+#endif
 
 namespace reactor {
 
@@ -74,9 +81,15 @@ Status open_backend(const std::string& url, const OpenOptions& open,
     return SqliteBackend::open(url, options, std::move(clock), out);
   }
   if (starts_with(url, "redis://") || starts_with(url, "rediss://")) {
+#if REACTOR_WITH_REDIS
     redis::RedisOptions options;
     if (Status s = redis::parse_redis_url(url, options); !s.ok()) return s;
     return RedisBackend::open(options, out);
+#else
+    return Status::InvalidArgument("backend URL " + storage::mask_password(url) +
+                                   ": this Reactor was built without Redis "
+                                   "(CMake option REACTOR_WITH_REDIS=OFF)");
+#endif
   }
   return Status::InvalidArgument("unknown backend URL '" + storage::mask_password(url) +
                                  "' (expected memory:, sqlite:///path/to/file.db, "

@@ -1,14 +1,14 @@
-// reactor/testing.hpp: TestRun (mock_step, fail_at) and the HasTrace / HasStatus / FailedAt
-// matchers, used the way a user's own test would use them.
+// reactor/testing.hpp: TestRun (mock_step, fail_at, sequential) and the HasTrace / HasStatus /
+// FailedAt matchers, used the way a user's own test would use them: in the form docs/testing.md
+// recommends, both namespaces used, where `testing::` is still GoogleTest's.
+#include <atomic>
+#include <thread>
+
 #include "reactor/testing.hpp"
 #include "unit/engine_test_support.hpp"
 
 using namespace reactor;
-using reactor::testing::FailedAt;
-using reactor::testing::HasStatus;
-using reactor::testing::HasTrace;
-using reactor::testing::TestRun;
-using ::testing::Not;
+using namespace reactor::testkit;
 
 namespace {
 
@@ -161,42 +161,112 @@ TEST(TestingHeader, MatchersReadAsOneLineAndExplainMismatches) {
   Inventory inv;
   RunResult r = TestRun(order_saga(inv)).fail_at("ship", "carrier down").run(kInputs);
 
-  EXPECT_EQ(::testing::DescribeMatcher<RunResult>(HasStatus(RunStatus::kFailed)),
+  EXPECT_EQ(testing::DescribeMatcher<RunResult>(HasStatus(RunStatus::kFailed)),
             "has status failed");
-  EXPECT_EQ(::testing::DescribeMatcher<RunResult>(HasTrace("ran a")), "has trace \"ran a\"");
-  EXPECT_EQ(::testing::DescribeMatcher<RunResult>(FailedAt("ship", ErrorKind::kTimeout)),
+  EXPECT_EQ(testing::DescribeMatcher<RunResult>(HasTrace("ran a")), "has trace \"ran a\"");
+  EXPECT_EQ(testing::DescribeMatcher<RunResult>(FailedAt("ship", ErrorKind::kTimeout)),
             "failed at step ship with timeout");
 
-  ::testing::StringMatchResultListener status_why;
-  EXPECT_FALSE(::testing::ExplainMatchResult(HasStatus(RunStatus::kCompleted), r, &status_why));
+  testing::StringMatchResultListener status_why;
+  EXPECT_FALSE(testing::ExplainMatchResult(HasStatus(RunStatus::kCompleted), r, &status_why));
   EXPECT_EQ(status_why.str(), "whose status is failed (error: carrier down)");
 
-  ::testing::StringMatchResultListener trace_why;
-  EXPECT_FALSE(::testing::ExplainMatchResult(HasTrace("ran reserve"), r, &trace_why));
+  testing::StringMatchResultListener trace_why;
+  EXPECT_FALSE(testing::ExplainMatchResult(HasTrace("ran reserve"), r, &trace_why));
   EXPECT_EQ(trace_why.str(), "whose trace is \"" + r.trace_summary() + "\"");
 
-  ::testing::StringMatchResultListener failed_why;
+  testing::StringMatchResultListener failed_why;
   EXPECT_FALSE(
-      ::testing::ExplainMatchResult(FailedAt("charge", ErrorKind::kStepFailed), r, &failed_why));
+      testing::ExplainMatchResult(FailedAt("charge", ErrorKind::kStepFailed), r, &failed_why));
   EXPECT_EQ(failed_why.str(), "which failed at 'ship' with step_failed: carrier down");
 
   RunResult ok = TestRun(order_saga(inv)).run(kInputs);
-  ::testing::StringMatchResultListener none_why;
+  testing::StringMatchResultListener none_why;
   EXPECT_FALSE(
-      ::testing::ExplainMatchResult(FailedAt("ship", ErrorKind::kStepFailed), ok, &none_why));
+      testing::ExplainMatchResult(FailedAt("ship", ErrorKind::kStepFailed), ok, &none_why));
   EXPECT_EQ(none_why.str(), "which has no error");
-  EXPECT_THAT(ok, Not(HasStatus(RunStatus::kFailed)));
-  EXPECT_THAT(r, Not(FailedAt("ship", ErrorKind::kTimeout)));
+  EXPECT_THAT(ok, testing::Not(HasStatus(RunStatus::kFailed)));
+  EXPECT_THAT(r, testing::Not(FailedAt("ship", ErrorKind::kTimeout)));
 }
 
 TEST(TestingHeader, RunResultPrintsAsOneReadableLine) {
   Inventory inv;
   RunResult r = TestRun(order_saga(inv)).fail_at("ship", "carrier down").run(kInputs);
-  EXPECT_EQ(::testing::PrintToString(r),
+  EXPECT_EQ(testing::PrintToString(r),
             "RunResult{OrderSaga run " + r.run_id +
                 ", status failed, error step_failed at 'ship': carrier down, trace \"" +
                 r.trace_summary() + "\"}");
   RunResult ok = TestRun(order_saga(inv)).run(kInputs);
-  EXPECT_THAT(::testing::PrintToString(ok),
-              ::testing::HasSubstr("status completed, value {\"paid\":5,\"reservation\":100}"));
+  EXPECT_THAT(testing::PrintToString(ok),
+              testing::HasSubstr("status completed, value {\"paid\":5,\"reservation\":100}"));
+}
+
+// The steps of a parallel saga: each counts the steps in flight with it and takes a moment, the
+// first of two branches longer than the second, so that run at once they finish out of order.
+struct InFlight {
+  std::atomic<int> now{0};
+  std::atomic<int> most{0};
+
+  RunFn step(std::chrono::microseconds work) {
+    return [this, work](const Args&, StepContext&) {
+      int n = ++now;
+      int seen = most.load();
+      while (n > seen && !most.compare_exchange_weak(seen, n)) {
+      }
+      std::this_thread::sleep_for(work);
+      --now;
+      return Success();
+    };
+  }
+};
+
+// max_concurrency(2), with a composed child of max_concurrency(2), failing at the join so that
+// the undo order is in the trace too.
+Definition parallel_saga(InFlight& flight) {
+  using std::chrono::microseconds;
+  auto noop_undo = [](const Value&, const Args&, StepContext&) { return Success(); };
+  Definition child = Builder("Pack")
+                         .max_concurrency(2)
+                         .step("box", flight.step(microseconds(300)))
+                         .undo(noop_undo)
+                         .step("label", flight.step(microseconds(0)))
+                         .undo(noop_undo)
+                         .build();
+  return Builder("Fulfilment")
+      .max_concurrency(2)
+      .step("invoice", flight.step(microseconds(300)))
+      .undo(noop_undo)
+      .step("reserve", flight.step(microseconds(0)))
+      .undo(noop_undo)
+      .compose("pack", child)
+      .step("ship", [](const Args&) { return Failure("no carrier", false); })
+      .wait_for({"invoice", "reserve", "pack"})
+      .build();
+}
+
+TEST(TestingHeader, SequentialGivesAParallelSagaTheSameTraceOnEveryRun) {
+  InFlight flight;
+  Definition saga = parallel_saga(flight);
+  for (int i = 0; i < 200; ++i) {
+    RunResult r = TestRun(saga).sequential().run();
+    ASSERT_THAT(r, HasTrace("ran invoice, reserve, pack/box, pack/label, pack, ship; "
+                            "undid pack/label, pack/box, reserve, invoice"))
+        << "run " << i;
+  }
+  EXPECT_EQ(flight.most.load(), 1) << "one step at a time, the composed child's too";
+}
+
+// The same saga without .sequential() runs its branches at once: both are in flight together
+// (a rendezvous, bounded by kSafetyBound), which is what makes its trace vary.
+TEST(TestingHeader, WithoutSequentialTheSameSagaRunsItsBranchesAtOnce) {
+  reactor_test::Rendezvous both(2);
+  std::atomic<bool> met{true};
+  auto meet = [&](const Args&) {
+    if (!both.arrive_and_wait()) met = false;
+    return Success();
+  };
+  Definition d = Builder("Two").max_concurrency(2).step("a", meet).step("b", meet).build();
+  RunResult r = TestRun(d).run();
+  EXPECT_THAT(r, HasStatus(RunStatus::kCompleted));
+  EXPECT_TRUE(met) << "a and b did not run at the same time";
 }
