@@ -36,7 +36,8 @@ struct WorkerLoopOptions {
   std::vector<std::string> reactors;
 };
 
-// --threads, --lease-ttl, --sweep-interval, --shutdown-timeout, --visibility-timeout, --snooze-delay,
+// --threads, --lease-ttl, --sweep-interval, --shutdown-timeout, --visibility-timeout,
+// --snooze-delay,
 // --snooze-max-attempts and --reactors on `cmd`.
 void add_worker_options(CLI::App& cmd, WorkerLoopOptions& options);
 

@@ -1,9 +1,8 @@
 // Against a Reactor built with REACTOR_WITH_REDIS=OFF: a durable run on the memory backend works,
 // and open_backend("redis://…") says this build has no Redis, without the URL's password.
-#include <reactor/reactor.hpp>
-
 #include <iostream>
 #include <memory>
+#include <reactor/reactor.hpp>
 #include <string>
 
 using namespace reactor;
