@@ -136,8 +136,11 @@ int run_show(const Context& ctx, const std::string& run_id, bool json) {
   }
   std::printf("steps\n");
   for (const auto& step : r.steps) {
-    std::printf("  %-28s %-16s attempts=%d\n", step.step.c_str(), to_string(step.status),
-                step.attempts);
+    // A step re-executed after its execution was lost with a worker says how often.
+    const std::string lost =
+        step.interrupted > 0 ? " interrupted=" + std::to_string(step.interrupted) : "";
+    std::printf("  %-28s %-16s attempts=%d%s\n", step.step.c_str(), to_string(step.status),
+                step.attempts, lost.c_str());
   }
   std::printf("trace    %s\n", r.trace_summary().c_str());
   return 0;

@@ -5,6 +5,7 @@
 #include <atomic>
 
 #include "unit/durability/durable_fixture.hpp"
+#include "unit/nested_value.hpp"
 
 namespace reactor::durable_test {
 namespace {
@@ -107,15 +108,7 @@ TEST_F(BadRecords, AStoredResultPastMaxValueBytesFailsTheRunAsCorrupt) {
   expect_failed_as_corrupt(id, "its result: over 100 bytes");
 }
 
-Value nested(int depth) {
-  Value v = 0;
-  for (int i = 1; i < depth; ++i) {
-    Value outer = Value::array();
-    outer.push_back(std::move(v));
-    v = std::move(outer);
-  }
-  return v;
-}
+using test_values::nested;
 
 TEST_F(BadRecords, InputsPastTheLimitsAreRefusedNamingTheLimit) {
   DurabilityOptions d;

@@ -12,6 +12,7 @@
 #include "records/codec.hpp"
 #include "records/run_rows.hpp"
 #include "records/value_limits.hpp"
+#include "unit/nested_value.hpp"
 
 namespace reactor::records {
 namespace {
@@ -34,15 +35,7 @@ std::string body_with(const std::string& steps, const std::string& value = "null
          value + "," + steps + "}";
 }
 
-Value nested(int depth) {
-  Value v = 0;
-  for (int i = 1; i < depth; ++i) {
-    Value outer = Value::array();
-    outer.push_back(std::move(v));
-    v = std::move(outer);
-  }
-  return v;
-}
+using test_values::nested;
 
 // {"attempts":"\xff"}: one byte that is not UTF-8 is refused by the reader, and a message quoting
 // it is written back as UTF-8 (U+FFFD), where the writer used to throw type_error.316.
