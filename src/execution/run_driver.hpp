@@ -128,6 +128,7 @@ class RunDriver {
   std::priority_queue<std::size_t, std::vector<std::size_t>, std::greater<>> ready_;
   std::set<std::size_t> retry_waiting_;
   int in_flight_ = 0;
+  std::vector<Launch> burst_;  // forward()'s steps prepared to start together
   bool halting_ = false;
   bool failing_ = false;
   std::condition_variable settled_;
