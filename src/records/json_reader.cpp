@@ -161,34 +161,36 @@ void FieldReader::wrong(std::string_view key, simdjson::error_code e) {
   throw RecordError("member '" + std::string(key) + "': " + simdjson::error_message(e));
 }
 
+// A member kept as JSON text is written back as it stands, so it must be one whole JSON object:
+// the DOM parser reads every value of it, where on-demand parsing skips them (one reused parser
+// a thread).
+void FieldReader::check_object(std::string_view key, std::string_view text) {
+  thread_local simdjson::dom::parser parser;
+  simdjson::dom::element element;
+  if (auto e = parser.parse(text.data(), text.size(), true).get(element); e) wrong(key, e);
+  if (!element.is_object()) wrong(key, simdjson::INCORRECT_TYPE);
+}
+
 void FieldReader::raw_json(std::string_view key, std::string& out) {
   simdjson::ondemand::value v = member(key);
   simdjson::ondemand::json_type type;
   if (auto e = v.type().get(type); e) wrong(key, e);
   if (type == simdjson::ondemand::json_type::string) {
-    // Escaped as a string (the layouts before Redis layout 5): it must be one JSON object and
-    // nothing else, or writing it back inline would make a record nobody can read.
+    // Escaped as a string (the layouts before Redis layout 5): one JSON object and nothing else,
+    // whitespace around it aside.
     std::string escaped;
     read(v, key, escaped);
-    detail::ParseBuffer buffer;
-    simdjson::ondemand::document& doc = buffer.parse(escaped, "the escaped member");
-    simdjson::ondemand::object object;
-    std::string_view text;
-    if (auto e = doc.get_object().get(object); e) wrong(key, e);
-    if (auto e = object.raw_json().get(text); e) wrong(key, e);
-    // The object is the whole text but for whitespace around it.
+    check_object(key, escaped);
     const auto first = escaped.find_first_not_of(" \t\n\r");
     const auto last = escaped.find_last_not_of(" \t\n\r");
-    if (first == std::string::npos || last - first + 1 != text.size()) {
-      wrong(key, simdjson::TRAILING_CONTENT);
-    }
-    out.assign(text);
+    out.assign(escaped, first, last - first + 1);
     return;
   }
   simdjson::ondemand::object object;
   std::string_view text;
   if (auto e = v.get_object().get(object); e) wrong(key, e);
   if (auto e = object.raw_json().get(text); e) wrong(key, e);
+  check_object(key, text);
   out.assign(text);
 }
 

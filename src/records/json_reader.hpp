@@ -41,11 +41,18 @@ class FieldReader {
   void operator()(std::string_view key, T& out) {
     read(member(key), key, out);
   }
-  // A member added in a later version: absent, `out` keeps its default.
+  // A member added in a later version: absent, `out` keeps its default. Any
+  // other error (a record cut short, bad JSON on the way) is the record's: the
+  // parser cannot be asked again after it.
   template <typename T>
   void optional(std::string_view key, T& out) {
     simdjson::ondemand::value v;
-    if (object_.find_field_unordered(key).get(v) == simdjson::SUCCESS) read(v, key, out);
+    const simdjson::error_code e = object_.find_field_unordered(key).get(v);
+    if (e == simdjson::SUCCESS) {
+      read(v, key, out);
+    } else if (e != simdjson::NO_SUCH_FIELD) {
+      wrong(key, e);
+    }
   }
   // A member whose value is JSON text kept as text: an object, copied as it
   // stands, or a string (how earlier layouts escaped it), unescaped.
@@ -54,6 +61,7 @@ class FieldReader {
  private:
   simdjson::ondemand::value member(std::string_view key);
   [[noreturn]] static void wrong(std::string_view key, simdjson::error_code e);
+  static void check_object(std::string_view key, std::string_view text);
 
   template <typename T>
   static void read(simdjson::ondemand::value v, std::string_view key, T& out);

@@ -35,6 +35,8 @@ bool refused(Read&& read) {
     return true;
   } catch (const Value::parse_error&) {  // the caller's JSON text
     return true;
+  } catch (const Value::out_of_range&) {  // … with a number no double holds (nlohmann's 406)
+    return true;
   } catch (const std::exception& e) {
     finding("unexpected exception", e.what());
   }
