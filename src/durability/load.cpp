@@ -1,26 +1,23 @@
 #include "durability/load.hpp"
 
-#include "records/codec.hpp"
 #include "records/run_rows.hpp"
 
 namespace reactor {
 
 namespace {
 
-// A run whose records the store itself cannot read (load_run answers Corruption), failed for
-// it: its header alone still says why.
-Status load_failed_header(RunStore& store, const std::string& run_id, const Status& why,
-                          RunResult& out) {
-  RunHeaderRow row;
-  if (!store.load_header(run_id, row).ok()) return why;
-  try {
-    Run header = records::decode_header(row);
-    if (!header.error || header.error->kind != ErrorKind::kCorruptRecord) return why;
-    out = make_run_result(std::move(header));
-    return Status::Ok();
-  } catch (const std::exception&) {
-    return why;
+// A run failed for unreadable records keeps them as they were found (the evidence), so they stay
+// unreadable, to the store itself (load_run answers Corruption) or to the codec; its header,
+// rewritten when it failed, still says why, and that is what a reader needs.
+bool header_of_corrupt_run(const StoredRun& stored, RunResult& out) {
+  Run header;
+  if (!records::decode_root_header(stored, header).ok() || !header.error ||
+      header.error->kind != ErrorKind::kCorruptRecord) {
+    return false;
   }
+  header.steps.clear();
+  out = make_run_result(std::move(header));
+  return true;
 }
 
 }  // namespace
@@ -28,22 +25,19 @@ Status load_failed_header(RunStore& store, const std::string& run_id, const Stat
 Status load_result(RunStore& store, const std::string& run_id, RunResult& out) {
   StoredRun stored;
   Status s = store.load_run(run_id, stored);
-  if (s.code() == StatusCode::kCorruption) return load_failed_header(store, run_id, s, out);
+  if (s.code() == StatusCode::kCorruption) {
+    StoredRun header_only;
+    header_only.headers.emplace_back();
+    if (store.load_header(run_id, header_only.headers.back()).ok() &&
+        header_of_corrupt_run(header_only, out)) {
+      return Status::Ok();
+    }
+    return s;
+  }
   if (!s.ok()) return s;
   Run run;
   s = records::decode_run(stored, run);
-  if (!s.ok()) {
-    // A run failed for unreadable records keeps them as they were found (the
-    // evidence), so they stay unreadable; its header, rewritten when it
-    // failed, still says why, and that is what a reader needs.
-    Run header;
-    if (!records::decode_root_header(stored, header).ok() || !header.error ||
-        header.error->kind != ErrorKind::kCorruptRecord) {
-      return s;
-    }
-    header.steps.clear();
-    run = std::move(header);
-  }
+  if (!s.ok()) return header_of_corrupt_run(stored, out) ? Status::Ok() : s;
   out = make_run_result(std::move(run));
   return Status::Ok();
 }

@@ -166,18 +166,16 @@ void RunDriver::forward(Lock& lock) {
     while (!stop_launching() && in_flight_ < max && !ready_.empty()) {
       // Every step of this burst is marked as started under this execution, and the marks go
       // out with the commit of what the last steps recorded, before any of them starts.
-      std::vector<Launch>& burst = burst_;  // kept: no allocation per step
-      burst.clear();
-      while (!stop_launching() && in_flight_ + static_cast<int>(burst.size()) < max &&
+      burst_.clear();  // a member: no allocation per step
+      while (!stop_launching() && in_flight_ + static_cast<int>(burst_.size()) < max &&
              !ready_.empty()) {
         std::size_t i = ready_.top();
         ready_.pop();
-        if (std::optional<Launch> l = prepare(i, lock)) burst.push_back(std::move(*l));
+        if (std::optional<Launch> l = prepare(i, lock)) burst_.push_back(std::move(*l));
       }
       save_before_next_step();
       if (ex_.stopped()) break;  // a refused commit: nothing of the burst started
-      for (Launch& l : burst) launch(std::move(l), lock);
-      burst.clear();
+      for (Launch& l : burst_) launch(std::move(l), lock);
     }
     if (in_flight_ == 0) {
       if (stop_launching() || (ready_.empty() && retry_waiting_.empty())) break;

@@ -61,6 +61,7 @@ class FieldReader {
  private:
   simdjson::ondemand::value member(std::string_view key);
   [[noreturn]] static void wrong(std::string_view key, simdjson::error_code e);
+  // Throws RecordError unless `text` is one JSON object and nothing else.
   static void check_object(std::string_view key, std::string_view text);
 
   template <typename T>

@@ -102,13 +102,15 @@ void header_row(std::string_view input) {
   round_trip(header_text(run), header_text, header_run);
 }
 
+// A record is accepted as a store accepts it: its columns, then its body, decode.
 void redis_header(std::string_view input) {
   RunHeaderRow row;
-  if (refused([&] { row = records::decode_header_record(input); })) return;
+  Run run;
+  if (refused([&] { run = records::decode_header(row = records::decode_header_record(input)); })) {
+    return;
+  }
   const auto write = [](const RunHeaderRow& r) { return records::encode_header_record(r); };
   round_trip(write(row), write, records::decode_header_record);
-  Run run;
-  if (refused([&] { run = records::decode_header(row); })) return;
   round_trip(header_text(run), header_text, header_run);
 }
 
