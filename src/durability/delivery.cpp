@@ -278,6 +278,7 @@ DeliveryOutcome process_delivery(DurableEnv& env, const Delivery& d, const std::
                           ")");
     }
   }
+  records::name_steps(run, *def->data());
   // A record can decode and still not be a run of this graph: the executor indexes by it.
   if (auto why = records::run_shape_error(run, *def->data(), env.options.max_value_bytes)) {
     return fail_run(env, w, std::move(run), ErrorKind::kCorruptRecord, *why);

@@ -1,6 +1,7 @@
 #include "durability/load.hpp"
 
 #include "records/run_rows.hpp"
+#include "records/run_shape.hpp"
 
 namespace reactor {
 
@@ -22,7 +23,8 @@ bool header_of_corrupt_run(const StoredRun& stored, RunResult& out) {
 
 }  // namespace
 
-Status load_result(RunStore& store, const std::string& run_id, RunResult& out) {
+Status load_result(RunStore& store, const Registry& registry, const std::string& run_id,
+                   RunResult& out) {
   StoredRun stored;
   Status s = store.load_run(run_id, stored);
   if (s.code() == StatusCode::kCorruption) {
@@ -38,6 +40,9 @@ Status load_result(RunStore& store, const std::string& run_id, RunResult& out) {
   Run run;
   s = records::decode_run(stored, run);
   if (!s.ok()) return header_of_corrupt_run(stored, out) ? Status::Ok() : s;
+  if (auto def = registry.find(run.reactor); def && def->fingerprint() == run.fingerprint) {
+    records::name_steps(run, *def->data());
+  }
   out = make_run_result(std::move(run));
   return Status::Ok();
 }

@@ -23,7 +23,7 @@ RunResult existing(DurableEnv& env, const Definition& def, Run asked, const Stat
   }
   Status s = match_existing(env.backend, asked);
   RunResult stored;
-  if (s.ok()) s = load_result(env.backend, asked.id, stored);
+  if (s.ok()) s = load_result(env.backend, env.registry, asked.id, stored);
   if (s.ok()) return stored;
   if (s.code() == StatusCode::kAlreadyExists) {
     return failed_result(asked.id, asked.reactor, ErrorKind::kRunIdConflict, s.message());

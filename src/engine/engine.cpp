@@ -231,7 +231,7 @@ Status Engine::sweep_once(std::size_t& requeued, std::size_t& purged) {
 
 Status Engine::find(const std::string& run_id, RunResult& out) {
   if (!impl_->durable) return Status::InvalidArgument("find needs an engine with a backend");
-  return load_result(impl_->durable->backend, run_id, out);
+  return load_result(impl_->durable->backend, impl_->durable->registry, run_id, out);
 }
 
 }  // namespace reactor

@@ -17,19 +17,15 @@ Record read_fields(std::string_view text, const char* what) {
   return r;
 }
 
-// The body of a header: the run's state, then the names of its steps.
+// The body of a header: the run's state, then how many steps it has. Not their names: the
+// header is rewritten by every checkpoint, and its size must not grow with the run.
 std::string header_body(const Run& run) {
   std::string out;
   out.reserve(256);
   FieldWriter v(out);
   run_state_fields(run, v);
-  std::string names = "[";
-  for (std::size_t i = 0; i < run.steps.size(); ++i) {
-    if (i > 0) names += ',';
-    append_string(names, run.steps[i].name);
-  }
-  names += ']';
-  v.raw_json("step_names", names);
+  auto count = static_cast<std::uint32_t>(run.steps.size());
+  v("step_count", count);
   v.close();
   return out;
 }
@@ -42,7 +38,7 @@ void read_step_list(FieldReader& v, int version, Run& run) {
     return RecordError("the header counts " + std::to_string(count) + " steps, more than " +
                        std::to_string(kMaxRunSteps));
   };
-  if (version == 1) {
+  if (version == 1 || version >= 4) {
     std::uint32_t count = 0;
     v("step_count", count);
     if (count > kMaxRunSteps) throw too_many(count);

@@ -17,11 +17,15 @@
 
 namespace reactor::records {
 
-// The version of the run header written here. 3: the body may hold a
-// suspension (a `waiting` run). 2: the body names the run's steps
+// The version of the run header written here. 4: the body counts the run's
+// steps ("step_count") and names none of them: a checkpoint of step 500 costs
+// what one of step 5 does. A step row names its step; a step still as it was
+// created has no row, and its name comes from the definition
+// (records::name_steps). 3 (read only): the body may hold a suspension (a
+// `waiting` run). 2 (read only): the body names the run's steps
 // ("step_names"), and a step still as it was created has no row. 1 (read
 // only): the body counts them ("step_count"), and every step has a row.
-inline constexpr int kHeaderVersion = 3;
+inline constexpr int kHeaderVersion = 4;
 
 std::string encode_step(const StepRecord& s);
 StepRecord decode_step(std::string_view text);

@@ -1,5 +1,6 @@
 #include "records/run_shape.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 
@@ -86,6 +87,17 @@ std::optional<std::string> run_times_error(const Run& run) {
     }
   }
   return std::nullopt;
+}
+
+void name_steps(Run& run, const DefinitionData& def) {
+  const std::size_t n = std::min(run.steps.size(), def.steps.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    StepRecord& rec = run.steps[i];
+    const StepSpec& spec = def.steps[i];
+    if (rec.name.empty()) rec.name = spec.name;
+    if (!spec.child) continue;
+    for (Run& child : rec.children) name_steps(child, *spec.child);
+  }
 }
 
 std::optional<std::string> run_shape_error(const Run& run, const DefinitionData& def,

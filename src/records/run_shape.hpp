@@ -1,6 +1,6 @@
 // Whether a decoded run fits the definition it names, checked before the
 // executor indexes anything by it: a record can decode cleanly and still not
-// be a run of its graph (step_names shorter than the graph under the right
+// be a run of its graph (fewer steps than the graph under the right
 // fingerprint, a failed_step past the last step, a child on a plain step).
 #pragma once
 
@@ -21,6 +21,14 @@ namespace reactor::records {
 // `max_value_bytes`. Otherwise what does not fit, naming the run.
 std::optional<std::string> run_shape_error(const Run& run, const DefinitionData& def,
                                            std::size_t max_value_bytes);
+
+// Names the steps of `run` (and of its child runs) that the record left
+// unnamed — from header version 4 on, a step still as it was created has no
+// row, and the header counts steps without naming them — after `def`, the
+// definition the run was started on (same fingerprint). A step named by its
+// row keeps that name (run_shape_error compares it); a run with more steps
+// than `def` keeps the extra ones unnamed.
+void name_steps(Run& run, const DefinitionData& def);
 
 // The times of one run (not its children) that the engine waits on — a
 // retry's due time, a suspension's end — past ±kMaxTimeMs (the year 9999):

@@ -77,7 +77,7 @@ void inputs(std::string_view input) {
 RunHeaderRow header_columns(std::string_view input) {
   RunHeaderRow row;
   if (input.empty()) return row;
-  row.schema_version = static_cast<unsigned char>(input[0]) % 5;
+  row.schema_version = static_cast<unsigned char>(input[0]) % (records::kHeaderVersion + 2);
   input.remove_prefix(1);
   const auto newline = input.find('\n');
   const std::string_view column = input.substr(0, newline);

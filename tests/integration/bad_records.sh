@@ -7,7 +7,7 @@
 # take every worker down (abort, stack overflow, gigabytes, out-of-bounds
 # writes) or bounce for ever: a step row and a fingerprint with a byte that
 # is not UTF-8, a value nested 10,000 deep, a version-1 header counting
-# 35,012,021 steps, step_names shorter than the graph, a failed_step of
+# 35,012,021 steps, a step_count short of the graph, a failed_step of
 # 100000, an integer past 64 bits, 100,000 chained child headers, and on
 # Redis rows-hash fields no build writes. On its first delivery each is
 # marked failed with reason corrupt_record (which `reactor show` reports,
@@ -21,7 +21,7 @@ garbled=$(start_order 31);  store_corrupt_header "$garbled"
 unreadable=$(start_order 35); store_garble_header "$unreadable"
 bad_step=$(start_order 32); store_corrupt_step "$bad_step" 1
 newer=$(start_order 33);    store_set_schema_version "$newer" 99
-names='"step_names":["reserve","charge","ship"]'
+count='"step_count":3'
 utf8_step=$(start_order 40);   store_set_step "$utf8_step" 1 $'{"attempts":"\xff"}'
 utf8_column=$(start_order 41); store_corrupt_fingerprint "$utf8_column"
 deep=$(start_order 42)
@@ -31,8 +31,8 @@ store_set_step "$deep_step" 0 "{\"attempts\":1,\"body_started\":true,\"completio
 \"finished_at_ms\":1,\"name\":\"reserve\",\"result\":$(printf '{"a":%.0s' {1..10000})1$(printf '}%.0s' {1..10000}),\
 \"retry_at_ms\":0,\"started_at_ms\":1,\"status\":\"completed\"}"
 counted=$(start_order 44);     store_set_schema_version "$counted" 1
-store_replace_in_body "$counted" "$names" '"step_count":35012021'
-short=$(start_order 45);       store_replace_in_body "$short" "$names" '"step_names":["reserve"]'
+store_replace_in_body "$counted" "$count" '"step_count":35012021'
+short=$(start_order 45);       store_replace_in_body "$short" "$count" '"step_count":1'
 past_end=$(start_order 46);    store_replace_in_body "$past_end" '"failed_step":null' '"failed_step":100000'
 huge=$(start_order 47)
 store_replace_in_body "$huge" '"next_completion_seq":1' '"next_completion_seq":79615011486150111348'

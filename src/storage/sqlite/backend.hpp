@@ -31,6 +31,8 @@ class SqliteBackend final : public Backend {
 
   std::string describe() const override;
   Status commit(const CommitRequest& c) override;
+  Status commit_then_fetch(const CommitRequest& c, const FetchRequest& f,
+                           std::optional<Delivery>& next) override;
   Status load_run(const std::string& root_id, StoredRun& out) override;
   Status load_header(const std::string& run_id, RunHeaderRow& out) override;
   Status list_runs(const RunFilter& filter, std::vector<RunHeaderRow>& out) override;
@@ -59,6 +61,11 @@ class SqliteBackend final : public Backend {
   Status transact(Mode mode, const char* what, Body&& body);
 
   std::int64_t now_ms() const;
+  // The writes of `c` in `db`'s write transaction (commit.cpp).
+  Status apply(sqlite::Connection& db, const CommitRequest& c);
+  // fetch()'s writes in `db`'s write transaction (queue.cpp).
+  void take_due_job(sqlite::Connection& db, const FetchRequest& f, std::int64_t now,
+                    std::optional<Delivery>& delivery, Status& unreadable);
 
   const std::string url_;
   const SqliteOptions options_;

@@ -36,6 +36,63 @@ const std::string& upsert_header_sql() {
   return sql;
 }
 
+// The columns that place a run in its tree: they never change, and SQLite indexes one (root_id).
+// The status, indexed too, changes seldom.
+bool identity(std::string_view column) {
+  return column == "id" || column == "root_id" || column == "parent_id";
+}
+bool identity_or_status(std::string_view column) { return identity(column) || column == "status"; }
+
+// "UPDATE runs SET <every column but those `skip` names> = ? WHERE <where>".
+std::string update_header_sql(bool (*skip)(std::string_view), const std::string& where) {
+  RunHeaderRow h;
+  sqlite::ColumnNames names;
+  sqlite::Without<sqlite::ColumnNames> columns(names, skip);
+  kHeaderFields(h, columns);
+  std::string set;
+  const std::string& list = names.list();
+  for (std::size_t at = 0; at < list.size();) {
+    std::size_t end = list.find(", ", at);
+    if (end == std::string::npos) end = list.size();
+    set += (set.empty() ? "" : ", ") + list.substr(at, end - at) + " = ?";
+    at = end + 2;
+  }
+  return "UPDATE runs SET " + set + " WHERE " + where;
+}
+
+// Rewrites the stored row of `h` (UPDATE `sql`, its columns those `skip` leaves, then `h.id`
+// and, when `with_status`, `h.status`). Whether a row was rewritten.
+bool update_header(Connection& db, const RunHeaderRow& h, const std::string& sql,
+                   bool (*skip)(std::string_view), bool with_status) {
+  Statement st = db.prepare(sql);
+  sqlite::FieldBinder bind(st, 1);
+  sqlite::Without<sqlite::FieldBinder> columns(bind, skip);
+  kHeaderFields(h, columns);
+  const int next = bind.next();
+  st.bind_at(next, h.id);
+  if (with_status) st.bind_at(next + 1, std::string_view(to_string(h.status)));
+  st.run();
+  return db.changes() > 0;
+}
+
+// Writes a header row, touching no index it need not: most writes are a checkpoint of a
+// running run, whose row is rewritten in place with its status as it was (one page of `runs`,
+// no index entry moved); a new status moves its entry in `runs_status` only; a new run is
+// inserted.
+void write_header(Connection& db, const RunHeaderRow& h, bool is_new) {
+  static const std::string keeping_status =
+      update_header_sql(&identity_or_status, "id = ? AND status = ?");
+  static const std::string with_status = update_header_sql(&identity, "id = ?");
+  if (!is_new) {
+    if (update_header(db, h, keeping_status, &identity_or_status, true)) return;
+    if (update_header(db, h, with_status, &identity, false)) return;
+  }
+  Statement st = db.prepare(upsert_header_sql());
+  sqlite::FieldBinder bind(st, 1);
+  kHeaderFields(h, bind);
+  st.run();
+}
+
 const std::string& insert_job_sql() {
   static const std::string sql = [] {
     const std::string columns = sqlite::columns_of<JobSpec>(kJobSpecFields);
@@ -48,84 +105,102 @@ const std::string& insert_job_sql() {
 
 Status SqliteBackend::commit(const CommitRequest& c) {
   if (Status s = storage::check_commit(c); !s.ok()) return s;
-  return transact(Mode::kWrite, "commit", [&](Connection& db) -> Status {
-    const std::int64_t now = now_ms();
-    // Fence first, in the same transaction as the writes: a writer whose token is no longer
-    // the newest writes nothing, so a paused zombie can never overwrite its successor's state.
-    if (c.fencing_token != 0) {
-      Statement st = db.prepare("SELECT token FROM leases WHERE key = ?");
-      st.bind(run_lease_key(c.root_id));
-      if (!st.step() || static_cast<std::uint64_t>(st.int64(0)) != c.fencing_token) {
-        return Status::LeaseLost("run " + c.root_id + ": fencing token " +
-                                 std::to_string(c.fencing_token) + " is no longer the newest");
-      }
-    }
-    // A start never overwrites a run.
-    if (c.create) {
-      for (const auto& h : c.headers) {
-        if (!h.parent_id.empty()) continue;
-        Statement st = db.prepare("SELECT 1 FROM runs WHERE id = ?");
-        st.bind(h.id);
-        if (st.step()) return Status::AlreadyExists("run " + h.id + " exists");
-      }
-    }
-    for (const auto& h : c.headers) {
-      Statement st = db.prepare(upsert_header_sql());
-      sqlite::FieldBinder bind(st, 1);
-      kHeaderFields(h, bind);
-      st.run();
-    }
-    for (const auto& i : c.inputs) {
-      db.prepare("INSERT OR IGNORE INTO run_inputs(run_id, inputs) VALUES (?, ?)")
-          .bind(i.run_id, i.inputs)
-          .run();
-    }
-    for (const auto& s : c.steps) {
-      db.prepare(
-            "INSERT INTO steps(run_id, idx, body) VALUES (?, ?, ?) "
-            "ON CONFLICT(run_id, idx) DO UPDATE SET body = excluded.body")
-          .bind(s.run_id, s.index, s.body)
-          .run();
-    }
-    for (const auto& t : c.trace) {
-      db.prepare("INSERT OR IGNORE INTO trace(root_id, seq, body) VALUES (?, ?, ?)")
-          .bind(t.root_id, t.seq, t.body)
-          .run();
-    }
-    for (const auto& j : c.enqueue) {
-      Statement st = db.prepare(insert_job_sql());
-      sqlite::FieldBinder bind(st, 1);
-      kJobSpecFields(j, bind);
-      st.run();
-    }
-    for (const auto& j : c.redeliver) {
-      db.prepare(
-            "UPDATE jobs SET lease_owner = NULL, lease_expires = 0, run_at = min(run_at, ?) "
-            "WHERE run_id = ? AND lease_owner IS NOT NULL")
-          .bind(now, j.run_id)
-          .run();
-      Statement any = db.prepare("SELECT 1 FROM jobs WHERE run_id = ? LIMIT 1");
-      any.bind(j.run_id);
-      if (any.step()) continue;
-      Statement st = db.prepare(insert_job_sql());
-      sqlite::FieldBinder bind(st, 1);
-      kJobSpecFields(j, bind);
-      st.run();
-    }
-    if (c.ack_job) {
-      db.prepare("DELETE FROM jobs WHERE id = ? AND (lease_owner IS NULL OR lease_owner = ?)")
-          .bind(*c.ack_job, c.ack_owner)
-          .run();
-    }
-    if (c.release_lease && c.fencing_token != 0) {
-      db.prepare(
-            "UPDATE leases SET owner = NULL, expires_at = ? "
-            "WHERE key = ? AND owner = ? AND token = ?")
-          .bind(now, run_lease_key(c.root_id), c.lease_owner, c.fencing_token)
-          .run();
-    }
+  return transact(Mode::kWrite, "commit", [&](Connection& db) { return apply(db, c); });
+}
+
+// One transaction: a run's last commit and the worker's next fetch share one write lock and one
+// fsync. The commit's status is returned; the fetch only fills `next` (an unreadable job is
+// leased all the same, as fetch() leases it, and `next` left empty).
+Status SqliteBackend::commit_then_fetch(const CommitRequest& c, const FetchRequest& f,
+                                        std::optional<Delivery>& next) {
+  next.reset();
+  if (Status s = storage::check_commit(c); !s.ok()) return s;
+  if (f.owner.empty()) return commit(c);
+  std::optional<Delivery> fetched;
+  Status s = transact(Mode::kWrite, "commit", [&](Connection& db) -> Status {
+    fetched.reset();
+    if (Status applied = apply(db, c); !applied.ok()) return applied;
+    Status unreadable;
+    take_due_job(db, f, now_ms(), fetched, unreadable);
+    if (!unreadable.ok()) fetched.reset();
     return Status::Ok();
   });
+  if (s.ok()) next = std::move(fetched);
+  return s;
+}
+
+Status SqliteBackend::apply(Connection& db, const CommitRequest& c) {
+  const std::int64_t now = now_ms();
+  // Fence first, in the same transaction as the writes: a writer whose token is no longer
+  // the newest writes nothing, so a paused zombie can never overwrite its successor's state.
+  if (c.fencing_token != 0) {
+    Statement st = db.prepare("SELECT token FROM leases WHERE key = ?");
+    st.bind(run_lease_key(c.root_id));
+    if (!st.step() || static_cast<std::uint64_t>(st.int64(0)) != c.fencing_token) {
+      return Status::LeaseLost("run " + c.root_id + ": fencing token " +
+                               std::to_string(c.fencing_token) + " is no longer the newest");
+    }
+  }
+  // A start never overwrites a run.
+  if (c.create) {
+    for (const auto& h : c.headers) {
+      if (!h.parent_id.empty()) continue;
+      Statement st = db.prepare("SELECT 1 FROM runs WHERE id = ?");
+      st.bind(h.id);
+      if (st.step()) return Status::AlreadyExists("run " + h.id + " exists");
+    }
+  }
+  for (const auto& h : c.headers) write_header(db, h, c.create);
+  for (const auto& i : c.inputs) {
+    db.prepare("INSERT OR IGNORE INTO run_inputs(run_id, inputs) VALUES (?, ?)")
+        .bind(i.run_id, i.inputs)
+        .run();
+  }
+  for (const auto& s : c.steps) {
+    db.prepare(
+          "INSERT INTO steps(run_id, idx, body) VALUES (?, ?, ?) "
+          "ON CONFLICT(run_id, idx) DO UPDATE SET body = excluded.body")
+        .bind(s.run_id, s.index, s.body)
+        .run();
+  }
+  for (const auto& t : c.trace) {
+    db.prepare("INSERT OR IGNORE INTO trace(root_id, seq, body) VALUES (?, ?, ?)")
+        .bind(t.root_id, t.seq, t.body)
+        .run();
+  }
+  for (const auto& j : c.enqueue) {
+    Statement st = db.prepare(insert_job_sql());
+    sqlite::FieldBinder bind(st, 1);
+    kJobSpecFields(j, bind);
+    st.run();
+  }
+  for (const auto& j : c.redeliver) {
+    db.prepare(
+          "UPDATE jobs SET lease_owner = NULL, lease_expires = 0, run_at = min(run_at, ?) "
+          "WHERE run_id = ? AND lease_owner IS NOT NULL")
+        .bind(now, j.run_id)
+        .run();
+    Statement any = db.prepare("SELECT 1 FROM jobs WHERE run_id = ? LIMIT 1");
+    any.bind(j.run_id);
+    if (any.step()) continue;
+    Statement st = db.prepare(insert_job_sql());
+    sqlite::FieldBinder bind(st, 1);
+    kJobSpecFields(j, bind);
+    st.run();
+  }
+  if (c.ack_job) {
+    db.prepare("DELETE FROM jobs WHERE id = ? AND (lease_owner IS NULL OR lease_owner = ?)")
+        .bind(*c.ack_job, c.ack_owner)
+        .run();
+  }
+  if (c.release_lease && c.fencing_token != 0) {
+    db.prepare(
+          "UPDATE leases SET owner = NULL, expires_at = ? "
+          "WHERE key = ? AND owner = ? AND token = ?")
+        .bind(now, run_lease_key(c.root_id), c.lease_owner, c.fencing_token)
+        .run();
+  }
+  return Status::Ok();
 }
 
 }  // namespace reactor

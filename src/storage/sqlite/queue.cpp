@@ -13,13 +13,10 @@ using sqlite::SqliteError;
 using sqlite::Statement;
 using sqlite::try_acquire;
 
-Status SqliteBackend::fetch(const FetchRequest& f, std::optional<Delivery>& out) {
-  const auto& [queues, owner, visibility, run_lease_ttl, worker] = f;
-  (void)worker;  // recorded below, as f.worker
-  out.reset();
-  if (owner.empty()) return Status::InvalidArgument("fetch: owner must not be empty");
-  if (queues.empty()) return Status::Ok();
+namespace {
 
+// The oldest due job of `queues` whose delivery is free or expired.
+Statement select_due(Connection& db, const std::vector<std::string>& queues, std::int64_t now) {
   std::string sql = "SELECT " + sqlite::columns_of<Job>(kJobFields) + " FROM jobs WHERE queue IN (";
   for (std::size_t i = 0; i < queues.size(); ++i) {
     sql += (i ? ", ?" : "?") + std::to_string(i + 2);
@@ -27,22 +24,27 @@ Status SqliteBackend::fetch(const FetchRequest& f, std::optional<Delivery>& out)
   sql +=
       ") AND run_at <= ?1 AND (lease_owner IS NULL OR lease_expires <= ?1) "
       "ORDER BY run_at, id LIMIT 1";
+  Statement st = db.prepare(sql);
+  st.bind_at(1, now);
+  for (std::size_t i = 0; i < queues.size(); ++i) {
+    st.bind_at(static_cast<int>(i + 2), queues[i]);
+  }
+  return st;
+}
 
+}  // namespace
+
+Status SqliteBackend::fetch(const FetchRequest& f, std::optional<Delivery>& out) {
+  out.reset();
+  if (f.owner.empty()) return Status::InvalidArgument("fetch: owner must not be empty");
+  if (f.queues.empty()) return Status::Ok();
   const std::int64_t now = now_ms();
-  auto select_due = [&](Connection& db) {
-    Statement st = db.prepare(sql);
-    st.bind_at(1, now);
-    for (std::size_t i = 0; i < queues.size(); ++i) {
-      st.bind_at(static_cast<int>(i + 2), queues[i]);
-    }
-    return st;
-  };
 
   // An idle poll looks in a read transaction first, so workers waiting for work never queue
   // for the write lock that committing workers need.
   bool any_due = false;
   Status probe = transact(Mode::kRead, "fetch", [&](Connection& db) -> Status {
-    any_due = select_due(db).step();
+    any_due = select_due(db, f.queues, now).step();
     return Status::Ok();
   });
   if (!probe.ok() || !any_due) return probe;
@@ -50,62 +52,74 @@ Status SqliteBackend::fetch(const FetchRequest& f, std::optional<Delivery>& out)
   std::optional<Delivery> delivery;
   Status unreadable;  // a job row whose kind this build cannot read
   Status s = transact(Mode::kWrite, "fetch", [&](Connection& db) -> Status {
-    delivery.reset();
-    unreadable = Status::Ok();
-    Delivery d;
-    std::string bad_kind;  // why the job row cannot be read, if it cannot
-    {
-      Statement st = select_due(db);
-      if (!st.step()) return Status::Ok();  // other workers took them since the probe
-      try {
-        sqlite::FieldColumns columns(st, 0);  // the id comes first, whatever fails after it
-        kJobFields(d.job, columns);
-      } catch (const std::invalid_argument& e) {
-        bad_kind = e.what();
-      }
-    }
-    ++d.job.deliveries;
-    d.job.lease_owner = owner;
-    d.job.lease_expires_ms = now + storage::to_ms(visibility);
-    db.prepare(
-          "UPDATE jobs SET lease_owner = ?, lease_expires = ?, deliveries = deliveries + 1 "
-          "WHERE id = ?")
-        .bind(owner, d.job.lease_expires_ms, d.job.id)
-        .run();
-    if (!bad_kind.empty()) {
-      // Leased all the same, so an unreadable job steps aside for its visibility timeout
-      // instead of blocking the head of the queue on every fetch.
-      unreadable = Status::Corruption("job " + std::to_string(d.job.id) + ": " + bad_kind);
-      return Status::Ok();
-    }
-    d.run_leased = try_acquire(db, run_lease_key(d.job.spec.run_id), owner,
-                               storage::to_ms(run_lease_ttl), now, d.run_lease);
-    if (d.run_leased) {
-      // The run comes with its lease; an enqueued root is filed as running
-      // by this delivery (Delivery::run_started). A run that cannot be read
-      // here is left to the worker, which loads it and meets that itself.
-      StoredRun run;
-      if (read_run(db, d.job.spec.run_id, run).ok()) {
-        if (run.headers.front().status == RunStatus::kEnqueued) {
-          db.prepare("UPDATE runs SET status = ?, updated_at = ? WHERE id = ? AND parent_id = ''")
-              .bind(std::string(to_string(RunStatus::kRunning)), now, d.job.spec.run_id)
-              .run();
-          d.run_started = true;
-        }
-        // Who executes it from now on.
-        db.prepare("UPDATE runs SET exec_token = ?, exec_worker = ? WHERE id = ?")
-            .bind(d.run_lease.token, f.worker, d.job.spec.run_id)
-            .run();
-        d.run = std::move(run);
-      }
-    }
-    delivery = std::move(d);
+    take_due_job(db, f, now, delivery, unreadable);
     return Status::Ok();
   });
   if (!s.ok()) return s;
   if (!unreadable.ok()) return unreadable;
   out = std::move(delivery);
   return Status::Ok();
+}
+
+// The oldest due job of f.queues, leased to f.owner in `db`'s write transaction, with its run's
+// lease and rows when free (Delivery). `delivery` stays empty when none is due; `unreadable` says
+// why a job row leased all the same cannot be read.
+void SqliteBackend::take_due_job(Connection& db, const FetchRequest& f, std::int64_t now,
+                                 std::optional<Delivery>& delivery, Status& unreadable) {
+  delivery.reset();
+  unreadable = Status::Ok();
+  Delivery d;
+  std::string bad_kind;  // why the job row cannot be read, if it cannot
+  {
+    Statement st = select_due(db, f.queues, now);
+    if (!st.step()) return;  // other workers took them since the probe
+    try {
+      sqlite::FieldColumns columns(st, 0);  // the id comes first, whatever fails after it
+      kJobFields(d.job, columns);
+    } catch (const std::invalid_argument& e) {
+      bad_kind = e.what();
+    }
+  }
+  ++d.job.deliveries;
+  d.job.lease_owner = f.owner;
+  d.job.lease_expires_ms = now + storage::to_ms(f.visibility);
+  db.prepare(
+        "UPDATE jobs SET lease_owner = ?, lease_expires = ?, deliveries = deliveries + 1 "
+        "WHERE id = ?")
+      .bind(f.owner, d.job.lease_expires_ms, d.job.id)
+      .run();
+  if (!bad_kind.empty()) {
+    // Leased all the same, so an unreadable job steps aside for its visibility timeout
+    // instead of blocking the head of the queue on every fetch.
+    unreadable = Status::Corruption("job " + std::to_string(d.job.id) + ": " + bad_kind);
+    return;
+  }
+  d.run_leased = try_acquire(db, run_lease_key(d.job.spec.run_id), f.owner,
+                             storage::to_ms(f.run_lease_ttl), now, d.run_lease);
+  if (d.run_leased) {
+    // The run comes with its lease; an enqueued root is filed as running
+    // by this delivery (Delivery::run_started). A run that cannot be read
+    // here is left to the worker, which loads it and meets that itself.
+    StoredRun run;
+    if (read_run(db, d.job.spec.run_id, run).ok()) {
+      // Who executes it from now on.
+      if (run.headers.front().status == RunStatus::kEnqueued) {
+        db.prepare(
+              "UPDATE runs SET status = ?, updated_at = ?, exec_token = ?, exec_worker = ? "
+              "WHERE id = ?")
+            .bind(std::string(to_string(RunStatus::kRunning)), now, d.run_lease.token, f.worker,
+                  d.job.spec.run_id)
+            .run();
+        d.run_started = true;
+      } else {
+        db.prepare("UPDATE runs SET exec_token = ?, exec_worker = ? WHERE id = ?")
+            .bind(d.run_lease.token, f.worker, d.job.spec.run_id)
+            .run();
+      }
+      d.run = std::move(run);
+    }
+  }
+  delivery = std::move(d);
 }
 
 Status SqliteBackend::release_job(std::int64_t job_id, const std::string& owner, Duration delay) {

@@ -83,6 +83,29 @@ class FieldColumns {
   int col_;
 };
 
+// Passes every field to `V` but those `skip` names: the columns one statement leaves alone.
+template <typename V>
+class Without {
+ public:
+  Without(V& inner, bool (*skip)(std::string_view)) : inner_(inner), skip_(skip) {}
+  template <typename T>
+  void operator()(std::string_view key, T& value) {
+    if (!skip_(key)) inner_(key, value);
+  }
+  template <typename T>
+  void optional(std::string_view key, T& value) {
+    if (!skip_(key)) inner_.optional(key, value);
+  }
+  template <typename S>
+  void raw_json(std::string_view key, S& text) {
+    if (!skip_(key)) inner_.raw_json(key, text);
+  }
+
+ private:
+  V& inner_;
+  bool (*skip_)(std::string_view);
+};
+
 // The column names of `list` (a field list over Record), "a, b, c".
 template <typename Record, typename List>
 std::string columns_of(List list) {

@@ -86,6 +86,11 @@ void runs_wake_at(Connection& db) {
       "ALTER TABLE runs ADD COLUMN exec_worker TEXT NOT NULL DEFAULT ''");
 }
 
+// Version 4 changes no table: run headers count their steps and name none (header version 4),
+// which builds before it cannot read. Recorded so that they refuse the file instead of failing
+// its runs as corrupt.
+void headers_count_their_steps(Connection&) {}
+
 }  // namespace
 
 const std::vector<Migration>& migrations() {
@@ -93,6 +98,7 @@ const std::vector<Migration>& migrations() {
       {1, "runs, run_inputs, steps, trace, jobs, leases, counters", &create_v1},
       {2, "run headers name their steps; untouched steps have no row", &headers_name_their_steps},
       {3, "waiting runs; runs.wake_at, exec_token, exec_worker", &runs_wake_at},
+      {4, "run headers count their steps and name none", &headers_count_their_steps},
   };
   return list;
 }

@@ -53,11 +53,11 @@ class BadRecords : public DurableRules {
   }
 };
 
-// The right fingerprint, step_names shorter than the graph: rebuild_schedule read past the end.
-TEST_F(BadRecords, StepNamesShorterThanTheGraphFailTheRunAsCorrupt) {
+// The right fingerprint, fewer steps than the graph: rebuild_schedule read past the end.
+TEST_F(BadRecords, AStepCountShortOfTheGraphFailsTheRunAsCorrupt) {
   open();
   const std::string id =
-      plant([](RunHeaderRow& h) { edit_body(h, [](Value& b) { b["step_names"] = {"s1"}; }); });
+      plant([](RunHeaderRow& h) { edit_body(h, [](Value& b) { b["step_count"] = 1; }); });
   expect_failed_as_corrupt(id, "1 steps, the definition 5");
 }
 
