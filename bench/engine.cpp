@@ -77,8 +77,11 @@ std::string step_name(char prefix, std::size_t k) { return prefix + std::to_stri
 enum class Payload { kJson, kNull };
 
 // s0 … s<n-1>; s<k> has one argument `prev`: the input `seed` for s0, else result("s<k-1>").
-reactor::Definition chain_definition(std::size_t n, bool returns_last, Payload payload) {
+// `concurrency`: its max_concurrency (a chain has nothing to run in parallel).
+reactor::Definition chain_definition(std::size_t n, bool returns_last, Payload payload,
+                                     int concurrency = 1) {
   reactor::Builder b("chain");
+  b.max_concurrency(concurrency);
   b.input("seed");
   for (std::size_t k = 0; k < n; ++k) {
     if (payload == Payload::kJson) {
@@ -174,12 +177,13 @@ void run_benchmark(benchmark::State& state, double steps, Body body, Check check
 
 Value chain_inputs() { return Value{{"seed", make_value(saga_id(42), 0)}}; }
 
-// --- Engine: 1,000-step linear chain (args: steps, returns_last) ------------------------------
+// --- Engine: 1,000-step linear chain (args: steps, returns_last, max_concurrency) ------------
 void BM_EngineChain(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
   const bool returns_last = state.range(1) != 0;
+  const int concurrency = static_cast<int>(state.range(2));
   reactor::Engine engine;
-  const reactor::Definition def = chain_definition(n, returns_last, Payload::kJson);
+  const reactor::Definition def = chain_definition(n, returns_last, Payload::kJson, concurrency);
   const Value inputs = chain_inputs();
   run_benchmark(
       state, static_cast<double>(n), [&] { return engine.run(def, inputs); },
@@ -294,10 +298,12 @@ namespace reactor_bench {
 
 void register_engine_benchmarks() {
   benchmark::RegisterBenchmark("BM_EngineChain", BM_EngineChain)
-      ->ArgNames({"steps", "returns_last"})
-      ->Args({1000, 1})
-      ->Args({100, 1})
-      ->Args({1000, 0})
+      ->ArgNames({"steps", "returns_last", "concurrency"})
+      ->Args({1000, 1, 1})
+      ->Args({1000, 1, 2})
+      ->Args({1000, 1, 4})
+      ->Args({100, 1, 1})
+      ->Args({1000, 0, 1})
       ->UseRealTime()
       ->Unit(benchmark::kMicrosecond);
   benchmark::RegisterBenchmark("BM_EngineChainNull", BM_EngineChainNull)

@@ -15,6 +15,7 @@
 #include "execution/checkpoint_delta.hpp"
 #include "execution/execute.hpp"
 #include "execution/observer_hub.hpp"
+#include "execution/run_mutex.hpp"
 #include "execution/thread_pool.hpp"
 #include "reactor/clock.hpp"
 #include "reactor/run.hpp"
@@ -35,7 +36,7 @@ class Execution {
 
   // Guards every field of every Run in the tree. Step bodies, user rollback
   // code and observers run without it.
-  std::mutex& mutex() { return mu_; }
+  RunMutex& mutex() { return mu_; }
 
   std::int64_t now_ms() const { return to_unix_ms(clock_.now()); }
 
@@ -99,7 +100,7 @@ class Execution {
   const ExecuteHooks& hooks_;
   std::size_t max_value_bytes_;
   ThreadPool& pool_;
-  std::mutex mu_;
+  RunMutex mu_;
   CheckpointDelta delta_;
   std::size_t marks_ = 0;  // of delta_.steps, the launch marks (touch_mark)
   std::int64_t last_commit_ms_ = 0;

@@ -161,39 +161,18 @@ bool RunDriver::stop_launching() const { return halting_ || failing_ || ex_.halt
 void RunDriver::forward(Lock& lock) {
   rebuild_schedule();
   if (&run_ == &ex_.root()) run_.trace.reserve(run_.trace.size() + def_.steps.size());
-  const int max = def_.max_concurrency;
   for (;;) {
-    while (!stop_launching() && in_flight_ < max && !ready_.empty()) {
-      // Every step of this burst is marked as started under this execution, and the marks go
-      // out with the commit of what the last steps recorded, before any of them starts.
-      burst_.clear();  // a member: no allocation per step
-      while (!stop_launching() && in_flight_ + static_cast<int>(burst_.size()) < max &&
-             !ready_.empty()) {
-        std::size_t i = ready_.top();
-        ready_.pop();
-        if (std::optional<Launch> l = prepare(i, lock)) burst_.push_back(std::move(*l));
-      }
-      save_before_next_step();
-      if (ex_.stopped()) break;  // a refused commit: nothing of the burst started
-      for (Launch& l : burst_) launch(std::move(l), lock);
-    }
+    if (run_next(lock)) continue;
     if (in_flight_ == 0) {
       if (stop_launching() || (ready_.empty() && retry_waiting_.empty())) break;
       if (ready_.empty()) sleep_until_next_retry(lock);
       continue;
     }
-    // Siblings are running: a branch waiting for its retry waits beside them.
-    if (ready_.empty() && !retry_waiting_.empty() && !stop_launching() && in_flight_ < max) {
-      save_before_next_step();
-      if (stop_launching()) continue;
-      std::size_t i = *retry_waiting_.begin();
-      retry_waiting_.erase(retry_waiting_.begin());
-      launch_after_retry_wait(i, lock);
-      continue;
-    }
+    if (retry_beside_siblings(lock)) continue;
     save_before_next_step();  // a branch finished while its siblings run on
-    settled_.wait(lock);
+    wait_settled(lock);
   }
+  while (helpers_ > 0) wait_settled(lock);  // they run on this driver
   // A run handed back with nothing left to run ends here rather than for the next worker.
   const bool all_ran = !failing_ && !halting_ && ready_.empty() && retry_waiting_.empty();
   if (ex_.stopped() || ex_.yielded() || (ex_.handing_back() && !all_ran)) return;
@@ -216,21 +195,100 @@ void RunDriver::save_before_next_step() {
   if (ex_.has_unsaved_steps()) ex_.checkpoint();
 }
 
-// Runs a prepared step: inline when the run is sequential, else on the pool.
-void RunDriver::launch(Launch l, Lock& lock) {
-  if (def_.max_concurrency == 1) {
-    lock.unlock();
-    execute(l);
-    lock.lock();
-    return;
+// Runs a step on this thread: one a burst left for any thread to take, or the first of a new
+// burst. False when none may start now. The caller holds the lock; it is released around the
+// step.
+bool RunDriver::run_next(Lock& lock) {
+  if (launched_.empty() && !prepare_burst(lock)) return false;
+  Launch l = std::move(launched_.front());
+  launched_.pop_front();
+  lock.unlock();
+  execute(l, lock);
+  --in_flight_;
+  notify_settled();
+  return true;
+}
+
+// Prepares the ready steps that may start now, up to max_concurrency in flight: each is marked
+// as started under this execution, and the marks go out in one commit, with what the last
+// steps recorded, before any of them starts. One burst at a time: prepare() lets go of the lock
+// around argument transforms, and no step of a burst may start before its commit. The steps
+// this thread will not take get helpers from the pool, which go on taking steps as they become
+// ready: a wave of parallel work costs one hand-off per helper, not one per step.
+bool RunDriver::prepare_burst(Lock& lock) {
+  if (bursting_) return false;
+  const int max = def_.max_concurrency;
+  bursting_ = true;
+  burst_.clear();  // a member: no allocation per step
+  while (!stop_launching() && in_flight_ < max && !ready_.empty()) {
+    std::size_t i = ready_.top();
+    ready_.pop();
+    ++in_flight_;  // its place is taken while the lock is let go
+    if (std::optional<Launch> l = prepare(i, lock)) {
+      burst_.push_back(std::move(*l));
+    } else {
+      --in_flight_;
+    }
   }
-  ++in_flight_;
-  ex_.pool().submit([this, l = std::make_shared<Launch>(std::move(l))] {
-    execute(*l);
-    Lock lock(ex_.mutex());
-    --in_flight_;
-    settled_.notify_all();
-  });
+  if (!burst_.empty()) save_before_next_step();
+  bursting_ = false;
+  if (ex_.stopped()) in_flight_ -= static_cast<int>(burst_.size());  // none of them starts
+  if (burst_.empty() || ex_.stopped()) return false;
+  for (Launch& l : burst_) launched_.push_back(std::move(l));
+  if (max == 1) return true;
+  const int more = std::min(static_cast<int>(launched_.size()) - 1, max - 1 - helpers_);
+  for (int k = 0; k < more; ++k) {
+    ++helpers_;
+    ex_.pool().submit([this] { help(); });
+  }
+  notify_settled();
+  return true;
+}
+
+// Siblings are running and nothing is ready: a branch waiting for its retry waits for it on the
+// pool, beside them (whichever thread finds it so: the driver may be running a sibling itself).
+bool RunDriver::retry_beside_siblings(Lock& lock) {
+  if (in_flight_ == 0 || in_flight_ >= def_.max_concurrency || !ready_.empty() ||
+      retry_waiting_.empty() || stop_launching()) {
+    return false;
+  }
+  save_before_next_step();
+  if (stop_launching()) return false;
+  std::size_t i = *retry_waiting_.begin();
+  retry_waiting_.erase(retry_waiting_.begin());
+  launch_after_retry_wait(i, lock);
+  return true;
+}
+
+// Waits until a step is recorded or a helper leaves. The caller holds the lock. A sibling's step
+// usually ends within microseconds: spun for first, since sleeping costs more than that.
+void RunDriver::wait_settled(Lock& lock) {
+  const std::uint64_t seen = settled_epoch_.load(std::memory_order_relaxed);
+  lock.unlock();
+  for (int k = 0; k < kSettleSpins && settled_epoch_.load(std::memory_order_acquire) == seen; ++k) {
+    relax_cpu();
+  }
+  lock.lock();
+  if (settled_epoch_.load(std::memory_order_relaxed) != seen) return;
+  ++settled_waiters_;
+  settled_.wait(lock);
+  --settled_waiters_;
+}
+
+// Wakes the threads waiting in wait_settled (a wake-up nobody sleeps for would still cost a
+// lock of the condition's own). The caller holds the lock.
+void RunDriver::notify_settled() {
+  settled_epoch_.fetch_add(1, std::memory_order_release);
+  if (settled_waiters_ > 0) settled_.notify_all();
+}
+
+// A pool thread lending a hand with a burst: it takes steps until none may start.
+void RunDriver::help() {
+  Lock lock(ex_.mutex());
+  while (run_next(lock) || retry_beside_siblings(lock)) {
+  }
+  --helpers_;
+  notify_settled();
 }
 
 // A branch whose retry is due later, beside running siblings: it waits for it on the pool,
@@ -245,11 +303,10 @@ void RunDriver::launch_after_retry_wait(std::size_t i, Lock&) {
     if (l) {
       // Its mark goes out with the next commit; nothing else is due to be written now.
       lock.unlock();
-      execute(*l);
-      lock.lock();
+      execute(*l, lock);
     }
     --in_flight_;
-    settled_.notify_all();
+    notify_settled();
   });
 }
 

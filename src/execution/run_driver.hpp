@@ -4,8 +4,10 @@
 // the records on every drive(), which is what makes any snapshot resumable.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
+#include <deque>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -33,10 +35,10 @@ class RunDriver {
   // and map elements recursively), appending failures to `failures`. Used by
   // the run's own rollback and when a parent rolls back a finished child.
   // Caller holds the mutex; it is released around user code.
-  void undo_completed(std::unique_lock<std::mutex>& lock, std::vector<RollbackFailure>& failures);
+  void undo_completed(std::unique_lock<RunMutex>& lock, std::vector<RollbackFailure>& failures);
 
  private:
-  using Lock = std::unique_lock<std::mutex>;
+  using Lock = std::unique_lock<RunMutex>;
 
   // What one attempt of a step came to, before it is recorded.
   struct Attempt {
@@ -85,7 +87,12 @@ class RunDriver {
   void record_lost(std::size_t i, const std::string& worker, std::uint64_t token,
                    bool stored_as_started);
   void save_before_next_step();
-  void launch(Launch l, Lock& lock);
+  bool run_next(Lock& lock);
+  bool prepare_burst(Lock& lock);
+  bool retry_beside_siblings(Lock& lock);
+  void help();
+  void wait_settled(Lock& lock);
+  void notify_settled();
   void launch_after_retry_wait(std::size_t i, Lock& lock);
   void sleep_until_next_retry(Lock& lock);
   void finish_completed(Lock& lock);
@@ -94,7 +101,7 @@ class RunDriver {
 
   // step_attempt.cpp — one attempt of one step, and recording it.
   std::optional<Launch> prepare(std::size_t i, Lock& lock);
-  void execute(Launch& l);
+  void execute(Launch& l, Lock& lock);
   void mock_if_overridden(std::size_t i, Launch& l) const;
   std::optional<ArgumentError> resolve_map_source(const StepSpec& spec, Value& items);
   Attempt run_plain(const StepSpec& spec, const Args& args, int attempt_no);
@@ -127,11 +134,18 @@ class RunDriver {
   std::vector<std::size_t> waiting_on_;  // unfinished dependencies per step
   std::priority_queue<std::size_t, std::vector<std::size_t>, std::greater<>> ready_;
   std::set<std::size_t> retry_waiting_;
-  int in_flight_ = 0;
-  std::vector<Launch> burst_;  // forward()'s steps prepared to start together
+  int in_flight_ = 0;            // steps prepared and not yet recorded
+  std::vector<Launch> burst_;    // steps being prepared to start together
+  bool bursting_ = false;        // a thread is preparing burst_
+  std::deque<Launch> launched_;  // steps of committed bursts no thread has taken yet
+  int helpers_ = 0;              // pool threads running this driver's steps
   bool halting_ = false;
   bool failing_ = false;
-  std::condition_variable settled_;
+  // Signalled when a step is recorded or a helper leaves (wait_settled, notify_settled).
+  std::condition_variable_any settled_;
+  int settled_waiters_ = 0;
+  std::atomic<std::uint64_t> settled_epoch_{0};  // counts notify_settled() calls
+  static constexpr int kSettleSpins = 1024;
 };
 
 // A new, pending child run of `parent`.

@@ -56,8 +56,9 @@ std::optional<RunDriver::Launch> RunDriver::prepare(std::size_t i, Lock& lock) {
 }
 
 // Attempts a prepared step (once; a failure with attempts left is recorded as
-// a scheduled retry and picked up again by the scheduler).
-void RunDriver::execute(Launch& l) {
+// a scheduled retry and picked up again by the scheduler). Called without the
+// lock; returns holding it, the attempt recorded under it.
+void RunDriver::execute(Launch& l, Lock& lock) {
   const std::size_t i = l.i;
   const StepSpec& spec = l.spec(def_);
   ex_.observers().notify("step_start",
@@ -65,7 +66,7 @@ void RunDriver::execute(Launch& l) {
   Attempt a = spec.kind == StepKind::kMap       ? run_map(i, l.items)
               : spec.kind == StepKind::kCompose ? run_compose(i, l.args)
                                                 : run_plain(spec, l.args, l.attempt_no);
-  Lock lock(ex_.mutex());
+  lock.lock();
   if (a.interrupted || ex_.stopped()) return;
   record(i, l.attempt_no, std::move(a), lock);
 }
