@@ -5,7 +5,6 @@
 // SqliteBackend boundary (they never leave src/storage/sqlite/).
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -118,11 +117,8 @@ class Connection {
   };
 
   void close() noexcept;
-  static int wait_for_lock(void* connection, int tries);
 
   sqlite3* db_ = nullptr;
-  int busy_timeout_ms_ = 0;
-  std::chrono::steady_clock::time_point busy_since_{};  // when the lock was first found taken
   // Node-based: a CachedStatement never moves, so Statement may point at its flag.
   std::unordered_map<std::string, CachedStatement> cache_;
 };
