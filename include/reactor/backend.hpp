@@ -1,5 +1,6 @@
-// Backend: where a durable engine keeps its runs, its job queue and its
-// leases — three facets (run_store.hpp, job_queue.hpp, leases.hpp) — and the
+// Backend: where a durable engine keeps its runs, its job queue, its leases
+// and its fan-out maps — four facets (run_store.hpp, job_queue.hpp,
+// leases.hpp, map_store.hpp) — and the
 // one atomic operation where they meet: commit = fence check + the run's rows
 // + follow-up jobs + the ack of the current job + the release of its lease.
 // That is what keeps a durable step at one store round trip.
@@ -24,6 +25,7 @@
 #include "reactor/clock.hpp"
 #include "reactor/job_queue.hpp"
 #include "reactor/leases.hpp"
+#include "reactor/map_store.hpp"
 #include "reactor/records.hpp"
 #include "reactor/run_store.hpp"
 #include "reactor/status.hpp"
@@ -56,9 +58,14 @@ struct CommitRequest : RunRows {
   // Release the run's lease (the run ended or was handed back).
   bool release_lease = false;
   std::string lease_owner;
+  // Fan-out maps (map_store.hpp): rows upserted whole, by the owner that
+  // dispatches them; and the slot an element run's last commit fills, with
+  // what the store does then (MapSettle).
+  std::vector<MapRow> maps;
+  std::optional<MapSettle> settle;
 };
 
-class Backend : public RunStore, public JobQueue, public Leases {
+class Backend : public RunStore, public JobQueue, public Leases, public MapStore {
  public:
   ~Backend() override = default;
 

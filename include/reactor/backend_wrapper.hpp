@@ -57,6 +57,10 @@ class BackendWrapper : public Backend {
   Status release_lease(const std::string& key, const std::string& owner,
                        std::uint64_t token) override;
 
+  Status load_map(const std::string& map_id, MapRow& out) override;
+  Status load_map_slots(const std::string& map_id, std::uint32_t first, std::uint32_t limit,
+                        std::vector<MapSlotRow>& out) override;
+
  private:
   std::shared_ptr<Backend> target_;
 };

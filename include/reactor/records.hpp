@@ -107,11 +107,77 @@ struct Lease {
   std::int64_t expires_at_ms = 0;
 };
 
-// Filter for listing runs (roots only).
+// Filter for listing runs: the runs callers started (roots), and with
+// `elements` the element runs of fan-out maps too.
 struct RunFilter {
   std::optional<RunStatus> status;
   std::optional<std::string> reactor;
   std::size_t limit = 50;
+  bool elements = false;
+};
+
+// Where a fan-out map stands (docs/maps.md). Map ids are "<root run id>:<path
+// of the map step>"; element i of a map is the run "<map id>[i]", a run of its
+// own (its own lease, records and trace), created `pending` by the owner and
+// released to the queue by the store, at most batch_size outstanding.
+enum class MapState {
+  kRunning,  // elements are being released as others finish
+  kFailing,  // an element of an atomic map failed: none is released any more
+  kSettled,  // every released element has reported; its owner's resume is enqueued
+};
+const char* to_string(MapState s);
+MapState map_state_from_string(const std::string& s);
+
+// One fan-out map. Written whole by its owner while it dispatches the map;
+// afterwards only the store changes it (MapSettle).
+struct MapRow {
+  std::string map_id;
+  std::string owner_id;       // the root run (a storage root) whose resume the map settles into
+  std::string owner_reactor;  // its reactor
+  std::string queue;          // where its element jobs and its owner's resume go
+  std::string element_reactor;
+  std::uint32_t total = 0;       // elements
+  std::uint32_t batch_size = 1;  // most released and unreported at once
+  bool atomic = true;
+  MapState state = MapState::kRunning;
+  std::uint32_t released = 0;  // elements 0 … released-1 have been released
+  // Slots present, by state: every element that reported, and of those the
+  // ones that failed; and the completed ones rolled back since.
+  std::uint32_t done = 0;
+  std::uint32_t failed = 0;
+  std::uint32_t undone = 0;
+};
+
+enum class SlotState { kCompleted, kFailed, kHalted, kUndone };
+const char* to_string(SlotState s);
+SlotState slot_state_from_string(const std::string& s);
+
+// What element `index` of a map came to: its value (completed), its run's
+// error as JSON (failed), its Halt reason (halted). An undone slot keeps the
+// value it had.
+struct MapSlotRow {
+  std::string map_id;
+  std::uint32_t index = 0;
+  SlotState state = SlotState::kCompleted;
+  std::string body;  // JSON text
+};
+
+// The run id of element `index` of map `map_id`, and back: false when `run_id`
+// is not an element's.
+std::string element_run_id(const std::string& map_id, std::uint32_t index);
+bool parse_element_run_id(const std::string& run_id, std::string& map_id, std::uint32_t& index);
+
+// The last commit of an element run: its slot is written (an element run
+// again overwrites it), and when the slot is new the store, in the same
+// atomic commit, counts it, stops releasing after a failure of an atomic
+// map, releases the next element (its run filed `enqueued`, its start job
+// enqueued) while fewer than batch_size are out, and when every released
+// element has reported files the map settled, enqueues its owner's resume
+// and sets the owner's wake_at to now (a `waiting` owner whose resume job is
+// lost is then found by the sweeper). A slot written again changes no count:
+// a map is settled once, its owner resumed once.
+struct MapSettle {
+  MapSlotRow slot;
 };
 
 }  // namespace reactor

@@ -134,4 +134,31 @@ void fields(J& j, V& v) {
   v("lease_expires", j.lease_expires_ms);
 }
 
+// A fan-out map (docs/maps.md): who owns it, its shape, and how far it got.
+template <Either<MapRow> M, typename V>
+void fields(M& m, V& v) {
+  v("map_id", m.map_id);
+  v("owner_id", m.owner_id);
+  v("owner_reactor", m.owner_reactor);
+  v("queue", m.queue);
+  v("element_reactor", m.element_reactor);
+  v("total", m.total);
+  v("batch_size", m.batch_size);
+  v("atomic", m.atomic);
+  v("state", m.state);
+  v("released", m.released);
+  v("done", m.done);
+  v("failed", m.failed);
+  v("undone", m.undone);
+}
+
+// What one element of a map came to.
+template <Either<MapSlotRow> S, typename V>
+void fields(S& s, V& v) {
+  v("map_id", s.map_id);
+  v("index", s.index);
+  v("state", s.state);
+  v.raw_json("body", s.body);
+}
+
 }  // namespace reactor::records

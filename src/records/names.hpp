@@ -19,5 +19,7 @@ inline void from_name(const std::string& s, SuspensionKind& e) {
 }
 inline void from_name(const std::string& s, JobKind& e) { e = job_kind_from_string(s); }
 inline void from_name(const std::string& s, ErrorKind& e) { e = error_kind_from_string(s); }
+inline void from_name(const std::string& s, MapState& e) { e = map_state_from_string(s); }
+inline void from_name(const std::string& s, SlotState& e) { e = slot_state_from_string(s); }
 
 }  // namespace reactor::records

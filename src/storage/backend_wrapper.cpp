@@ -69,4 +69,13 @@ Status BackendWrapper::release_lease(const std::string& key, const std::string& 
   return target_->release_lease(key, owner, token);
 }
 
+Status BackendWrapper::load_map(const std::string& map_id, MapRow& out) {
+  return target_->load_map(map_id, out);
+}
+
+Status BackendWrapper::load_map_slots(const std::string& map_id, std::uint32_t first,
+                                      std::uint32_t limit, std::vector<MapSlotRow>& out) {
+  return target_->load_map_slots(map_id, first, limit, out);
+}
+
 }  // namespace reactor

@@ -33,6 +33,16 @@ Status check_commit(const CommitRequest& c) {
                                      "')");
     }
   }
+  for (const auto& m : c.maps) {
+    if (m.map_id.empty() || m.owner_id.empty() || m.queue.empty() || m.batch_size == 0) {
+      return Status::InvalidArgument(
+          "commit: map row without id, owner or queue, or with batch_size 0 (map '" + m.map_id +
+          "')");
+    }
+  }
+  if (c.settle && c.settle->slot.map_id.empty()) {
+    return Status::InvalidArgument("commit: a settle names no map");
+  }
   return Status::Ok();
 }
 

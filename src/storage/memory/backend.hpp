@@ -35,6 +35,9 @@ class MemoryBackend final : public Backend {
                        std::uint64_t token) override;
   Status find_orphans(std::size_t limit, std::vector<RunHeaderRow>& out) override;
   Status purge_expired(std::size_t limit, std::size_t& purged) override;
+  Status load_map(const std::string& map_id, MapRow& out) override;
+  Status load_map_slots(const std::string& map_id, std::uint32_t first, std::uint32_t limit,
+                        std::vector<MapSlotRow>& out) override;
 
  private:
   // All helpers expect mu_ held.
@@ -43,6 +46,8 @@ class MemoryBackend final : public Backend {
                    std::int64_t now, Lease& out);
   bool run_has_job(const std::string& run_id) const;
   Status load_run_locked(const std::string& root_id, StoredRun& out) const;
+  void apply_settle(const MapSettle& settle, std::int64_t now);
+  void purge_tree(const std::string& root_id, std::int64_t now);
 
   const std::shared_ptr<Clock> clock_;
   const std::string url_;
@@ -54,6 +59,8 @@ class MemoryBackend final : public Backend {
   std::map<std::pair<std::string, std::uint64_t>, std::string> trace_;  // (root, seq) -> body
   std::map<std::int64_t, Job> jobs_;                                    // by id = enqueue order
   std::map<std::string, Lease> leases_;  // owner empty = released; the token stays
+  std::map<std::string, MapRow> maps_;   // by map id
+  std::map<std::pair<std::string, std::uint32_t>, MapSlotRow> slots_;  // (map, index)
   std::int64_t next_job_id_ = 1;
   // One counter for every key: a token is never reused, even for a lease row
   // that was deleted and created again.

@@ -1,4 +1,5 @@
 #include "storage/commit_check.hpp"
+#include "storage/map_settle.hpp"
 #include "storage/memory/backend.hpp"
 #include "storage/storage_time.hpp"
 
@@ -56,6 +57,8 @@ Status MemoryBackend::commit(const CommitRequest& c) {
       jobs_.emplace(job.id, std::move(job));
     }
   }
+  for (const auto& m : c.maps) maps_[m.map_id] = m;
+  if (c.settle) apply_settle(*c.settle, now);
   if (c.ack_job) {
     auto it = jobs_.find(*c.ack_job);
     if (it != jobs_.end() &&
@@ -68,6 +71,41 @@ Status MemoryBackend::commit(const CommitRequest& c) {
     run_lease->expires_at_ms = now;
   }
   return Status::Ok();
+}
+
+void MemoryBackend::apply_settle(const MapSettle& settle, std::int64_t now) {
+  const MapSlotRow& slot = settle.slot;
+  auto map = maps_.find(slot.map_id);
+  if (map == maps_.end()) return;  // purged with its owner: nothing waits for it
+  auto [it, fresh] = slots_.try_emplace({slot.map_id, slot.index}, slot);
+  std::optional<SlotState> before;
+  if (!fresh) {
+    before = it->second.state;
+    it->second = slot;
+  }
+  MapRow& m = map->second;
+  const storage::SettleOutcome out = storage::apply_settle(m, before, slot.state);
+  if (out.release) {
+    const std::string id = element_run_id(m.map_id, *out.release);
+    if (auto run = runs_.find(id); run != runs_.end()) {
+      run->second.status = RunStatus::kEnqueued;
+      run->second.updated_at_ms = now;
+    }
+    Job job;
+    job.id = next_job_id_++;
+    job.spec = JobSpec{m.queue, JobKind::kStart, id, m.element_reactor, now, 0};
+    jobs_.emplace(job.id, std::move(job));
+  }
+  if (out.settled) {
+    Job job;
+    job.id = next_job_id_++;
+    job.spec = JobSpec{m.queue, JobKind::kResume, m.owner_id, m.owner_reactor, now, 0};
+    jobs_.emplace(job.id, std::move(job));
+    if (auto owner = runs_.find(m.owner_id);
+        owner != runs_.end() && owner->second.status == RunStatus::kWaiting) {
+      owner->second.wake_at_ms = now;
+    }
+  }
 }
 
 }  // namespace reactor

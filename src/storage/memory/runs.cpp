@@ -9,11 +9,25 @@ namespace reactor {
 
 namespace {
 
-bool is_root(const RunHeaderRow& h) { return h.parent_id.empty(); }
+// A run with records of its own: a root a caller started, or an element of a fan-out map.
+bool is_root(const RunHeaderRow& h) { return h.root_id == h.id; }
+
+// What a listing shows: roots callers started, and element runs when asked.
+bool listed(const RunHeaderRow& h, const RunFilter& filter) {
+  if (!is_root(h) || (!filter.elements && !h.parent_id.empty())) return false;
+  if (filter.status && h.status != *filter.status) return false;
+  return !filter.reactor || h.reactor == *filter.reactor;
+}
 
 // Runs of this root: the root header itself and every header naming it as root.
 bool belongs_to(const RunHeaderRow& h, const std::string& root_id) {
   return h.id == root_id || h.root_id == root_id;
+}
+
+// Ids under a root's prefix "<root>:": its maps, their element runs and everything theirs.
+bool under(const std::string& id, const std::string& root_id) {
+  return id.size() > root_id.size() && id.compare(0, root_id.size(), root_id) == 0 &&
+         id[root_id.size()] == ':';
 }
 
 }  // namespace
@@ -62,10 +76,7 @@ Status MemoryBackend::list_runs(const RunFilter& filter, std::vector<RunHeaderRo
   std::lock_guard lock(mu_);
   out.clear();
   for (const auto& [id, h] : runs_) {
-    if (!is_root(h)) continue;
-    if (filter.status && h.status != *filter.status) continue;
-    if (filter.reactor && h.reactor != *filter.reactor) continue;
-    out.push_back(h);
+    if (listed(h, filter)) out.push_back(h);
   }
   std::sort(out.begin(), out.end(), [](const RunHeaderRow& a, const RunHeaderRow& b) {
     return std::tie(a.updated_at_ms, a.id) > std::tie(b.updated_at_ms, b.id);
@@ -78,10 +89,7 @@ Status MemoryBackend::count_runs(const RunFilter& filter, std::size_t& out) {
   std::lock_guard lock(mu_);
   out = 0;
   for (const auto& [id, h] : runs_) {
-    if (!is_root(h)) continue;
-    if (filter.status && h.status != *filter.status) continue;
-    if (filter.reactor && h.reactor != *filter.reactor) continue;
-    ++out;
+    if (listed(h, filter)) ++out;
   }
   return Status::Ok();
 }
@@ -114,9 +122,11 @@ Status MemoryBackend::purge_expired(std::size_t limit, std::size_t& purged) {
   purged = 0;
   const std::int64_t now = storage::now_ms(*clock_);
 
+  // Roots callers started: an element run lives as long as its owner (docs/maps.md).
   std::vector<const RunHeaderRow*> roots;
   for (const auto& [id, h] : runs_) {
-    if (is_root(h) && is_terminal(h.status) && h.expires_at_ms > 0 && h.expires_at_ms <= now) {
+    if (is_root(h) && h.parent_id.empty() && is_terminal(h.status) && h.expires_at_ms > 0 &&
+        h.expires_at_ms <= now) {
       roots.push_back(&h);
     }
   }
@@ -126,10 +136,27 @@ Status MemoryBackend::purge_expired(std::size_t limit, std::size_t& purged) {
   if (roots.size() > limit) roots.resize(limit);
   std::vector<std::string> root_ids;
   for (const auto* h : roots) root_ids.push_back(h->id);
-
   for (const auto& root_id : root_ids) {
+    purge_tree(root_id, now);
+    ++purged;
+  }
+  // Expired or released leases on other keys (sweeper windows, user locks) are dead weight:
+  // tokens come from one counter, so deleting a row never lets a token repeat.
+  std::erase_if(leases_, [&](const auto& kv) {
+    return kv.first.rfind("run:", 0) != 0 && !lease_live(kv.second, now);
+  });
+  return Status::Ok();
+}
+
+// Deletes a root's records and everything under its prefix: its maps and their element runs.
+void MemoryBackend::purge_tree(const std::string& root_id, std::int64_t now) {
+  std::vector<std::string> storage_roots{root_id};
+  for (const auto& [id, h] : runs_) {
+    if (is_root(h) && under(id, root_id)) storage_roots.push_back(id);
+  }
+  for (const std::string& storage_root : storage_roots) {
     for (auto it = runs_.begin(); it != runs_.end();) {
-      if (!belongs_to(it->second, root_id)) {
+      if (!belongs_to(it->second, storage_root)) {
         ++it;
         continue;
       }
@@ -138,19 +165,35 @@ Status MemoryBackend::purge_expired(std::size_t limit, std::size_t& purged) {
       steps_.erase(steps_.lower_bound({run_id, 0}), steps_.lower_bound({run_id + '\0', 0}));
       it = runs_.erase(it);
     }
-    trace_.erase(trace_.lower_bound({root_id, 0}), trace_.lower_bound({root_id + '\0', 0}));
-    std::erase_if(jobs_, [&](const auto& kv) { return kv.second.spec.run_id == root_id; });
-    if (auto it = leases_.find(run_lease_key(root_id));
+    trace_.erase(trace_.lower_bound({storage_root, 0}),
+                 trace_.lower_bound({storage_root + '\0', 0}));
+    std::erase_if(jobs_, [&](const auto& kv) { return kv.second.spec.run_id == storage_root; });
+    if (auto it = leases_.find(run_lease_key(storage_root));
         it != leases_.end() && !lease_live(it->second, now)) {
       leases_.erase(it);
     }
-    ++purged;
   }
-  // Expired or released leases on other keys (sweeper windows, user locks) are dead weight:
-  // tokens come from one counter, so deleting a row never lets a token repeat.
-  std::erase_if(leases_, [&](const auto& kv) {
-    return kv.first.rfind("run:", 0) != 0 && !lease_live(kv.second, now);
-  });
+  std::erase_if(maps_, [&](const auto& kv) { return under(kv.first, root_id); });
+  std::erase_if(slots_, [&](const auto& kv) { return under(kv.first.first, root_id); });
+}
+
+Status MemoryBackend::load_map(const std::string& map_id, MapRow& out) {
+  std::lock_guard lock(mu_);
+  auto it = maps_.find(map_id);
+  if (it == maps_.end()) return Status::NotFound("map " + map_id + " not found");
+  out = it->second;
+  return Status::Ok();
+}
+
+Status MemoryBackend::load_map_slots(const std::string& map_id, std::uint32_t first,
+                                     std::uint32_t limit, std::vector<MapSlotRow>& out) {
+  std::lock_guard lock(mu_);
+  out.clear();
+  const std::uint64_t end = std::uint64_t{first} + limit;
+  for (auto it = slots_.lower_bound({map_id, first});
+       it != slots_.end() && it->first.first == map_id && it->first.second < end; ++it) {
+    out.push_back(it->second);
+  }
   return Status::Ok();
 }
 

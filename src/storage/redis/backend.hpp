@@ -54,6 +54,9 @@ class RedisBackend final : public Backend {
                        std::uint64_t token) override;
   Status find_orphans(std::size_t limit, std::vector<RunHeaderRow>& out) override;
   Status purge_expired(std::size_t limit, std::size_t& purged) override;
+  Status load_map(const std::string& map_id, MapRow& out) override;
+  Status load_map_slots(const std::string& map_id, std::uint32_t first, std::uint32_t limit,
+                        std::vector<MapSlotRow>& out) override;
   std::uint64_t round_trips() const override;
 
  private:

@@ -79,4 +79,15 @@ Status RedisBackend::purge_expired(std::size_t limit, std::size_t& purged) {
   });
 }
 
+// TEMPORARY: fan-out maps on Redis come with the next commit.
+Status RedisBackend::load_map(const std::string& map_id, MapRow&) {
+  return Status::NotFound("map " + map_id + " not found");
+}
+
+Status RedisBackend::load_map_slots(const std::string&, std::uint32_t, std::uint32_t,
+                                    std::vector<MapSlotRow>& out) {
+  out.clear();
+  return Status::Ok();
+}
+
 }  // namespace reactor

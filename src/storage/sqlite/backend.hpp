@@ -48,6 +48,9 @@ class SqliteBackend final : public Backend {
                        std::uint64_t token) override;
   Status find_orphans(std::size_t limit, std::vector<RunHeaderRow>& out) override;
   Status purge_expired(std::size_t limit, std::size_t& purged) override;
+  Status load_map(const std::string& map_id, MapRow& out) override;
+  Status load_map_slots(const std::string& map_id, std::uint32_t first, std::uint32_t limit,
+                        std::vector<MapSlotRow>& out) override;
 
  private:
   enum class Mode { kRead, kWrite };
@@ -63,6 +66,8 @@ class SqliteBackend final : public Backend {
   std::int64_t now_ms() const;
   // The writes of `c` in `db`'s write transaction (commit.cpp).
   Status apply(sqlite::Connection& db, const CommitRequest& c);
+  // The map rows and the settle of `c` (maps.cpp).
+  Status write_maps(sqlite::Connection& db, const CommitRequest& c, std::int64_t now);
   // fetch()'s writes in `db`'s write transaction (queue.cpp).
   void take_due_job(sqlite::Connection& db, const FetchRequest& f, std::int64_t now,
                     std::optional<Delivery>& delivery, Status& unreadable);

@@ -188,6 +188,7 @@ Status SqliteBackend::apply(Connection& db, const CommitRequest& c) {
     kJobSpecFields(j, bind);
     st.run();
   }
+  if (Status s = write_maps(db, c, now); !s.ok()) return s;
   if (c.ack_job) {
     db.prepare("DELETE FROM jobs WHERE id = ? AND (lease_owner IS NULL OR lease_owner = ?)")
         .bind(*c.ack_job, c.ack_owner)

@@ -46,7 +46,7 @@ Status read_run(Connection& db, const std::string& root_id, StoredRun& run) {
   run = StoredRun{};
   {
     Statement st =
-        db.prepare("SELECT " + header_columns() + " FROM runs WHERE id = ? AND parent_id = ''");
+        db.prepare("SELECT " + header_columns() + " FROM runs WHERE id = ? AND root_id = id");
     st.bind(root_id);
     if (Status r = read_headers(st, run.headers); !r.ok()) return r;
   }

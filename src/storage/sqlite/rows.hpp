@@ -18,6 +18,7 @@ namespace reactor::sqlite {
 inline constexpr auto kHeaderFields = [](auto& h, auto& v) { records::header_row_fields(h, v); };
 inline constexpr auto kJobSpecFields = [](auto& j, auto& v) { records::fields(j, v); };
 inline constexpr auto kJobFields = [](auto& j, auto& v) { records::fields(j, v); };
+inline constexpr auto kMapFields = [](auto& m, auto& v) { records::fields(m, v); };
 
 // The columns of `runs`, in kHeaderFields order: "status, updated_at, id, …".
 const std::string& header_columns();

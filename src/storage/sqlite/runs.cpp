@@ -29,6 +29,11 @@ std::string terminal_status_list() {
   return out;
 }
 
+// The runs a listing shows: roots callers started, and with `elements` fan-out maps' element runs.
+const char* listed(const RunFilter& filter) {
+  return filter.elements ? "root_id = id" : "parent_id = ''";
+}
+
 }  // namespace
 
 Status SqliteBackend::load_run(const std::string& root_id, StoredRun& out) {
@@ -51,7 +56,7 @@ Status SqliteBackend::load_header(const std::string& run_id, RunHeaderRow& out) 
 
 Status SqliteBackend::list_runs(const RunFilter& filter, std::vector<RunHeaderRow>& out) {
   out.clear();
-  std::string sql = "SELECT " + header_columns() + " FROM runs WHERE parent_id = ''";
+  std::string sql = "SELECT " + header_columns() + " FROM runs WHERE " + listed(filter);
   if (filter.status) sql += " AND status = ?";
   if (filter.reactor) sql += " AND reactor = ?";
   sql += " ORDER BY updated_at DESC, id DESC LIMIT ?";
@@ -71,7 +76,7 @@ Status SqliteBackend::list_runs(const RunFilter& filter, std::vector<RunHeaderRo
 
 Status SqliteBackend::count_runs(const RunFilter& filter, std::size_t& out) {
   out = 0;
-  std::string sql = "SELECT count(*) FROM runs WHERE parent_id = ''";
+  std::string sql = std::string("SELECT count(*) FROM runs WHERE ") + listed(filter);
   if (filter.status) sql += " AND status = ?";
   if (filter.reactor) sql += " AND reactor = ?";
   std::int64_t count = 0;
@@ -94,7 +99,7 @@ Status SqliteBackend::find_orphans(std::size_t limit, std::vector<RunHeaderRow>&
     rows.clear();
     Statement st =
         db.prepare("SELECT " + header_columns() +
-                   " FROM runs r WHERE r.parent_id = '' AND ("
+                   " FROM runs r WHERE r.root_id = r.id AND ("
                    "  (r.status IN ('running', 'rolling_back') AND NOT EXISTS ("
                    "     SELECT 1 FROM leases l WHERE l.key = 'run:' || r.id"
                    "     AND l.owner IS NOT NULL AND l.expires_at > ?1))"
@@ -122,21 +127,28 @@ Status SqliteBackend::purge_expired(std::size_t limit, std::size_t& purged) {
       st.bind(now, static_cast<std::int64_t>(std::min<std::size_t>(limit, INT64_MAX)));
       while (st.step()) roots.push_back(st.text(0));
     }
+    // A root's runs, and under its prefix "<root>:" its maps and their element runs (which live
+    // as long as it does: docs/maps.md) with everything theirs.
+    const auto under = [](const std::string& column) {
+      return "(" + column + " > ?1 || ':' AND " + column + " < ?1 || ';')";
+    };
+    const std::string tree = "(root_id = ?1 OR " + under("root_id") + ")";
     for (const auto& root : roots) {
-      db.prepare(
-            "DELETE FROM steps WHERE run_id IN (SELECT id FROM runs WHERE root_id = ?1 OR id = ?1)")
+      db.prepare("DELETE FROM steps WHERE run_id IN (SELECT id FROM runs WHERE " + tree + ")")
           .bind(root)
           .run();
-      db.prepare(
-            "DELETE FROM run_inputs "
-            "WHERE run_id IN (SELECT id FROM runs WHERE root_id = ?1 OR id = ?1)")
+      db.prepare("DELETE FROM run_inputs WHERE run_id IN (SELECT id FROM runs WHERE " + tree + ")")
           .bind(root)
           .run();
-      db.prepare("DELETE FROM trace WHERE root_id = ?").bind(root).run();
-      db.prepare("DELETE FROM jobs WHERE run_id = ?").bind(root).run();
-      db.prepare("DELETE FROM runs WHERE root_id = ?1 OR id = ?1").bind(root).run();
-      db.prepare("DELETE FROM leases WHERE key = ? AND (owner IS NULL OR expires_at <= ?)")
-          .bind(run_lease_key(root), now)
+      db.prepare("DELETE FROM trace WHERE " + tree).bind(root).run();
+      db.prepare("DELETE FROM jobs WHERE run_id = ?1 OR " + under("run_id")).bind(root).run();
+      db.prepare("DELETE FROM runs WHERE " + tree).bind(root).run();
+      db.prepare("DELETE FROM maps WHERE " + under("map_id")).bind(root).run();
+      db.prepare("DELETE FROM map_slots WHERE " + under("map_id")).bind(root).run();
+      db.prepare(
+            "DELETE FROM leases WHERE (key = 'run:' || ?1 OR (key > 'run:' || ?1 || ':' AND "
+            "key < 'run:' || ?1 || ';')) AND (owner IS NULL OR expires_at <= ?2)")
+          .bind(root, now)
           .run();
       ++count;
     }

@@ -86,10 +86,36 @@ void runs_wake_at(Connection& db) {
       "ALTER TABLE runs ADD COLUMN exec_worker TEXT NOT NULL DEFAULT ''");
 }
 
-// Version 4 changes no table: run headers count their steps and name none (header version 4),
-// which builds before it cannot read. Recorded so that they refuse the file instead of failing
-// its runs as corrupt.
-void headers_count_their_steps(Connection&) {}
+// Version 4: run headers count their steps and name none (header version 4), which builds before
+// it cannot read; and the records of fan-out maps (docs/maps.md): a row per map, a slot per
+// element that reported.
+void maps(Connection& db) {
+  db.exec(R"sql(
+    CREATE TABLE maps (
+      map_id          TEXT PRIMARY KEY,
+      owner_id        TEXT NOT NULL,
+      owner_reactor   TEXT NOT NULL,
+      queue           TEXT NOT NULL,
+      element_reactor TEXT NOT NULL,
+      total           INTEGER NOT NULL,
+      batch_size      INTEGER NOT NULL,
+      atomic          INTEGER NOT NULL,
+      state           TEXT NOT NULL,
+      released        INTEGER NOT NULL,
+      done            INTEGER NOT NULL,
+      failed          INTEGER NOT NULL,
+      undone          INTEGER NOT NULL
+    ) WITHOUT ROWID;
+
+    CREATE TABLE map_slots (
+      map_id TEXT NOT NULL,
+      idx    INTEGER NOT NULL,
+      state  TEXT NOT NULL,
+      body   TEXT NOT NULL,
+      PRIMARY KEY (map_id, idx)
+    ) WITHOUT ROWID;
+  )sql");
+}
 
 }  // namespace
 
@@ -98,7 +124,7 @@ const std::vector<Migration>& migrations() {
       {1, "runs, run_inputs, steps, trace, jobs, leases, counters", &create_v1},
       {2, "run headers name their steps; untouched steps have no row", &headers_name_their_steps},
       {3, "waiting runs; runs.wake_at, exec_token, exec_worker", &runs_wake_at},
-      {4, "run headers count their steps and name none", &headers_count_their_steps},
+      {4, "run headers count their steps and name none; maps, map_slots", &maps},
   };
   return list;
 }

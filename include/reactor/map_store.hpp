@@ -1,0 +1,29 @@
+// MapStore: the records of fan-out maps, read back — one facet of a Backend
+// (backend.hpp), where they are written by Backend::commit (CommitRequest::maps,
+// CommitRequest::settle). Layouts: docs/maps.md, docs/storage.md, docs/redis.md.
+//
+// Thread safety: safe to call from any number of threads at once.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "reactor/records.hpp"
+#include "reactor/status.hpp"
+
+namespace reactor {
+
+class MapStore {
+ public:
+  virtual ~MapStore() = default;
+
+  // The map's row as the last commit left it. NotFound when there is none.
+  virtual Status load_map(const std::string& map_id, MapRow& out) = 0;
+  // The slots present among indices [first, first + limit), in index order:
+  // what a collector reads page by page, never all at once.
+  virtual Status load_map_slots(const std::string& map_id, std::uint32_t first, std::uint32_t limit,
+                                std::vector<MapSlotRow>& out) = 0;
+};
+
+}  // namespace reactor

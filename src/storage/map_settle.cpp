@@ -1,0 +1,41 @@
+#include "storage/map_settle.hpp"
+
+namespace reactor::storage {
+
+namespace {
+
+void count(MapRow& map, SlotState state, int by) {
+  if (state == SlotState::kFailed) map.failed += by;
+  if (state == SlotState::kUndone) map.undone += by;
+}
+
+}  // namespace
+
+SettleOutcome apply_settle(MapRow& map, std::optional<SlotState> before, SlotState now) {
+  SettleOutcome out;
+  if (before) {
+    if (*before != now) {
+      count(map, *before, -1);
+      count(map, now, +1);
+    }
+    return out;
+  }
+  ++map.done;
+  count(map, now, +1);
+  if (now == SlotState::kFailed && map.atomic && map.state == MapState::kRunning) {
+    map.state = MapState::kFailing;
+  }
+  if (map.state == MapState::kRunning && map.released < map.total) {
+    out.release = map.released++;
+  }
+  // Settled once every released element has reported: all of them, or after a failure of an
+  // atomic map those already out (the rest never start).
+  const bool all_out = map.state == MapState::kFailing || map.released >= map.total;
+  if (map.state != MapState::kSettled && all_out && map.done >= map.released) {
+    map.state = MapState::kSettled;
+    out.settled = true;
+  }
+  return out;
+}
+
+}  // namespace reactor::storage

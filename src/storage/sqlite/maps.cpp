@@ -1,0 +1,147 @@
+// Fan-out maps on SQLite (docs/maps.md): the `maps` and `map_slots` tables, written by a commit
+// (rows upserted by their owner; a settle applied with the rules of storage/map_settle.hpp) and
+// read back page by page.
+#include "storage/map_settle.hpp"
+#include "storage/sqlite/backend.hpp"
+#include "storage/sqlite/row_fields.hpp"
+#include "storage/sqlite/rows.hpp"
+#include "storage/sqlite/transact.hpp"
+
+namespace reactor {
+
+using sqlite::Connection;
+using sqlite::kMapFields;
+using sqlite::Statement;
+
+namespace {
+
+const std::string& map_columns() {
+  static const std::string columns = sqlite::columns_of<MapRow>(kMapFields);
+  return columns;
+}
+
+void upsert_map(Connection& db, const MapRow& m) {
+  static const std::string sql = [] {
+    std::string set;
+    const std::string& list = map_columns();
+    for (std::size_t at = 0; at < list.size();) {
+      std::size_t end = list.find(", ", at);
+      if (end == std::string::npos) end = list.size();
+      const std::string col = list.substr(at, end - at);
+      if (col != "map_id") set += (set.empty() ? "" : ", ") + col + " = excluded." + col;
+      at = end + 2;
+    }
+    return "INSERT INTO maps(" + list + ") VALUES (" +
+           sqlite::parameters(sqlite::count_columns(list)) +
+           ") ON CONFLICT(map_id) DO UPDATE SET " + set;
+  }();
+  Statement st = db.prepare(sql);
+  sqlite::FieldBinder bind(st, 1);
+  kMapFields(m, bind);
+  st.run();
+}
+
+// Reads the map row `st` stands on. Corruption for a state this build does not know.
+Status read_map(const Statement& st, MapRow& out) {
+  try {
+    sqlite::FieldColumns columns(st, 0);
+    kMapFields(out, columns);
+  } catch (const std::invalid_argument& e) {
+    return Status::Corruption("map " + out.map_id + ": " + e.what());
+  }
+  return Status::Ok();
+}
+
+bool find_map(Connection& db, const std::string& map_id, MapRow& out, Status& why) {
+  Statement st = db.prepare("SELECT " + map_columns() + " FROM maps WHERE map_id = ?");
+  st.bind(map_id);
+  if (!st.step()) return false;
+  why = read_map(st, out);
+  return why.ok();
+}
+
+void enqueue(Connection& db, const JobSpec& j) {
+  db.prepare(
+        "INSERT INTO jobs(queue, kind, run_id, reactor, run_at, snoozes) VALUES (?, ?, ?, ?, ?, ?)")
+      .bind(j.queue, std::string(to_string(j.kind)), j.run_id, j.reactor, j.run_at_ms, j.snoozes)
+      .run();
+}
+
+}  // namespace
+
+Status SqliteBackend::write_maps(Connection& db, const CommitRequest& c, std::int64_t now) {
+  for (const MapRow& m : c.maps) upsert_map(db, m);
+  if (!c.settle) return Status::Ok();
+  const MapSlotRow& slot = c.settle->slot;
+  MapRow map;
+  Status why;
+  if (!find_map(db, slot.map_id, map, why)) return why;  // purged with its owner: nobody waits
+  std::optional<SlotState> before;
+  {
+    Statement st = db.prepare("SELECT state FROM map_slots WHERE map_id = ? AND idx = ?");
+    st.bind(slot.map_id, slot.index);
+    if (st.step()) before = slot_state_from_string(st.text(0));
+  }
+  db.prepare(
+        "INSERT INTO map_slots(map_id, idx, state, body) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT(map_id, idx) DO UPDATE SET state = excluded.state, body = excluded.body")
+      .bind(slot.map_id, slot.index, std::string(to_string(slot.state)), slot.body)
+      .run();
+  const storage::SettleOutcome out = storage::apply_settle(map, before, slot.state);
+  upsert_map(db, map);
+  if (out.release) {
+    const std::string id = element_run_id(map.map_id, *out.release);
+    db.prepare("UPDATE runs SET status = 'enqueued', updated_at = ? WHERE id = ?")
+        .bind(now, id)
+        .run();
+    enqueue(db, JobSpec{map.queue, JobKind::kStart, id, map.element_reactor, now, 0});
+  }
+  if (out.settled) {
+    enqueue(db, JobSpec{map.queue, JobKind::kResume, map.owner_id, map.owner_reactor, now, 0});
+    db.prepare("UPDATE runs SET wake_at = ? WHERE id = ? AND status = 'waiting'")
+        .bind(now, map.owner_id)
+        .run();
+  }
+  return Status::Ok();
+}
+
+Status SqliteBackend::load_map(const std::string& map_id, MapRow& out) {
+  return transact(Mode::kRead, "load_map", [&](Connection& db) -> Status {
+    Status why;
+    if (!find_map(db, map_id, out, why)) {
+      return why.ok() ? Status::NotFound("map " + map_id + " not found") : why;
+    }
+    return Status::Ok();
+  });
+}
+
+Status SqliteBackend::load_map_slots(const std::string& map_id, std::uint32_t first,
+                                     std::uint32_t limit, std::vector<MapSlotRow>& out) {
+  out.clear();
+  std::vector<MapSlotRow> slots;
+  Status s = transact(Mode::kRead, "load_map_slots", [&](Connection& db) -> Status {
+    slots.clear();
+    Statement st = db.prepare(
+        "SELECT idx, state, body FROM map_slots WHERE map_id = ? AND idx >= ? AND idx < ? "
+        "ORDER BY idx");
+    st.bind(map_id, first, static_cast<std::int64_t>(first) + limit);
+    while (st.step()) {
+      MapSlotRow slot;
+      slot.map_id = map_id;
+      slot.index = static_cast<std::uint32_t>(st.int64(0));
+      try {
+        slot.state = slot_state_from_string(st.text(1));
+      } catch (const std::invalid_argument& e) {
+        return Status::Corruption("map " + map_id + ": slot " + std::to_string(slot.index) + ": " +
+                                  e.what());
+      }
+      slot.body = st.text(2);
+      slots.push_back(std::move(slot));
+    }
+    return Status::Ok();
+  });
+  if (s.ok()) out = std::move(slots);
+  return s;
+}
+
+}  // namespace reactor

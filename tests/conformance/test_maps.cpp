@@ -1,0 +1,316 @@
+// Fan-out maps (docs/maps.md): the map row, its slots, and what the store does in the commit
+// that settles a slot — release the next element, stop after an atomic failure, settle once and
+// resume the owner once — on every backend.
+#include <algorithm>
+
+#include "conformance/conformance_support.hpp"
+
+namespace reactor::conformance {
+namespace {
+
+constexpr const char* kMap = "r1:sum";
+
+template <typename Factory>
+class MapConformance : public BackendConformance<Factory> {
+ protected:
+  // Owner r1 (waiting) with map r1:sum of `total` elements, the first `batch` released:
+  // element runs "r1:sum[i]" created pending, the released ones enqueued with their start jobs.
+  void dispatch(std::uint32_t total, std::uint32_t batch, bool atomic = true) {
+    CommitRequest c;
+    c.headers.push_back(header("r1", RunStatus::kWaiting));
+    for (std::uint32_t i = 0; i < total; ++i) {
+      const std::string id = element_run_id(kMap, i);
+      c.headers.push_back(
+          header(id, i < batch ? RunStatus::kEnqueued : RunStatus::kPending, "r1", id));
+      c.headers.back().reactor = "Element";
+      if (i < batch) c.enqueue.push_back(element_job(i));
+    }
+    MapRow m = map_row(total, batch, atomic);
+    m.released = std::min(total, batch);
+    c.maps.push_back(m);
+    this->commit_ok(c);
+  }
+
+  static MapRow map_row(std::uint32_t total, std::uint32_t batch, bool atomic) {
+    MapRow m;
+    m.map_id = kMap;
+    m.owner_id = "r1";
+    m.owner_reactor = "OrderSaga";
+    m.queue = "q";
+    m.element_reactor = "Element";
+    m.total = total;
+    m.batch_size = batch;
+    m.atomic = atomic;
+    return m;
+  }
+
+  static JobSpec element_job(std::uint32_t i) {
+    JobSpec j = job("q", element_run_id(kMap, i), 0, JobKind::kStart);
+    j.reactor = "Element";
+    return j;
+  }
+
+  // An element run's last commit: its terminal header and its slot.
+  void settle(std::uint32_t i, SlotState state, std::string body = "1") {
+    CommitRequest c;
+    const std::string id = element_run_id(kMap, i);
+    c.headers.push_back(header(
+        id, state == SlotState::kFailed ? RunStatus::kFailed : RunStatus::kCompleted, "r1", id));
+    c.headers.back().reactor = "Element";
+    c.settle = MapSettle{MapSlotRow{kMap, i, state, std::move(body)}};
+    this->commit_ok(c);
+  }
+
+  MapRow map() {
+    MapRow m;
+    Status s = this->db().load_map(kMap, m);
+    EXPECT_TRUE(s.ok()) << s.to_string();
+    return m;
+  }
+
+  std::vector<MapSlotRow> slots(std::uint32_t first, std::uint32_t limit) {
+    std::vector<MapSlotRow> out;
+    Status s = this->db().load_map_slots(kMap, first, limit, out);
+    EXPECT_TRUE(s.ok()) << s.to_string();
+    return out;
+  }
+
+  RunStatus status_of(const std::string& id) {
+    RunHeaderRow h;
+    Status s = this->db().load_header(id, h);
+    EXPECT_TRUE(s.ok()) << s.to_string();
+    return h.status;
+  }
+
+  // Every due job, fetched and acknowledged: (run id, kind) in fetch order.
+  std::vector<std::pair<std::string, JobKind>> drain() {
+    std::vector<std::pair<std::string, JobKind>> out;
+    for (int k = 0; k < 100; ++k) {
+      std::optional<Delivery> d = this->fetch({"q"}, "w");
+      if (!d) break;
+      out.emplace_back(d->job.spec.run_id, d->job.spec.kind);
+      CommitRequest ack;
+      ack.ack_job = d->job.id;
+      ack.ack_owner = "w";
+      this->commit_ok(ack);
+      if (d->run_leased) {
+        EXPECT_TRUE(this->db()
+                        .release_lease(d->run_lease.key, d->run_lease.owner, d->run_lease.token)
+                        .ok());
+      }
+    }
+    return out;
+  }
+
+  // Elements released and not yet reported: what back-pressure bounds.
+  std::uint32_t outstanding() {
+    const MapRow m = map();
+    return m.released - std::min(m.released, m.done);
+  }
+};
+TYPED_TEST_SUITE(MapConformance, ConformanceBackends, BackendName);
+
+using Jobs = std::vector<std::pair<std::string, JobKind>>;
+
+TYPED_TEST(MapConformance, AMapRowReadsBackAsWritten) {
+  MapRow m = this->map_row(7, 3, false);
+  m.released = 3;
+  m.state = MapState::kFailing;
+  m.done = 2;
+  m.failed = 1;
+  m.undone = 1;
+  CommitRequest c;
+  c.maps.push_back(m);
+  this->commit_ok(c);
+  const MapRow back = this->map();
+  EXPECT_EQ(back.owner_id, "r1");
+  EXPECT_EQ(back.owner_reactor, "OrderSaga");
+  EXPECT_EQ(back.queue, "q");
+  EXPECT_EQ(back.element_reactor, "Element");
+  EXPECT_EQ(back.total, 7u);
+  EXPECT_EQ(back.batch_size, 3u);
+  EXPECT_FALSE(back.atomic);
+  EXPECT_EQ(back.state, MapState::kFailing);
+  EXPECT_EQ(back.released, 3u);
+  EXPECT_EQ(back.done, 2u);
+  EXPECT_EQ(back.failed, 1u);
+  EXPECT_EQ(back.undone, 1u);
+  MapRow none;
+  EXPECT_EQ(this->db().load_map("r1:other", none).code(), StatusCode::kNotFound);
+}
+
+// A sliding window: each report releases the next index, never more than batch_size out.
+TYPED_TEST(MapConformance, EachReportReleasesTheNextElement) {
+  this->dispatch(5, 2);
+  EXPECT_EQ(this->drain(), (Jobs{{"r1:sum[0]", JobKind::kStart}, {"r1:sum[1]", JobKind::kStart}}));
+  EXPECT_EQ(this->status_of("r1:sum[2]"), RunStatus::kPending);
+  this->settle(1, SlotState::kCompleted, "11");
+  EXPECT_EQ(this->status_of("r1:sum[2]"), RunStatus::kEnqueued);
+  EXPECT_EQ(this->outstanding(), 2u);
+  EXPECT_EQ(this->drain(), (Jobs{{"r1:sum[2]", JobKind::kStart}}));
+  for (std::uint32_t i : {0u, 2u}) {
+    this->settle(i, SlotState::kCompleted, std::to_string(10 + i));
+    EXPECT_LE(this->outstanding(), 2u);
+  }
+  EXPECT_EQ(this->drain(), (Jobs{{"r1:sum[3]", JobKind::kStart}, {"r1:sum[4]", JobKind::kStart}}));
+  const MapRow m = this->map();
+  EXPECT_EQ(m.released, 5u);
+  EXPECT_EQ(m.done, 3u);
+  EXPECT_EQ(m.state, MapState::kRunning);
+}
+
+// M2/M3: the last report settles the map and resumes the owner once, and sets the owner's wake
+// time so a lost resume is found by the sweeper; a report written again changes no count.
+TYPED_TEST(MapConformance, TheLastReportSettlesTheMapAndResumesTheOwnerOnce) {
+  this->dispatch(2, 2);
+  this->drain();
+  this->settle(0, SlotState::kCompleted, "10");
+  this->settle(0, SlotState::kCompleted, "10-again");  // M3: an element executed twice
+  EXPECT_EQ(this->map().done, 1u);
+  EXPECT_EQ(this->drain(), Jobs{});
+  this->settle(1, SlotState::kCompleted, "11");
+  EXPECT_EQ(this->map().state, MapState::kSettled);
+  RunHeaderRow owner;
+  ASSERT_TRUE(this->db().load_header("r1", owner).ok());
+  EXPECT_EQ(owner.wake_at_ms, this->now_ms());
+  EXPECT_EQ(this->drain(), (Jobs{{"r1", JobKind::kResume}}));
+  this->settle(1, SlotState::kCompleted, "11-again");
+  EXPECT_EQ(this->drain(), Jobs{});
+  const std::vector<MapSlotRow> s = this->slots(0, 10);
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_EQ(s[0].body, "10-again");
+  EXPECT_EQ(s[1].body, "11-again");
+  EXPECT_EQ(this->map().done, 2u);
+}
+
+// The owner resumed by the settling commit is found again by the sweeper when its job is lost.
+TYPED_TEST(MapConformance, AnOwnerWhoseResumeWasLostIsAnOrphan) {
+  this->dispatch(1, 1);
+  this->drain();
+  this->settle(0, SlotState::kCompleted);
+  this->drain();  // the resume job, lost with a worker that acknowledged it
+  std::vector<RunHeaderRow> orphans;
+  ASSERT_TRUE(this->db().find_orphans(10, orphans).ok());
+  EXPECT_EQ(this->ids(orphans), std::vector<std::string>{"r1"});
+}
+
+TYPED_TEST(MapConformance, AnAtomicFailureStopsReleasingAndSettlesWhenTheOthersReport) {
+  this->dispatch(5, 2);
+  this->drain();
+  this->settle(0, SlotState::kFailed, R"({"message":"no"})");
+  MapRow m = this->map();
+  EXPECT_EQ(m.state, MapState::kFailing);
+  EXPECT_EQ(m.released, 2u);
+  EXPECT_EQ(m.failed, 1u);
+  EXPECT_EQ(this->drain(), Jobs{});
+  this->settle(1, SlotState::kCompleted);
+  m = this->map();
+  EXPECT_EQ(m.state, MapState::kSettled);
+  EXPECT_EQ(m.released, 2u);
+  EXPECT_EQ(this->status_of("r1:sum[2]"), RunStatus::kPending);  // never started
+  EXPECT_EQ(this->drain(), (Jobs{{"r1", JobKind::kResume}}));
+}
+
+TYPED_TEST(MapConformance, ANonAtomicMapRunsEveryElementWhateverFails) {
+  this->dispatch(3, 1, /*atomic=*/false);
+  this->drain();
+  this->settle(0, SlotState::kFailed);
+  EXPECT_EQ(this->drain(), (Jobs{{"r1:sum[1]", JobKind::kStart}}));
+  this->settle(1, SlotState::kFailed);
+  this->settle(2, SlotState::kCompleted);
+  const MapRow m = this->map();
+  EXPECT_EQ(m.state, MapState::kSettled);
+  EXPECT_EQ(m.failed, 2u);
+  EXPECT_EQ(m.done, 3u);
+}
+
+TYPED_TEST(MapConformance, AnElementRolledBackIsCountedOnce) {
+  this->dispatch(2, 2);
+  this->settle(0, SlotState::kCompleted);
+  this->settle(1, SlotState::kCompleted);
+  this->settle(1, SlotState::kUndone, "1");
+  this->settle(1, SlotState::kUndone, "1");
+  const MapRow m = this->map();
+  EXPECT_EQ(m.undone, 1u);
+  EXPECT_EQ(m.done, 2u);
+  EXPECT_EQ(this->slots(1, 1).at(0).state, SlotState::kUndone);
+}
+
+// A collector reads a large map page by page, in index order, whatever order elements reported.
+TYPED_TEST(MapConformance, SlotsReadBackAPageAtATimeInIndexOrder) {
+  this->dispatch(10, 10, /*atomic=*/false);
+  for (std::uint32_t i : {7u, 2u, 9u, 0u, 4u, 3u, 8u, 1u, 6u, 5u}) {
+    this->settle(i, SlotState::kCompleted, std::to_string(i));
+  }
+  std::vector<std::uint32_t> seen;
+  for (const MapSlotRow& s : this->slots(3, 4)) {
+    seen.push_back(s.index);
+    EXPECT_EQ(s.body, std::to_string(s.index));
+  }
+  EXPECT_EQ(seen, (std::vector<std::uint32_t>{3, 4, 5, 6}));
+  EXPECT_TRUE(this->slots(10, 5).empty());
+}
+
+// A settle under a stale fencing token writes nothing: no slot, no release.
+TYPED_TEST(MapConformance, AFencedOutSettleWritesNothing) {
+  this->dispatch(3, 1);
+  Lease old = this->acquire(run_lease_key("r1:sum[0]"), "w1", true, this->kShortTtl);
+  this->advance(this->kShortTtl + 1ms);
+  this->acquire(run_lease_key("r1:sum[0]"), "w2", true);
+  CommitRequest c;
+  c.root_id = "r1:sum[0]";
+  c.fencing_token = old.token;
+  c.settle = MapSettle{MapSlotRow{kMap, 0, SlotState::kCompleted, "1"}};
+  EXPECT_EQ(this->db().commit(c).code(), StatusCode::kLeaseLost);
+  EXPECT_EQ(this->map().done, 0u);
+  EXPECT_TRUE(this->slots(0, 10).empty());
+  EXPECT_EQ(this->status_of("r1:sum[1]"), RunStatus::kPending);
+}
+
+// An element run is a run of its own: loaded by its id, recovered by the sweeper, listed only
+// when asked, and purged with its owner.
+TYPED_TEST(MapConformance, ElementRunsAreRunsOfTheirOwnThatLiveAsLongAsTheirOwner) {
+  this->dispatch(2, 1);
+  StoredRun element = this->load("r1:sum[0]");
+  ASSERT_EQ(element.headers.size(), 1u);
+  EXPECT_EQ(element.headers[0].parent_id, "r1");
+
+  // Its job lost: the sweeper finds it, as it finds a root in that state.
+  this->drain();
+  std::vector<RunHeaderRow> orphans;
+  ASSERT_TRUE(this->db().find_orphans(10, orphans).ok());
+  EXPECT_EQ(this->ids(orphans), std::vector<std::string>{"r1:sum[0]"});
+
+  RunFilter roots;
+  std::vector<RunHeaderRow> listed;
+  ASSERT_TRUE(this->db().list_runs(roots, listed).ok());
+  EXPECT_EQ(this->ids(listed), std::vector<std::string>{"r1"});
+  std::size_t count = 0;
+  ASSERT_TRUE(this->db().count_runs(roots, count).ok());
+  EXPECT_EQ(count, 1u);
+  RunFilter all;
+  all.elements = true;
+  ASSERT_TRUE(this->db().list_runs(all, listed).ok());
+  std::vector<std::string> ids = this->ids(listed);
+  std::sort(ids.begin(), ids.end());
+  EXPECT_EQ(ids, (std::vector<std::string>{"r1", "r1:sum[0]", "r1:sum[1]"}));
+
+  // The owner ends, and its retention passes: it goes with its map and elements.
+  this->settle(0, SlotState::kCompleted);
+  RunHeaderRow done = header("r1", RunStatus::kCompleted, "", "", 2, this->now_ms() + 10);
+  this->create({done});
+  this->advance(1s);
+  std::size_t purged = 0;
+  ASSERT_TRUE(this->db().purge_expired(10, purged).ok());
+  EXPECT_EQ(purged, 1u);
+  StoredRun gone;
+  EXPECT_EQ(this->db().load_run("r1:sum[0]", gone).code(), StatusCode::kNotFound);
+  EXPECT_EQ(this->db().load_run("r1:sum[1]", gone).code(), StatusCode::kNotFound);
+  MapRow m;
+  EXPECT_EQ(this->db().load_map(kMap, m).code(), StatusCode::kNotFound);
+  EXPECT_TRUE(this->slots(0, 10).empty());
+  EXPECT_FALSE(this->has_job("r1:sum[1]"));
+}
+
+}  // namespace
+}  // namespace reactor::conformance
