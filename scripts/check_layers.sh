@@ -19,7 +19,7 @@ declare -A header_layer=(
   [map_results]=definition [registry]=definition [retry_policy]=definition [schema]=definition
   [step]=definition
   [records]=records
-  [run_store]=storage [job_queue]=storage [leases]=storage [backend]=storage
+  [run_store]=storage [job_queue]=storage [leases]=storage [map_store]=storage [backend]=storage
   [backend_wrapper]=storage
   [durability]=durability
   [log_middleware]=observe

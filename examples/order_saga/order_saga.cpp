@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "fan_out_sum/fan_out_sum.hpp"
 #include "gift_order/gift_order.hpp"
 #include "order_saga/recorded_step.hpp"
 
@@ -76,6 +77,7 @@ void register_examples(Registry& registry, OrderServices& services) {
   registry.add(order_saga(services));
   registry.add(shipment(services));
   registry.add(gift_order(services));
+  registry.add(fan_out_sum(services));
 }
 
 }  // namespace examples

@@ -82,8 +82,9 @@ struct OrderServices {
 // The saga, bound to `services` (which must outlive the definition).
 reactor::Definition order_saga(OrderServices& services);
 
-// Registers every example reactor: "OrderSaga", and "GiftOrder" with its
-// composed child "Shipment" (examples/gift_order).
+// Registers every example reactor: "OrderSaga", "GiftOrder" with its
+// composed child "Shipment" (examples/gift_order), and "FanOutSum" with its
+// element reactor "FanOutSum.element" (examples/fan_out_sum).
 void register_examples(reactor::Registry& registry, OrderServices& services);
 
 }  // namespace examples

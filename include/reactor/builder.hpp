@@ -12,9 +12,9 @@
 //       .build();
 //
 // Step modifiers (argument, wait_for, compensate, undo, retries, timeout,
-// validate_output, and for maps source, atomic, collect) apply to the step
-// declared last. build() checks the whole graph and throws DefinitionError
-// naming the step at fault.
+// validate_output, and for maps source, source_pages, fan_out, atomic,
+// collect, undo_all) apply to the step declared last. build() checks the whole graph and throws
+// DefinitionError naming the step at fault.
 #pragma once
 
 #include <concepts>
@@ -126,7 +126,30 @@ class Builder {
   Builder& validate_output(Schema schema);
 
   // Map modifiers.
+  // The array the map runs over: input("items"), result("step", "path"), …
   Builder& source(ArgumentSource collection);
+  // Or its items a page at a time, never all in one record: fn is
+  //   Value(const Args& args, std::size_t offset, std::size_t limit)
+  // (PageFunction), returning the items at [offset, offset + limit) as an
+  // array, fewer than `limit` on the last page; `args` are the map's
+  // arguments other than element(). It may be called more than once for a
+  // page (a worker that takes over reads it again): return the same items.
+  template <typename F>
+  Builder& source_pages(F fn) {
+    static_assert(PageFunction<F>, REACTOR_PAGE_FUNCTION_MESSAGE);
+    if constexpr (PageFunction<F>) return source_pages(PageFn(std::move(fn)));
+    return *this;
+  }
+  Builder& source_pages(PageFn fn);
+  // Every element runs as a job of its own, on any worker serving the
+  // reactor, with at most batch_size of them outstanding: the next is released
+  // as one finishes. The map step hands the run off (docs/maps.md). In an
+  // engine without a store the elements run in the step, as without fan_out.
+  Builder& fan_out(std::uint32_t batch_size = 50);
+  // The same, its batch size read when the map starts: input("batch_size"),
+  // result(…); an integer from 1 to kMaxMapElements, else the map fails
+  // unresolved.
+  Builder& fan_out(ArgumentSource batch_size);
   // true (default): the first failed element fails the map, and completed
   // elements are undone highest index first. false: the map succeeds with
   // every element's outcome; failed elements roll themselves back.
@@ -141,6 +164,18 @@ class Builder {
     return *this;
   }
   Builder& collect(CollectFn fn);
+  // Rolls the map back in one call over its completed elements, instead of
+  // each element's own undo: fn is
+  //   StepResult(const MapResults& completed, StepContext&)
+  // (UndoAllFunction); `completed` is read page by page. A failure is one
+  // rollback failure of the map; the steps before it are still undone.
+  template <typename F>
+  Builder& undo_all(F fn) {
+    static_assert(UndoAllFunction<F>, REACTOR_UNDO_ALL_FUNCTION_MESSAGE);
+    if constexpr (UndoAllFunction<F>) return undo_all(UndoAllFn(std::move(fn)));
+    return *this;
+  }
+  Builder& undo_all(UndoAllFn fn);
 
   // The run's value is this step's result (default: an object of all results).
   Builder& returns(std::string step);

@@ -38,6 +38,13 @@ using CompensateFn = std::function<StepResult(const std::string& error, const Ar
 using UndoFn = std::function<StepResult(const Value& result, const Args&, StepContext&)>;
 using StepFactory = std::function<std::unique_ptr<Step>()>;
 using CollectFn = std::function<Value(const MapResults&)>;
+// A map's items a page at a time (Builder::source_pages): the items at
+// [offset, offset + limit) as an array of at most `limit`; fewer: the last page.
+// `args` are the map step's arguments that are not element().
+using PageFn = std::function<Value(const Args& args, std::size_t offset, std::size_t limit)>;
+// A map's rollback in one call (Builder::undo_all): `completed` holds the
+// outcomes of its completed elements, read page by page.
+using UndoAllFn = std::function<StepResult(const MapResults& completed, StepContext&)>;
 
 // What Builder (and TestRun::mock_step) accept as user code. Each entry point
 // checks its argument with a static_assert naming the signatures, so a wrong
@@ -58,6 +65,12 @@ concept UndoFunction =
 // Value(const MapResults&).
 template <typename F>
 concept CollectFunction = std::is_invocable_r_v<Value, F&, const MapResults&>;
+// Value(const Args&, std::size_t offset, std::size_t limit).
+template <typename F>
+concept PageFunction = std::is_invocable_r_v<Value, F&, const Args&, std::size_t, std::size_t>;
+// StepResult(const MapResults& completed, StepContext&).
+template <typename F>
+concept UndoAllFunction = std::is_invocable_r_v<StepResult, F&, const MapResults&, StepContext&>;
 
 // The messages of those static_asserts (string literals, as static_assert needs).
 #define REACTOR_STEP_FUNCTION_MESSAGE(where)                                             \
@@ -76,6 +89,14 @@ concept CollectFunction = std::is_invocable_r_v<Value, F&, const MapResults&>;
 #define REACTOR_COLLECT_FUNCTION_MESSAGE                                                        \
   "Builder::collect(fn): collect must be callable as Value(const MapResults&), and return the " \
   "map's value"
+#define REACTOR_PAGE_FUNCTION_MESSAGE                                                          \
+  "Builder::source_pages(fn): fn must be callable as "                                         \
+  "Value(const Args& args, std::size_t offset, std::size_t limit), and return an array of at " \
+  "most `limit` items (fewer: the last page)"
+#define REACTOR_UNDO_ALL_FUNCTION_MESSAGE                                                      \
+  "Builder::undo_all(fn): undo_all must be callable as "                                       \
+  "StepResult(const MapResults& completed, StepContext&), and return a StepResult (Success() " \
+  "once every completed element is reverted)"
 
 enum class StepKind { kStep, kCompose, kMap };
 
@@ -117,10 +138,17 @@ struct StepSpec {
 
   // kCompose: the child reactor. kMap: the element reactor.
   std::shared_ptr<const DefinitionData> child;
-  // kMap only.
+  // kMap only: its items from source(), or a page at a time from source_pages().
   std::optional<ArgumentSource> map_source;
+  PageFn pages;
   bool atomic = true;
   CollectFn collect;
+  UndoAllFn undo_all;
+  // Every element a job of its own, at most batch_size outstanding (docs/maps.md);
+  // otherwise the elements run in the step, one after another.
+  bool fan_out = false;
+  std::uint32_t batch_size = 50;
+  std::optional<ArgumentSource> batch_size_source;  // the batch size as an input or a result
 };
 
 struct DefinitionData {

@@ -15,14 +15,19 @@ namespace reactor {
 // Thread-safe.
 class Registry {
  public:
-  // Throws DefinitionError when the name is taken by another definition.
+  // Registers `definition`, and under their own names the element reactors of
+  // its fan-out maps (however deep), which element runs name. Throws
+  // DefinitionError when a name is taken by another definition.
   void add(const Definition& definition);
+  // A registered reactor, or a fan-out map's element reactor.
   std::optional<Definition> find(const std::string& name) const;
+  // The reactors registered with add(), not their elements'.
   std::vector<std::string> names() const;
 
  private:
   mutable std::shared_mutex mu_;
   std::map<std::string, Definition> by_name_;
+  std::map<std::string, Definition> parts_;  // element reactors, by name
 };
 
 }  // namespace reactor

@@ -49,6 +49,18 @@ struct Suspension {
   friend bool operator==(const Suspension&, const Suspension&) = default;
 };
 
+// The map slot an element run of a fan-out map fills (docs/maps.md). Such a
+// run is a root of its own (its id "<map id>[index]" is its root_id: its own
+// lease, records and trace), under the run tree of `origin`, the root whose
+// id begins its map id.
+struct ElementOf {
+  std::string map_id;  // "<origin>:<path of the map step>"
+  std::uint32_t index = 0;
+
+  std::string origin() const { return map_id.substr(0, map_id.find(':')); }
+  friend bool operator==(const ElementOf&, const ElementOf&) = default;
+};
+
 // The durable record of one step of a run.
 struct StepRecord {
   std::string name;
@@ -77,8 +89,8 @@ struct StepRecord {
   // Executions of the step lost with their worker; past
   // DurabilityOptions::max_interrupted_executions the run fails.
   int interrupted = 0;
-  // Composed child (one run) or map elements (one run per started element,
-  // in index order).
+  // Composed child (one run) or an inline map's elements (one run per started
+  // element, in index order). A fan-out map's elements are runs of their own.
   std::vector<Run> children;
 };
 
@@ -91,6 +103,9 @@ struct Run {
   std::string root_id;    // == id for a top-level run
   std::string parent_id;  // empty for a top-level run
   std::string path;       // step path of this run inside its root ("" for the root)
+  // Set on an element run of a fan-out map: a root of its own, whose steps are
+  // named (idempotency keys, trace) under its origin's root id and its path.
+  std::optional<ElementOf> element_of;
   std::string fingerprint;
   RunStatus status = RunStatus::kPending;
   Value inputs;

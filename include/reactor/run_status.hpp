@@ -36,6 +36,9 @@ enum class StepStatus {
   kFailed,       // last attempt failed; compensation pending or not needed
   kCompensated,  // failed, then compensated (or compensation failed)
   kUndone,       // completed, then undone (or undo failed)
+  // Its work runs as jobs of their own (a fan-out map's elements): the run
+  // goes on with other branches, or waits, until they report.
+  kDispatched,
 };
 
 const char* to_string(StepStatus s);

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <string_view>
 
 namespace reactor {
 
@@ -44,6 +45,25 @@ std::string new_run_id() {
   p = put_hex(p, low >> 48, 2) + 1;
   put_hex(p, low & 0xFFFF'FFFF'FFFFULL, 6);
   return id;
+}
+
+std::string run_id_error(const std::string& id) {
+  if (id.empty()) return "a run id must not be empty";
+  if (id.size() > kMaxRunIdLength) {
+    return "run id '" + id.substr(0, 32) + "…' is longer than " + std::to_string(kMaxRunIdLength) +
+           " characters";
+  }
+  for (const char c : id) {
+    const bool printable = c > ' ' && c < 0x7f;
+    if (!printable || std::string_view(":[]{}\"\\").find(c) != std::string_view::npos) {
+      std::string shown =
+          printable ? std::string(1, c) : "a space, a control character or a byte past ASCII";
+      return "run id '" + (printable ? id : std::string("…")) + "' holds " +
+             (printable ? "'" + shown + "'" : shown) +
+             ": use letters, digits and - _ . / @ # (no space, : [ ] { } \" \\)";
+    }
+  }
+  return {};
 }
 
 }  // namespace reactor

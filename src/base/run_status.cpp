@@ -21,7 +21,7 @@ constexpr std::array<std::pair<RunStatus, const char*>, 8> kRunStatusNames{{
     {RunStatus::kHalted, "halted"},
 }};
 
-constexpr std::array<std::pair<StepStatus, const char*>, 9> kStepStatusNames{{
+constexpr std::array<std::pair<StepStatus, const char*>, 10> kStepStatusNames{{
     {StepStatus::kPending, "pending"},
     {StepStatus::kRunning, "running"},
     {StepStatus::kRetryScheduled, "retry_scheduled"},
@@ -31,6 +31,7 @@ constexpr std::array<std::pair<StepStatus, const char*>, 9> kStepStatusNames{{
     {StepStatus::kFailed, "failed"},
     {StepStatus::kCompensated, "compensated"},
     {StepStatus::kUndone, "undone"},
+    {StepStatus::kDispatched, "dispatched"},
 }};
 
 template <typename Enum, std::size_t N>

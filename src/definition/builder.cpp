@@ -175,6 +175,48 @@ Builder& Builder::source(ArgumentSource collection) {
   return *this;
 }
 
+Builder& Builder::source_pages(PageFn fn) {
+  if (StepSpec* s = current("source_pages")) {
+    require_map(*s, "source_pages", state_->misuse);
+    s->pages = std::move(fn);
+  }
+  return *this;
+}
+
+Builder& Builder::fan_out(std::uint32_t batch_size) {
+  if (StepSpec* s = current("fan_out")) {
+    require_map(*s, "fan_out", state_->misuse);
+    if (batch_size == 0) {
+      state_->misuse.push_back("step '" + s->name +
+                               "': fan_out() needs a batch_size of at least 1");
+    }
+    s->fan_out = true;
+    s->batch_size = batch_size;
+  }
+  return *this;
+}
+
+Builder& Builder::fan_out(ArgumentSource batch_size) {
+  if (StepSpec* s = current("fan_out")) {
+    require_map(*s, "fan_out", state_->misuse);
+    if (batch_size.kind() == ArgumentSource::Kind::kElement) {
+      state_->misuse.push_back("step '" + s->name +
+                               "': fan_out()'s batch size cannot be an element");
+    }
+    s->fan_out = true;
+    s->batch_size_source = std::move(batch_size);
+  }
+  return *this;
+}
+
+Builder& Builder::undo_all(UndoAllFn fn) {
+  if (StepSpec* s = current("undo_all")) {
+    require_map(*s, "undo_all", state_->misuse);
+    s->undo_all = std::move(fn);
+  }
+  return *this;
+}
+
 Builder& Builder::atomic(bool atomic) {
   if (StepSpec* s = current("atomic")) {
     require_map(*s, "atomic", state_->misuse);

@@ -61,9 +61,10 @@ class Checker {
   void check_body(const StepSpec& s) const {
     if (s.kind == StepKind::kStep && !s.run && !s.factory) fail_step(s, "has no body");
     if (s.kind != StepKind::kStep && !s.child) fail_step(s, "has no child reactor");
-    if (s.kind == StepKind::kMap && !s.map_source) {
-      fail_step(s, "a map needs a source() collection");
+    if (s.kind == StepKind::kMap && !s.map_source && !s.pages) {
+      fail_step(s, "a map needs a source() collection or source_pages()");
     }
+    if (s.map_source && s.pages) fail_step(s, "a map takes source() or source_pages(), not both");
     if (s.kind != StepKind::kMap && s.collect) fail_step(s, "collect() applies to maps only");
   }
 
@@ -114,6 +115,7 @@ class Checker {
       }
       check_source(s, *s.map_source, "source");
     }
+    if (s.batch_size_source) check_source(s, *s.batch_size_source, "fan_out");
     for (const auto& w : s.wait_for) {
       if (!index_.count(w)) fail_step(s, "wait_for refers to unknown step '" + w + "'");
       if (w == s.name) fail_step(s, "wait_for refers to itself");
@@ -135,7 +137,8 @@ class Checker {
   }
 
   // A composed child or a map element gets the step's arguments as inputs:
-  // each must be one the child declares, and every required one must be given.
+  // each must be one the child declares (but a paged map's, which its pages
+  // may take alone), and every required one must be given.
   void check_child_inputs(const StepSpec& s, const std::set<std::string>& given) const {
     std::set<std::string> declared;
     for (const auto& in : s.child->inputs) {
@@ -146,7 +149,9 @@ class Checker {
       }
     }
     for (const auto& g : given) {
-      if (!declared.count(g)) {
+      // A paged map's pages are asked with its arguments: one its element does not declare is
+      // for them alone.
+      if (!declared.count(g) && !s.pages) {
         fail_step(s,
                   "argument '" + g + "' is not an input of child reactor '" + s.child->name + "'");
       }
@@ -169,6 +174,9 @@ class Checker {
           a.result_step = index_.at(a.source.name());
           deps.insert(a.result_step);
         }
+      }
+      if (s.batch_size_source && s.batch_size_source->kind() == ArgumentSource::Kind::kResult) {
+        deps.insert(index_.at(s.batch_size_source->name()));
       }
       if (s.map_source && s.map_source->kind() == ArgumentSource::Kind::kResult) {
         deps.insert(index_.at(s.map_source->name()));
@@ -286,6 +294,9 @@ std::string fingerprint_of(const DefinitionData& d) {
     }
     for (const auto& w : s.wait_for) f.add("wait:" + w);
     if (s.map_source) add_source(f, *s.map_source);
+    if (s.pages) f.add("pages");
+    if (s.fan_out) f.add("fan_out");
+    if (s.batch_size_source) add_source(f, *s.batch_size_source);
     if (s.child) f.add("child:" + s.child->fingerprint);
   }
   return f.hex();

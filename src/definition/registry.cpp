@@ -4,22 +4,48 @@
 
 namespace reactor {
 
-// Registration is idempotent for the same graph (the same fingerprint), so modules can register
-// what they use without coordinating; a different graph under a taken name is a bug, since
-// stored runs and queued jobs would then resolve to the wrong saga.
-void Registry::add(const Definition& definition) {
-  std::unique_lock lock(mu_);
-  auto [it, inserted] = by_name_.try_emplace(definition.name(), definition);
+namespace {
+
+// Adds `definition` under its name; a different graph under that name is a bug, since stored runs
+// and queued jobs would then resolve to the wrong saga.
+void add_named(std::map<std::string, Definition>& by_name, const Definition& definition) {
+  auto [it, inserted] = by_name.try_emplace(definition.name(), definition);
   if (!inserted && it->second.fingerprint() != definition.fingerprint()) {
     throw DefinitionError("reactor '" + definition.name() + "' is already registered");
   }
 }
 
+// The element reactors of the fan-out maps in `def`, however deep: a worker resolves an element
+// run's reactor by name.
+void add_elements(std::map<std::string, Definition>& parts, const DefinitionData& def) {
+  for (const StepSpec& s : def.steps) {
+    if (!s.child) continue;
+    if (s.kind == StepKind::kMap && s.fan_out) add_named(parts, Definition(s.child));
+    add_elements(parts, *s.child);
+  }
+}
+
+}  // namespace
+
+// Registration is idempotent for the same graph (the same fingerprint), so modules can register
+// what they use without coordinating.
+void Registry::add(const Definition& definition) {
+  std::unique_lock lock(mu_);
+  add_named(by_name_, definition);
+  add_elements(parts_, *definition.data());
+  for (const auto& [name, part] : parts_) {
+    auto it = by_name_.find(name);
+    if (it != by_name_.end() && it->second.fingerprint() != part.fingerprint()) {
+      throw DefinitionError("reactor '" + name + "' is already registered");
+    }
+  }
+}
+
 std::optional<Definition> Registry::find(const std::string& name) const {
   std::shared_lock lock(mu_);
-  auto it = by_name_.find(name);
-  if (it == by_name_.end()) return std::nullopt;
-  return it->second;
+  if (auto it = by_name_.find(name); it != by_name_.end()) return it->second;
+  if (auto it = parts_.find(name); it != parts_.end()) return it->second;
+  return std::nullopt;
 }
 
 std::vector<std::string> Registry::names() const {

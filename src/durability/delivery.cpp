@@ -1,6 +1,7 @@
 #include "durability/delivery.hpp"
 
 #include "base/run_errors.hpp"
+#include "durability/fan_out.hpp"
 #include "records/codec.hpp"
 #include "records/run_rows.hpp"
 #include "records/run_shape.hpp"
@@ -48,6 +49,13 @@ DeliveryOutcome fail_run(DurableEnv& env, const Writer& w, Run run, ErrorKind ki
     run.updated_at_ms = env.now_ms();
     CommitRequest c = w.fenced();
     c.headers.push_back(records::encode_header(run, env.expiry_ms()));
+    // A map's element fails only its slot: its map settles without it all the same.
+    std::string map_id;
+    std::uint32_t index = 0;
+    if (!run.element_of && parse_element_run_id(run.id, map_id, index)) {
+      run.element_of = ElementOf{map_id, index};
+    }
+    c.settle = settle_of(run);
     w.finish_with(c);
     return committed(env.backend.commit(c), DeliveryOutcome::kFailedRun);
   } catch (...) {
@@ -188,6 +196,8 @@ DeliveryOutcome execute_delivery(DurableEnv& env, const Definition& def, Run run
   file_in_flight(o.in_flight, entry, d, w.job_owner);
   ExecuteHooks hooks = hooks_for(w, *entry, o.yield_on_retry_wait, starts && d.run_started);
   hooks.hand_back = o.hand_back;
+  DurableFanOut fan_out(env, w, run);
+  hooks.fan_out = &fan_out;
   // Who wrote the run last (as it was read), and from now on this execution.
   hooks.previous_token = run.exec_token;
   hooks.previous_worker = run.exec_worker;

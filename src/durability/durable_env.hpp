@@ -26,6 +26,11 @@ struct DurableEnv {
   // Runs the executor on a run tree with the given hooks; a new run (not
   // stored yet) is written whole by its first commit.
   std::function<ExecuteOutcome(Run&, const Definition&, ExecuteHooks, bool run_is_new)> execute;
+  // Undoes the completed steps of a stored run, newest first (execute_undo): a fan-out map's
+  // element, rolled back by its owner.
+  std::function<ExecuteOutcome(Run&, const Definition&, ExecuteHooks,
+                               std::vector<RollbackFailure>& failures)>
+      undo;
   // Jitter for snoozes: uniform in [0, max].
   std::function<Duration(Duration max)> jitter;
   // Commits that recorded step progress (a step's result, failure, retry or

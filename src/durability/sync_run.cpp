@@ -2,6 +2,7 @@
 
 #include "base/run_errors.hpp"
 #include "definition/inputs.hpp"
+#include "durability/fan_out.hpp"
 #include "durability/load.hpp"
 #include "durability/start.hpp"
 #include "durability/writer.hpp"
@@ -55,7 +56,10 @@ RunResult run_synchronously(DurableEnv& env, const Definition& def, Run run) {
   run.exec_token = lease.token;
   run.exec_worker = env.worker_id;
   auto entry = env.keeper.keep(lease, env.options.lease_ttl, asked_at);
-  ExecuteOutcome out = env.execute(run, def, hooks_for(w, *entry, false), /*run_is_new=*/true);
+  ExecuteHooks hooks = hooks_for(w, *entry, false);
+  DurableFanOut fan_out(env, w, run);  // a fan-out map hands the run to the workers
+  hooks.fan_out = &fan_out;
+  ExecuteOutcome out = env.execute(run, def, hooks, /*run_is_new=*/true);
   env.keeper.drop(entry);
   if (out.stopped && out.stop_reason.code() == StatusCode::kAlreadyExists) {
     // Nothing was written under this lease; let it go for whoever holds the run.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "durability/fan_out.hpp"
 #include "records/codec.hpp"
 #include "records/run_rows.hpp"
 
@@ -44,6 +45,9 @@ Status Writer::checkpoint(const Run& root, const CheckpointDelta& delta) const {
     if (suspends && root.suspension && root.suspension->wake_at_ms() > 0) {
       c.enqueue.push_back(env.resume_job(root, root.suspension->wake_at_ms()));
     }
+    // An element of a fan-out map fills its slot with the commit that ends it: the store
+    // releases the next element and, after the last, resumes the owner, in the same write.
+    c.settle = settle_of(root);
     finish_with(c);
     // One job fetched ahead at most: a second such commit must not drop it.
     if (!next || next->delivery) {

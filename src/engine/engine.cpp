@@ -16,6 +16,7 @@
 #include "durability/sweeper.hpp"
 #include "durability/sync_run.hpp"
 #include "execution/execute.hpp"
+#include "reactor/ids.hpp"
 #include "records/run_shape.hpp"
 #include "records/value_limits.hpp"
 
@@ -49,6 +50,10 @@ struct Engine::Impl {
         [this](Run& run, const Definition& def, ExecuteHooks hooks, bool run_is_new) {
           return execute(run, def, nullptr, hooks, run_is_new);
         },
+        [this](Run& run, const Definition& def, ExecuteHooks hooks,
+               std::vector<RollbackFailure>& failures) {
+          return execute_undo(run, def, env_for(def, nullptr), hooks, failures);
+        },
         [this](Duration max) { return snooze_jitter(max); });
     durable->worker_id = process_id();
   }
@@ -65,12 +70,15 @@ struct Engine::Impl {
 
   ExecuteOutcome execute(Run& run, const Definition& def, const RunOptions* run_options,
                          const ExecuteHooks& hooks, bool root_is_new) {
+    return execute_run(run, def, env_for(def, run_options), hooks, root_is_new);
+  }
+
+  ExecuteEnv env_for(const Definition& def, const RunOptions* run_options) {
     std::vector<std::shared_ptr<Observer>> observers = options.observers;
     for (const auto& o : def.data()->observers) observers.push_back(o);
     const std::map<std::string, RunFn>* overrides = run_options ? &run_options->overrides : nullptr;
-    ExecuteEnv env{*options.clock, std::move(observers), overrides,
-                   pool,           next_seed(),          options.durability.max_value_bytes};
-    return execute_run(run, def, env, hooks, root_is_new);
+    return ExecuteEnv{*options.clock, std::move(observers), overrides,
+                      pool,           next_seed(),          options.durability.max_value_bytes};
   }
 
   std::uint64_t next_seed() { return base_seed + seeds_used++; }
@@ -125,9 +133,21 @@ RunResult Engine::run(const Definition& definition, Value inputs, const RunOptio
   if (auto why = inputs_limit_error(inputs, impl_->options.durability)) {
     return failed_result(options.run_id, definition.name(), ErrorKind::kInputInvalid, *why);
   }
+  if (!options.run_id.empty()) {
+    if (std::string why = run_id_error(options.run_id); !why.empty()) {
+      return failed_result("", definition.name(), ErrorKind::kInputInvalid, why);
+    }
+  }
   Run run = create_run(definition, std::move(inputs), options.run_id);
   if (impl_->durable && options.overrides.empty() && !options.on_checkpoint) {
-    return run_synchronously(*impl_->durable, definition, std::move(run));
+    DurableEnv& env = *impl_->durable;
+    RunResult r = run_synchronously(env, definition, std::move(run));
+    // A fan-out map handed the run to the workers; inline jobs are those workers.
+    if (r.status == RunStatus::kWaiting && env.options.inline_jobs &&
+        drain_inline(env, env.queue_for(definition.name())).ok()) {
+      (void)find(r.run_id, r);  // else the waiting run as it was handed off
+    }
+    return r;
   }
   return resume(definition, std::move(run), options);
 }
@@ -176,6 +196,11 @@ Status Engine::run_in_background(const std::string& reactor, Value inputs, std::
   // failed run discovered later by a worker.
   if (auto why = inputs_limit_error(inputs, impl_->options.durability)) {
     return Status::InvalidArgument(*why);
+  }
+  if (!options.run_id.empty()) {
+    if (std::string why = run_id_error(options.run_id); !why.empty()) {
+      return Status::InvalidArgument(why);
+    }
   }
   std::vector<FieldError> errors = validate_inputs(*def->data(), inputs);
   if (!errors.empty()) return Status::InvalidArgument("invalid inputs: " + describe(errors));

@@ -138,4 +138,14 @@ std::optional<ArgumentError> resolve_source(const ArgumentSource& source, const 
       [&](Value v) { out = std::move(v); });
 }
 
+Value element_inputs(const StepSpec& map, const Args& args) {
+  Value all = args.to_json();
+  if (!map.pages || !map.child) return all;
+  Value declared = Value::object();
+  for (const InputSpec& in : map.child->inputs) {
+    if (auto it = all.find(in.name); it != all.end()) declared[in.name] = std::move(*it);
+  }
+  return declared;
+}
+
 }  // namespace reactor

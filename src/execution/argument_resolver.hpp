@@ -27,6 +27,10 @@ std::optional<ArgumentError> resolve_arguments(const StepSpec& step, const Run& 
 std::optional<ArgumentError> resolve_source(const ArgumentSource& source, const Run& run,
                                             const DefinitionData& def, Value& out);
 
+// The inputs of a map element: its map's arguments that the element reactor
+// declares (a paged map may have more, for its pages alone).
+Value element_inputs(const StepSpec& map, const Args& args);
+
 // Follows a dotted path ("a.b.0") inside `v`; nullptr when absent.
 const Value* follow_path(const Value& v, const std::string& path);
 

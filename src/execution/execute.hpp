@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "execution/checkpoint_delta.hpp"
+#include "execution/fan_out.hpp"
 #include "execution/thread_pool.hpp"
 #include "reactor/clock.hpp"
 #include "reactor/definition.hpp"
@@ -59,6 +60,9 @@ struct ExecuteHooks {
   // stops the tree there, the body not started.
   std::function<Status()> before_body;
   Duration hung_step_grace{0};
+  // Where fan-out maps send their elements (durability/fan_out.hpp); nullptr:
+  // a fan-out map runs inline.
+  FanOut* fan_out = nullptr;
 };
 
 struct ExecuteEnv {
@@ -75,7 +79,8 @@ struct ExecuteOutcome {
   // A commit was refused: the run stopped where its last commit left it.
   bool stopped = false;
   Status stop_reason;
-  // The root was suspended (it is `waiting`; Run::suspension says until what).
+  // The root was suspended (it is `waiting`; Run::suspension says until what:
+  // a retry's due time, or its fan-out maps).
   bool suspended = false;
   // The run was handed back unfinished (ExecuteHooks::hand_back).
   bool handed_back = false;
@@ -86,5 +91,11 @@ struct ExecuteOutcome {
 // writes the whole tree.
 ExecuteOutcome execute_run(Run& root, const Definition& def, const ExecuteEnv& env,
                            const ExecuteHooks& hooks, bool root_is_new);
+
+// Undoes the completed steps of `root` (a stored run; its status stays), newest first, each
+// committed before the next starts, and appends the failures of its undos to `failures`. Used
+// to roll back an element of a fan-out map.
+ExecuteOutcome execute_undo(Run& root, const Definition& def, const ExecuteEnv& env,
+                            const ExecuteHooks& hooks, std::vector<RollbackFailure>& failures);
 
 }  // namespace reactor

@@ -12,6 +12,7 @@ Execution::Execution(Run& root, const ExecuteEnv& env, const ExecuteHooks& hooks
       hooks_(hooks),
       max_value_bytes_(env.max_value_bytes != 0 ? env.max_value_bytes : SIZE_MAX),
       pool_(env.pool),
+      origin_(root.element_of ? root.element_of->origin() : root.root_id),
       jitter_(env.jitter_seed) {
   // Trace events up to here are stored already, unless the run is new.
   delta_.trace_begin = root_is_new ? 0 : root.trace.size();
@@ -74,6 +75,11 @@ bool Execution::may_start_body() {
   stop_reason_ = s;
   stopped_.store(true, std::memory_order_relaxed);
   return false;
+}
+
+void Execution::stop(const Status& why) {
+  stop_reason_ = why;
+  stopped_.store(true, std::memory_order_relaxed);
 }
 
 void Execution::yield_until(std::int64_t due_ms) {

@@ -77,8 +77,18 @@ class Execution {
   // Hands the run back instead of waiting for a retry due at `due_ms`
   // (hooks().yield_on_retry_wait): every driver unwinds.
   void yield_until(std::int64_t due_ms);
-  bool yielded() const { return yield_at_ms_.has_value(); }
+  // Hands the run back until its fan-out maps settle (their last element
+  // enqueues its resume): every driver unwinds.
+  void yield_for_children() { yield_for_children_ = true; }
+  bool yielded() const { return yield_at_ms_.has_value() || yield_for_children_; }
   const std::optional<std::int64_t>& yield_at_ms() const { return yield_at_ms_; }
+  // Stops the whole tree where it is, as a refused commit does (a store that
+  // cannot be read). Caller holds mutex().
+  void stop(const Status& why);
+  // The root id a step of this tree is named under (idempotency keys,
+  // observers): the root's, or for an element run of a fan-out map its origin's.
+  const std::string& origin() const { return origin_; }
+  FanOut* fan_out() const { return hooks_.fan_out; }
   // Whether the run is to be handed back (hooks().hand_back).
   bool handing_back() const { return hooks_.hand_back != nullptr && hooks_.hand_back->load(); }
   // Stop launching steps and rollback actions: stopped, yielded or handing back.
@@ -107,6 +117,8 @@ class Execution {
   std::atomic<bool> stopped_{false};
   Status stop_reason_;
   std::optional<std::int64_t> yield_at_ms_;
+  bool yield_for_children_ = false;
+  std::string origin_;
   Jitter jitter_;
 };
 

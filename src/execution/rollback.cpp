@@ -54,6 +54,17 @@ void RunDriver::compensate(std::size_t i, Lock& lock) {
   StepRecord& rec = run_.steps[i];
   if (rec.status != StepStatus::kFailed) return;
   const StepSpec& spec = def_.steps[i];
+  if (fanned_out(i)) {
+    // A fan-out map that failed: its completed elements are rolled back now, before the steps
+    // before it (an inline map rolled its elements back itself as it failed).
+    roll_back_elements(i, lock, run_.error->rollback_failures);
+    if (ex_.halted_from_outside()) return;
+    rec.status = StepStatus::kCompensated;
+    ex_.touch_step(run_, i);
+    ex_.touch_header(run_);
+    ex_.checkpoint();
+    return;
+  }
   const bool has_code = spec.factory || spec.compensate;
   if (spec.kind != StepKind::kStep || !rec.body_started || !has_code) {
     rec.status = StepStatus::kCompensated;
@@ -73,7 +84,7 @@ void RunDriver::compensate(std::size_t i, Lock& lock) {
     r = Failure("arguments: " + err->message, false);
   } else {
     auto body = [&](std::stop_token stop) {
-      StepContext ctx(run_.root_id, def_.name, path, rec.attempts, stop, ex_.clock());
+      StepContext ctx(ex_.origin(), def_.name, path, rec.attempts, stop, ex_.clock());
       if (spec.factory) return spec.factory()->compensate(error, args, ctx);
       return spec.compensate(error, args, ctx);
     };
@@ -124,6 +135,10 @@ void RunDriver::undo(std::size_t i, Lock& lock, std::vector<RollbackFailure>& fa
   if (spec.kind != StepKind::kStep) {
     // A composed child or a map: undo what its runs completed, the map's
     // elements highest index first.
+    if (fanned_out(i)) {
+      roll_back_elements(i, lock, failures);
+      if (ex_.halted_from_outside()) return;
+    }
     for (std::size_t k = rec.children.size(); k-- > 0;) {
       RunDriver(ex_, *spec.child, rec.children[k]).undo_completed(lock, failures);
     }
@@ -148,7 +163,7 @@ void RunDriver::undo(std::size_t i, Lock& lock, std::vector<RollbackFailure>& fa
     r = Failure("arguments: " + err->message, false);
   } else {
     auto body = [&](std::stop_token stop) {
-      StepContext ctx(run_.root_id, def_.name, path, rec.attempts, stop, ex_.clock());
+      StepContext ctx(ex_.origin(), def_.name, path, rec.attempts, stop, ex_.clock());
       if (spec.factory) return spec.factory()->undo(rec.result, args, ctx);
       return spec.undo(rec.result, args, ctx);
     };

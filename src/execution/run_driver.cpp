@@ -19,11 +19,11 @@ const std::string& RunDriver::path_of(std::size_t i) const {
 }
 
 EventContext RunDriver::event(std::size_t i, int attempt) const {
-  return EventContext{run_.root_id, def_.name, path_of(i), attempt};
+  return EventContext{ex_.origin(), def_.name, path_of(i), attempt};
 }
 
 EventContext RunDriver::run_event() const {
-  return EventContext{run_.root_id, def_.name, run_.path, 0};
+  return EventContext{ex_.origin(), def_.name, run_.path, 0};
 }
 
 void RunDriver::drive() {
@@ -87,7 +87,12 @@ void RunDriver::rebuild_schedule() {
   for (std::size_t i = 0; i < n; ++i) {
     StepRecord& rec = run_.steps[i];
     if (hooks.previous_token != 0 && rec.token == hooks.previous_token) previous_wrote_steps = true;
-    if (rec.status == StepStatus::kRunning) {
+    if (rec.status == StepStatus::kRunning && def_.steps[i].kind != StepKind::kStep) {
+      // A composed child or an inline map has no side effect of its own: it carries on with
+      // its runs, whose steps account for their own executions.
+      rec.status = StepStatus::kPending;
+      rec.attempts = rec.attempts > 0 ? rec.attempts - 1 : 0;
+    } else if (rec.status == StepStatus::kRunning) {
       if (hooks.token != 0 && rec.token != hooks.token) {
         // Started under another execution, which never recorded its end: it was lost with it.
         record_lost(i, rec.worker, rec.token, /*stored_as_started=*/true);
@@ -105,6 +110,7 @@ void RunDriver::rebuild_schedule() {
   for (std::size_t i = 0; i < n; ++i) {
     auto st = run_.steps[i].status;
     if (st == StepStatus::kRetryScheduled) retry_waiting_.insert(i);
+    if (st == StepStatus::kDispatched) dispatched_.insert(i);
     if (st == StepStatus::kPending && waiting_on_[i] == 0) ready_.push(i);
     // A snapshot taken right after a final failure or a Halt was recorded: the run must go on
     // to roll back or halt, not launch the steps that were still ready.
@@ -120,6 +126,7 @@ void RunDriver::rebuild_schedule() {
       run_.status == RunStatus::kRunning && !failing_ && !halting_) {
     auto first = ready_;
     for (int k = 0; k < def_.max_concurrency && !first.empty(); ++k, first.pop()) {
+      if (def_.steps[first.top()].kind != StepKind::kStep) continue;  // no side effect to lose
       record_lost(first.top(), hooks.previous_worker, hooks.previous_token,
                   /*stored_as_started=*/false);
     }
@@ -164,6 +171,12 @@ void RunDriver::forward(Lock& lock) {
   for (;;) {
     if (run_next(lock)) continue;
     if (in_flight_ == 0) {
+      if (ex_.halted_from_outside()) break;
+      if (collect_settled(lock)) continue;
+      if (!dispatched_.empty()) {
+        wait_for_maps();
+        break;
+      }
       if (stop_launching() || (ready_.empty() && retry_waiting_.empty())) break;
       if (ready_.empty()) sleep_until_next_retry(lock);
       continue;
@@ -308,6 +321,21 @@ void RunDriver::launch_after_retry_wait(std::size_t i, Lock&) {
     --in_flight_;
     notify_settled();
   });
+}
+
+// Nothing runs but fan-out maps (and maybe retries waiting): the run is handed back until a map
+// settles — its last element enqueues the run's resume — or the earliest retry is due. Even a
+// failing or halting run waits for its maps: their completed elements are rolled back after.
+void RunDriver::wait_for_maps() {
+  std::int64_t due = INT64_MAX;
+  if (!stop_launching()) {
+    for (auto i : retry_waiting_) due = std::min(due, run_.steps[i].retry_at_ms);
+  }
+  if (due != INT64_MAX) {
+    ex_.yield_until(due);
+  } else {
+    ex_.yield_for_children();
+  }
 }
 
 // Nothing else can run: wait on the clock for the earliest retry, then make

@@ -52,6 +52,8 @@ class RunDriver {
     std::optional<RunError> child_error;
     // The tree stopped mid-child: record nothing.
     bool interrupted = false;
+    // A fan-out map's elements were dispatched: the step waits for them.
+    bool dispatched = false;
     // What a transform threw, when an argument could not be resolved.
     std::string exception_type;
 
@@ -95,6 +97,7 @@ class RunDriver {
   void notify_settled();
   void launch_after_retry_wait(std::size_t i, Lock& lock);
   void sleep_until_next_retry(Lock& lock);
+  void wait_for_maps();
   void finish_completed(Lock& lock);
   void finish_halted(Lock& lock);
   bool stop_launching() const;
@@ -103,15 +106,27 @@ class RunDriver {
   std::optional<Launch> prepare(std::size_t i, Lock& lock);
   void execute(Launch& l, Lock& lock);
   void mock_if_overridden(std::size_t i, Launch& l) const;
-  std::optional<ArgumentError> resolve_map_source(const StepSpec& spec, Value& items);
+  std::optional<ArgumentError> resolve_map_source(const StepSpec& spec, Launch& l);
   Attempt run_plain(const StepSpec& spec, const Args& args, int attempt_no);
   Attempt run_compose(std::size_t i, const Args& args);
-  Attempt run_map(std::size_t i, const Value& items);
+  Attempt run_map(std::size_t i, Launch& l);
+  Attempt run_map_inline(std::size_t i, const Value& items);
   void validate_output(const StepSpec& spec, Attempt& a);
   void check_value_limits(const StepSpec& spec, Attempt& a) const;
   void record(std::size_t i, int attempt_no, Attempt a, Lock& lock);
   void record_failure(std::size_t i, int attempt_no, Attempt a, Lock& lock);
   void mark_done(std::size_t i);
+
+  // fan_out_map.cpp — a fan-out map's elements as runs of their own (docs/maps.md).
+  std::string map_id_of(std::size_t i) const;
+  Status map_items(const StepSpec& spec, const Launch& l, std::uint32_t first, std::uint32_t limit,
+                   Value& out) const;
+  Attempt dispatch_map(std::size_t i, const Launch& l);
+  bool collect_settled(Lock& lock);
+  Attempt collect_map(std::size_t i, const MapRow& map);
+  Attempt collect_slots(std::size_t i, const MapRow& map);
+  bool fanned_out(std::size_t i);
+  void roll_back_elements(std::size_t i, Lock& lock, std::vector<RollbackFailure>& failures);
 
   // rollback.cpp — compensation of failed steps, undo of completed ones.
   void rollback(Lock& lock);
@@ -134,11 +149,12 @@ class RunDriver {
   std::vector<std::size_t> waiting_on_;  // unfinished dependencies per step
   std::priority_queue<std::size_t, std::vector<std::size_t>, std::greater<>> ready_;
   std::set<std::size_t> retry_waiting_;
-  int in_flight_ = 0;            // steps prepared and not yet recorded
-  std::vector<Launch> burst_;    // steps being prepared to start together
-  bool bursting_ = false;        // a thread is preparing burst_
-  std::deque<Launch> launched_;  // steps of committed bursts no thread has taken yet
-  int helpers_ = 0;              // pool threads running this driver's steps
+  std::set<std::size_t> dispatched_;  // fan-out maps waiting for their elements
+  int in_flight_ = 0;                 // steps prepared and not yet recorded
+  std::vector<Launch> burst_;         // steps being prepared to start together
+  bool bursting_ = false;             // a thread is preparing burst_
+  std::deque<Launch> launched_;       // steps of committed bursts no thread has taken yet
+  int helpers_ = 0;                   // pool threads running this driver's steps
   bool halting_ = false;
   bool failing_ = false;
   // Signalled when a step is recorded or a helper leaves (wait_settled, notify_settled).

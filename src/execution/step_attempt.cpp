@@ -36,7 +36,7 @@ std::optional<RunDriver::Launch> RunDriver::prepare(std::size_t i, Lock& lock) {
   const StepSpec& spec = l.spec(def_);
   lock.unlock();
   std::optional<ArgumentError> unresolved = spec.kind == StepKind::kMap
-                                                ? resolve_map_source(spec, l.items)
+                                                ? resolve_map_source(spec, l)
                                                 : resolve_arguments(spec, run_, nullptr, l.args);
   lock.lock();
   if (ex_.stopped()) return std::nullopt;
@@ -63,7 +63,7 @@ void RunDriver::execute(Launch& l, Lock& lock) {
   const StepSpec& spec = l.spec(def_);
   ex_.observers().notify("step_start",
                          [&](Observer& o) { o.on_step_start(event(i, l.attempt_no)); });
-  Attempt a = spec.kind == StepKind::kMap       ? run_map(i, l.items)
+  Attempt a = spec.kind == StepKind::kMap       ? run_map(i, l)
               : spec.kind == StepKind::kCompose ? run_compose(i, l.args)
                                                 : run_plain(spec, l.args, l.attempt_no);
   lock.lock();
@@ -85,7 +85,16 @@ void RunDriver::mock_if_overridden(std::size_t i, Launch& l) const {
   });
 }
 
-std::optional<ArgumentError> RunDriver::resolve_map_source(const StepSpec& spec, Value& items) {
+// A map's items (its source()), or for source_pages() the arguments its pages are asked with.
+std::optional<ArgumentError> RunDriver::resolve_map_source(const StepSpec& spec, Launch& l) {
+  if (!spec.map_source) {
+    StepSpec without_element = spec;
+    std::erase_if(without_element.arguments, [](const ArgumentSpec& arg) {
+      return arg.source.kind() == ArgumentSource::Kind::kElement;
+    });
+    return resolve_arguments(without_element, run_, nullptr, l.args);
+  }
+  Value& items = l.items;
   if (auto err = resolve_source(*spec.map_source, run_, def_, items)) {
     err->message = "source: " + err->message;
     return err;
@@ -104,7 +113,7 @@ std::optional<ArgumentError> RunDriver::resolve_map_source(const StepSpec& spec,
 RunDriver::Attempt RunDriver::run_plain(const StepSpec& spec, const Args& args, int attempt_no) {
   const std::string& path = path_of(spec.index);
   auto body = [&](std::stop_token stop) {
-    StepContext ctx(run_.root_id, def_.name, path, attempt_no, stop, ex_.clock());
+    StepContext ctx(ex_.origin(), def_.name, path, attempt_no, stop, ex_.clock());
     if (spec.factory) return spec.factory()->run(args, ctx);
     return spec.run(args, ctx);
   };
@@ -193,7 +202,32 @@ RunDriver::Attempt RunDriver::run_compose(std::size_t i, const Args& args) {
   return a;
 }
 
-RunDriver::Attempt RunDriver::run_map(std::size_t i, const Value& items) {
+// A fan-out map dispatches its elements when the execution has somewhere to send them;
+// otherwise (and without fan_out) they run here, one after another.
+RunDriver::Attempt RunDriver::run_map(std::size_t i, Launch& l) {
+  const StepSpec& spec = def_.steps[i];
+  if (spec.fan_out && ex_.fan_out() != nullptr) return dispatch_map(i, l);
+  if (spec.map_source) return run_map_inline(i, l.items);
+  // source_pages(), read whole: an inline map holds its elements in its run anyway.
+  Value items = Value::array();
+  for (std::uint32_t first = 0;; first += MapResults::kPageSize) {
+    Value page;
+    if (Status s = map_items(spec, l, first, MapResults::kPageSize, page); !s.ok()) {
+      return Attempt::unresolved(ArgumentError{s.message(), {}});
+    }
+    for (auto& item : page) items.push_back(std::move(item));
+    if (items.size() > kMaxMapElements) {
+      return Attempt::unresolved(ArgumentError{"source_pages of map '" + spec.name +
+                                                   "' has more than " +
+                                                   std::to_string(kMaxMapElements) + " elements",
+                                               {}});
+    }
+    if (page.size() < MapResults::kPageSize) break;
+  }
+  return run_map_inline(i, items);
+}
+
+RunDriver::Attempt RunDriver::run_map_inline(std::size_t i, const Value& items) {
   const StepSpec& spec = def_.steps[i];
   {
     Lock lock(ex_.mutex());
@@ -212,7 +246,8 @@ RunDriver::Attempt RunDriver::run_map(std::size_t i, const Value& items) {
     Run* child = nullptr;
     {
       Lock lock(ex_.mutex());
-      child = &child_run(i, k, args.to_json(), path_of(i) + "[" + std::to_string(k) + "]", lock);
+      child = &child_run(i, k, element_inputs(spec, args),
+                         path_of(i) + "[" + std::to_string(k) + "]", lock);
     }
     RunDriver(ex_, *spec.child, *child).drive();
     Lock lock(ex_.mutex());
@@ -288,8 +323,16 @@ void RunDriver::mark_done(std::size_t i) {
 void RunDriver::record(std::size_t i, int attempt_no, Attempt a, Lock& lock) {
   StepRecord& rec = run_.steps[i];
   const std::int64_t now = ex_.now_ms();
-  rec.finished_at_ms = now;
   const std::string& path = path_of(i);
+  if (a.dispatched) {
+    // Its elements run as jobs of their own; it is collected when the map settles.
+    rec.status = StepStatus::kDispatched;
+    dispatched_.insert(i);
+    ex_.trace(TraceType::kRun, path, attempt_no, "dispatched", {}, now);
+    ex_.touch_step(run_, i);
+    return;
+  }
+  rec.finished_at_ms = now;
   const Outcome outcome = a.result.outcome();
   switch (outcome) {
     case Outcome::kSuccess:

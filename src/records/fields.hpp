@@ -57,6 +57,12 @@ void fields(E& e, V& v) {
   v.optional("token", e.token);
 }
 
+template <Either<ElementOf> E, typename V>
+void fields(E& e, V& v) {
+  v("index", e.index);
+  v("map_id", e.map_id);
+}
+
 template <Either<Suspension> S, typename V>
 void fields(S& s, V& v) {
   v("children", s.children);
@@ -76,6 +82,7 @@ void run_state_fields(R& r, V& v) {
   v("path", r.path);
   v.optional("suspension", r.suspension);  // header version 3, snapshot version 2
   v("value", r.value);
+  v.optional("element_of", r.element_of);  // header version 4, snapshot version 2
 }
 
 // Who a run is, as a snapshot names it (a stored header keeps these as the

@@ -1,0 +1,189 @@
+#include "durability/fan_out.hpp"
+
+#include <algorithm>
+
+#include "reactor/limits.hpp"
+#include "records/codec.hpp"
+#include "records/json_writer.hpp"
+#include "records/run_rows.hpp"
+#include "records/run_shape.hpp"
+
+namespace reactor {
+
+namespace {
+
+// Element runs created per commit: one commit stays short for the other writers of the store.
+constexpr std::uint32_t kElementsPerCommit = 256;
+
+std::string json_text(const Value& v) {
+  std::string out;
+  records::append_value(out, v);
+  return out;
+}
+
+}  // namespace
+
+std::optional<MapSettle> settle_of(const Run& run) {
+  if (!run.element_of || !is_terminal(run.status)) return std::nullopt;
+  MapSlotRow slot;
+  slot.map_id = run.element_of->map_id;
+  slot.index = run.element_of->index;
+  switch (run.status) {
+    case RunStatus::kFailed:
+      slot.state = SlotState::kFailed;
+      slot.body = json_text(run.error ? Value(*run.error) : Value(RunError{}));
+      break;
+    case RunStatus::kHalted:
+      slot.state = SlotState::kHalted;
+      slot.body = json_text(run.value);
+      break;
+    default:
+      slot.state = SlotState::kCompleted;
+      slot.body = json_text(run.value);
+  }
+  return MapSettle{std::move(slot)};
+}
+
+DurableFanOut::DurableFanOut(DurableEnv& env, const Writer& owner, const Run& root)
+    : env_(env), owner_(owner), owner_id_(root.id), owner_reactor_(root.reactor) {}
+
+Run DurableFanOut::element_run(const Map& map, std::uint32_t index, Value inputs) const {
+  Run e;
+  e.id = element_run_id(map.map_id, index);
+  e.root_id = e.id;
+  e.parent_id = map.parent->id;
+  e.path = map.path + "[" + std::to_string(index) + "]";
+  e.element_of = ElementOf{map.map_id, index};
+  e.reactor = map.element->name;
+  e.fingerprint = map.element->fingerprint;
+  e.inputs = std::move(inputs);
+  e.steps.resize(map.element->steps.size());
+  for (std::size_t i = 0; i < e.steps.size(); ++i) e.steps[i].name = map.element->steps[i].name;
+  e.created_at_ms = e.updated_at_ms = env_.now_ms();
+  return e;
+}
+
+// Persist before enqueue: every element run exists before any job names it, and the commit that
+// writes the map's record releases its first batch_size. Until then nothing but this execution
+// touches them, so an owner taken over mid-way writes them again (same ids, same inputs).
+Status DurableFanOut::dispatch(const Map& map, std::uint32_t& total) {
+  total = 0;
+  MapRow stored;
+  Status s = env_.backend.load_map(map.map_id, stored);
+  if (s.ok()) {
+    total = stored.total;
+    return s;
+  }
+  if (s.code() != StatusCode::kNotFound) return s;
+  std::vector<Run> window;  // elements [0, batch_size), released by the last commit
+  CommitRequest c = owner_.fenced();
+  for (bool last = false; !last;) {
+    std::vector<Value> inputs;
+    if (s = map.inputs(total, kElementsPerCommit, inputs); !s.ok()) return s;
+    last = inputs.size() < kElementsPerCommit;
+    if (total + inputs.size() > kMaxMapElements) {
+      return Status::InvalidArgument("map '" + map.path + "' has more than " +
+                                     std::to_string(kMaxMapElements) + " elements");
+    }
+    for (Value& in : inputs) {
+      Run e = element_run(map, total++, std::move(in));
+      records::encode_created(e, /*expires_at_ms=*/0, c);  // it lives as long as its owner
+      if (e.element_of->index < map.batch_size) window.push_back(std::move(e));
+    }
+    if (last || total == 0) break;
+    if (s = env_.backend.commit(c); !s.ok()) return s;
+    c = owner_.fenced();
+  }
+  if (total == 0) return Status::Ok();
+  const std::int64_t now = env_.now_ms();
+  const std::string queue = env_.queue_for(owner_reactor_);
+  for (Run& e : window) {
+    e.status = RunStatus::kEnqueued;
+    auto written = std::find_if(c.headers.begin(), c.headers.end(),
+                                [&](const RunHeaderRow& h) { return h.id == e.id; });
+    if (written != c.headers.end()) {
+      written->status = RunStatus::kEnqueued;
+    } else {
+      c.headers.push_back(records::encode_header(e, 0));
+    }
+    c.enqueue.push_back(JobSpec{queue, JobKind::kStart, e.id, e.reactor, now, 0});
+  }
+  MapRow row;
+  row.map_id = map.map_id;
+  row.owner_id = owner_id_;
+  row.owner_reactor = owner_reactor_;
+  row.queue = queue;
+  row.element_reactor = map.element->name;
+  row.total = total;
+  row.batch_size = map.batch_size;
+  row.atomic = map.atomic;
+  row.released = static_cast<std::uint32_t>(window.size());
+  c.maps.push_back(std::move(row));
+  return env_.backend.commit(c);
+}
+
+Status DurableFanOut::state(const std::string& map_id, MapRow& out) {
+  return env_.backend.load_map(map_id, out);
+}
+
+Status DurableFanOut::slots(const std::string& map_id, std::uint32_t first, std::uint32_t limit,
+                            std::vector<MapSlotRow>& out) {
+  return env_.backend.load_map_slots(map_id, first, limit, out);
+}
+
+// The element's lease, for the owner's rollback of it. The map settled, so a holder can only be
+// an execution that lost its run and has not noticed: its lease lapses within lease_ttl.
+Status DurableFanOut::take_element(const std::string& id, Lease& lease) {
+  const TimePoint give_up = env_.clock.now() + env_.options.lease_ttl * 2;
+  for (;;) {
+    bool granted = false;
+    Status s = env_.backend.acquire_lease(run_lease_key(id), owner_.lease.owner + "/" + id,
+                                          env_.options.lease_ttl, granted, lease);
+    if (!s.ok() || granted) return s;
+    if (env_.clock.now() >= give_up) {
+      return Status::Unavailable("element run " + id + " stays held by " + lease.owner);
+    }
+    env_.clock.sleep_until(std::min(give_up, env_.clock.now() + std::chrono::milliseconds(100)));
+  }
+}
+
+// Rolls element `index` back as its own run would: its completed steps undone newest first, each
+// committed under its lease, and the last commit files its slot undone.
+Status DurableFanOut::roll_back(const std::string& map_id, std::uint32_t index,
+                                std::vector<RollbackFailure>& failures) {
+  const std::string id = element_run_id(map_id, index);
+  Lease lease;
+  if (Status s = take_element(id, lease); !s.ok()) return s;
+  Writer w{env_, lease, std::nullopt, ""};
+  StoredRun stored;
+  Run run;
+  Status s = env_.backend.load_run(id, stored);
+  if (s.ok()) s = records::decode_run(stored, run);
+  std::optional<Definition> def = env_.registry.find(run.reactor);
+  if (s.ok() && (!def || def->fingerprint() != run.fingerprint)) {
+    s = Status::Unavailable("element run " + id + " cannot be rolled back here: reactor '" +
+                            run.reactor + "' is not registered as it ran");
+  }
+  if (s.ok()) records::name_steps(run, *def->data());
+  if (s.ok()) {
+    if (auto why = records::run_shape_error(run, *def->data(), env_.options.max_value_bytes)) {
+      s = Status::Corruption(*why);
+    }
+  }
+  if (!s.ok()) {
+    (void)env_.backend.release_lease(lease.key, lease.owner, lease.token);  // else it lapses
+    return s;
+  }
+  auto entry = env_.keeper.keep(lease, env_.options.lease_ttl, env_.clock.now());
+  ExecuteOutcome out = env_.undo(run, *def, hooks_for(w, *entry, false), failures);
+  env_.keeper.drop(entry);
+  if (out.stopped) return out.stop_reason;
+  CommitRequest c = w.fenced();
+  run.updated_at_ms = env_.now_ms();
+  c.headers.push_back(records::encode_header(run, 0));
+  c.settle = MapSettle{MapSlotRow{map_id, index, SlotState::kUndone, json_text(run.value)}};
+  w.finish_with(c);
+  return env_.backend.commit(c);
+}
+
+}  // namespace reactor

@@ -1,0 +1,44 @@
+// DurableFanOut: the elements of an execution's fan-out maps as runs of their
+// own in the store (docs/maps.md). The owner creates them in commits fenced
+// by its lease — all of them `pending`, the first batch_size `enqueued` with
+// their jobs in the commit that writes the map's record — and the store
+// releases the rest as elements report (MapSettle). A settled map enqueues
+// its owner's resume; the owner collects it from its slots, and rolls back
+// its completed elements, each under the element's own lease.
+#pragma once
+
+#include <optional>
+
+#include "durability/durable_env.hpp"
+#include "durability/writer.hpp"
+#include "execution/fan_out.hpp"
+
+namespace reactor {
+
+class DurableFanOut final : public FanOut {
+ public:
+  // For the execution of root run `root` under `owner` (its lease).
+  DurableFanOut(DurableEnv& env, const Writer& owner, const Run& root);
+
+  Status dispatch(const Map& map, std::uint32_t& total) override;
+  Status state(const std::string& map_id, MapRow& out) override;
+  Status slots(const std::string& map_id, std::uint32_t first, std::uint32_t limit,
+               std::vector<MapSlotRow>& out) override;
+  Status roll_back(const std::string& map_id, std::uint32_t index,
+                   std::vector<RollbackFailure>& failures) override;
+
+ private:
+  Run element_run(const Map& map, std::uint32_t index, Value inputs) const;
+  Status take_element(const std::string& id, Lease& lease);
+
+  DurableEnv& env_;
+  const Writer& owner_;
+  const std::string owner_id_;
+  const std::string owner_reactor_;
+};
+
+// The slot a terminal element run fills (its value, its error or its Halt
+// reason); nothing for a run that is no map's element or not terminal.
+std::optional<MapSettle> settle_of(const Run& run);
+
+}  // namespace reactor

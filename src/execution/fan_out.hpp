@@ -1,0 +1,58 @@
+// FanOut: how an execution hands the elements of a fan-out map to workers
+// (docs/maps.md). The durable layer implements it over the store
+// (durability/fan_out.hpp); an execution without one runs a fan-out map inline,
+// as a map without fan_out runs.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "reactor/definition.hpp"
+#include "reactor/error.hpp"
+#include "reactor/records.hpp"
+#include "reactor/run.hpp"
+#include "reactor/status.hpp"
+
+namespace reactor {
+
+class FanOut {
+ public:
+  virtual ~FanOut() = default;
+
+  // A map to dispatch. Its element i is the run element_run_id(map_id, i):
+  // a child of `parent` at path "<path>[i]", a run of `element`.
+  struct Map {
+    std::string map_id;
+    const Run* parent = nullptr;
+    std::string path;  // of the map step
+    const DefinitionData* element = nullptr;
+    bool atomic = true;
+    std::uint32_t batch_size = 1;
+    // The elements' inputs in index order, from `first`, at most `limit`;
+    // fewer: the last page. A non-ok status fails the dispatch with it.
+    std::function<Status(std::uint32_t first, std::uint32_t limit, std::vector<Value>& inputs)>
+        inputs;
+  };
+
+  // Creates the map's element runs and its record, and releases its first
+  // batch_size elements, in commits fenced by the execution's lease; `total`
+  // is then its number of elements. A map dispatched before (an execution that
+  // was lost right after) is left as it is and its total returned. Durable
+  // when it returns ok.
+  virtual Status dispatch(const Map& map, std::uint32_t& total) = 0;
+  // The map's record. NotFound: it was never dispatched (an inline map).
+  virtual Status state(const std::string& map_id, MapRow& out) = 0;
+  // Its slots among indices [first, first + limit), in index order.
+  virtual Status slots(const std::string& map_id, std::uint32_t first, std::uint32_t limit,
+                       std::vector<MapSlotRow>& out) = 0;
+  // Rolls element `index` back — its completed steps, newest first — under
+  // its own lease, and files its slot undone; the failures of its undos are
+  // appended to `failures`. An element rolled back before is left as it is.
+  // Durable when it returns ok.
+  virtual Status roll_back(const std::string& map_id, std::uint32_t index,
+                           std::vector<RollbackFailure>& failures) = 0;
+};
+
+}  // namespace reactor

@@ -1,0 +1,264 @@
+// A fan-out map in the driver (docs/maps.md): its elements dispatched as runs of their own, the
+// step collected once the map settles, its completed elements rolled back highest index first.
+#include <algorithm>
+
+#include "execution/argument_resolver.hpp"
+#include "execution/run_driver.hpp"
+#include "execution/step_invoker.hpp"
+#include "reactor/limits.hpp"
+
+namespace reactor {
+
+namespace {
+
+// Slots read per request: a large map is read page by page, never all at once.
+constexpr std::uint32_t kSlotPage = MapResults::kPageSize;
+
+ElementOutcome outcome_of(const MapSlotRow& slot) {
+  ElementOutcome o;
+  o.index = slot.index;
+  Value body = Value::parse(slot.body);
+  if (slot.state == SlotState::kFailed) {
+    RunError e = body.get<RunError>();
+    o.error = e.message;
+  } else {
+    o.ok = true;
+    o.value = std::move(body);
+  }
+  return o;
+}
+
+}  // namespace
+
+std::string RunDriver::map_id_of(std::size_t i) const { return ex_.origin() + ":" + path_of(i); }
+
+// Items [first, first + limit) of map `spec`: a slice of its source, or a page of source_pages.
+Status RunDriver::map_items(const StepSpec& spec, const Launch& l, std::uint32_t first,
+                            std::uint32_t limit, Value& out) const {
+  out = Value::array();
+  if (spec.map_source) {
+    for (std::size_t k = first; k < l.items.size() && k < std::size_t{first} + limit; ++k) {
+      out.push_back(l.items[k]);
+    }
+    return Status::Ok();
+  }
+  auto body = [&](std::stop_token) { return Success(spec.pages(l.args, first, limit)); };
+  StepResult page = invoke_user_code(body, std::nullopt, ex_.clock()).result;
+  if (!page.ok()) return Status::InvalidArgument("source_pages: " + page.message());
+  out = std::move(page).value();
+  if (!out.is_array() || out.size() > limit) {
+    return Status::InvalidArgument("source_pages of map '" + spec.name + "' returned " +
+                                   (out.is_array() ? std::to_string(out.size()) + " items for " +
+                                                         std::to_string(limit) + " asked"
+                                                   : std::string("no array")));
+  }
+  return Status::Ok();
+}
+
+RunDriver::Attempt RunDriver::dispatch_map(std::size_t i, const Launch& l) {
+  const StepSpec& spec = def_.steps[i];
+  FanOut::Map map;
+  map.map_id = map_id_of(i);
+  map.parent = &run_;
+  map.path = path_of(i);
+  map.element = spec.child.get();
+  map.atomic = spec.atomic;
+  map.batch_size = spec.batch_size;
+  if (spec.batch_size_source) {
+    Value size;
+    std::optional<ArgumentError> err = resolve_source(*spec.batch_size_source, run_, def_, size);
+    if (!err && (!size.is_number_integer() || size.get<std::int64_t>() < 1 ||
+                 size.get<std::int64_t>() > static_cast<std::int64_t>(kMaxMapElements))) {
+      err = ArgumentError{"the batch size of map '" + spec.name + "' is " + size.dump() +
+                              ", not an integer from 1 to " + std::to_string(kMaxMapElements),
+                          {}};
+    }
+    if (err) return Attempt::unresolved(*err);
+    map.batch_size = static_cast<std::uint32_t>(size.get<std::int64_t>());
+  }
+  map.inputs = [&](std::uint32_t first, std::uint32_t limit, std::vector<Value>& inputs) {
+    Value items;
+    if (Status s = map_items(spec, l, first, limit, items); !s.ok()) return s;
+    for (std::size_t k = 0; k < items.size(); ++k) {
+      Args args;
+      if (auto err = resolve_arguments(spec, run_, &items[k], args)) {
+        return Status::InvalidArgument("element " + std::to_string(first + k) + ": " +
+                                       err->message);
+      }
+      inputs.push_back(element_inputs(spec, args));
+    }
+    return Status::Ok();
+  };
+  std::uint32_t total = 0;
+  Status s = ex_.fan_out()->dispatch(map, total);
+  Attempt a;
+  if (s.code() == StatusCode::kInvalidArgument) return Attempt::unresolved({s.message(), {}});
+  if (!s.ok()) {
+    Lock lock(ex_.mutex());
+    ex_.stop(s);
+    a.interrupted = true;
+    return a;
+  }
+  if (total == 0) return collect_map(i, MapRow{});  // nothing to wait for
+  a.dispatched = true;
+  return a;
+}
+
+// Records every fan-out map of this run that settled, like any step's outcome. True when one
+// was. The caller holds the lock; it is let go around the store and the collect callback.
+bool RunDriver::collect_settled(Lock& lock) {
+  for (const std::size_t i : dispatched_) {
+    MapRow map;
+    lock.unlock();
+    Status s = ex_.fan_out() != nullptr ? ex_.fan_out()->state(map_id_of(i), map)
+                                        : Status::Unavailable("no store to collect a map from");
+    lock.lock();
+    if (!s.ok()) {
+      ex_.stop(s);
+      return false;
+    }
+    if (map.state != MapState::kSettled) continue;
+    dispatched_.erase(i);
+    lock.unlock();
+    Attempt a = collect_map(i, map);
+    lock.lock();
+    if (a.interrupted || ex_.stopped()) return false;
+    record(i, run_.steps[i].attempts, std::move(a), lock);
+    return true;
+  }
+  return false;
+}
+
+// What a settled map comes to, as an inline map would: the first element (by index) that halted
+// halts it, or that failed fails an atomic one (its error the run's; the completed elements are
+// rolled back as the step is compensated); otherwise its value — collect() over its outcomes,
+// read page by page, or their array.
+RunDriver::Attempt RunDriver::collect_map(std::size_t i, const MapRow& map) {
+  try {
+    return collect_slots(i, map);
+  } catch (const std::exception& e) {  // a slot the store holds that is not JSON
+    Attempt a;
+    Lock lock(ex_.mutex());
+    ex_.stop(Status::Corruption("map " + map.map_id + ": unreadable slot: " + e.what()));
+    a.interrupted = true;
+    return a;
+  }
+}
+
+RunDriver::Attempt RunDriver::collect_slots(std::size_t i, const MapRow& map) {
+  const StepSpec& spec = def_.steps[i];
+  Attempt a;
+  Value all = Value::array();  // the value without collect()
+  for (std::uint32_t first = 0; first < map.total; first += kSlotPage) {
+    std::vector<MapSlotRow> page;
+    if (Status s = ex_.fan_out()->slots(map.map_id, first, kSlotPage, page); !s.ok()) {
+      Lock lock(ex_.mutex());
+      ex_.stop(s);
+      a.interrupted = true;
+      return a;
+    }
+    for (const MapSlotRow& slot : page) {
+      if (slot.state == SlotState::kHalted) {
+        a.result = Halt(Value::parse(slot.body));
+        return a;
+      }
+      if (slot.state == SlotState::kFailed && spec.atomic) {
+        RunError e = Value::parse(slot.body).get<RunError>();
+        if (e.step.empty()) e.step = path_of(i) + "[" + std::to_string(slot.index) + "]";
+        a.result = Failure(e.message, false);
+        a.child_error = std::move(e);
+        return a;
+      }
+      if (spec.collect) continue;
+      ElementOutcome o = outcome_of(slot);
+      if (spec.atomic) {
+        all.push_back(std::move(o.value));
+      } else {
+        all.push_back(o.ok ? Value{{"index", o.index}, {"ok", true}, {"value", o.value}}
+                           : Value{{"index", o.index}, {"ok", false}, {"error", o.error}});
+      }
+    }
+  }
+  if (!spec.collect) {
+    a.result = Success(std::move(all));
+  } else {
+    const std::string map_id = map.map_id;
+    MapResults results(map.total, [this, map_id](std::size_t first, std::size_t limit) {
+      std::vector<MapSlotRow> page;
+      Status s = ex_.fan_out()->slots(map_id, static_cast<std::uint32_t>(first),
+                                      static_cast<std::uint32_t>(limit), page);
+      if (!s.ok()) throw std::runtime_error("reading the map's outcomes: " + s.to_string());
+      std::vector<ElementOutcome> out;
+      for (const MapSlotRow& slot : page) out.push_back(outcome_of(slot));
+      return out;
+    });
+    auto body = [&](std::stop_token) { return Success(spec.collect(results)); };
+    a.result = invoke_user_code(body, std::nullopt, ex_.clock()).result;
+  }
+  check_value_limits(spec, a);  // the elements' values together may be past them
+  return a;
+}
+
+// Whether step i's elements ran as runs of their own (and have a map record).
+bool RunDriver::fanned_out(std::size_t i) {
+  if (def_.steps[i].kind != StepKind::kMap || ex_.fan_out() == nullptr) return false;
+  MapRow map;
+  return ex_.fan_out()->state(map_id_of(i), map).ok();
+}
+
+// Rolls back the completed elements of fan-out map i, highest index first (inside an element,
+// newest step first), or calls its undo_all over them once. Each element is rolled back under
+// its own lease and filed undone, so a rollback cut short by a crash resumes without undoing any
+// element twice. The caller holds the lock; it is let go meanwhile.
+void RunDriver::roll_back_elements(std::size_t i, Lock& lock,
+                                   std::vector<RollbackFailure>& failures) {
+  const StepSpec& spec = def_.steps[i];
+  const std::string map_id = map_id_of(i);
+  const std::string path = path_of(i);
+  lock.unlock();
+  MapRow map;
+  Status s = ex_.fan_out()->state(map_id, map);
+  if (s.ok() && spec.undo_all) {
+    MapResults completed(map.total, [this, map_id](std::size_t first, std::size_t limit) {
+      std::vector<MapSlotRow> page;
+      Status read = ex_.fan_out()->slots(map_id, static_cast<std::uint32_t>(first),
+                                         static_cast<std::uint32_t>(limit), page);
+      if (!read.ok()) throw std::runtime_error("reading the map's outcomes: " + read.to_string());
+      std::vector<ElementOutcome> out;
+      for (const MapSlotRow& slot : page) {
+        if (slot.state == SlotState::kCompleted) out.push_back(outcome_of(slot));
+      }
+      return out;
+    });
+    auto body = [&](std::stop_token stop) {
+      StepContext ctx(ex_.origin(), def_.name, path, run_.steps[i].attempts, stop, ex_.clock());
+      return spec.undo_all(completed, ctx);
+    };
+    StepResult r = invoke_user_code(body, std::nullopt, ex_.clock()).result;
+    lock.lock();
+    if (!r.ok()) {
+      failures.push_back(RollbackFailure{path, "undo_all",
+                                         r.exception_type().empty() ? "returned_failure" : "raised",
+                                         r.message()});
+    }
+    return;
+  }
+  for (std::uint32_t end = map.total; s.ok() && end > 0;) {
+    const std::uint32_t first = end > kSlotPage ? end - kSlotPage : 0;
+    std::vector<MapSlotRow> page;
+    s = ex_.fan_out()->slots(map_id, first, end - first, page);
+    for (auto it = page.rbegin(); s.ok() && it != page.rend(); ++it) {
+      if (it->state != SlotState::kCompleted) continue;
+      if (ex_.halted_from_outside()) {
+        lock.lock();
+        return;
+      }
+      s = ex_.fan_out()->roll_back(map_id, it->index, failures);
+    }
+    end = first;
+  }
+  lock.lock();
+  if (!s.ok()) ex_.stop(s);
+}
+
+}  // namespace reactor
