@@ -23,11 +23,17 @@ class Registry {
   std::optional<Definition> find(const std::string& name) const;
   // The reactors registered with add(), not their elements'.
   std::vector<std::string> names() const;
+  // The reactor registered with add() that `name` belongs to: itself, or for
+  // an element reactor the first one registered with it. Its jobs go to that
+  // reactor's queue, which the workers serving it fetch from. `name` itself
+  // when it is unknown.
+  std::string home_of(const std::string& name) const;
 
  private:
   mutable std::shared_mutex mu_;
   std::map<std::string, Definition> by_name_;
   std::map<std::string, Definition> parts_;  // element reactors, by name
+  std::map<std::string, std::string> homes_;  // element reactor -> reactor registered with it
 };
 
 }  // namespace reactor

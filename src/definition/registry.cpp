@@ -32,7 +32,12 @@ void add_elements(std::map<std::string, Definition>& parts, const DefinitionData
 void Registry::add(const Definition& definition) {
   std::unique_lock lock(mu_);
   add_named(by_name_, definition);
-  add_elements(parts_, *definition.data());
+  std::map<std::string, Definition> elements;
+  add_elements(elements, *definition.data());
+  for (const auto& [name, part] : elements) {
+    add_named(parts_, part);
+    homes_.try_emplace(name, definition.name());
+  }
   for (const auto& [name, part] : parts_) {
     auto it = by_name_.find(name);
     if (it != by_name_.end() && it->second.fingerprint() != part.fingerprint()) {
@@ -46,6 +51,12 @@ std::optional<Definition> Registry::find(const std::string& name) const {
   if (auto it = by_name_.find(name); it != by_name_.end()) return it->second;
   if (auto it = parts_.find(name); it != parts_.end()) return it->second;
   return std::nullopt;
+}
+
+std::string Registry::home_of(const std::string& name) const {
+  std::shared_lock lock(mu_);
+  auto it = homes_.find(name);
+  return it == homes_.end() ? name : it->second;
 }
 
 std::vector<std::string> Registry::names() const {

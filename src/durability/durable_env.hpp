@@ -40,8 +40,11 @@ struct DurableEnv {
   // This process, in trace events and run headers: "<host>:<pid>".
   std::string worker_id;
 
+  // The queue of a reactor's jobs; an element reactor's are its home reactor's
+  // (Registry::home_of), which its workers serve.
   std::string queue_for(const std::string& reactor) const {
-    return options.queue_for ? options.queue_for(reactor) : reactor;
+    const std::string home = registry.home_of(reactor);
+    return options.queue_for ? options.queue_for(home) : home;
   }
   std::int64_t now_ms() const { return to_unix_ms(clock.now()); }
   std::int64_t expiry_ms() const { return to_unix_ms(clock.now() + options.context_ttl); }

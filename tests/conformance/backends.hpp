@@ -7,6 +7,7 @@
 //   Status open(std::unique_ptr<Backend>&);    // a fresh, empty backend
 //   void advance(Duration);                    // moves the time the backend judges expiry by
 //   std::int64_t now_ms() const;               // that time, in Unix milliseconds
+//   std::shared_ptr<Clock> clock() const;      // that clock, for an engine over the backend
 // A factory may be opened more than once (the same store each time).
 #pragma once
 
@@ -33,6 +34,8 @@ class MemoryBackendFactory {
   Status open(std::unique_ptr<Backend>& out) { return open_backend("memory:", clock_, out); }
   void advance(Duration d) { clock_->advance(d); }
   std::int64_t now_ms() const { return to_unix_ms(clock_->now()); }
+  // The clock the backend judges expiry by, for an engine over it.
+  std::shared_ptr<Clock> clock() const { return clock_; }
 
  private:
   std::shared_ptr<ManualClock> clock_ = std::make_shared<ManualClock>();
@@ -60,6 +63,7 @@ class SqliteBackendFactory {
   }
   void advance(Duration d) { clock_->advance(d); }
   std::int64_t now_ms() const { return to_unix_ms(clock_->now()); }
+  std::shared_ptr<Clock> clock() const { return clock_; }
 
  private:
   std::string dir_;
@@ -93,6 +97,7 @@ class RedisBackendFactory {
   }
   void advance(Duration d) { std::this_thread::sleep_for(d); }
   std::int64_t now_ms() const { return raw_ ? raw_->time_ms() : 0; }
+  std::shared_ptr<Clock> clock() const { return SystemClock::instance(); }
 
   // The URL open() uses, with this test's key prefix.
   std::string url() const { return with_url_option(url_, "prefix", prefix_); }

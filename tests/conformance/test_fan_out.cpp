@@ -1,0 +1,712 @@
+// Fan-out maps end to end (docs/maps.md, issue 17), on every backend: an engine and a worker
+// over the store, elements recorded in a side-effect log by their idempotency keys, and the
+// reference system's failure modes injected one by one — an element's worker lost before it
+// stored its result (M1), the owner's resume lost after the last element (M2), an element
+// delivered again (M3), a dispatch cut short (M4), the last element of a window lost (M5), a
+// nested map's element lost (N1), a map inside a composed child (C2), atomic rollback inline
+// against fan-out (I-7) and a rollback cut short. Back-pressure is checked from the store at
+// every commit.
+#include <algorithm>
+#include <map>
+#include <mutex>
+
+#include "conformance/conformance_support.hpp"
+#include "reactor/reactor.hpp"
+#include "reactor/worker.hpp"
+
+namespace reactor::conformance {
+namespace {
+
+// What element bodies and undos did: (kind, idempotency key), in order. 'S' a body that
+// completed, 'F' one that failed, 'U' an undo.
+class Effects {
+ public:
+  void add(char kind, std::string key) {
+    std::lock_guard lock(mu_);
+    log_.emplace_back(kind, std::move(key));
+  }
+  int count(char kind, const std::string& key) const {
+    std::lock_guard lock(mu_);
+    return static_cast<int>(std::count(log_.begin(), log_.end(), std::make_pair(kind, key)));
+  }
+  // The keys of one kind, in order, with `run_id` cut from their front.
+  std::vector<std::string> keys(char kind, const std::string& run_id) const {
+    std::lock_guard lock(mu_);
+    std::vector<std::string> out;
+    for (const auto& [k, key] : log_) {
+      if (k == kind) out.push_back(key.rfind(run_id, 0) == 0 ? key.substr(run_id.size()) : key);
+    }
+    return out;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::vector<std::pair<char, std::string>> log_;
+};
+
+// Refuses commits a test names (a process that died before its commit), and checks at every
+// commit that no map has more than its batch_size elements released and unreported.
+class FaultyBackend : public BackendWrapper {
+ public:
+  using BackendWrapper::BackendWrapper;
+
+  // Called with every commit; true refuses it (Unavailable), once per call that says so.
+  std::function<bool(const CommitRequest&)> refuse;
+  // Called with every job delivered; true loses it: acknowledged, as by a worker that then died
+  // without doing it, and not handed to the caller.
+  std::function<bool(const Job&)> lose;
+  // Called with every job delivered; true keeps it from the caller as if the worker that fetched
+  // it died at once: its delivery and its run's lease stay held until they lapse.
+  std::function<bool(const Job&)> die_with;
+  std::atomic<int> refused{0};
+  std::atomic<std::uint32_t> most_outstanding{0};
+  std::atomic<std::uint32_t> batch_size{0};
+
+  Status commit(const CommitRequest& c) override {
+    if (should_refuse(c)) return Status::Unavailable("commit refused (injected)");
+    Status s = BackendWrapper::commit(c);
+    check_window(c);
+    return s;
+  }
+  Status commit_then_fetch(const CommitRequest& c, const FetchRequest& f,
+                           std::optional<Delivery>& next) override {
+    next.reset();
+    if (should_refuse(c)) return Status::Unavailable("commit refused (injected)");
+    Status s = BackendWrapper::commit_then_fetch(c, f, next);
+    check_window(c);
+    lose_if_asked(next, f.owner);
+    return s;
+  }
+  Status fetch(const FetchRequest& f, std::optional<Delivery>& out) override {
+    Status s = BackendWrapper::fetch(f, out);
+    lose_if_asked(out, f.owner);
+    return s;
+  }
+  Status wait_then_fetch(const FetchRequest& f, Duration max_wait,
+                         std::optional<Delivery>& out) override {
+    Status s = BackendWrapper::wait_then_fetch(f, max_wait, out);
+    lose_if_asked(out, f.owner);
+    return s;
+  }
+
+ private:
+  void lose_if_asked(std::optional<Delivery>& d, const std::string& owner) {
+    std::function<bool(const Job&)> f, dies;
+    {
+      std::lock_guard lock(mu_);
+      f = lose;
+      dies = die_with;
+    }
+    if (d && dies && dies(d->job)) {
+      d.reset();
+      return;
+    }
+    if (!d || !f || !f(d->job)) return;
+    CommitRequest ack;
+    ack.ack_job = d->job.id;
+    ack.ack_owner = owner;
+    (void)BackendWrapper::commit(ack);
+    if (d->run_leased) {
+      (void)BackendWrapper::release_lease(d->run_lease.key, d->run_lease.owner,
+                                          d->run_lease.token);
+    }
+    d.reset();
+  }
+  bool should_refuse(const CommitRequest& c) {
+    std::function<bool(const CommitRequest&)> f;
+    {
+      std::lock_guard lock(mu_);
+      f = refuse;
+    }
+    if (!f || !f(c)) return false;
+    ++refused;
+    return true;
+  }
+  void check_window(const CommitRequest& c) {
+    std::string map_id;
+    if (c.settle) map_id = c.settle->slot.map_id;
+    if (!c.maps.empty()) map_id = c.maps.front().map_id;
+    if (map_id.empty()) return;
+    MapRow m;
+    if (!BackendWrapper::load_map(map_id, m).ok()) return;
+    const std::uint32_t out = m.released - std::min(m.released, m.done);
+    std::uint32_t seen = most_outstanding.load();
+    while (out > seen && !most_outstanding.compare_exchange_weak(seen, out)) {
+    }
+    batch_size = m.batch_size;
+  }
+  std::mutex mu_;
+};
+
+// Element x: "double" returns 2x (fails for good when x equals fail_at), undone by an undo.
+Definition doubler(Effects& fx, const std::string& name = "Doubler") {
+  return Builder(name)
+      .input("x", integer())
+      .input("fail_at", any().optional())
+      .step("double",
+            [&fx](const Args& a, StepContext& ctx) -> StepResult {
+              const std::int64_t x = a.get<std::int64_t>("x");
+              if (a["fail_at"].is_number_integer() && a["fail_at"].get<std::int64_t>() == x) {
+                fx.add('F', ctx.idempotency_key());
+                return Failure("element " + std::to_string(x) + " fails", false);
+              }
+              fx.add('S', ctx.idempotency_key());
+              return Success(2 * x);
+            })
+      .argument("x", input("x"))
+      .argument("fail_at", input("fail_at"))
+      .undo([&fx](const Value&, const Args&, StepContext& ctx) -> StepResult {
+        fx.add('U', ctx.idempotency_key());
+        return Success();
+      })
+      .returns("double")
+      .build();
+}
+
+// reserve → map "m" over input "items" (each element a Doubler) → after. `after` fails when the
+// input "fail_after" is true. fan_out(batch) unless batch is 0 (inline).
+Definition summing(Effects& fx, const std::string& name, std::uint32_t batch, bool atomic = true,
+                   const Definition* element_def = nullptr) {
+  Builder b(name);
+  b.input("items", array())
+      .input("fail_at", any().optional())
+      .input("fail_after", boolean().default_value(false))
+      .step("reserve",
+            [&fx](const Args&, StepContext& ctx) -> StepResult {
+              fx.add('S', ctx.idempotency_key());
+              return Success("reserved");
+            })
+      .undo([&fx](const Value&, const Args&, StepContext& ctx) -> StepResult {
+        fx.add('U', ctx.idempotency_key());
+        return Success();
+      })
+      .map("m", element_def ? *element_def : doubler(fx))
+      .source(input("items"))
+      .argument("x", element("m"))
+      .argument("fail_at", input("fail_at"))
+      .wait_for("reserve")
+      .atomic(atomic);
+  if (batch > 0) b.fan_out(batch);
+  b.step("after", [](const Args& a) -> StepResult {
+     if (a.get<bool>("fail")) return Failure("after fails", false);
+     return Success(a["m"]);
+   })
+      .argument("m", result("m"))
+      .argument("fail", input("fail_after"));
+  return b.returns("after").build();
+}
+
+Value items(int n) {
+  Value v = Value::array();
+  for (int i = 0; i < n; ++i) v.push_back(i);
+  return v;
+}
+
+Value doubled(int n) {
+  Value v = Value::array();
+  for (int i = 0; i < n; ++i) v.push_back(2 * i);
+  return v;
+}
+
+template <typename Factory>
+class FanOutScenarios : public ::testing::Test {
+ protected:
+  static constexpr Duration kLeaseTtl = 1s;
+
+  void SetUp() override {
+    std::unique_ptr<Backend> raw;
+    Status s = factory_.open(raw);
+    ASSERT_TRUE(s.ok()) << s.to_string();
+    auto faulty = std::make_shared<FaultyBackend>(std::move(raw));
+    store_ = faulty.get();
+    EngineOptions options;
+    options.clock = factory_.clock();
+    options.backend = faulty;
+    options.durability.lease_ttl = kLeaseTtl;
+    options.durability.lock_snooze_base_delay = 50ms;
+    options.durability.lock_snooze_jitter = 0s;
+    engine_ = std::make_unique<Engine>(std::move(options));
+  }
+  void TearDown() override {
+    if (worker_) worker_->stop_now();
+    worker_.reset();
+  }
+
+  void start_worker(int threads = 2) {
+    WorkerOptions w;
+    w.threads = threads;
+    w.sweeper = false;  // the tests sweep when they mean to
+    w.poll_interval = 2ms;
+    w.idle_wait = 20ms;
+    worker_ = std::make_unique<Worker>(*engine_, w);
+    worker_->start();
+  }
+  void stop_worker() {
+    worker_->stop_now();
+    worker_.reset();
+  }
+
+  std::string start(const std::string& reactor, Value inputs) {
+    std::string id;
+    Status s = engine_->run_in_background(reactor, std::move(inputs), id);
+    EXPECT_TRUE(s.ok()) << s.to_string();
+    return id;
+  }
+
+  // Runs `reactor` in this process up to its fan-out map, which hands it off: its elements are
+  // dispatched (the first window released) and the run waits, before any worker runs.
+  std::string dispatch(const std::string& reactor, Value inputs) {
+    RunResult r = engine_->run(reactor, std::move(inputs));
+    EXPECT_EQ(r.status, RunStatus::kWaiting) << (r.error ? r.error->message : "");
+    return r.run_id;
+  }
+
+  // Waits (bounded, sweeping now and then) for the run to end.
+  RunResult wait_for_end(const std::string& id) {
+    RunResult r;
+    for (int k = 0; k < 3000; ++k) {
+      if (engine_->find(id, r).ok() && is_terminal(r.status)) return r;
+      if (k % 50 == 49) sweep();
+      std::this_thread::sleep_for(5ms);
+    }
+    return r;
+  }
+
+  void sweep() {
+    std::size_t requeued = 0, purged = 0;
+    EXPECT_TRUE(engine_->sweep_once(requeued, purged).ok());
+  }
+
+  // A worker that dies holding the next due job: its delivery and its run's lease lapse.
+  std::optional<Delivery> take_and_die() {
+    std::optional<Delivery> d;
+    for (int k = 0; k < 400 && !d; ++k) {
+      EXPECT_TRUE(
+          store_->fetch(FetchRequest{{"Sum"}, "dead-worker", 1h, kLeaseTtl, "dead:1"}, d).ok());
+      if (!d) std::this_thread::sleep_for(5ms);
+    }
+    return d;
+  }
+  // The leases a dead worker held lapse.
+  void let_leases_lapse() { factory_.advance(kLeaseTtl + 100ms); }
+
+  MapRow map_of(const std::string& run_id, const std::string& path = "m") {
+    MapRow m;
+    Status s = store_->load_map(run_id + ":" + path, m);
+    EXPECT_TRUE(s.ok()) << s.to_string();
+    return m;
+  }
+
+  Factory factory_;
+  FaultyBackend* store_ = nullptr;
+  std::unique_ptr<Engine> engine_;
+  std::unique_ptr<Worker> worker_;
+  Effects fx_;
+  // For the faults the tests inject (FaultyBackend::refuse, lose): they outlive the test body,
+  // which the worker may outlive.
+  std::atomic<int> faults_{0};
+  std::string target_;
+};
+TYPED_TEST_SUITE(FanOutScenarios, ConformanceBackends, BackendName);
+
+TYPED_TEST(FanOutScenarios, EveryElementRunsAsAJobOfItsOwnAndTheMapCollectsInIndexOrder) {
+  this->engine_->registry().add(summing(this->fx_, "Sum", 3));
+  const std::string id = this->start("Sum", {{"items", items(10)}});
+  this->start_worker();
+  RunResult r = this->wait_for_end(id);
+  ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
+  EXPECT_EQ(r.value, doubled(10));
+  for (int i = 0; i < 10; ++i) {
+    EXPECT_EQ(this->fx_.count('S', id + ":m[" + std::to_string(i) + "]/double"), 1) << i;
+  }
+  // Each element is a run of its own, listed when asked.
+  RunFilter f;
+  f.elements = true;
+  f.limit = 100;
+  std::vector<RunHeaderRow> runs;
+  ASSERT_TRUE(this->store_->list_runs(f, runs).ok());
+  EXPECT_EQ(runs.size(), 11u);
+  RunResult element;
+  ASSERT_TRUE(this->engine_->find(id + ":m[4]", element).ok());
+  EXPECT_EQ(element.status, RunStatus::kCompleted);
+  EXPECT_EQ(element.value, 8);
+  const MapRow m = this->map_of(id);
+  EXPECT_EQ(m.total, 10u);
+  EXPECT_EQ(m.done, 10u);
+  EXPECT_EQ(m.state, MapState::kSettled);
+  // Back-pressure, as the store saw it at every commit.
+  EXPECT_LE(this->store_->most_outstanding.load(), 3u);
+  EXPECT_GE(this->store_->most_outstanding.load(), 1u);
+}
+
+// I-7: an atomic failure gives the same Failure and undoes the same elements, highest index
+// first, inline and fanned out (one element out at a time, so the same elements completed).
+TYPED_TEST(FanOutScenarios, AnAtomicFailureIsTheSameInlineAndFannedOut) {
+  Effects inline_fx;
+  Engine in_process;
+  RunResult inline_r =
+      in_process.run(summing(inline_fx, "Sum", 0), {{"items", items(6)}, {"fail_at", 3}});
+  this->engine_->registry().add(summing(this->fx_, "Sum", 1));
+  const std::string id = this->start("Sum", {{"items", items(6)}, {"fail_at", 3}});
+  this->start_worker();
+  RunResult r = this->wait_for_end(id);
+  ASSERT_EQ(r.status, RunStatus::kFailed);
+  ASSERT_EQ(inline_r.status, RunStatus::kFailed);
+  ASSERT_TRUE(r.error && inline_r.error);
+  RunError a = *r.error, b = *inline_r.error;
+  a.inputs = b.inputs = Value();
+  EXPECT_EQ(a, b);
+  const std::vector<std::string> undone = {":m[2]/double", ":m[1]/double", ":m[0]/double",
+                                           ":reserve"};
+  EXPECT_EQ(this->fx_.keys('U', id), undone);
+  EXPECT_EQ(inline_fx.keys('U', inline_r.run_id), undone);
+  EXPECT_EQ(this->map_of(id).undone, 3u);
+}
+
+// With a wider window, elements after the failing one may have completed too: each completed
+// element is undone exactly once, highest index first, and none of the never-started runs.
+TYPED_TEST(FanOutScenarios, AnAtomicFailureUndoesEachCompletedElementOnceHighestFirst) {
+  this->engine_->registry().add(summing(this->fx_, "Sum", 4));
+  const std::string id = this->start("Sum", {{"items", items(12)}, {"fail_at", 5}});
+  this->start_worker();
+  RunResult r = this->wait_for_end(id);
+  ASSERT_EQ(r.status, RunStatus::kFailed);
+  EXPECT_EQ(r.error->step, "m[5]/double");
+  std::vector<int> undone;
+  for (const std::string& key : this->fx_.keys('U', id)) {
+    if (key == ":reserve") continue;
+    undone.push_back(std::stoi(key.substr(3)));  // ":m[<i>]/double"
+  }
+  EXPECT_TRUE(std::is_sorted(undone.rbegin(), undone.rend()));
+  for (int i = 0; i < 12; ++i) {
+    const std::string key = id + ":m[" + std::to_string(i) + "]/double";
+    EXPECT_EQ(this->fx_.count('U', key), this->fx_.count('S', key)) << i;
+    EXPECT_LE(this->fx_.count('U', key), 1) << i;
+  }
+  EXPECT_EQ(this->fx_.keys('U', id).back(), ":reserve");
+  EXPECT_LE(this->map_of(id).released, 9u);  // the window stopped after the failure
+}
+
+TYPED_TEST(FanOutScenarios, ANonAtomicMapCollectsSuccessesAndFailures) {
+  Builder b("Sum");
+  b.input("items", array())
+      .map("m", doubler(this->fx_))
+      .source(input("items"))
+      .argument("x", element("m"))
+      .argument("fail_at", value(2))
+      .fan_out(2)
+      .atomic(false)
+      .collect([](const MapResults& results) {
+        Value out = Value::object();
+        out["ok"] = results.successes().size();
+        out["failed"] = results.failures().size();
+        out["first_error"] = results.failures().at(0).error;
+        return out;
+      })
+      .returns("m");
+  this->engine_->registry().add(b.build());
+  const std::string id = this->start("Sum", {{"items", items(5)}});
+  this->start_worker();
+  RunResult r = this->wait_for_end(id);
+  ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
+  EXPECT_EQ(r.value, (Value{{"ok", 4}, {"failed", 1}, {"first_error", "element 2 fails"}}));
+  EXPECT_EQ(this->map_of(id).failed, 1u);
+}
+
+// undo_all replaces each element's undo with one call, over the completed results read page by
+// page (600 elements: three pages).
+TYPED_TEST(FanOutScenarios, UndoAllIsOneCallOverTheCompletedResultsPageByPage) {
+  std::atomic<int> calls{0};
+  std::atomic<std::int64_t> seen{0}, sum{0};
+  Builder b("Sum");
+  b.input("items", array())
+      .map("m", doubler(this->fx_))
+      .source(input("items"))
+      .argument("x", element("m"))
+      .fan_out(100)
+      .collect([](const MapResults& r) { return Value(r.indices()); })
+      .undo_all([&](const MapResults& completed, StepContext&) -> StepResult {
+        ++calls;
+        for (const ElementOutcome& e : completed) {
+          ++seen;
+          sum += e.value.get<std::int64_t>();
+        }
+        return Success();
+      })
+      .step("after", [](const Args&) { return Failure("after fails", false); })
+      .wait_for("m");
+  this->engine_->registry().add(b.build());
+  const std::string id = this->start("Sum", {{"items", items(600)}});
+  this->start_worker();
+  RunResult r = this->wait_for_end(id);
+  ASSERT_EQ(r.status, RunStatus::kFailed);
+  EXPECT_EQ(calls.load(), 1);
+  EXPECT_EQ(seen.load(), 600);
+  EXPECT_EQ(sum.load(), 600 * 599);
+  EXPECT_TRUE(this->fx_.keys('U', id).empty());  // no element's own undo ran
+}
+
+// An element's retry is its own: it hands the element back to the queue, never holding a thread.
+TYPED_TEST(FanOutScenarios, AnElementRetriesOnItsOwn) {
+  std::atomic<int> tries{0};
+  Definition flaky = Builder("Flaky")
+                         .input("x", integer())
+                         .step("once",
+                               [&tries](const Args& a) -> StepResult {
+                                 if (a.get<int>("x") == 1 && ++tries == 1) {
+                                   return Failure("first try fails");
+                                 }
+                                 return Success(a.get<int>("x"));
+                               })
+                         .argument("x", input("x"))
+                         .retries(fixed_backoff(2, 200ms))
+                         .returns("once")
+                         .build();
+  Builder b("Sum");
+  b.input("items", array())
+      .map("m", flaky)
+      .source(input("items"))
+      .argument("x", element("m"))
+      .fan_out(2)
+      .returns("m");
+  this->engine_->registry().add(b.build());
+  const std::string id = this->start("Sum", {{"items", items(3)}});
+  this->start_worker(1);
+  RunResult r;
+  for (int k = 0; k < 200; ++k) {  // a ManualClock stands still: move it past the backoff
+    this->factory_.advance(50ms);
+    if (this->engine_->find(id, r).ok() && is_terminal(r.status)) break;
+    std::this_thread::sleep_for(10ms);
+  }
+  for (int i = 0; i < 3 && r.status != RunStatus::kCompleted; ++i) {
+    RunResult e;
+    (void)this->engine_->find(id + ":m[" + std::to_string(i) + "]", e);
+    ADD_FAILURE() << "element " << i << ": " << to_string(e.status) << " "
+                  << (e.error ? e.error->message : "") << " " << e.trace_summary();
+  }
+  ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
+  EXPECT_EQ(r.value, items(3));
+  EXPECT_EQ(tries.load(), 2);
+}
+
+// An element whose record cannot be read, or that ran on another graph, fails alone: a
+// non-atomic map settles with it failed.
+TYPED_TEST(FanOutScenarios, AnUnreadableElementOrAChangedOneFailsOnlyThatElement) {
+  Builder b("Sum");
+  b.input("items", array())
+      .map("m", doubler(this->fx_))
+      .source(input("items"))
+      .argument("x", element("m"))
+      .fan_out(1)
+      .atomic(false)
+      .returns("m");
+  this->engine_->registry().add(b.build());
+  // Dispatched here; two elements garbled before any worker runs them.
+  const std::string id = this->dispatch("Sum", {{"items", items(4)}});
+  CommitRequest garble;
+  RunHeaderRow bad;
+  ASSERT_TRUE(this->store_->load_header(id + ":m[2]", bad).ok());
+  bad.body = "{not json";
+  garble.headers.push_back(bad);
+  RunHeaderRow moved;
+  ASSERT_TRUE(this->store_->load_header(id + ":m[3]", moved).ok());
+  moved.fingerprint = "another-graph";
+  StepRow executed{moved.id, 0, R"({"attempts":1,"body_started":true,"completion_seq":0,)"
+                                R"("error":"","finished_at_ms":0,"name":"double","result":null,)"
+                                R"("retry_at_ms":0,"started_at_ms":1,"status":"pending"})"};
+  garble.headers.push_back(moved);
+  garble.steps.push_back(executed);
+  ASSERT_TRUE(this->store_->commit(garble).ok());
+  this->start_worker(1);
+  RunResult r = this->wait_for_end(id);
+  ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
+  ASSERT_EQ(r.value.size(), 4u);
+  EXPECT_EQ(r.value[0]["ok"], true);
+  EXPECT_EQ(r.value[1]["ok"], true);
+  EXPECT_EQ(r.value[2]["ok"], false);
+  EXPECT_EQ(r.value[3]["ok"], false);
+  EXPECT_EQ(this->map_of(id).failed, 2u);
+}
+
+// M1 and M5: an element's worker dies before storing its result — here the last element of
+// the first window — and the sweeper hands the element to another worker; the next window is
+// released when it reports.
+TYPED_TEST(FanOutScenarios, AnElementLostWithItsWorkerRunsAgainAndReleasesTheNext) {
+  this->engine_->registry().add(summing(this->fx_, "Sum", 2));
+  // The two elements of the first window both die with their workers.
+  const std::string id = this->dispatch("Sum", {{"items", items(6)}});
+  std::optional<Delivery> first = this->take_and_die();
+  std::optional<Delivery> second = this->take_and_die();
+  ASSERT_TRUE(first && second);
+  EXPECT_EQ(second->job.spec.run_id, id + ":m[1]");
+  this->let_leases_lapse();
+  this->start_worker(1);
+  RunResult r = this->wait_for_end(id);
+  ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
+  EXPECT_EQ(r.value, doubled(6));
+  for (int i = 0; i < 6; ++i) {
+    EXPECT_EQ(this->fx_.count('S', id + ":m[" + std::to_string(i) + "]/double"), 1) << i;
+  }
+}
+
+// M2: the owner's resume, enqueued by the last element, is lost; the sweeper finds the owner
+// waiting with its map settled and resumes it.
+TYPED_TEST(FanOutScenarios, AnOwnerWhoseResumeWasLostIsResumedByTheSweeper) {
+  this->engine_->registry().add(summing(this->fx_, "Sum", 3));
+  const std::string id = this->dispatch("Sum", {{"items", items(3)}});
+  this->target_ = id;
+  this->store_->lose = [this](const Job& job) {
+    return job.spec.run_id == this->target_ && job.spec.kind == JobKind::kResume &&
+           this->faults_++ == 0;
+  };
+  this->start_worker(1);
+  RunResult r;
+  for (int k = 0; k < 1000 && this->faults_ == 0; ++k) std::this_thread::sleep_for(5ms);
+  ASSERT_GE(this->faults_.load(), 1);
+  ASSERT_TRUE(this->engine_->find(id, r).ok());
+  EXPECT_EQ(r.status, RunStatus::kWaiting);
+  bool has_job = true;
+  ASSERT_TRUE(this->store_->has_job(id, has_job).ok());
+  EXPECT_FALSE(has_job);
+  this->stop_worker();
+  this->start_worker(1);
+  r = this->wait_for_end(id);
+  ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
+  EXPECT_EQ(r.value, doubled(3));
+}
+
+// M3: an element delivered again after it reported changes nothing: no slot counted twice, the
+// owner resumed once.
+TYPED_TEST(FanOutScenarios, AnElementDeliveredAgainChangesNothing) {
+  this->engine_->registry().add(summing(this->fx_, "Sum", 2));
+  const std::string id = this->start("Sum", {{"items", items(4)}});
+  this->start_worker();
+  RunResult r = this->wait_for_end(id);
+  ASSERT_EQ(r.status, RunStatus::kCompleted);
+  CommitRequest again;
+  again.enqueue.push_back(JobSpec{"Sum", JobKind::kStart, id + ":m[1]", "Doubler", 0, 0});
+  again.enqueue.push_back(JobSpec{"Sum", JobKind::kResume, id, "Sum", 0, 0});
+  ASSERT_TRUE(this->store_->commit(again).ok());
+  for (int k = 0; k < 400; ++k) {
+    bool a = true, b = true;
+    ASSERT_TRUE(this->store_->has_job(id + ":m[1]", a).ok());
+    ASSERT_TRUE(this->store_->has_job(id, b).ok());
+    if (!a && !b) break;
+    std::this_thread::sleep_for(5ms);
+  }
+  const MapRow m = this->map_of(id);
+  EXPECT_EQ(m.done, 4u);
+  EXPECT_EQ(this->fx_.count('S', id + ":m[1]/double"), 1);
+  ASSERT_TRUE(this->engine_->find(id, r).ok());
+  EXPECT_EQ(r.status, RunStatus::kCompleted);
+  EXPECT_EQ(this->fx_.count('S', id + ":reserve"), 1);
+}
+
+// M4: the owner dies while it dispatches (its commit of the map refused); whoever takes the
+// run over dispatches again, and every element runs once.
+TYPED_TEST(FanOutScenarios, ADispatchCutShortIsDoneAgainByWhoeverTakesTheRunOver) {
+  this->engine_->registry().add(summing(this->fx_, "Sum", 2));
+  this->store_->refuse = [this](const CommitRequest& c) {
+    return !c.maps.empty() && this->faults_++ == 0;
+  };
+  const std::string id = this->start("Sum", {{"items", items(300)}});  // two creation commits
+  this->start_worker(1);
+  for (int k = 0; k < 400 && this->faults_ == 0; ++k) std::this_thread::sleep_for(5ms);
+  ASSERT_GE(this->faults_.load(), 1);
+  this->let_leases_lapse();
+  RunResult r = this->wait_for_end(id);
+  ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
+  EXPECT_EQ(r.value, doubled(300));
+  for (int i = 0; i < 300; ++i) {
+    EXPECT_EQ(this->fx_.count('S', id + ":m[" + std::to_string(i) + "]/double"), 1) << i;
+  }
+  EXPECT_EQ(this->map_of(id).total, 300u);
+}
+
+// A rollback cut short (an element's undo commit refused) resumes without undoing any element
+// twice.
+TYPED_TEST(FanOutScenarios, ARollbackCutShortResumesWithoutUndoingAnElementTwice) {
+  this->engine_->registry().add(summing(this->fx_, "Sum", 3));
+  this->store_->refuse = [this](const CommitRequest& c) {
+    return c.settle && c.settle->slot.state == SlotState::kUndone && c.settle->slot.index == 1 &&
+           this->faults_++ == 0;
+  };
+  const std::string id = this->start("Sum", {{"items", items(5)}, {"fail_after", true}});
+  this->start_worker(1);
+  for (int k = 0; k < 1000 && this->faults_ == 0; ++k) std::this_thread::sleep_for(5ms);
+  ASSERT_GE(this->faults_.load(), 1);
+  this->let_leases_lapse();
+  RunResult r = this->wait_for_end(id);
+  ASSERT_EQ(r.status, RunStatus::kFailed);
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(this->fx_.count('U', id + ":m[" + std::to_string(i) + "]/double"), 1) << i;
+  }
+  EXPECT_EQ(this->fx_.count('U', id + ":reserve"), 1);
+  EXPECT_EQ(this->map_of(id).undone, 5u);
+}
+
+// N1: a fan-out map inside a fan-out map's element; an inner element lost with its worker is
+// run again, and the outer element (the inner map's owner) resumes.
+TYPED_TEST(FanOutScenarios, ANestedMapRecoversAnInnerElement) {
+  Builder inner("Inner");
+  inner.input("x", array())
+      .map("m", doubler(this->fx_))
+      .source(input("x"))
+      .argument("x", element("m"))
+      .fan_out(2)
+      .collect([](const MapResults& r) {
+        std::int64_t sum = 0;
+        for (const ElementOutcome& e : r) sum += e.value.get<std::int64_t>();
+        return Value(sum);
+      })
+      .returns("m");
+  Builder outer("Sum");
+  outer.input("items", array())
+      .map("outer", inner.build())
+      .source(input("items"))
+      .argument("x", element("outer"))
+      .fan_out(2)
+      .returns("outer");
+  this->engine_->registry().add(outer.build());
+  Value nested = Value::array();
+  for (int i = 0; i < 3; ++i) nested.push_back(items(i + 2));  // [[0,1],[0,1,2],[0,1,2,3]]
+  this->store_->die_with = [this](const Job& job) {
+    return job.spec.run_id.find("/m[") != std::string::npos && this->faults_++ == 0;
+  };
+  const std::string id = this->start("Sum", {{"items", nested}});
+  this->start_worker(1);
+  for (int k = 0; k < 1000 && this->faults_ == 0; ++k) std::this_thread::sleep_for(5ms);
+  ASSERT_GE(this->faults_.load(), 1);  // an inner element's worker died
+  this->let_leases_lapse();
+  RunResult r = this->wait_for_end(id);
+  ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
+  EXPECT_EQ(r.value, (Value{2, 6, 12}));
+  EXPECT_EQ(this->fx_.count('S', id + ":outer[2]/m[3]/double"), 1);
+}
+
+// C2: a fan-out map inside a composed child; the root resumes, and the child with it.
+TYPED_TEST(FanOutScenarios, AMapInsideAComposedChildResumesItsRoot) {
+  Definition child = summing(this->fx_, "Child", 2);
+  Builder parent("Sum");
+  parent.input("items", array())
+      .compose("child", child)
+      .argument("items", input("items"))
+      .step("after", [](const Args& a) { return Success(a["c"]); })
+      .argument("c", result("child"))
+      .returns("after");
+  this->engine_->registry().add(parent.build());
+  const std::string id = this->start("Sum", {{"items", items(5)}});
+  this->start_worker();
+  RunResult r = this->wait_for_end(id);
+  ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
+  EXPECT_EQ(r.value, doubled(5));
+  EXPECT_EQ(this->fx_.count('S', id + ":child/m[4]/double"), 1);
+  EXPECT_EQ(this->map_of(id, "child/m").done, 5u);
+  // The compose step was carried on, not counted as a lost execution.
+  const StepOutcome* compose = r.step("child");
+  ASSERT_NE(compose, nullptr);
+  EXPECT_EQ(compose->interrupted, 0);
+}
+
+}  // namespace
+}  // namespace reactor::conformance
