@@ -17,6 +17,24 @@ Record read_fields(std::string_view text, const char* what) {
   return r;
 }
 
+// A field-list visitor `V` that takes a raw_json member as a string: a slot record's body.
+template <typename V>
+class BodyAsString {
+ public:
+  explicit BodyAsString(V& v) : v_(v) {}
+  template <typename T>
+  void operator()(std::string_view key, T& value) {
+    v_(key, value);
+  }
+  template <typename S>
+  void raw_json(std::string_view key, S& text) {
+    v_(key, text);
+  }
+
+ private:
+  V& v_;
+};
+
 // The body of a header: the run's state, then how many steps it has. Not their names: the
 // header is rewritten by every checkpoint, and its size must not grow with the run.
 std::string header_body(const Run& run) {
@@ -141,6 +159,25 @@ RunHeaderRow decode_header_record(std::string_view text) {
   RunHeaderRow row;
   read_record(text, "run header", [&](FieldReader& v) { header_row_fields(row, v); });
   return row;
+}
+
+std::string encode_slot_record(const MapSlotRow& slot) {
+  std::string out;
+  out.reserve(slot.body.size() + slot.map_id.size() + 64);
+  FieldWriter writer(out);
+  BodyAsString<FieldWriter> v(writer);
+  fields(slot, v);
+  writer.close();
+  return out;
+}
+
+MapSlotRow decode_slot_record(std::string_view text) {
+  MapSlotRow slot;
+  read_record(text, "map slot", [&](FieldReader& reader) {
+    BodyAsString<FieldReader> v(reader);
+    fields(slot, v);
+  });
+  return slot;
 }
 
 }  // namespace reactor::records

@@ -48,4 +48,9 @@ Run decode_header(const RunHeaderRow& row);
 std::string encode_header_record(const RunHeaderRow& row);
 RunHeaderRow decode_header_record(std::string_view text);
 
+// A fan-out map's slot as one JSON object, for stores that keep a slot as one value (Redis),
+// its body a JSON string: the text the element gave, kept as it is, whatever it holds.
+std::string encode_slot_record(const MapSlotRow& slot);
+MapSlotRow decode_slot_record(std::string_view text);
+
 }  // namespace reactor::records

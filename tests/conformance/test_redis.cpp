@@ -117,6 +117,12 @@ TEST_F(RedisBackendTest, EveryOperationIsOneRoundTrip) {
   expect_one("count_runs", cost([&] { ASSERT_TRUE(db_->count_runs({}, counted).ok()); }));
   bool has = true;
   expect_one("has_job", cost([&] { ASSERT_TRUE(db_->has_job("r1", has).ok()); }));
+  MapRow map;
+  expect_one("load_map",
+             cost([&] { EXPECT_EQ(db_->load_map("r1:sum", map).code(), StatusCode::kNotFound); }));
+  std::vector<MapSlotRow> slots;
+  expect_one("load_map_slots (a page)",
+             cost([&] { ASSERT_TRUE(db_->load_map_slots("r1:sum", 0, 100, slots).ok()); }));
   expect_one("idle fetch", cost([&] { ASSERT_TRUE(db_->fetch({{"q"}, "w2", 30s, 10s}, d).ok()); }));
   EXPECT_FALSE(d);
   expect_one("wait_for_jobs (one BLPOP)",
@@ -517,6 +523,29 @@ TEST_F(RedisBackendTest, KeyLayoutIsTheDocumentedOne) {
   std::optional<Delivery> d;
   ASSERT_TRUE(db_->fetch({{"q2"}, "w", 30s, 10s}, d).ok());
   ASSERT_TRUE(d);
+  // A fan-out map of r1 with two element runs, the first released; its report releases the
+  // second.
+  RunHeaderRow released = header("r1:sum[0]", RunStatus::kEnqueued, "r1", "r1:sum[0]");
+  RunHeaderRow pending = header("r1:sum[1]", RunStatus::kPending, "r1", "r1:sum[1]");
+  released.reactor = pending.reactor = "Element";
+  CommitRequest dispatch;
+  dispatch.headers = {released, pending};
+  dispatch.enqueue = {job("q", "r1:sum[0]", 0, JobKind::kStart)};
+  MapRow map;
+  map.map_id = "r1:sum";
+  map.owner_id = "r1";
+  map.owner_reactor = "OrderSaga";
+  map.queue = "q";
+  map.element_reactor = "Element";
+  map.total = 2;
+  map.released = 1;
+  dispatch.maps = {map};
+  ASSERT_TRUE(db_->commit(dispatch).ok());
+  CommitRequest report;
+  report.headers = {header("r1:sum[0]", RunStatus::kCompleted, "r1", "r1:sum[0]")};
+  report.headers.back().reactor = "Element";
+  report.settle = MapSettle{MapSlotRow{"r1:sum", 0, SlotState::kCompleted, "1"}};
+  ASSERT_TRUE(db_->commit(report).ok());
 
   std::set<std::string> keys;
   for (std::string key : factory_.raw().keys(factory_.prefix())) {
@@ -532,12 +561,158 @@ TEST_F(RedisBackendTest, KeyLayoutIsTheDocumentedOne) {
       "runs", "reactors", "expiring", "index:enqueued:OrderSaga", "index:completed:OrderSaga",
       // each run under its hash tag
       "{r1}:rows", "{r1}:meta", "{r1}:jobs", "{r2}:rows", "{r2}:meta", "{r3}:jobs", "{r3}:meta",
+      // fan-out maps: the element runs' indexes, each element run under its own hash tag, and
+      // the map's row, its slots and what the root's tree holds under the root's tag
+      "ereactors", "eindex:completed:Element", "eindex:enqueued:Element",
+      "{r1:sum[0]}:rows", "{r1:sum[0]}:meta", "{r1:sum[0]}:jobs",
+      "{r1:sum[1]}:rows", "{r1:sum[1]}:meta", "{r1:sum[1]}:jobs",
+      "{r1}:maps", "{r1}:elements", "{r1}:map:r1:sum", "{r1}:slots:r1:sum",
       // queues and jobs
-      "job:1", "job:2", "ready:q", "wake:q", "inflight:q2", "wake:q2",
+      "job:1", "job:2", "job:3", "job:4", "ready:q", "wake:q", "inflight:q2", "wake:q2",
       // leases on other keys
       "lease:sweeper:7", "leases"};
   // clang-format on
   EXPECT_EQ(keys, expected);
+}
+
+// Map `map_id` of `total` elements, none released, owned by `owner`: its row, and its element
+// runs pending.
+CommitRequest dispatch_map(const std::string& owner, const std::string& map_id,
+                           std::uint32_t total) {
+  CommitRequest c;
+  MapRow map;
+  map.map_id = map_id;
+  map.owner_id = owner;
+  map.owner_reactor = "OrderSaga";
+  map.queue = "q";
+  map.element_reactor = "Element";
+  map.total = total;
+  c.maps = {map};
+  for (std::uint32_t i = 0; i < total; ++i) {
+    const std::string id = element_run_id(map_id, i);
+    c.headers.push_back(header(id, RunStatus::kPending, owner, id));
+    c.headers.back().reactor = "Element";
+  }
+  return c;
+}
+
+// The commits step_commit and finish_commit would take, and the last commits that fetch too,
+// go through the general commit when they carry map records: nothing of them is lost.
+TEST_F(RedisBackendTest, CommitsWithMapRecordsTakeTheScriptThatWritesThem) {
+  const FetchRequest fetch{{"q"}, "w", 30s, 10s};
+  ASSERT_TRUE(db_->commit(create_with_job("r1", "q")).ok());
+  std::optional<Delivery> d;
+  ASSERT_TRUE(db_->fetch(fetch, d).ok());
+  ASSERT_TRUE(d && d->run_leased);
+
+  // A step of the running root that dispatches a map, releasing its first element.
+  CommitRequest step = dispatch_map("r1", "r1:sum", 1);
+  step.root_id = "r1";
+  step.fencing_token = d->run_lease.token;
+  step.headers.push_back(header("r1", RunStatus::kRunning));
+  step.headers[0].status = RunStatus::kEnqueued;
+  step.maps[0].released = 1;
+  step.enqueue = {job("q", "r1:sum[0]", 0, JobKind::kStart)};
+  step.enqueue.back().reactor = "Element";
+  ASSERT_TRUE(db_->commit(step).ok());
+  // The shape of a step_commit: the root's own header, and a map row.
+  CommitRequest own;
+  own.root_id = "r1";
+  own.fencing_token = d->run_lease.token;
+  own.headers = {header("r1", RunStatus::kWaiting)};
+  own.maps = {step.maps[0]};
+  own.maps[0].map_id = "r1:other";
+  ASSERT_TRUE(db_->commit(own).ok());
+  MapRow back;
+  EXPECT_TRUE(db_->load_map("r1:other", back).ok());
+
+  // The element is delivered, filed running apart from the roots.
+  std::optional<Delivery> e;
+  ASSERT_TRUE(db_->fetch(fetch, e).ok());
+  ASSERT_TRUE(e && e->run_leased && e->run_started);
+  EXPECT_EQ(e->job.spec.run_id, "r1:sum[0]");
+  RunFilter running;
+  running.status = RunStatus::kRunning;
+  std::vector<RunHeaderRow> listed;
+  ASSERT_TRUE(db_->list_runs(running, listed).ok());
+  EXPECT_TRUE(listed.empty());
+  running.elements = true;
+  ASSERT_TRUE(db_->list_runs(running, listed).ok());
+  ASSERT_EQ(listed.size(), 1u);
+  EXPECT_EQ(listed[0].id, "r1:sum[0]");
+
+  // Its last commit, acking its job and releasing its lease, settles the map: the fetch that
+  // rides on it brings the owner's resume.
+  CommitRequest last;
+  last.root_id = "r1:sum[0]";
+  last.fencing_token = e->run_lease.token;
+  last.headers = {header("r1:sum[0]", RunStatus::kCompleted, "r1", "r1:sum[0]")};
+  last.ack_job = e->job.id;
+  last.ack_owner = "w";
+  last.release_lease = true;
+  last.lease_owner = "w";
+  last.settle = MapSettle{MapSlotRow{"r1:sum", 0, SlotState::kCompleted, "10"}};
+  std::optional<Delivery> next;
+  ASSERT_TRUE(db_->commit_then_fetch(last, fetch, next).ok());
+  ASSERT_TRUE(next);
+  EXPECT_EQ(next->job.spec.run_id, "r1");
+  EXPECT_EQ(next->job.spec.kind, JobKind::kResume);
+  ASSERT_TRUE(db_->load_map("r1:sum", back).ok());
+  EXPECT_EQ(back.state, MapState::kSettled);
+
+  // The shape of a finish_commit (then a fetch): the root ends, with a map row.
+  CommitRequest finish;
+  finish.root_id = "r1";
+  finish.fencing_token = d->run_lease.token;
+  finish.headers = {header("r1", RunStatus::kCompleted)};
+  finish.maps = {own.maps[0]};
+  finish.maps[0].map_id = "r1:last";
+  finish.ack_job = d->job.id;
+  finish.ack_owner = "w";
+  finish.release_lease = true;
+  finish.lease_owner = "w";
+  ASSERT_TRUE(db_->commit_then_fetch(finish, fetch, next).ok());
+  EXPECT_TRUE(db_->load_map("r1:last", back).ok());
+}
+
+// A purged root takes its whole tree: maps at any depth, their element runs and every key of
+// theirs; nothing under its id is left.
+TEST_F(RedisBackendTest, APurgedRootLeavesNoKeyOfItsTree) {
+  CommitRequest c = dispatch_map("r1", "r1:sum", 2);
+  CommitRequest inner = dispatch_map("r1:sum[1]", "r1:sum[1]/inner", 2);
+  c.headers.insert(c.headers.end(), inner.headers.begin(), inner.headers.end());
+  c.maps.push_back(inner.maps[0]);
+  c.headers.push_back(header("r1:sum[1]/inner[0]/child", RunStatus::kPending, "r1:sum[1]/inner[0]",
+                             "r1:sum[1]/inner[0]"));
+  c.enqueue = {job("q", "r1:sum[1]/inner[0]", 0, JobKind::kStart)};
+  ASSERT_TRUE(db_->commit(c).ok());
+  for (const auto& [map, i] : {std::pair{"r1:sum", 0}, std::pair{"r1:sum[1]/inner", 1}}) {
+    CommitRequest report;
+    report.settle =
+        MapSettle{MapSlotRow{map, static_cast<std::uint32_t>(i), SlotState::kCompleted, "1"}};
+    ASSERT_TRUE(db_->commit(report).ok());
+  }
+  bool granted = false;
+  Lease lease;
+  ASSERT_TRUE(db_->acquire_lease(run_lease_key("r1:sum[0]"), "w", 10s, granted, lease).ok());
+  ASSERT_TRUE(db_->release_lease(lease.key, "w", lease.token).ok());
+  RunHeaderRow done = header("r1", RunStatus::kCompleted);
+  done.expires_at_ms = factory_.now_ms();
+  CommitRequest end;
+  end.headers = {done};
+  ASSERT_TRUE(db_->commit(end).ok());
+  std::size_t purged = 0;
+  ASSERT_TRUE(db_->purge_expired(10, purged).ok());
+  EXPECT_EQ(purged, 1u);
+
+  std::set<std::string> left;
+  for (std::string key : factory_.raw().keys(factory_.prefix())) {
+    key = key.substr(factory_.prefix().size());
+    if (key.rfind("commit:", 0) != 0 && key.rfind("wake:", 0) != 0) left.insert(key);
+  }
+  // What the store keeps of every run ever filed: its counters and the reactors seen.
+  EXPECT_EQ(left, (std::set<std::string>{"layout_version", "fencing_token", "job_ids", "reactors",
+                                         "ereactors"}));
 }
 
 }  // namespace

@@ -66,6 +66,10 @@ class RedisBackend final : public Backend {
   // shape is Internal naming the script.
   template <typename Read>
   Status run(redis::ScriptId script, std::vector<std::string> args, Read&& read);
+  // One command whose reply `read` turns into results (runs.cpp); a reply of the
+  // wrong shape is Internal naming the command and its key.
+  template <typename Read>
+  Status read_command(const redis::Command& cmd, Read&& read);
   // `read` applied to a reply of `script`; a reply of the wrong shape (it
   // throws) is Internal naming the script.
   template <typename Read>

@@ -12,6 +12,7 @@ namespace reactor {
 
 using redis::append_fetch_args;
 using redis::append_job_args;
+using redis::append_map_args;
 using redis::element;
 using redis::integer;
 using redis::ScriptId;
@@ -19,12 +20,32 @@ using redis::text;
 
 namespace {
 
+// The settle section of the commit script's arguments: 0, or 1 and the slot (its map, index and
+// state, then its record).
+void append_settle_args(const CommitRequest& c, std::vector<std::string>& args) {
+  if (!c.settle) {
+    args.emplace_back("0");
+    return;
+  }
+  const MapSlotRow& slot = c.settle->slot;
+  args.emplace_back("1");
+  args.push_back(slot.map_id);
+  args.push_back(std::to_string(slot.index));
+  args.emplace_back(to_string(slot.state));
+  args.push_back(records::encode_slot_record(slot));
+}
+
+// Fan-out maps are written by the general commit script only (includes/maps.lua).
+bool writes_maps(const CommitRequest& c) { return !c.maps.empty() || c.settle.has_value(); }
+
 // The commit script's arguments (after the prefix), docs in scripts/commit.lua.
 std::vector<std::string> commit_args(const CommitRequest& c) {
   // Enqueueing is the one write that is not idempotent. A commit that
   // enqueues carries a nonce, so resending it after a lost connection cannot
-  // enqueue its jobs twice.
-  const std::string nonce = c.enqueue.empty() && c.redeliver.empty() ? "" : new_run_id();
+  // enqueue its jobs twice; so does one that settles a map slot, which may
+  // release an element or resume the map's owner.
+  const std::string nonce =
+      c.enqueue.empty() && c.redeliver.empty() && !c.settle ? "" : new_run_id();
   std::vector<std::string> args = {nonce,
                                    c.root_id,
                                    std::to_string(c.fencing_token),
@@ -33,9 +54,9 @@ std::vector<std::string> commit_args(const CommitRequest& c) {
                                    c.ack_job ? std::to_string(*c.ack_job) : "",
                                    c.ack_owner,
                                    c.create ? "1" : "0"};
-  // + 5 row counts, the prefix that run() puts first, and room for a fetch's
-  args.reserve(args.size() + 16 + 9 * c.headers.size() + 2 * c.inputs.size() + 3 * c.steps.size() +
-               3 * c.trace.size() + 6 * c.enqueue.size());
+  // + 8 row counts, the prefix that run() puts first, and room for a fetch's
+  args.reserve(args.size() + 19 + 9 * c.headers.size() + 2 * c.inputs.size() + 3 * c.steps.size() +
+               3 * c.trace.size() + 6 * c.enqueue.size() + 27 * c.maps.size() + (c.settle ? 4 : 0));
   // Each row's fields appended one by one (an initializer list would copy
   // every body twice).
   args.push_back(std::to_string(c.headers.size()));
@@ -71,6 +92,9 @@ std::vector<std::string> commit_args(const CommitRequest& c) {
   for (const auto& j : c.enqueue) append_job_args(j, args);
   args.push_back(std::to_string(c.redeliver.size()));
   for (const auto& j : c.redeliver) append_job_args(j, args);
+  args.push_back(std::to_string(c.maps.size()));
+  for (const auto& m : c.maps) append_map_args(m, args);
+  append_settle_args(c, args);
   return args;
 }
 
@@ -78,9 +102,10 @@ std::vector<std::string> commit_args(const CommitRequest& c) {
 // header, its inputs and its one start job, in that order, and nothing else.
 // The create_runs script takes this shape.
 bool is_create_commit(const CommitRequest& c) {
-  if (!c.create || !c.redeliver.empty() || c.fencing_token != 0 || c.headers.empty() ||
-      c.inputs.size() != c.headers.size() || c.enqueue.size() != c.headers.size() ||
-      !c.steps.empty() || !c.trace.empty() || c.ack_job || c.release_lease) {
+  if (!c.create || writes_maps(c) || !c.redeliver.empty() || c.fencing_token != 0 ||
+      c.headers.empty() || c.inputs.size() != c.headers.size() ||
+      c.enqueue.size() != c.headers.size() || !c.steps.empty() || !c.trace.empty() || c.ack_job ||
+      c.release_lease) {
     return false;
   }
   const RunStatus status = c.headers.front().status;
@@ -118,13 +143,13 @@ std::vector<std::string> create_args(const CommitRequest& c) {
 
 // A commit that writes only its own root's rows: fenced, the root's own header
 // row and nothing but its own step and trace rows besides (no inputs, no
-// jobs). The step_commit and finish_commit scripts take the two shapes of it
-// that almost every commit has.
+// jobs, no map records). The step_commit and finish_commit scripts take the
+// two shapes of it that almost every commit has.
 constexpr std::size_t kMaxOwnRootRows = 200;  // one HSET, whose unpack() the Lua stack bounds
 
 bool writes_only_its_root(const CommitRequest& c) {
-  if (c.fencing_token == 0 || !c.inputs.empty() || !c.enqueue.empty() || !c.redeliver.empty() ||
-      c.headers.size() != 1 || c.steps.size() > kMaxOwnRootRows) {
+  if (c.fencing_token == 0 || writes_maps(c) || !c.inputs.empty() || !c.enqueue.empty() ||
+      !c.redeliver.empty() || c.headers.size() != 1 || c.steps.size() > kMaxOwnRootRows) {
     return false;
   }
   const RunHeaderRow& h = c.headers.front();

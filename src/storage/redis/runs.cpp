@@ -10,7 +10,12 @@ using redis::decode_header;
 using redis::decode_headers;
 using redis::element;
 using redis::integer;
+using redis::map_key;
+using redis::map_slots_key;
+using redis::read_map;
+using redis::read_slots;
 using redis::read_stored_run;
+using redis::Reply;
 using redis::ScriptId;
 using redis::text;
 
@@ -33,7 +38,8 @@ Status RedisBackend::load_header(const std::string& run_id, RunHeaderRow& out) {
 Status RedisBackend::list_runs(const RunFilter& filter, std::vector<RunHeaderRow>& out) {
   out.clear();
   std::vector<std::string> args = {filter.status ? to_string(*filter.status) : "",
-                                   filter.reactor ? *filter.reactor : "", count_arg(filter.limit)};
+                                   filter.reactor ? *filter.reactor : "", count_arg(filter.limit),
+                                   filter.elements ? "1" : "0"};
   // Without a status, the script reads the index of every status.
   if (!filter.status) {
     for (RunStatus status : all_run_statuses()) args.push_back(to_string(status));
@@ -48,7 +54,8 @@ Status RedisBackend::list_runs(const RunFilter& filter, std::vector<RunHeaderRow
 Status RedisBackend::count_runs(const RunFilter& filter, std::size_t& out) {
   out = 0;
   std::vector<std::string> args = {filter.status ? to_string(*filter.status) : "",
-                                   filter.reactor ? *filter.reactor : ""};
+                                   filter.reactor ? *filter.reactor : "",
+                                   filter.elements ? "1" : "0"};
   // Without a status, the script counts the index of every status.
   if (!filter.status) {
     for (RunStatus status : all_run_statuses()) args.push_back(to_string(status));
@@ -79,15 +86,34 @@ Status RedisBackend::purge_expired(std::size_t limit, std::size_t& purged) {
   });
 }
 
-// TEMPORARY: fan-out maps on Redis come with the next commit.
-Status RedisBackend::load_map(const std::string& map_id, MapRow&) {
-  return Status::NotFound("map " + map_id + " not found");
+// A map's row and its slots are one key each (docs/redis.md): read with one command each, no
+// script. `read` turns the reply into results; a reply of the wrong shape is Internal.
+template <typename Read>
+Status RedisBackend::read_command(const redis::Command& cmd, Read&& read) {
+  Reply reply;
+  if (Status s = client_.command(cmd, reply); !s.ok()) return s;
+  try {
+    return read(*reply);
+  } catch (const std::exception& e) {  // BadReply
+    return Status::Internal(client_.options().masked_url + ": " + cmd.front() + " " + cmd[1] +
+                            ": unexpected reply: " + e.what());
+  }
 }
 
-Status RedisBackend::load_map_slots(const std::string&, std::uint32_t, std::uint32_t,
-                                    std::vector<MapSlotRow>& out) {
+Status RedisBackend::load_map(const std::string& map_id, MapRow& out) {
+  return read_command({"HGETALL", map_key(client_.options().prefix, map_id)},
+                      [&](const redisReply& r) { return read_map(map_id, r, out); });
+}
+
+Status RedisBackend::load_map_slots(const std::string& map_id, std::uint32_t first,
+                                    std::uint32_t limit, std::vector<MapSlotRow>& out) {
   out.clear();
-  return Status::Ok();
+  if (limit == 0) return Status::Ok();
+  // Slots are scored by index: [first, first + limit) is one range, read in index order.
+  const std::uint64_t end = std::uint64_t{first} + limit;
+  return read_command({"ZRANGEBYSCORE", map_slots_key(client_.options().prefix, map_id),
+                       std::to_string(first), "(" + std::to_string(end)},
+                      [&](const redisReply& r) { return read_slots(map_id, r, out); });
 }
 
 }  // namespace reactor

@@ -9,6 +9,7 @@
 
 #include "records/codec.hpp"
 #include "records/fields.hpp"
+#include "records/names.hpp"
 #include "storage/redis/reply.hpp"
 #include "storage/storage_time.hpp"
 
@@ -73,6 +74,23 @@ std::string run_jobs_key(const std::string& prefix, const std::string& run_id) {
   return prefix + "{" + run_id + "}:jobs";
 }
 
+namespace {
+
+// The tag of a map's keys: the root a caller started whose tree holds it, the part of the map
+// id before its first ':' (includes/keys.lua, tree_root()).
+std::string map_tag(const std::string& prefix, const std::string& map_id) {
+  return prefix + "{" + map_id.substr(0, map_id.find(':')) + "}:";
+}
+
+}  // namespace
+
+std::string map_key(const std::string& prefix, const std::string& map_id) {
+  return map_tag(prefix, map_id) + "map:" + map_id;
+}
+std::string map_slots_key(const std::string& prefix, const std::string& map_id) {
+  return map_tag(prefix, map_id) + "slots:" + map_id;
+}
+
 std::string queue_set(const std::vector<std::string>& queues) {
   std::string key;
   for (const auto& q : queues) {
@@ -120,7 +138,9 @@ Status read_stored_run(const std::string& root_id, const redisReply& r, StoredRu
   if (!decoded.ok()) return decoded;
   auto root = std::find_if(headers.begin(), headers.end(),
                            [&](const RunHeaderRow& h) { return h.id == root_id; });
-  if (root == headers.end() || !root->parent_id.empty()) {
+  // A run with records of its own is its own root: a root a caller started, or the element run
+  // of a fan-out map. A child's id finds no header of its own here.
+  if (root == headers.end() || root->root_id != root->id) {
     return Status::NotFound("run " + root_id + " not found");
   }
   // The root first, then its descendants by id; inputs and steps in that order.
@@ -162,14 +182,19 @@ void append_fetch_args(const FetchRequest& f, std::vector<std::string>& args) {
 
 namespace {
 
-// A record's fields as script arguments: text, numbers in decimal, enums by name.
+// A record's fields as script arguments: text, numbers in decimal, booleans as 1 and 0, enums
+// by name; with `names`, each value after its field's name.
 class ArgsWriter {
  public:
-  explicit ArgsWriter(std::vector<std::string>& args) : args_(args) {}
+  explicit ArgsWriter(std::vector<std::string>& args, bool names = false)
+      : args_(args), names_(names) {}
   template <typename T>
-  void operator()(std::string_view, const T& value) {
+  void operator()(std::string_view key, const T& value) {
+    if (names_) args_.emplace_back(key);
     if constexpr (std::is_same_v<T, std::string>) {
       args_.push_back(value);
+    } else if constexpr (std::is_same_v<T, bool>) {
+      args_.emplace_back(value ? "1" : "0");
     } else if constexpr (std::is_enum_v<T>) {
       args_.emplace_back(to_string(value));
     } else {
@@ -179,6 +204,43 @@ class ArgsWriter {
 
  private:
   std::vector<std::string>& args_;
+  const bool names_;
+};
+
+// A record's fields read back from a hash of them, spelled as ArgsWriter spells them. Throws
+// BadField for a field missing or unreadable.
+class HashReader {
+ public:
+  explicit HashReader(const std::map<std::string, std::string, std::less<>>& hash) : hash_(hash) {}
+  template <typename T>
+  void operator()(std::string_view key, T& out) {
+    const auto it = hash_.find(key);
+    if (it == hash_.end()) throw BadField("no field '" + std::string(key) + "'");
+    const std::string& text = it->second;
+    if constexpr (std::is_same_v<T, std::string>) {
+      out = text;
+    } else if constexpr (std::is_same_v<T, bool>) {
+      if (text != "0" && text != "1") wrong(key, text);
+      out = text == "1";
+    } else if constexpr (std::is_enum_v<T>) {
+      try {
+        records::from_name(text, out);
+      } catch (const std::invalid_argument&) {
+        wrong(key, text);
+      }
+    } else {
+      static_assert(std::is_integral_v<T>);
+      auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+      if (ec != std::errc() || end != text.data() + text.size()) wrong(key, text);
+    }
+  }
+
+ private:
+  [[noreturn]] static void wrong(std::string_view key, const std::string& text) {
+    throw BadField("field '" + std::string(key) + "' = '" + text + "'");
+  }
+
+  const std::map<std::string, std::string, std::less<>>& hash_;
 };
 
 }  // namespace
@@ -186,6 +248,46 @@ class ArgsWriter {
 void append_job_args(const JobSpec& job, std::vector<std::string>& args) {
   ArgsWriter writer(args);
   records::fields(job, writer);
+}
+
+void append_map_args(const MapRow& map, std::vector<std::string>& args) {
+  const std::size_t count_at = args.size();
+  args.emplace_back();
+  ArgsWriter writer(args, /*names=*/true);
+  records::fields(map, writer);
+  args[count_at] = std::to_string((args.size() - count_at - 1) / 2);
+}
+
+Status read_map(const std::string& map_id, const redisReply& r, MapRow& out) {
+  std::map<std::string, std::string, std::less<>> hash;
+  for_each_field(r, [&](std::string field, std::string value) {
+    hash.emplace(std::move(field), std::move(value));
+  });
+  if (hash.empty()) return Status::NotFound("map " + map_id + " not found");
+  MapRow map;
+  try {
+    HashReader reader(hash);
+    records::fields(map, reader);
+  } catch (const BadField& e) {
+    return Status::Corruption("map " + map_id + ": its row is unreadable: " + e.what());
+  }
+  out = std::move(map);
+  return Status::Ok();
+}
+
+Status read_slots(const std::string& map_id, const redisReply& r, std::vector<MapSlotRow>& out) {
+  if (r.type != REDIS_REPLY_ARRAY) throw BadReply("expected a list of slots");
+  std::vector<MapSlotRow> slots;
+  slots.reserve(r.elements);
+  for (std::size_t i = 0; i < r.elements; ++i) {
+    try {
+      slots.push_back(records::decode_slot_record(text(*r.element[i])));
+    } catch (const std::exception& e) {
+      return Status::Corruption("map " + map_id + ": a slot: " + e.what());
+    }
+  }
+  out = std::move(slots);
+  return Status::Ok();
 }
 
 }  // namespace reactor::redis

@@ -27,6 +27,10 @@ Status decode_headers(const redisReply& list, std::vector<RunHeaderRow>& out);
 // scripts/includes/keys.lua.
 std::string wake_key(const std::string& prefix, const std::string& queue);
 std::string run_jobs_key(const std::string& prefix, const std::string& run_id);
+// A fan-out map's row (a hash of MapRow's fields) and its slots (a sorted set of slot records by
+// index), under the tag of the root whose tree holds the map.
+std::string map_key(const std::string& prefix, const std::string& map_id);
+std::string map_slots_key(const std::string& prefix, const std::string& map_id);
 
 std::string queue_set(const std::vector<std::string>& queues);
 
@@ -40,5 +44,16 @@ void append_fetch_args(const FetchRequest& f, std::vector<std::string>& args);
 
 // A job's fields (records/fields.hpp), in their order, as the commit scripts take them.
 void append_job_args(const JobSpec& job, std::vector<std::string>& args);
+
+// A map row as the commit script takes it: its number of fields, then each field's name and
+// value (records/fields.hpp), as the map's hash holds them.
+void append_map_args(const MapRow& map, std::vector<std::string>& args);
+
+// A map row from its hash (HGETALL's reply): NotFound when there is none, Corruption when a
+// field is missing or unreadable.
+Status read_map(const std::string& map_id, const redisReply& r, MapRow& out);
+
+// Slot records (a ZRANGEBYSCORE reply), in index order. Corruption for one that cannot be read.
+Status read_slots(const std::string& map_id, const redisReply& r, std::vector<MapSlotRow>& out);
 
 }  // namespace reactor::redis

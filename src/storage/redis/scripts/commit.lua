@@ -1,10 +1,11 @@
 -- commit: the general commit, for every shape step_commit, finish_commit and create_runs do
--- not take: fence check + headers + inputs + steps + trace + jobs + ack + lease release.
+-- not take: fence check + headers + inputs + steps + trace + jobs + map rows + settle + ack +
+-- lease release.
 --
 -- KEYS: none.
 -- ARGV[1]     the store's key prefix
--- ARGV[2]     nonce ('' for none): a commit that enqueues carries one, and one applied under
---             it before is not applied again
+-- ARGV[2]     nonce ('' for none): a commit that enqueues, or settles a map slot (which may
+--             enqueue), carries one, and one applied under it before is not applied again
 -- ARGV[3]     root id
 -- ARGV[4]     fencing token ('0': unfenced)
 -- ARGV[5]     release lease (0/1)
@@ -12,7 +13,8 @@
 -- ARGV[7]     ack job id ('' for none)
 -- ARGV[8]     ack owner
 -- ARGV[9]     create (0/1): every root header is of a new run; if one exists, nothing is written
--- ARGV[10...] six sections, each a row count followed by that many fixed-size rows:
+-- ARGV[10...] eight sections, each a row count followed by that many rows, of a fixed size
+--             but for maps:
 --               headers (id, root id, parent id, reactor, status, terminal 0/1, updated_at,
 --                        expires_at, blob)
 --               inputs  (run id, inputs)
@@ -21,6 +23,9 @@
 --               jobs    (queue, kind, run id, reactor, run_at, snoozes)
 --               redeliver (the same fields): every job of the run in delivery is deliverable
 --                        at once; a run with no job gets this one (the sweeper's recovery)
+--               maps    (the number of fields k, then k field name/value pairs: MapRow's
+--                        field list, map_id first): each row upserted whole
+--               settle  (0 or 1 of map id, index, slot state, slot record): includes/maps
 -- The body reads them as A (ARGV, as a local). commit_then_fetch runs this script whole inside
 -- a function whose ARGV is its commit's slice of the arguments.
 -- Returns 1 when applied (or applied before under this nonce), 0 when fenced out, and the id of
@@ -29,6 +34,7 @@
 --- @include "includes/clock"
 --- @include "includes/jobs"
 --- @include "includes/filing"
+--- @include "includes/maps"
 
 local A = ARGV
 -- Every check comes before the first write: Redis does not roll a script back.
@@ -82,8 +88,9 @@ local function set_root_meta(field, value)
 end
 -- Roots filed for the first time by this commit: nothing of theirs is stored yet.
 local fresh = {}
--- Reactors added to REACTORS by this commit: a bulk start files hundreds of roots of one.
-local reactors_added = {}
+-- Reactors added to REACTORS (and EREACTORS) by this commit: a bulk start files hundreds of
+-- roots of one.
+local reactors_added, element_reactors_added = {}, {}
 local function upsert(run_root, field, value)
   local key = run_key(run_root, 'rows')
   local b = batches[key]
@@ -103,22 +110,30 @@ for _ = 1, rows() do
   local id, run_root, parent, reactor, status, terminal, updated_at, expires_at, blob = take(9)
   roots_of[id] = run_root
   upsert(run_root, header_field(id), blob)
-  if parent == '' then
-    -- The indexes list_runs, find_orphans and purge_expired read; the meta
-    -- hash remembers where the root is filed, to unfile it when it changes.
+  if run_root == id then
+    -- A run with records of its own: a root a caller started (no parent), or the element run
+    -- of a fan-out map. The indexes list_runs, find_orphans and purge_expired read; the meta
+    -- hash remembers where the run is filed, to unfile it when it changes.
     local was
     if id == root and meta then
       was = {meta[2], meta[3]}
     else
       was = redis.call('HMGET', run_key(id, 'meta'), 'status', 'reactor')
     end
-    local terminal_root = terminal == '1'
-    if file_root(id, was, status, reactor, updated_at, terminal_root, expires_at, reactors_added) then
+    local filing
+    if parent ~= '' then
+      if file_element(id, was, status, reactor, updated_at, element_reactors_added) then
+        filing = element_meta(status, reactor)
+      end
+    elseif file_root(id, was, status, reactor, updated_at, terminal == '1', expires_at,
+                     reactors_added) then
+      filing = {'status', status, 'reactor', reactor}
+    end
+    if filing then
       if id == root then
-        set_root_meta('status', status)
-        set_root_meta('reactor', reactor)
+        for k = 1, #filing, 2 do set_root_meta(filing[k], filing[k + 1]) end
       else
-        redis.call('HSET', run_key(id, 'meta'), 'status', status, 'reactor', reactor)
+        redis.call('HSET', run_key(id, 'meta'), unpack(filing))
       end
       fresh[id] = not was[1]
     end
@@ -175,6 +190,15 @@ for _ = 1, rows() do
       wakeups[job[2]] = (wakeups[job[2]] or 0) + 1
     end
   end
+end
+-- Map rows, then the settle, whose releases and resume are woken with the jobs above.
+for _ = 1, rows() do
+  local k = tonumber(take(1))
+  upsert_map({take(2 * k)})
+end
+if rows() == 1 then
+  local map_id, index, state, record = take(4)
+  settle(map_id, index, state, record, wakeups)
 end
 send_wakeups(wakeups)
 if ack_job ~= '' then ack(ack_job, ack_owner) end

@@ -17,6 +17,7 @@
 --- @include "includes/leases"
 --- @include "includes/jobs"
 --- @include "includes/filing"
+--- @include "includes/maps"
 
 local n = tonumber(ARGV[2])
 local function commit_part(ARGV)

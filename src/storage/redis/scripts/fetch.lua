@@ -91,7 +91,8 @@ if job[1] ~= 'start' and job[1] ~= 'resume' then return {'unreadable', id, job[1
 -- filing the run as running.
 local root = job[2]
 local meta_key = run_key(root, 'meta')
-local cur = redis.call('HMGET', meta_key, 'owner', 'token', 'expires_at', 'status', 'reactor')
+local cur = redis.call('HMGET', meta_key, 'owner', 'token', 'expires_at', 'status', 'reactor',
+                       'element')
 local reply = {'job', id, best_queue, job[1], root, job[3], job[4], job[5], deliveries, expires}
 if lease_live(cur[1], cur[3], now) then
   reply[11], reply[12], reply[13], reply[14] = '0', cur[1], cur[2], cur[3]
@@ -122,8 +123,10 @@ for k = 1, #rows, 2 do
     if status then
       if status == enqueued then
         status, updated = running, int(now)
-        redis.call('ZREM', index_key(enqueued, cur[5]), root)
-        redis.call('ZADD', index_key(running, cur[5]), updated, root)
+        -- An element run of a fan-out map is filed apart from the roots callers started.
+        local index = cur[6] == '1' and eindex_key or index_key
+        redis.call('ZREM', index(enqueued, cur[5]), root)
+        redis.call('ZADD', index(running, cur[5]), updated, root)
         meta[7], meta[8] = 'status', running
         reply[16] = '1'
       end

@@ -1,4 +1,5 @@
--- find_orphans: the root runs nobody serves, read from the indexes.
+-- find_orphans: the runs with records of their own that nobody serves, read from the indexes:
+-- the roots callers started and the element runs of fan-out maps alike.
 --
 -- KEYS: none.
 -- ARGV[1]  the store's key prefix
@@ -7,7 +8,7 @@
 -- ARGV[4]  the status name rolling_back
 -- ARGV[5]  the status name enqueued
 -- ARGV[6]  the status name waiting
--- Returns root header blobs: running or rolling back with no live lease, enqueued with no job,
+-- Returns header blobs: running or rolling back with no live lease, enqueued with no job,
 -- and waiting with a wake time and no job; oldest updated_at first (ties: id), at most limit.
 --- @include "includes/keys"
 --- @include "includes/clock"
@@ -34,15 +35,19 @@ local function scan_index(key, orphaned)
   end
 end
 local reactors = redis.call('SMEMBERS', REACTORS)
+local element_reactors = redis.call('SMEMBERS', EREACTORS)
 local function scan(status, orphaned)
   for _, reactor in ipairs(reactors) do scan_index(index_key(status, reactor), orphaned) end
+  for _, reactor in ipairs(element_reactors) do
+    scan_index(eindex_key(status, reactor), orphaned)
+  end
 end
 local function unserved(id)
   local lease = redis.call('HMGET', lease_key('run:' .. id), 'owner', 'expires_at')
   return not lease_live(lease[1], lease[2], now)
 end
 local function jobless(id) return redis.call('EXISTS', run_key(id, 'jobs')) == 0 end
--- A waiting root's wake time is a member of its header record, written before the body by
+-- A waiting run's wake time is a member of its header record, written before the body by
 -- the record codec (src/records/fields.hpp); a string value cannot hold an unescaped quote,
 -- so the first match is that member. 0 (or none, before layout 5): only an event wakes it.
 local function wakes_without_job(id)

@@ -1,6 +1,7 @@
 -- purge_expired: deletes up to limit terminal roots whose expires_at passed, with every row of
--- theirs (their keys, their jobs, their dead run lease), and dead leases on keys other than
--- run:*.
+-- theirs (their keys, their jobs, their dead run lease) and everything under their id: their
+-- fan-out maps and the element runs of those, at any depth, with all of theirs; and dead leases
+-- on keys other than run:*.
 --
 -- KEYS: none.
 -- ARGV[1]  the store's key prefix
@@ -11,33 +12,50 @@
 --- @include "includes/leases"
 --- @include "includes/jobs"
 
--- Returns how many roots were purged.
 local limit = tonumber(ARGV[2])
 local now = now_ms()
-local roots = redis.call('ZRANGEBYSCORE', EXPIRING, '-inf', int(now), 'LIMIT', 0, limit)
-for _, root in ipairs(roots) do
-  for _, field in ipairs(redis.call('HKEYS', run_key(root, 'rows'))) do
+
+-- Deletes the keys of `id`, a run with records of its own (a root, an element run): its rows
+-- and the RUNS entries of its children, its filing, its jobs, and its run lease unless live.
+local function purge_run(id)
+  for _, field in ipairs(redis.call('HKEYS', run_key(id, 'rows'))) do
     if string.sub(field, 1, 2) == 'h:' then
-      local id = string.sub(field, 3)
-      if redis.call('HGET', RUNS, id) == root then redis.call('HDEL', RUNS, id) end
+      local child = string.sub(field, 3)
+      if redis.call('HGET', RUNS, child) == id then redis.call('HDEL', RUNS, child) end
     end
   end
-  local meta = redis.call('HMGET', run_key(root, 'meta'), 'status', 'reactor', 'owner',
-                          'expires_at')
-  if meta[1] then redis.call('ZREM', index_key(meta[1], meta[2]), root) end
-  redis.call('ZREM', EXPIRING, root)
-  for _, id in ipairs(redis.call('SMEMBERS', run_key(root, 'jobs'))) do
-    local queue = redis.call('HGET', job_key(id), 'queue')
-    if queue then delete_job(id, queue, root) end
+  local meta = redis.call('HMGET', run_key(id, 'meta'), 'status', 'reactor', 'owner',
+                          'expires_at', 'element')
+  if meta[5] == '1' then
+    if meta[1] then redis.call('ZREM', eindex_key(meta[1], meta[2]), id) end
+  else
+    if meta[1] then redis.call('ZREM', index_key(meta[1], meta[2]), id) end
+    redis.call('ZREM', EXPIRING, id)
   end
-  redis.call('DEL', run_key(root, 'rows'), run_key(root, 'jobs'))
+  for _, job in ipairs(redis.call('SMEMBERS', run_key(id, 'jobs'))) do
+    local queue = redis.call('HGET', job_key(job), 'queue')
+    if queue then delete_job(job, queue, id) end
+  end
+  redis.call('DEL', run_key(id, 'rows'), run_key(id, 'jobs'))
   -- A released or lapsed run lease goes with its run; a live one stays, since
   -- its holder still fences with it.
   if lease_live(meta[3], meta[4], now) then
-    redis.call('HDEL', run_key(root, 'meta'), 'status', 'reactor')
+    redis.call('HDEL', run_key(id, 'meta'), 'status', 'reactor', 'element')
   else
-    redis.call('DEL', run_key(root, 'meta'))
+    redis.call('DEL', run_key(id, 'meta'))
   end
+end
+
+local roots = redis.call('ZRANGEBYSCORE', EXPIRING, '-inf', int(now), 'LIMIT', 0, limit)
+for _, root in ipairs(roots) do
+  purge_run(root)
+  -- An element run lives as long as the root whose tree holds it: every one, and every map,
+  -- under the root's id is noted under its tag.
+  for _, id in ipairs(redis.call('SMEMBERS', run_key(root, 'elements'))) do purge_run(id) end
+  for _, map_id in ipairs(redis.call('SMEMBERS', run_key(root, 'maps'))) do
+    redis.call('DEL', map_key(map_id), slots_key(map_id))
+  end
+  redis.call('DEL', run_key(root, 'elements'), run_key(root, 'maps'))
 end
 -- Tokens come from one counter, so deleting a dead lease never lets a token repeat.
 for _, k in ipairs(redis.call('ZRANGEBYSCORE', LEASES, '-inf', int(now))) do

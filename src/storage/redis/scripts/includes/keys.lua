@@ -12,11 +12,15 @@ local function int(x) return string.format('%d', x) end
 local function run_key(root, what) return P .. '{' .. root .. '}:' .. what end
 local RUNS = P .. 'runs'          -- hash: child run id -> root id
 local REACTORS = P .. 'reactors'  -- set: the reactor of every root ever filed
+local EREACTORS = P .. 'ereactors'  -- set: the reactor of every element run ever filed
 local EXPIRING = P .. 'expiring'  -- zset: terminal root ids with a retention, by expires_at
 local LEASES = P .. 'leases'      -- zset: lease keys other than run:*, by expires_at
 -- Roots by status and reactor, by updated_at: one index per pair, so a commit
 -- re-scores a root in one index (docs/redis.md, "Key layout").
 local function index_key(status, reactor) return P .. 'index:' .. status .. ':' .. reactor end
+-- The element runs of fan-out maps, filed apart so that a listing of the roots callers started
+-- never reads them.
+local function eindex_key(status, reactor) return P .. 'eindex:' .. status .. ':' .. reactor end
 -- `id` as decimal text (what int() gives): string.format costs more than a
 -- redis.call, so each id is turned into text once per script.
 local function job_key(id) return P .. 'job:' .. id end
@@ -30,6 +34,18 @@ local function member(id) return string.format('%020d', id) end
 
 -- A root is its own root: only child runs are filed in RUNS.
 local function root_of(run_id) return redis.call('HGET', RUNS, run_id) or run_id end
+
+-- The root a caller started whose tree holds a map or an element run: the part of its id
+-- before the first ':' (map ids are "<root id>:<path>", elements "<map id>[i]"). Its maps, and
+-- the element runs of every map under it at any depth, are noted under its tag, so that
+-- purge_expired finds them with it.
+local function tree_root(id) return string.match(id, '^[^:]*') end
+-- `what` of that root: 'maps' and 'elements' (sets of ids), 'map:<map id>' (a map's row, a hash
+-- whose fields are MapRow's, src/records/fields.hpp) and 'slots:<map id>' (its slot records by
+-- index, a sorted set).
+local function tree_key(id, what) return run_key(tree_root(id), what) end
+local function map_key(map_id) return tree_key(map_id, 'map:' .. map_id) end
+local function slots_key(map_id) return tree_key(map_id, 'slots:' .. map_id) end
 
 -- Fields of a root's rows hash: h:<run id> header, i:<run id> inputs,
 -- s:<run id>#<index> step, t:<seq> trace event.

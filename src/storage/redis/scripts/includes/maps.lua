@@ -1,0 +1,123 @@
+-- includes/maps: the records of fan-out maps as a commit writes them: upsert_map(), a map's row
+-- written whole, and settle(), what the commit of an element run's slot does, with the rules of
+-- src/storage/map_settle.cpp (the memory and SQLite backends apply the same function).
+--- @include "keys"
+--- @include "clock"
+--- @include "jobs"
+--- @include "filing"
+
+-- The names these scripts compare and write, as the records spell them (src/records/map.cpp,
+-- records.cpp): they are stored, so they never change.
+local MAP_RUNNING, MAP_FAILING, MAP_SETTLED = 'running', 'failing', 'settled'
+local SLOT_FAILED, SLOT_UNDONE = 'failed', 'undone'
+
+-- Writes a map's row whole: `pairs` are its field names and values (MapRow's field list,
+-- map_id first), and notes the map under the root whose tree holds it.
+local function upsert_map(pairs)
+  local map_id = pairs[2]
+  redis.call('HSET', map_key(map_id), unpack(pairs))
+  redis.call('SADD', tree_key(map_id, 'maps'), map_id)
+end
+
+-- MapRow's counters are unsigned 32-bit: they wrap as map_settle.cpp's do.
+local function add32(x, by) return (x + by) % 4294967296 end
+
+-- What a slot in `state` adds to the failed and undone counts of map `m`, `by` times.
+local function count(m, state, by)
+  if state == SLOT_FAILED then m.failed = add32(m.failed, by) end
+  if state == SLOT_UNDONE then m.undone = add32(m.undone, by) end
+end
+
+-- A header record with its leading status and updated_at rewritten (the record codec writes
+-- them first: src/records/fields.hpp); nil for a record not of that shape.
+local function restatus(blob, status, updated_at)
+  local rest = string.match(blob, '^{"status":"[^"]*","updated_at":%d+(,.*)$')
+  return rest and ('{"status":"' .. status .. '","updated_at":' .. updated_at .. rest)
+end
+
+-- Element `index` of map `m`, created pending by its owner, released: its run filed enqueued
+-- as of now, and its start job queued.
+local function release_element(m, index, now, wakeups)
+  local id = m.map_id .. '[' .. int(index) .. ']'
+  local rows, meta = run_key(id, 'rows'), run_key(id, 'meta')
+  local blob = redis.call('HGET', rows, header_field(id))
+  local released = blob and restatus(blob, 'enqueued', int(now))
+  if released then
+    redis.call('HSET', rows, header_field(id), released)
+    local was = redis.call('HMGET', meta, 'status', 'reactor')
+    local reactor = was[2] or m.element_reactor
+    if file_element(id, was, 'enqueued', reactor, now, {}) then
+      redis.call('HSET', meta, unpack(element_meta('enqueued', reactor)))
+    end
+  end
+  enqueue_job(wakeups, int(redis.call('INCR', P .. 'job_ids')), m.queue, 'start', id,
+              m.element_reactor, int(now), 0)
+end
+
+-- Map `m` settled: its owner's resume queued, and a waiting owner's wake time set to now, so
+-- that the sweeper finds it if that job is lost (find_orphans reads wake_at from the header
+-- record, where the codec writes it after expires_at, leaving it out while it is 0).
+local function resume_owner(m, now, wakeups)
+  enqueue_job(wakeups, int(redis.call('INCR', P .. 'job_ids')), m.queue, 'resume', m.owner_id,
+              m.owner_reactor, int(now), 0)
+  local rows = run_key(m.owner_id, 'rows')
+  local blob = redis.call('HGET', rows, header_field(m.owner_id))
+  if not blob or string.match(blob, '^{"status":"([^"]*)"') ~= 'waiting' then return end
+  -- A string member cannot hold an unescaped quote, so the first match is the member.
+  local _, at = string.find(blob, ',"expires_at":%d+')
+  if not at then return end
+  local rest = string.sub(blob, at + 1)
+  rest = string.match(rest, '^,"wake_at":%d+(,.*)$') or rest
+  redis.call('HSET', rows, header_field(m.owner_id),
+             string.sub(blob, 1, at) .. ',"wake_at":' .. int(now) .. rest)
+end
+
+-- The map fields a settle reads, and the counters it may write back.
+local MAP_FIELDS = {'total', 'atomic', 'state', 'released', 'done', 'failed', 'undone', 'queue',
+                    'element_reactor', 'owner_id', 'owner_reactor'}
+
+-- Slot `index` of map `map_id` written as `record` (MapSlotRow's record) in `state`, and, when
+-- the slot is new, what map_settle.cpp's apply_settle() does: count it, stop releasing after a
+-- failure of an atomic map, release the next element, and settle the map once every released
+-- element has reported. A slot written again in another state moves it between the failed and
+-- undone counts only. A map that does not exist (purged with its owner) takes nothing.
+local function settle(map_id, index, state, record, wakeups)
+  local v = redis.call('HMGET', map_key(map_id), unpack(MAP_FIELDS))
+  if not v[1] then return end
+  local m = {map_id = map_id, total = tonumber(v[1]), atomic = v[2] == '1', state = v[3],
+             released = tonumber(v[4]), done = tonumber(v[5]), failed = tonumber(v[6]),
+             undone = tonumber(v[7]), queue = v[8], element_reactor = v[9], owner_id = v[10],
+             owner_reactor = v[11]}
+  local slots = slots_key(map_id)
+  local old = redis.call('ZRANGEBYSCORE', slots, index, index)[1]
+  if old then redis.call('ZREM', slots, old) end
+  redis.call('ZADD', slots, index, record)
+  if old then
+    -- The record writes map_id, index, then state: the first state member is the slot's.
+    local before = string.match(old, ',"state":"([^"]*)"')
+    if before ~= state then
+      count(m, before, -1)
+      count(m, state, 1)
+      redis.call('HSET', map_key(map_id), 'failed', int(m.failed), 'undone', int(m.undone))
+    end
+    return
+  end
+  m.done = add32(m.done, 1)
+  count(m, state, 1)
+  if state == SLOT_FAILED and m.atomic and m.state == MAP_RUNNING then m.state = MAP_FAILING end
+  local release
+  if m.state == MAP_RUNNING and m.released < m.total then
+    release = m.released
+    m.released = add32(m.released, 1)
+  end
+  -- Settled once every released element has reported: all of them, or after a failure of an
+  -- atomic map those already out (the rest never start).
+  local all_out = m.state == MAP_FAILING or m.released >= m.total
+  local settled = m.state ~= MAP_SETTLED and all_out and m.done >= m.released
+  if settled then m.state = MAP_SETTLED end
+  redis.call('HSET', map_key(map_id), 'state', m.state, 'released', int(m.released), 'done',
+             int(m.done), 'failed', int(m.failed), 'undone', int(m.undone))
+  local now = now_ms()
+  if release then release_element(m, release, now, wakeups) end
+  if settled then resume_owner(m, now, wakeups) end
+end
