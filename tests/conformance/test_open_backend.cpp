@@ -129,7 +129,7 @@ TEST(OpenBackend, SqliteAbsolutePathCreatesAWalDatabaseAtTheLatestSchemaVersion)
   EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "4");
 }
 
-// A file of version 1 (no runs.wake_at) is migrated to the latest version, which the builds
+// A file of version 1 (no runs.wake_at, no maps) is migrated to the latest version, which the builds
 // before it then refuse. tests/conformance/test_stored_corpus.cpp reads files the old builds
 // wrote themselves.
 TEST(OpenBackend, SqliteSchemaVersion1IsMigratedToTheLatest) {
@@ -145,6 +145,9 @@ TEST(OpenBackend, SqliteSchemaVersion1IsMigratedToTheLatest) {
   }
   for (const char* column : {"wake_at", "exec_token", "exec_worker"}) {
     query_one(file, std::string("ALTER TABLE runs DROP COLUMN ") + column);
+  }
+  for (const char* table : {"maps", "map_slots"}) {  // version 4
+    query_one(file, std::string("DROP TABLE ") + table);
   }
   query_one(file, "UPDATE meta SET value = 1 WHERE key = 'schema_version'");
   std::unique_ptr<Backend> b;
