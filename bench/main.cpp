@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "google_benchmark.hpp"
+#include "map.hpp"
 #include "peers.hpp"
 #include "sqlite.hpp"
 #include "worker.hpp"
@@ -105,6 +106,26 @@ int main(int argc, char** argv) {
   sqlite_cmd->add_option("--commits", sqlite.commit.commits, "Timed raw commits")
       ->check(CLI::Range(1, 10000000));
 
+  MapOptions map;
+  auto* map_cmd = app.add_subcommand(
+      "map", "A fan-out map of M elements through worker processes (W2), SQLite or Redis");
+  map_cmd->add_option("-m,--count", map.count, "Elements")->check(CLI::Range(0, 100000));
+  map_cmd->add_option("--batch", map.batch, "At most this many elements out at once")
+      ->check(CLI::Range(1, 100000));
+  map_cmd->add_option("--workers", map.workers, "Worker processes")->check(CLI::Range(1, 64));
+  map_cmd->add_option("--threads", map.threads, "Threads per worker")->check(CLI::Range(1, 64));
+  map_cmd->add_option("--step-ms", map.step_ms, "Each element sleeps this long")
+      ->check(CLI::Range(0, 60000));
+  map_cmd
+      ->add_option("--scale", map.scale,
+                   "Also run this many elements, and compare the cost per element")
+      ->check(CLI::Range(0, 100000));
+  add_storage(map_cmd, map.storage,
+              "An empty SQLite store or a Redis server (default: a scratch SQLite file)");
+  map_cmd->add_option("--timeout", map.timeout_s, "Give up after this many seconds")
+      ->check(CLI::PositiveNumber);
+  add_dir(map_cmd, map.dir);
+
   auto* produce_cmd = app.add_subcommand(
       "peers-produce",
       "The peer benchmark's producer (BENCH_* variables; bench/peers/reactor/contender)");
@@ -120,8 +141,8 @@ int main(int argc, char** argv) {
   WorkerOptions worker;
   auto* worker_cmd = app.add_subcommand(
       "worker",
-      "Serve BenchSaga (BENCH_STEPS, BENCH_STEP_MS) on --storage: the worker of w1's child "
-      "processes and of the peer contender");
+      "Serve BenchSaga (BENCH_STEPS, BENCH_STEP_MS) and BenchFan on --storage: the worker of "
+      "w1's and map's child processes and of the peer contender");
   add_storage(worker_cmd, worker.storage, "Where the runs are stored");
   reactor::cli::add_worker_options(*worker_cmd, worker.loop);
   worker_cmd->add_flag("--bench-ready", worker.bench_ready,
@@ -151,6 +172,10 @@ int main(int argc, char** argv) {
     // One scratch parent for all three, so every figure is from the same file system.
     sqlite.checkpoint.dir = sqlite.commit.dir = sqlite.w1.dir;
     return run_sqlite(sqlite);
+  }
+  if (*map_cmd) {
+    with_storage(map.storage);
+    return run_map(map);
   }
   if (*redis_commit_cmd) {
     with_storage(redis_commit.storage);

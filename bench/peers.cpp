@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "reactor/reactor.hpp"
+#include "saga/bench_fan.hpp"
 #include "saga/bench_saga.hpp"
 
 namespace reactor_bench {
@@ -51,8 +52,8 @@ int run_peers_produce() {
   if (url.empty() || record == nullptr) {
     return produce_failed("BENCH_REDIS_URL and BENCH_REDIS_PORT must name the harness's Redis");
   }
-  if (workload != "W1" && workload != "W3" && workload != "W4") {
-    return produce_failed("workload " + workload + " is not implemented (W1, W3, W4 are)");
+  if (workload != "W1" && workload != "W2" && workload != "W3" && workload != "W4") {
+    return produce_failed("workload " + workload + " is not implemented (W1 to W4 are)");
   }
   const int n = env_int("BENCH_N", workload == "W4" ? 200 : workload == "W3" ? 500 : 2000);
   const int pad = env_int("BENCH_PAD", 140);
@@ -70,7 +71,17 @@ int run_peers_produce() {
 
   const double t0 = bench_now_ms();
   double t_enq_end = t0;
-  if (workload == "W4") {
+  if (workload == "W2") {
+    // One run: a fan-out map of BENCH_M elements; its collector step pushes the one record.
+    register_bench_fan(engine.registry(), BenchFanOptions{});
+    std::string id;
+    const int m = env_int("BENCH_M", 2000);
+    const int batch = std::max(1, env_int("BENCH_BATCH", m));  // default: all out at once
+    Status s = engine.run_in_background(kBenchFanName, {{"m", m}, {"batch", batch}, {"t_enq", t0}},
+                                        id);
+    if (!s.ok()) return produce_failed(s.to_string());
+    t_enq_end = bench_now_ms();
+  } else if (workload == "W4") {
     // One at a time: start saga i, wait for its completion record, then i+1.
     for (int i = 0; i < n; ++i) {
       std::string id;

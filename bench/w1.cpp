@@ -22,8 +22,7 @@
 #include "reactor/reactor.hpp"
 #include "saga/bench_saga.hpp"
 #include "support.hpp"
-
-extern char** environ;
+#include "worker_processes.hpp"
 
 namespace reactor_bench {
 
@@ -37,133 +36,6 @@ double now_ms() {
              std::chrono::system_clock::now().time_since_epoch())
       .count();
 }
-
-// The worker child processes. Whatever path the benchmark leaves by, each one
-// is stopped by its PID: SIGTERM, then SIGKILL if it has not exited in 5 s.
-class WorkerProcesses {
- public:
-  ~WorkerProcesses() { stop_all(); }
-
-  // Starts `reactor-bench worker --storage URL --threads 1` (this binary) with
-  // stderr to `log`.
-  // Everything the child needs is prepared before fork(): between fork and
-  // exec it only calls async-signal-safe functions.
-  bool spawn(const std::string& url, const std::string& log, const W1Options& o) {
-    std::vector<std::string> args = {"reactor-bench", "worker", "--storage", url, "--threads", "1"};
-    std::vector<std::string> env = {"BENCH_STEPS=" + std::to_string(o.steps),
-                                    "BENCH_STEP_MS=" + std::to_string(o.step_ms)};
-    for (char** e = environ; *e != nullptr; ++e) {
-      std::string entry(*e);
-      if (entry.rfind("BENCH_STEPS=", 0) != 0 && entry.rfind("BENCH_STEP_MS=", 0) != 0) {
-        env.push_back(std::move(entry));
-      }
-    }
-    std::vector<char*> argv = pointers(args), envp = pointers(env);
-    const int log_fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (log_fd < 0) return false;
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-      ::dup2(log_fd, STDERR_FILENO);
-      ::execve("/proc/self/exe", argv.data(), envp.data());
-      _exit(127);
-    }
-    ::close(log_fd);
-    if (pid < 0) return false;
-    pids_.push_back(pid);
-    logs_.push_back(log);
-    return true;
-  }
-
-  // Waits (bounded) until every worker has said it is serving.
-  bool wait_ready(std::chrono::seconds bound) {
-    const auto deadline = std::chrono::steady_clock::now() + bound;
-    while (std::chrono::steady_clock::now() < deadline) {
-      std::size_t ready = 0;
-      for (const auto& log : logs_) ready += read_file(log).find("serving") != std::string::npos;
-      if (ready == logs_.size()) return true;
-      if (!all_alive()) return false;
-      std::this_thread::sleep_for(10ms);
-    }
-    return false;
-  }
-
-  bool all_alive() {
-    for (pid_t pid : pids_) {
-      int status = 0;
-      if (::waitpid(pid, &status, WNOHANG) == pid) {
-        exited_.push_back(pid);
-        return false;
-      }
-    }
-    return true;
-  }
-
-  // CPU seconds and bytes written by all workers so far; -1 when unreadable.
-  double cpu_s() const {
-    return sum([](pid_t p) { return cpu_seconds(p); });
-  }
-  double written() const {
-    return sum([](pid_t p) { return static_cast<double>(written_bytes(p)); });
-  }
-
-  // The end of every worker's log, for a failure report.
-  std::string log_tails() const {
-    std::string out;
-    for (const auto& log : logs_) {
-      std::string text = read_file(log);
-      if (text.size() > 600) text = "..." + text.substr(text.size() - 600);
-      out += "\n--- " + log + "\n" + text;
-    }
-    return out;
-  }
-
-  void stop_all() {
-    for (pid_t pid : pids_) {
-      if (std::find(exited_.begin(), exited_.end(), pid) == exited_.end()) stop(pid);
-    }
-    pids_.clear();
-  }
-
- private:
-  static std::vector<char*> pointers(std::vector<std::string>& strings) {
-    std::vector<char*> out;
-    for (auto& s : strings) out.push_back(s.data());
-    out.push_back(nullptr);
-    return out;
-  }
-
-  static std::string read_file(const std::string& path) {
-    std::ifstream in(path);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
-
-  static void stop(pid_t pid) {
-    ::kill(pid, SIGTERM);
-    for (int i = 0; i < 500; ++i) {
-      int status = 0;
-      if (::waitpid(pid, &status, WNOHANG) == pid) return;
-      std::this_thread::sleep_for(10ms);
-    }
-    ::kill(pid, SIGKILL);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-  }
-
-  template <typename Reading>
-  double sum(Reading reading) const {
-    double total = 0;
-    for (pid_t pid : pids_) {
-      const double v = reading(pid);
-      if (v < 0) return -1;
-      total += v;
-    }
-    return total;
-  }
-
-  std::vector<pid_t> pids_;
-  std::vector<pid_t> exited_;
-  std::vector<std::string> logs_;
-};
 
 std::vector<RunHeaderRow> runs_with(Backend& backend, RunStatus status, std::size_t limit) {
   RunFilter filter;
@@ -272,7 +144,10 @@ Status run_workload(const W1Options& o, const std::string& scratch, W1Result& r)
 
   WorkerProcesses workers;
   for (int w = 0; w < o.workers; ++w) {
-    if (!workers.spawn(r.storage, scratch + "/worker-" + std::to_string(w) + ".log", o)) {
+    if (!workers.spawn(r.storage, {"--threads", "1"},
+                       {"BENCH_STEPS=" + std::to_string(o.steps),
+                        "BENCH_STEP_MS=" + std::to_string(o.step_ms)},
+                       scratch + "/worker-" + std::to_string(w) + ".log")) {
       return Status::Internal("cannot start a worker process");
     }
   }

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "reactor/reactor.hpp"
+#include "saga/bench_fan.hpp"
 #include "saga/bench_saga.hpp"
 
 namespace reactor_bench {
@@ -30,8 +31,9 @@ int run_worker(const WorkerOptions& o) {
   options.backend = std::move(backend);
   options.durability = reactor::cli::durability_options(o.loop);
   Engine engine(std::move(options));
-  // BENCH_STEPS / BENCH_STEP_MS: reactor-bench w1 and the peer harness set them.
+  // BENCH_STEPS / BENCH_STEP_MS: reactor-bench w1, map and the peer harness set them.
   register_bench_saga(engine.registry(), BenchSagaOptions::from_env());
+  register_bench_fan(engine.registry(), BenchFanOptions::from_env());
   if (ready == nullptr) return reactor::cli::serve(engine, o.loop, stop_signals, kName);
   return reactor::cli::serve(engine, o.loop, stop_signals, kName,
                              [&ready] { return ready->announce_ready(); });
