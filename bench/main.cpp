@@ -138,7 +138,7 @@ int main(int argc, char** argv) {
   redis_commit_cmd->add_option("-n,--sagas", redis_commit.sagas, "Runs per connection")
       ->check(CLI::Range(1, 1000000));
 
-  WorkerOptions worker;
+  BenchWorkerOptions worker;
   auto* worker_cmd = app.add_subcommand(
       "worker",
       "Serve BenchSaga (BENCH_STEPS, BENCH_STEP_MS) and BenchFan on --storage: the worker of "

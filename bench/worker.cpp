@@ -11,7 +11,7 @@ namespace reactor_bench {
 
 using namespace reactor;
 
-int run_worker(const WorkerOptions& o) {
+int run_worker(const BenchWorkerOptions& o) {
   constexpr const char* kName = "reactor-bench worker";
   const sigset_t stop_signals = reactor::cli::block_stop_signals();
   std::unique_ptr<Backend> backend;

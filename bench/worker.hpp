@@ -10,7 +10,7 @@
 
 namespace reactor_bench {
 
-struct WorkerOptions {
+struct BenchWorkerOptions {
   std::string storage;
   reactor::cli::WorkerLoopOptions loop;
   // Once the worker can take work, SADD its pid to bench:ready on the
@@ -20,6 +20,6 @@ struct WorkerOptions {
 
 // Serves until SIGTERM/SIGINT; 2 when the storage cannot be opened or an
 // option is wrong.
-int run_worker(const WorkerOptions& options);
+int run_worker(const BenchWorkerOptions& options);
 
 }  // namespace reactor_bench

@@ -10,7 +10,7 @@ namespace reactor_bench {
 
 namespace {
 
-std::string env_or(const char* name, const char* fallback) {
+std::string harness_env(const char* name, const char* fallback) {
   const char* v = std::getenv(name);
   return v != nullptr && *v != '\0' ? v : fallback;
 }
@@ -24,11 +24,11 @@ double bench_now_ms() {
 }
 
 std::shared_ptr<BenchRecord> BenchRecord::from_env() {
-  const std::string port = env_or("BENCH_REDIS_PORT", "");
+  const std::string port = harness_env("BENCH_REDIS_PORT", "");
   if (port.empty()) return nullptr;
-  return std::make_shared<BenchRecord>(env_or("BENCH_REDIS_HOST", "127.0.0.1"),
-                                       std::atoi(port.c_str()), env_or("BENCH_REDIS_PASSWORD", ""),
-                                       env_or("BENCH_INSTRUMENT", "0") == "1");
+  return std::make_shared<BenchRecord>(harness_env("BENCH_REDIS_HOST", "127.0.0.1"),
+                                       std::atoi(port.c_str()), harness_env("BENCH_REDIS_PASSWORD", ""),
+                                       harness_env("BENCH_INSTRUMENT", "0") == "1");
 }
 
 BenchRecord::BenchRecord(std::string host, int port, std::string password, bool instrument)

@@ -66,6 +66,13 @@ void trace_event(std::string_view input) {
   round_trip(records::encode_trace(e), records::encode_trace, records::decode_trace);
 }
 
+void slot_record(std::string_view input) {
+  MapSlotRow slot;
+  if (refused([&] { slot = records::decode_slot_record(input); })) return;
+  round_trip(records::encode_slot_record(slot), records::encode_slot_record,
+             records::decode_slot_record);
+}
+
 void inputs(std::string_view input) {
   Value v;
   if (refused([&] { v = records::decode_inputs(input); })) return;
@@ -223,7 +230,7 @@ void run_result(std::string_view input) {
 const Target kTargets[] = {
     {"step_row", step_row},     {"trace_event", trace_event},   {"inputs", inputs},
     {"header_row", header_row}, {"redis_header", redis_header}, {"stored_run", stored_run},
-    {"snapshot", snapshot},     {"run_result", run_result},
+    {"snapshot", snapshot},     {"run_result", run_result},     {"slot_record", slot_record},
 };
 
 }  // namespace

@@ -29,8 +29,8 @@ export PKG_CONFIG_LIBDIR="$tmp/no-pkgconfig" PKG_CONFIG_PATH=""
 no_test_packages=(-DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON)
 
 echo "== configure: tests, benchmarks and Redis off; GoogleTest, Google Benchmark, hiredis hidden"
-# No build type: no optimisation, the quickest build of the library.
-cmake -S "$src_dir" -B "$tmp/build" -G Ninja ${cxx:+-DCMAKE_CXX_COMPILER="$cxx"} \
+# No build type (no optimisation) and one translation unit per few files: the quickest build.
+cmake -S "$src_dir" -B "$tmp/build" -G Ninja ${cxx:+-DCMAKE_CXX_COMPILER="$cxx"} -DCMAKE_UNITY_BUILD=ON \
   -DREACTOR_BUILD_TESTS=OFF -DREACTOR_BUILD_BENCHMARKS=OFF -DREACTOR_WITH_REDIS=OFF \
   "${no_test_packages[@]}"
 

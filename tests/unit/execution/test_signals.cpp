@@ -8,7 +8,7 @@ using ::testing::IsEmpty;
 
 namespace {
 
-struct Kit {
+struct SignalKit {
   Journal log;
   UndoFn undo(const std::string& name) {
     return [this, name](const Value&, const Args&, StepContext&) {
@@ -27,7 +27,7 @@ struct Kit {
 }  // namespace
 
 TEST(Signals, HaltStopsTheRunWithoutRollback) {
-  Kit k;
+  SignalKit k;
   auto observer = std::make_shared<RecordingObserver>();
   Definition d = Builder("Approval")
                      .observe(observer)
@@ -88,7 +88,7 @@ TEST(Signals, HaltIsNotRetried) {
 }
 
 TEST(Signals, SkippedValueFlowsOnAndIsNeverUndone) {
-  Kit k;
+  SignalKit k;
   Definition d = Builder("Loyalty")
                      .step("reserve",
                            [&](const Args&) {
