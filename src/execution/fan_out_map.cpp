@@ -182,21 +182,30 @@ RunDriver::Attempt RunDriver::collect_slots(std::size_t i, const MapRow& map) {
   if (!spec.collect) {
     a.result = Success(std::move(all));
   } else {
-    const std::string map_id = map.map_id;
-    MapResults results(map.total, [this, map_id](std::size_t first, std::size_t limit) {
-      std::vector<MapSlotRow> page;
-      Status s = ex_.fan_out()->slots(map_id, static_cast<std::uint32_t>(first),
-                                      static_cast<std::uint32_t>(limit), page);
-      if (!s.ok()) throw std::runtime_error("reading the map's outcomes: " + s.to_string());
-      std::vector<ElementOutcome> out;
-      for (const MapSlotRow& slot : page) out.push_back(outcome_of(slot));
-      return out;
-    });
+    const MapResults results = outcomes(map, /*completed_only=*/false);
     auto body = [&](std::stop_token) { return Success(spec.collect(results)); };
     a.result = invoke_user_code(body, std::nullopt, ex_.clock()).result;
   }
   check_value_limits(spec, a);  // the elements' values together may be past them
   return a;
+}
+
+// The outcomes of a settled map's slots — every one, or the completed ones — read page by page
+// as the callback iterates. A store that cannot be read fails the callback.
+MapResults RunDriver::outcomes(const MapRow& map, bool completed_only) {
+  return MapResults(
+      map.total, [this, completed_only, map_id = map.map_id](std::size_t first, std::size_t limit) {
+        std::vector<MapSlotRow> page;
+        Status s = ex_.fan_out()->slots(map_id, static_cast<std::uint32_t>(first),
+                                        static_cast<std::uint32_t>(limit), page);
+        if (!s.ok()) throw std::runtime_error("reading the map's outcomes: " + s.to_string());
+        std::vector<ElementOutcome> out;
+        for (const MapSlotRow& slot : page) {
+          if (!completed_only || slot.state == SlotState::kCompleted)
+            out.push_back(outcome_of(slot));
+        }
+        return out;
+      });
 }
 
 // Whether step i's elements ran as runs of their own (and have a map record).
@@ -219,17 +228,7 @@ void RunDriver::roll_back_elements(std::size_t i, Lock& lock,
   MapRow map;
   Status s = ex_.fan_out()->state(map_id, map);
   if (s.ok() && spec.undo_all) {
-    MapResults completed(map.total, [this, map_id](std::size_t first, std::size_t limit) {
-      std::vector<MapSlotRow> page;
-      Status read = ex_.fan_out()->slots(map_id, static_cast<std::uint32_t>(first),
-                                         static_cast<std::uint32_t>(limit), page);
-      if (!read.ok()) throw std::runtime_error("reading the map's outcomes: " + read.to_string());
-      std::vector<ElementOutcome> out;
-      for (const MapSlotRow& slot : page) {
-        if (slot.state == SlotState::kCompleted) out.push_back(outcome_of(slot));
-      }
-      return out;
-    });
+    const MapResults completed = outcomes(map, /*completed_only=*/true);
     auto body = [&](std::stop_token stop) {
       StepContext ctx(ex_.origin(), def_.name, path, run_.steps[i].attempts, stop, ex_.clock());
       return spec.undo_all(completed, ctx);

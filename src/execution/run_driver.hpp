@@ -125,6 +125,7 @@ class RunDriver {
   bool collect_settled(Lock& lock);
   Attempt collect_map(std::size_t i, const MapRow& map);
   Attempt collect_slots(std::size_t i, const MapRow& map);
+  MapResults outcomes(const MapRow& map, bool completed_only);
   bool fanned_out(std::size_t i);
   void roll_back_elements(std::size_t i, Lock& lock, std::vector<RollbackFailure>& failures);
 
