@@ -1,24 +1,19 @@
 // `reactor demo`: background order sagas on SQLite across two worker
 // processes, one of which is killed with SIGKILL halfway and replaced; the
 // table at the end shows nothing was lost. `--in-process` runs the same saga
-// in this process only.
+// in this process only; `--map` runs a fan-out map instead (demo_map.cpp).
 #include "demo.hpp"
 
-#include <fcntl.h>
 #include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
-#include <sstream>
 #include <thread>
 
+#include "demo_support.hpp"
 #include "order_saga/order_saga.hpp"
 #include "reactor/log_middleware.hpp"
 
@@ -33,6 +28,7 @@ struct DemoOptions {
   int orders = 40;
   bool log_events = false;  // --in-process only
   bool in_process = false;
+  bool map = false;  // the fan-out map demo (demo_map.cpp) instead
 };
 
 constexpr const char* kDemoDb = "reactor-demo.db";
@@ -48,37 +44,9 @@ bool as_expected(int order_id, const RunResult& r) {
 
 int amount_of(int id) { return 500 + 100 * (id % 7); }
 
-// A `reactor worker` child process on the demo's database.
-pid_t spawn_worker() {
-  pid_t pid = fork();
-  if (pid != 0) return pid;
-  std::string storage = std::string("sqlite://") + kDemoDb;
-  ::setenv("REACTOR_LEDGER", kDemoLedger, 1);
-  ::setenv("REACTOR_DEMO_STEP_MS", "15", 1);
-  int devnull = ::open("/dev/null", O_WRONLY);
-  if (devnull >= 0) ::dup2(devnull, STDERR_FILENO);
-  ::execl("/proc/self/exe", "reactor", "worker", "--storage", storage.c_str(), "--threads", "1",
-          "--lease-ttl", "1", "--sweep-interval", "1", static_cast<char*>(nullptr));
-  _exit(127);
-}
-
-void stop(pid_t pid, int sig) {
-  ::kill(pid, sig);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-}
-
-// Step bodies that started more than once, by idempotency key.
-int steps_run_twice() {
-  std::ifstream in(kDemoLedger);
-  std::map<std::string, int> starts;
-  std::string kind, key, pid;
-  while (in >> kind >> key >> pid) {
-    if (kind == "S") ++starts[key];
-  }
-  int twice = 0;
-  for (const auto& [_, n] : starts) twice += n > 1 ? n - 1 : 0;
-  return twice;
+// The order saga's workers: one thread each, every step 15 ms long.
+DemoWorker order_worker() {
+  return DemoWorker{std::string("sqlite://") + kDemoDb, kDemoLedger, 1, 15};
 }
 
 int run_in_process(const DemoOptions& options) {
@@ -102,11 +70,9 @@ int run_in_process(const DemoOptions& options) {
 }
 
 int run_demo(const DemoOptions& options) {
+  if (options.map) return run_map_demo();
   if (options.in_process) return run_in_process(options);
-  std::filesystem::remove(kDemoDb);
-  std::filesystem::remove(std::string(kDemoDb) + "-wal");
-  std::filesystem::remove(std::string(kDemoDb) + "-shm");
-  std::filesystem::remove(kDemoLedger);
+  remove_demo_files(kDemoDb, kDemoLedger);
 
   std::unique_ptr<Backend> backend;
   if (Status s = open_backend(std::string("sqlite://") + kDemoDb, nullptr, backend); !s.ok()) {
@@ -134,7 +100,7 @@ int run_demo(const DemoOptions& options) {
     }
     ids[id] = run_id;
   }
-  std::vector<pid_t> workers = {spawn_worker(), spawn_worker()};
+  std::vector<pid_t> workers = {spawn_worker(order_worker()), spawn_worker(order_worker())};
   bool killed = false;
   int terminal = 0;
   const auto deadline = std::chrono::steady_clock::now() + 60s;
@@ -154,8 +120,8 @@ int run_demo(const DemoOptions& options) {
                 by_status[RunStatus::kCompleted], by_status[RunStatus::kFailed]);
     std::fflush(stdout);
     if (!killed && terminal >= options.orders / 2) {
-      stop(workers[0], SIGKILL);
-      workers[0] = spawn_worker();
+      stop_worker(workers[0], SIGKILL);
+      workers[0] = spawn_worker(order_worker());
       killed = true;
       std::printf("\n  SIGKILL sent to a worker halfway; a new worker took its place\n");
     }
@@ -163,7 +129,7 @@ int run_demo(const DemoOptions& options) {
     std::this_thread::sleep_for(100ms);
   }
   std::printf("\n");
-  for (pid_t w : workers) stop(w, SIGTERM);
+  for (pid_t w : workers) stop_worker(w, SIGTERM);
 
   int completed = 0, compensated = 0, other = 0, unexpected = 0;
   for (const auto& [order, run_id] : ids) {
@@ -180,7 +146,7 @@ int run_demo(const DemoOptions& options) {
       ++other;
     if (!as_expected(order, r)) ++unexpected;
   }
-  const int twice = steps_run_twice();
+  const int twice = repeated_starts(steps_started_twice(kDemoLedger));
   std::printf("\n%-44s %d\n", "completed:", completed);
   std::printf("%-44s %d\n", "failed and compensated (card declined):", compensated);
   std::printf("%-44s %d\n", "not finished or failed otherwise:", other);
@@ -196,12 +162,18 @@ int demo_command(const std::string& /*storage: the demo keeps its own*/,
                  const std::vector<std::string>& args) {
   DemoOptions demo;
   CLI::App app{"Run a batch of OrderSaga runs and show the outcome", "reactor demo"};
-  app.add_option("-n,--orders", demo.orders, "How many orders to run")
-      ->check(CLI::Range(1, 100000));
-  app.add_flag("--in-process", demo.in_process,
-               "Run the sagas in this process only, without storage or workers");
-  app.add_flag("--log", demo.log_events,
-               "With --in-process: print one key=value line per engine event");
+  auto* orders = app.add_option("-n,--orders", demo.orders, "How many orders to run")
+                     ->check(CLI::Range(1, 100000));
+  auto* in_process = app.add_flag("--in-process", demo.in_process,
+                                  "Run the sagas in this process only, without storage or workers");
+  auto* log = app.add_flag("--log", demo.log_events,
+                           "With --in-process: print one key=value line per engine event");
+  app.add_flag("--map", demo.map,
+               "Instead: one FanOutSum run over 2,000 elements (a fan-out map, batch 50) on two "
+               "worker processes, one killed with SIGKILL mid-map; a live progress line")
+      ->excludes(orders)
+      ->excludes(in_process)
+      ->excludes(log);
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them so
   try {
     app.parse(reversed);

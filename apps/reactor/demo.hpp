@@ -11,6 +11,14 @@ namespace reactor_demo {
 // not used) across two worker processes, one killed halfway. Returns 0 when
 // every order ended as the example says it must and no step ran twice beyond
 // the one in flight at the kill; 2 for a usage error.
+// With --map, run_map_demo() instead.
 int demo_command(const std::string& storage, const std::vector<std::string>& args);
+
+// `reactor demo --map` (demo_map.cpp): one FanOutSum run over 2,000 elements, batch 50, on
+// SQLite in a directory of its own under $TMPDIR (kept, for `reactor show`), across two worker
+// processes, one killed with SIGKILL mid-map and replaced; a live progress line until the run
+// ends. Returns 0 when it completed with the sum 2,000² and no element step started again
+// beyond those in flight in the killed worker.
+int run_map_demo();
 
 }  // namespace reactor_demo

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   options.program = "reactor";
   options.description = "durable sagas for C++ — run, serve and inspect reactors";
   options.commands.push_back(
-      {"demo", "Run a batch of OrderSaga runs and show the outcome", reactor_demo::demo_command});
+      {"demo", "Run a batch of OrderSaga runs (--map: a fan-out map) and show the outcome",
+       reactor_demo::demo_command});
   return reactor::cli_main(engine, argc, argv, options);
 }

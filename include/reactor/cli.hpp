@@ -25,6 +25,11 @@
 // (--input-file PATH or --input @PATH) or from stdin (--input -), read whole.
 // A password in a store URL never appears in a message.
 //
+// The element runs of fan-out maps are runs of their own: `runs` lists them
+// only with --all, and `show` takes one's id ("<root>:<map step>[i]"), naming
+// its map and owner. `show` of a run that dispatched maps prints each map's
+// progress (total, done, failed, in flight, rolled back, state; Inspector).
+//
 // Exit codes: 0 success (a run that halted included); 1 a run that ended
 // failed, or a store that failed; 2 a usage error (naming the argument), an
 // unknown reactor or run, invalid inputs (too large ones included), a store

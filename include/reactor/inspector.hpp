@@ -1,16 +1,19 @@
 // Inspector: a read-only view of the runs in a store, for tools — the CLI's
-// `reactor runs`, a dashboard. It reads through the RunStore facet alone and
-// never writes.
+// `reactor runs` and `reactor show`, a dashboard. It reads through the RunStore
+// and MapStore facets alone and never writes.
 //
-// Thread safety: as the store's (every RunStore may be called from several
-// threads at once), so one Inspector may serve several threads.
+// Thread safety: as the store's (every RunStore and MapStore may be called from
+// several threads at once), so one Inspector may serve several threads.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "reactor/backend.hpp"
+#include "reactor/map_store.hpp"
 #include "reactor/records.hpp"
 #include "reactor/run_status.hpp"
 #include "reactor/run_store.hpp"
@@ -18,7 +21,8 @@
 
 namespace reactor {
 
-// One root run, as a listing shows it.
+// One run, as a listing shows it: a root, or with RunFilter::elements an
+// element run of a fan-out map too.
 struct RunSummary {
   std::string id;
   std::string reactor;
@@ -32,26 +36,75 @@ struct RunSummary {
 struct RunListing {
   // Newest update first (ties by id, descending), at most the filter's limit.
   std::vector<RunSummary> runs;
-  // How many root runs match the filter, whatever its limit; never fewer than
-  // runs.size(). Counted just after the listing, not in one snapshot with it:
-  // runs started or changing status meanwhile may make it differ by as many.
+  // How many runs match the filter (its status, reactor and elements), whatever
+  // its limit; never fewer than runs.size(). Counted just after the listing,
+  // not in one snapshot with it: runs started or changing status meanwhile may
+  // make it differ by as many.
   std::size_t total = 0;
 
   // Whether matching runs were left out by the limit.
   bool truncated() const { return runs.size() < total; }
 };
 
+// Where one fan-out map stands: its record (MapRow) as the last commit left it.
+struct MapProgress {
+  std::string map_id;  // "<root run id>:<map step path>"
+  // The map step's path in its run ("sum"; "payment/sum" inside a composed
+  // child; "sum[3]/inner" for a map of element 3's).
+  std::string step;
+  std::string owner_id;  // the root run the map resumes when it settles
+  std::string element_reactor;
+  MapState state = MapState::kRunning;
+  bool atomic = true;
+  std::uint32_t batch_size = 1;
+  std::uint32_t total = 0;     // elements
+  std::uint32_t released = 0;  // handed to the queue so far
+  // Elements that reported (completed, failed or halted), rolled back ones
+  // included; of those, the ones that failed, and the completed ones rolled
+  // back since.
+  std::uint32_t done = 0;
+  std::uint32_t failed = 0;
+  std::uint32_t undone = 0;
+
+  // Released and not reported: running, or waiting for a worker.
+  std::uint32_t in_flight() const { return released > done ? released - done : 0; }
+};
+
+// What an element run of a fan-out map belongs to.
+struct ElementInfo {
+  std::string map_id;
+  std::uint32_t index = 0;
+  std::string parent_id;  // the run holding the map step (the owner or a composed child of it)
+  std::string owner_id;   // the root run the map resumes ("" when its map record is gone)
+};
+
 class Inspector {
  public:
   // `store` must outlive the inspector (e.g. *engine.backend()).
-  explicit Inspector(RunStore& store) : store_(store) {}
+  explicit Inspector(Backend& store) : Inspector(store, store) {}
+  Inspector(RunStore& runs, MapStore& maps) : runs_(runs), maps_(maps) {}
 
-  // The root runs matching `filter` (status, reactor, limit) and how many match.
-  // The store's error, if it fails.
+  // The runs matching `filter` (status, reactor, elements, limit) and how many
+  // match. The store's error, if it fails.
   Status list_runs(const RunFilter& filter, RunListing& out) const;
 
+  // Map `map_id` (MapRow::map_id). NotFound when there is none: an inline map,
+  // one not dispatched yet, or one purged with its owner.
+  Status map_progress(const std::string& map_id, MapProgress& out) const;
+
+  // Every fan-out map a run dispatched — its own map steps and its composed
+  // children's, not those of its elements (each an element run of its own) —
+  // in the order they were first dispatched. `run_id` is a root or an element
+  // run; NotFound when there is none, Corruption when its records cannot be read.
+  Status run_maps(const std::string& run_id, std::vector<MapProgress>& out) const;
+
+  // Whether `run_id` is an element run of a fan-out map: `out` says of which,
+  // or is empty for any other run. NotFound when there is no such run.
+  Status element_of(const std::string& run_id, std::optional<ElementInfo>& out) const;
+
  private:
-  RunStore& store_;
+  RunStore& runs_;
+  MapStore& maps_;
 };
 
 }  // namespace reactor

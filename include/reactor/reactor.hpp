@@ -21,6 +21,7 @@
 #include "reactor/limits.hpp"
 #include "reactor/log_middleware.hpp"
 #include "reactor/map_results.hpp"
+#include "reactor/map_store.hpp"
 #include "reactor/observer.hpp"
 #include "reactor/records.hpp"
 #include "reactor/registry.hpp"

@@ -44,7 +44,8 @@ void to_json(Value& j, const TraceEvent& e);
 void from_json(const Value& j, TraceEvent& e);
 
 // "ran a, b; compensated b; undid a": the trace in one readable line, runs of
-// the same kind folded together.
+// the same kind folded together. A fan-out map's step reads "dispatched m" when
+// its elements were handed to the queue and "ran m" when it was collected.
 std::string summarize(const std::vector<TraceEvent>& trace);
 
 }  // namespace reactor

@@ -1,6 +1,7 @@
 #include "reactor/trace.hpp"
 
 #include <stdexcept>
+#include <string_view>
 
 namespace reactor {
 
@@ -31,6 +32,13 @@ const char* past_tense(TraceType t) {
   return "?";
 }
 
+// A fan-out map's step is traced as run twice: when its elements are handed to the queue
+// (outcome "dispatched", execution/step_attempt.cpp) and when it is collected once they settle.
+const char* verb_of(const TraceEvent& e) {
+  if (e.type == TraceType::kRun && e.outcome == "dispatched") return "dispatched";
+  return past_tense(e.type);
+}
+
 }  // namespace
 
 const char* to_string(TraceType t) {
@@ -50,14 +58,18 @@ const char* to_string(TraceType t) {
 }
 
 // Every event is listed, retries included ("ran a, b, b"), so the line still shows how often a
-// step was attempted; only the verb is folded across consecutive events of one type.
+// step was attempted; only the verb is folded across consecutive events with the same one. A
+// fan-out map reads "dispatched sum; ...; ran sum": its hand-off, then its collection.
 std::string summarize(const std::vector<TraceEvent>& trace) {
   std::string out;
+  const char* verb = nullptr;
   for (std::size_t i = 0; i < trace.size(); ++i) {
-    const bool new_clause = i == 0 || trace[i].type != trace[i - 1].type;
+    const char* next = verb_of(trace[i]);
+    const bool new_clause = verb == nullptr || std::string_view(next) != verb;
+    verb = next;
     if (new_clause) {
       if (i != 0) out += "; ";
-      out += past_tense(trace[i].type);
+      out += verb;
       out += ' ';
     } else {
       out += ", ";

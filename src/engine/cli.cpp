@@ -119,11 +119,15 @@ int cli_main(Engine& engine, int argc, char** argv, const CliOptions& options) {
   runs_cmd->add_option("--reactor", runs.reactor, "Only runs of this reactor");
   runs_cmd->add_option("--limit", runs.limit, "At most this many")->capture_default_str();
   runs_cmd->add_flag("--json", runs.json, "One JSON object per line");
+  runs_cmd->add_flag("--all", runs.all,
+                     "Element runs of fan-out maps too (runs of their own, '<run>:<map>[i]')");
 
   std::string run_id;
   bool show_json = false;
-  auto* show_cmd = app.add_subcommand("show", "Show one stored run: status, steps, trace, error");
-  show_cmd->add_option("run_id", run_id, "Run id")->required();
+  auto* show_cmd = app.add_subcommand(
+      "show", "Show one stored run: status, steps, fan-out maps' progress, trace, error");
+  show_cmd->add_option("run_id", run_id, "Run id (a map's element run too: '<run>:<map>[i]')")
+      ->required();
   show_cmd->add_flag("--json", show_json, "Print the run result as JSON");
 
   auto* sweep_cmd =

@@ -1,4 +1,4 @@
-// The commands that work on a store: worker, runs, show, sweep, enqueue; and
+// The commands that work on a store: worker, runs, sweep, enqueue (show: cli_show.cpp); and
 // the engine on the store each of them opens.
 #include "engine/cli_commands.hpp"
 
@@ -55,18 +55,20 @@ std::optional<RunStatus> status_named(const std::string& name, std::string& vali
 }
 
 void print_table(const RunListing& listing) {
-  int reactor_width = 7, status_width = 6;
+  // A UUID wide at least; an element run's id ("<root>:sum[12]") is longer.
+  int id_width = 36, reactor_width = 7, status_width = 6;
   for (const RunSummary& r : listing.runs) {
+    id_width = std::max(id_width, static_cast<int>(r.id.size()));
     reactor_width = std::max(reactor_width, static_cast<int>(r.reactor.size()));
     status_width =
         std::max(status_width, static_cast<int>(std::string(to_string(r.status)).size()));
   }
-  std::printf("%-36s  %-*s  %-*s  %-20s  %s\n", "RUN", reactor_width, "REACTOR", status_width,
-              "STATUS", "CREATED", "UPDATED");
+  std::printf("%-*s  %-*s  %-*s  %-20s  %s\n", id_width, "RUN", reactor_width, "REACTOR",
+              status_width, "STATUS", "CREATED", "UPDATED");
   for (const RunSummary& r : listing.runs) {
-    std::printf("%-36s  %-*s  %-*s  %-20s  %s\n", r.id.c_str(), reactor_width, r.reactor.c_str(),
-                status_width, to_string(r.status), format_time(r.created_at_ms).c_str(),
-                format_time(r.updated_at_ms).c_str());
+    std::printf("%-*s  %-*s  %-*s  %-20s  %s\n", id_width, r.id.c_str(), reactor_width,
+                r.reactor.c_str(), status_width, to_string(r.status),
+                format_time(r.created_at_ms).c_str(), format_time(r.updated_at_ms).c_str());
   }
 }
 
@@ -77,6 +79,7 @@ int run_runs(const Context& ctx, const RunsOptions& o) {
   RunFilter filter;
   filter.limit = o.limit;
   filter.reactor = o.reactor;
+  filter.elements = o.all;  // counted as listed: "N of M runs shown" is of the same runs
   if (o.status) {
     std::string valid;
     filter.status = status_named(*o.status, valid);
@@ -112,37 +115,6 @@ int run_runs(const Context& ctx, const RunsOptions& o) {
     std::fprintf(o.json ? stderr : stdout, "%s of %s runs shown; use --limit to see more\n",
                  format_count(listing.runs.size()).c_str(), format_count(listing.total).c_str());
   }
-  return 0;
-}
-
-int run_show(const Context& ctx, const std::string& run_id, bool json) {
-  auto engine = open_store(ctx, "show", StoreUse::kMustExist, ctx.options.engine.durability);
-  if (!engine) return 2;
-  RunResult r;
-  if (Status s = engine->find(run_id, r); !s.ok()) {
-    print_error(ctx.program + " show", s.to_string());
-    return s.code() == StatusCode::kNotFound ? 2 : 1;
-  }
-  if (json) {
-    std::cout << to_json(r).dump(2) << "\n";
-    return 0;
-  }
-  std::printf("run      %s\nreactor  %s\nstatus   %s\n", r.run_id.c_str(), r.reactor.c_str(),
-              to_string(r.status));
-  if (r.ok()) std::printf("value    %s\n", r.value.dump().c_str());
-  if (r.error) {
-    std::printf("error    %s at '%s': %s\n", to_string(r.error->kind), r.error->step.c_str(),
-                r.error->message.c_str());
-  }
-  std::printf("steps\n");
-  for (const auto& step : r.steps) {
-    // A step re-executed after its execution was lost with a worker says how often.
-    const std::string lost =
-        step.interrupted > 0 ? " interrupted=" + std::to_string(step.interrupted) : "";
-    std::printf("  %-28s %-16s attempts=%d%s\n", step.step.c_str(), to_string(step.status),
-                step.attempts, lost.c_str());
-  }
-  std::printf("trace    %s\n", r.trace_summary().c_str());
   return 0;
 }
 

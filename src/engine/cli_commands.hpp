@@ -47,9 +47,12 @@ struct RunsOptions {
   std::optional<std::string> reactor;
   std::size_t limit = 50;
   bool json = false;
+  bool all = false;  // --all: the element runs of fan-out maps too
 };
 int run_runs(const Context& ctx, const RunsOptions& options);
 
+// One stored run (a root or a map's element run): status, value or error, steps, the progress
+// of each fan-out map it dispatched, the map an element belongs to, trace (cli_show.cpp).
 int run_show(const Context& ctx, const std::string& run_id, bool json);
 int run_sweep(const Context& ctx);
 // Enqueues a resume job for a stored root run: an operator's nudge for a run

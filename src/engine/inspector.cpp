@@ -1,6 +1,7 @@
 #include "reactor/inspector.hpp"
 
 #include <algorithm>
+#include <unordered_set>
 
 #include "records/codec.hpp"
 
@@ -17,20 +18,116 @@ std::int64_t created_at_ms(const RunHeaderRow& row) {
   }
 }
 
+// The root run every map id of `run_id` starts with: the run itself, or for an element run
+// ("<root>:sum[3]") the root its map belongs to. A root's id holds no ':' (run_id_error).
+std::string origin_of(const std::string& run_id) { return run_id.substr(0, run_id.find(':')); }
+
+// The trace event of a fan-out map's step when its elements were handed to the queue
+// (execution/step_attempt.cpp: a run event whose outcome is "dispatched").
+bool is_dispatch(const TraceEvent& e) {
+  return e.type == TraceType::kRun && e.outcome == "dispatched";
+}
+
+// The paths of the map steps the trace dispatched, first dispatch first, each once. A trace
+// row that cannot be read is passed over: the run's own record says it is corrupt.
+std::vector<std::string> dispatched_steps(const std::vector<TraceRow>& trace) {
+  std::vector<std::string> steps;
+  std::unordered_set<std::string> seen;
+  for (const TraceRow& row : trace) {
+    TraceEvent e;
+    try {
+      e = records::decode_trace(row.body);
+    } catch (const std::exception&) {
+      continue;
+    }
+    if (is_dispatch(e) && seen.insert(e.step).second) steps.push_back(e.step);
+  }
+  return steps;
+}
+
+MapProgress progress_of(const MapRow& m) {
+  MapProgress p;
+  p.map_id = m.map_id;
+  const auto colon = m.map_id.find(':');
+  p.step = colon == std::string::npos ? "" : m.map_id.substr(colon + 1);
+  p.owner_id = m.owner_id;
+  p.element_reactor = m.element_reactor;
+  p.state = m.state;
+  p.atomic = m.atomic;
+  p.batch_size = m.batch_size;
+  p.total = m.total;
+  p.released = m.released;
+  p.done = m.done;
+  p.failed = m.failed;
+  p.undone = m.undone;
+  return p;
+}
+
 }  // namespace
 
 Status Inspector::list_runs(const RunFilter& filter, RunListing& out) const {
   out = RunListing{};
   std::vector<RunHeaderRow> rows;
-  if (Status s = store_.list_runs(filter, rows); !s.ok()) return s;
+  if (Status s = runs_.list_runs(filter, rows); !s.ok()) return s;
   std::size_t total = 0;
-  if (Status s = store_.count_runs(filter, total); !s.ok()) return s;
+  if (Status s = runs_.count_runs(filter, total); !s.ok()) return s;
   out.runs.reserve(rows.size());
   for (const RunHeaderRow& row : rows) {
     out.runs.push_back(
         RunSummary{row.id, row.reactor, row.status, created_at_ms(row), row.updated_at_ms});
   }
   out.total = std::max(total, out.runs.size());
+  return Status::Ok();
+}
+
+Status Inspector::map_progress(const std::string& map_id, MapProgress& out) const {
+  out = MapProgress{};
+  MapRow row;
+  if (Status s = maps_.load_map(map_id, row); !s.ok()) return s;
+  out = progress_of(row);
+  return Status::Ok();
+}
+
+Status Inspector::run_maps(const std::string& run_id, std::vector<MapProgress>& out) const {
+  out.clear();
+  StoredRun stored;
+  if (Status s = runs_.load_run(run_id, stored); !s.ok()) return s;
+  const std::string origin = origin_of(run_id);
+  for (const std::string& step : dispatched_steps(stored.trace)) {
+    MapProgress p;
+    Status s = map_progress(origin + ":" + step, p);
+    if (s.code() == StatusCode::kNotFound) continue;  // purged meanwhile: nothing to show
+    if (!s.ok()) return s;
+    out.push_back(std::move(p));
+  }
+  return Status::Ok();
+}
+
+Status Inspector::element_of(const std::string& run_id, std::optional<ElementInfo>& out) const {
+  out.reset();
+  RunHeaderRow header;
+  if (Status s = runs_.load_header(run_id, header); !s.ok()) return s;
+  // An element run is a root of its own (its own records) with a parent: the run holding the map.
+  if (header.parent_id.empty() || header.root_id != header.id) return Status::Ok();
+  ElementInfo info;
+  info.parent_id = header.parent_id;
+  std::optional<ElementOf> of;
+  try {
+    of = records::decode_header(header).element_of;
+  } catch (const std::exception&) {
+    // Unreadable: its id still says which element it is.
+  }
+  if (!of) {
+    of.emplace();
+    if (!parse_element_run_id(run_id, of->map_id, of->index)) return Status::Ok();
+  }
+  info.map_id = of->map_id;
+  info.index = of->index;
+  MapRow map;
+  Status s = maps_.load_map(info.map_id, map);
+  if (s.ok()) info.owner_id = map.owner_id;
+  if (!s.ok() && s.code() != StatusCode::kNotFound) return s;
+  out = std::move(info);
   return Status::Ok();
 }
 

@@ -46,6 +46,19 @@ TEST(TraceTest, SummaryListsRetriesAndNestedPaths) {
   EXPECT_EQ(summarize(trace), "ran charge, charge, payment/capture, items[0]/ship");
 }
 
+// A fan-out map's step is traced twice as a run: its elements handed to the queue (outcome
+// "dispatched"), then its collection once they settled.
+TEST(TraceTest, SummaryNamesAMapsDispatchApartFromItsCollection) {
+  TraceEvent dispatched = event(TraceType::kRun, "sum");
+  dispatched.outcome = "dispatched";
+  const std::vector<TraceEvent> trace{event(TraceType::kRun, "reserve"), dispatched,
+                                      event(TraceType::kRun, "sum"),
+                                      event(TraceType::kRun, "after")};
+  EXPECT_EQ(summarize(trace), "ran reserve; dispatched sum; ran sum, after");
+  const std::vector<TraceEvent> two{dispatched, dispatched, event(TraceType::kUndo, "sum")};
+  EXPECT_EQ(summarize(two), "dispatched sum, sum; undid sum");
+}
+
 TEST(TraceTest, JsonRoundTrip) {
   TraceEvent e = event(TraceType::kCompensate, "payment/charge", 3);
   e.outcome = "failure";

@@ -1,0 +1,67 @@
+#include "demo_support.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+namespace reactor_demo {
+
+pid_t spawn_worker(const DemoWorker& w) {
+  pid_t pid = fork();
+  if (pid != 0) return pid;
+  ::setenv("REACTOR_LEDGER", w.ledger.c_str(), 1);
+  ::setenv("REACTOR_DEMO_STEP_MS", std::to_string(w.step_ms).c_str(), 1);
+  int devnull = ::open("/dev/null", O_WRONLY);
+  if (devnull >= 0) ::dup2(devnull, STDERR_FILENO);
+  const std::string threads = std::to_string(w.threads);
+  ::execl("/proc/self/exe", "reactor", "worker", "--storage", w.storage.c_str(), "--threads",
+          threads.c_str(), "--lease-ttl", "1", "--sweep-interval", "1",
+          static_cast<char*>(nullptr));
+  _exit(127);
+}
+
+void stop_worker(pid_t pid, int sig) {
+  ::kill(pid, sig);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+}
+
+std::map<std::string, int> steps_started_twice(const std::string& ledger) {
+  std::ifstream in(ledger);
+  std::map<std::string, int> starts;
+  std::string kind, key, pid;
+  while (in >> kind >> key >> pid) {
+    if (kind == "S") ++starts[key];
+  }
+  std::erase_if(starts, [](const auto& entry) { return entry.second < 2; });
+  return starts;
+}
+
+int repeated_starts(const std::map<std::string, int>& twice) {
+  int again = 0;
+  for (const auto& [_, n] : twice) again += n - 1;
+  return again;
+}
+
+void remove_demo_files(const std::string& db, const std::string& ledger) {
+  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db + suffix);
+  std::filesystem::remove(ledger);
+}
+
+std::string thousands(std::size_t n) {
+  const std::string digits = std::to_string(n);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+}  // namespace reactor_demo

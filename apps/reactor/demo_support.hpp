@@ -1,0 +1,39 @@
+// What both durable demos share: `reactor worker` child processes on the demo's store, stopped
+// by PID, the side-effect ledger they write (examples/order_saga: "S <key> <pid>" when a step
+// body starts), and how numbers are printed.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstddef>
+#include <map>
+#include <string>
+
+namespace reactor_demo {
+
+struct DemoWorker {
+  std::string storage;  // the demo's store URL
+  std::string ledger;   // REACTOR_LEDGER of the worker
+  int threads = 1;
+  int step_ms = 0;  // REACTOR_DEMO_STEP_MS (the order saga's steps)
+};
+
+// Forks `reactor worker` (this binary) on w.storage: a 1 s lease and sweep interval, so that a
+// killed worker's runs are taken over within about two seconds. Its stderr goes to /dev/null.
+pid_t spawn_worker(const DemoWorker& w);
+
+// Sends `sig` and reaps the process.
+void stop_worker(pid_t pid, int sig);
+
+// The step bodies that started more than once, by idempotency key: how often each started.
+std::map<std::string, int> steps_started_twice(const std::string& ledger);
+// The starts beyond the first of those: executions repeated after a kill.
+int repeated_starts(const std::map<std::string, int>& twice);
+
+// Removes a SQLite file with its -wal and -shm files, and the ledger: a demo starts afresh.
+void remove_demo_files(const std::string& db, const std::string& ledger);
+
+// 4000000 -> "4,000,000".
+std::string thousands(std::size_t n);
+
+}  // namespace reactor_demo
