@@ -163,3 +163,16 @@ store_chain_children() {
 }
 # store_set_rows_field RUN_ID FIELD: a field of the run's rows hash no build writes.
 store_set_rows_field() { rcli HSET "${redis_prefix}{$1}:rows" "$2" x >/dev/null; }
+# A map's records are under the tag of its tree root: the map id up to its first ':'.
+store_map() {
+  local row
+  row=$(rcli HMGET "${redis_prefix}{${1%%:*}}:map:$1" state total released "done" failed undone |
+    paste -sd ' ')
+  [[ $row =~ [^[:space:]] ]] && echo "$row"
+  return 0
+}
+# Each slot record (map_id, index, state, body: the codec's order) by its index, in index order.
+store_map_slots() {
+  rcli ZRANGE "${redis_prefix}{${1%%:*}}:slots:$1" 0 -1 |
+    sed -E 's/.*"index":([0-9]+),"state":"([^"]*)".*/\1 \2/'
+}

@@ -45,6 +45,12 @@ store_chain_children() {
               r.expires_at
        FROM chain, (SELECT * FROM runs WHERE id = '$1') r"
 }
+store_map() {
+  sql "SELECT state, total, released, done, failed, undone FROM maps WHERE map_id = '$1'" | tr '|' ' '
+}
+store_map_slots() {
+  sql "SELECT idx, state FROM map_slots WHERE map_id = '$1' ORDER BY idx" | tr '|' ' '
+}
 # No wait: a writer that is mid-commit holds the lock.
 store_write_lock_free() {
   sqlite3 -cmd ".timeout 0" "$sqlite_file" "BEGIN IMMEDIATE; ROLLBACK;" >/dev/null 2>&1

@@ -56,6 +56,11 @@ store_set_schema_version() { store_unsupported store_set_schema_version; }
 store_set_header_reactor() { store_unsupported store_set_header_reactor; }
 # store_set_job_reactor RUN_ID NAME: the run's jobs name another reactor (same queue).
 store_set_job_reactor() { store_unsupported store_set_job_reactor; }
+# store_map MAP_ID: the fan-out map's row as "state total released done failed undone" (docs/
+# storage.md, docs/redis.md), or nothing when the store has no such map.
+store_map() { store_unsupported store_map; }
+# store_map_slots MAP_ID: "index state" for each slot of the map, in index order.
+store_map_slots() { store_unsupported store_map_slots; }
 # store_write_lock_free: whether no process holds the store's write lock now (a store whose
 # writers lock nothing across calls answers yes).
 store_write_lock_free() { return 0; }
