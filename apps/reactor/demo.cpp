@@ -74,16 +74,10 @@ int run_demo(const DemoOptions& options) {
   if (options.in_process) return run_in_process(options);
   remove_demo_files(kDemoDb, kDemoLedger);
 
-  std::unique_ptr<Backend> backend;
-  if (Status s = open_backend(std::string("sqlite://") + kDemoDb, nullptr, backend); !s.ok()) {
-    std::cerr << "reactor demo: cannot open storage: " << s.to_string() << "\n";
-    return 2;
-  }
-  EngineOptions engine_options;
-  engine_options.backend = std::move(backend);
-  Engine engine(std::move(engine_options));
-  examples::OrderServices services;  // the runs execute in the worker processes
-  examples::register_examples(engine.registry(), services);
+  examples::OrderServices services;
+  std::unique_ptr<Engine> opened = open_demo_engine(std::string("sqlite://") + kDemoDb, services);
+  if (!opened) return 2;
+  Engine& engine = *opened;
   std::printf(
       "Reactor demo: %d OrderSaga runs (reserve -> charge -> ship) on SQLite (%s),\n"
       "2 worker processes; one is killed with SIGKILL halfway and replaced.\n"

@@ -147,16 +147,10 @@ int run_map_demo() {
   demo.storage = "sqlite://" + demo.db;
   demo.ledger = dir + "/ledger";
 
-  std::unique_ptr<Backend> backend;
-  if (Status s = open_backend(demo.storage, nullptr, backend); !s.ok()) {
-    std::cerr << "reactor demo: cannot open storage: " << s.to_string() << "\n";
-    return 2;
-  }
-  EngineOptions engine_options;
-  engine_options.backend = std::move(backend);
-  Engine engine(std::move(engine_options));
-  examples::OrderServices services;  // the elements execute in the worker processes
-  examples::register_examples(engine.registry(), services);
+  examples::OrderServices services;
+  std::unique_ptr<Engine> opened = open_demo_engine(demo.storage, services);
+  if (!opened) return 2;
+  Engine& engine = *opened;
   std::printf(
       "Reactor demo --map: one FanOutSum run summing 2i + 1 over %s elements, each a run of its "
       "own,\nat most %d out at once (fan_out(%d)), on SQLite (%s), 2 worker processes;\n"

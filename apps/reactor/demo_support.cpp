@@ -8,9 +8,26 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
 
+#include "reactor/backend.hpp"
+
 namespace reactor_demo {
+
+std::unique_ptr<reactor::Engine> open_demo_engine(const std::string& storage,
+                                                  examples::OrderServices& services) {
+  std::unique_ptr<reactor::Backend> backend;
+  if (reactor::Status s = reactor::open_backend(storage, nullptr, backend); !s.ok()) {
+    std::cerr << "reactor demo: cannot open storage: " << s.to_string() << "\n";
+    return nullptr;
+  }
+  reactor::EngineOptions options;
+  options.backend = std::move(backend);
+  auto engine = std::make_unique<reactor::Engine>(std::move(options));
+  examples::register_examples(engine->registry(), services);
+  return engine;
+}
 
 pid_t spawn_worker(const DemoWorker& w) {
   pid_t pid = fork();

@@ -7,7 +7,11 @@
 
 #include <cstddef>
 #include <map>
+#include <memory>
 #include <string>
+
+#include "order_saga/order_saga.hpp"
+#include "reactor/engine.hpp"
 
 namespace reactor_demo {
 
@@ -21,6 +25,12 @@ struct DemoWorker {
 // Forks `reactor worker` (this binary) on w.storage: a 1 s lease and sweep interval, so that a
 // killed worker's runs are taken over within about two seconds. Its stderr goes to /dev/null.
 pid_t spawn_worker(const DemoWorker& w);
+
+// An engine on the demo's store with the examples registered (their bodies run in the worker
+// processes, so `services` is only what registration needs); nullptr, with the reason on stderr,
+// when the store does not open.
+std::unique_ptr<reactor::Engine> open_demo_engine(const std::string& storage,
+                                                  examples::OrderServices& services);
 
 // Sends `sig` and reaps the process.
 void stop_worker(pid_t pid, int sig);
