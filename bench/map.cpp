@@ -100,8 +100,8 @@ Status run_one(const MapOptions& o, int count, const std::string& scratch, MapRe
   RunResult run;
   if (s = engine.find(id, run); !s.ok()) return s;
   const auto m = static_cast<std::int64_t>(count);
-  if (run.status != RunStatus::kCompleted || run.value.value("sum", -1) != m * m ||
-      run.value.value("count", -1) != m) {
+  if (run.status != RunStatus::kCompleted || run.value.value("sum", std::int64_t{-1}) != m * m ||
+      run.value.value("count", std::int64_t{-1}) != m) {
     return Status::Internal("the map ended " + std::string(to_string(run.status)) + " with " +
                             run.value.dump() + (run.error ? ": " + run.error->message : ""));
   }
