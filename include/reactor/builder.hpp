@@ -180,6 +180,17 @@ class Builder {
   // The run's value is this step's result (default: an object of all results).
   Builder& returns(std::string step);
 
+  // The hand-off point (one per reactor; docs/concepts.md, "Hand-off"): a run a caller starts
+  // durably (Engine::run with a store) runs in the caller until it reaches `step`, then the
+  // rest goes to a worker and the caller gets the run as it stands (status `running`).
+  // background_after: `step` runs in the caller, what has not run yet in a worker.
+  // background_before: `step` and what has not run yet run in a worker.
+  // Reaching the step triggers it: a step that does not run never does; a Halt at the `after`
+  // step halts, a Skipped one hands off. A worker never hands off. build() rejects two
+  // declarations and an unknown step.
+  Builder& background_after(std::string step);
+  Builder& background_before(std::string step);
+
   // Validates and freezes the graph. Throws DefinitionError.
   Definition build() const;
 
@@ -188,6 +199,7 @@ class Builder {
   Builder& add_step(std::string name, RunFn fn);
   Builder& add_step_class(std::string name, StepFactory factory);
   StepSpec* current(const char* modifier);
+  Builder& hand_off(HandOff::Kind kind, std::string step);
 
   std::unique_ptr<State> state_;
 };

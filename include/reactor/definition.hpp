@@ -151,12 +151,22 @@ struct StepSpec {
   std::optional<ArgumentSource> batch_size_source;  // the batch size as an input or a result
 };
 
+// Where a run started by a caller (Engine::run, durable) goes on in a worker: right after
+// `step` finishes, or just before it starts (Builder::background_after, background_before).
+struct HandOff {
+  enum class Kind { kAfter, kBefore };
+  Kind kind = Kind::kAfter;
+  std::size_t step = 0;  // index of the step
+};
+const char* to_string(HandOff::Kind k);  // "after", "before"
+
 struct DefinitionData {
   std::string name;
   std::vector<InputSpec> inputs;
   std::vector<StepSpec> steps;
   std::optional<std::size_t> returns;  // index of the step whose value is the run's
   int max_concurrency = 1;
+  std::optional<HandOff> hand_off;  // at most one per reactor
   std::vector<std::shared_ptr<Observer>> observers;
   std::string fingerprint;  // hash of the graph's structure
 };
@@ -171,6 +181,7 @@ class Definition {
   // nullptr when there is no such step.
   const StepSpec* find_step(const std::string& name) const;
   int max_concurrency() const { return data_->max_concurrency; }
+  const std::optional<HandOff>& hand_off() const { return data_->hand_off; }
   // Changes whenever steps, their kinds, arguments, dependencies or composed
   // children change; not when only step code changes.
   const std::string& fingerprint() const { return data_->fingerprint; }

@@ -93,6 +93,14 @@ class Engine {
   // failed result with ErrorKind::kRunIdConflict; nothing is written.
   // Unknown names and invalid inputs come back as a failed RunResult with
   // ErrorKind::kUnknownReactor / kInputInvalid; no step runs.
+  //
+  // Durable runs end here early in two cases, for workers to go on with:
+  // at the reactor's hand-off point (Builder::background_after/before) the
+  // result is `running`, with the steps so far and a "handed off" trace
+  // event, and the run is stored with its job due at once; a fan-out map
+  // leaves it `waiting` until its elements settle. With
+  // durability.inline_jobs those jobs have run when this returns, and the
+  // result is the run's end. In process (no backend) the run goes to its end.
   RunResult run(const std::string& reactor, Value inputs, const RunOptions& options = {});
   RunResult run(const Definition& definition, Value inputs, const RunOptions& options = {});
 

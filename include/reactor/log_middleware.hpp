@@ -32,6 +32,7 @@ class LogMiddleware final : public Observer {
   void on_undo_start(const EventContext&) override;
   void on_undo_complete(const EventContext&) override;
   void on_undo_fail(const EventContext&, const std::string& message) override;
+  void on_hand_off(const EventContext&, const std::string& where) override;
 
  private:
   void line(const char* event, const EventContext& ctx, const std::string& extra);

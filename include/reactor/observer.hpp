@@ -48,6 +48,9 @@ class Observer {
   virtual void on_undo_start(const EventContext&) {}
   virtual void on_undo_complete(const EventContext&) {}
   virtual void on_undo_fail(const EventContext&, const std::string& /*message*/) {}
+  // The caller handed the run to a worker at its hand-off point, `where` ("after" or "before")
+  // the step of the context; called once the hand-off is committed.
+  virtual void on_hand_off(const EventContext&, const std::string& /*where*/) {}
 };
 
 }  // namespace reactor

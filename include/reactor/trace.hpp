@@ -20,6 +20,10 @@ enum class TraceType {
   // lost the run's lease while the step ran): recorded by the worker that took
   // the run over. Outcome "interrupted"; worker and token are the lost one's.
   kInterrupted,
+  // The caller handed the run to a worker at its hand-off point (Builder::background_after,
+  // background_before): step is that step, outcome "after" or "before". What precedes it in
+  // the trace ran in the caller, what follows in workers.
+  kHandOff,
 };
 
 struct TraceEvent {
@@ -45,7 +49,8 @@ void from_json(const Value& j, TraceEvent& e);
 
 // "ran a, b; compensated b; undid a": the trace in one readable line, runs of
 // the same kind folded together. A fan-out map's step reads "dispatched m" when
-// its elements were handed to the queue and "ran m" when it was collected.
+// its elements were handed to the queue and "ran m" when it was collected; a
+// hand-off reads "handed off after charge" (or "before ship").
 std::string summarize(const std::vector<TraceEvent>& trace);
 
 }  // namespace reactor

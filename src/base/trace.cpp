@@ -11,6 +11,7 @@ TraceType trace_type_from_string(const std::string& s) {
   if (s == "undo") return TraceType::kUndo;
   if (s == "unresolved") return TraceType::kUnresolved;
   if (s == "interrupted") return TraceType::kInterrupted;
+  if (s == "hand_off") return TraceType::kHandOff;
   throw std::invalid_argument("unknown trace event type '" + s + "'");
 }
 
@@ -28,6 +29,8 @@ const char* past_tense(TraceType t) {
       return "could not resolve";
     case TraceType::kInterrupted:
       return "lost";
+    case TraceType::kHandOff:
+      return "handed off";
   }
   return "?";
 }
@@ -36,6 +39,10 @@ const char* past_tense(TraceType t) {
 // (outcome "dispatched", execution/step_attempt.cpp) and when it is collected once they settle.
 const char* verb_of(const TraceEvent& e) {
   if (e.type == TraceType::kRun && e.outcome == "dispatched") return "dispatched";
+  // Its outcome says where: "handed off after charge", "handed off before ship".
+  if (e.type == TraceType::kHandOff) {
+    return e.outcome == "before" ? "handed off before" : "handed off after";
+  }
   return past_tense(e.type);
 }
 
@@ -53,6 +60,8 @@ const char* to_string(TraceType t) {
       return "unresolved";
     case TraceType::kInterrupted:
       return "interrupted";
+    case TraceType::kHandOff:
+      return "hand_off";
   }
   return "unknown";
 }

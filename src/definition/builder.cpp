@@ -8,6 +8,8 @@ namespace reactor {
 struct Builder::State {
   DefinitionData data;
   std::optional<std::string> returns_name;
+  // The hand-off points declared, by kind and step name: build() accepts at most one.
+  std::vector<std::pair<HandOff::Kind, std::string>> hand_offs;
   // Misuse found while declaring (a modifier with no step to apply to, a map
   // modifier on a plain step). Reported by build(), so the chain stays fluent.
   std::vector<std::string> misuse;
@@ -238,13 +240,26 @@ Builder& Builder::returns(std::string step) {
   return *this;
 }
 
+Builder& Builder::background_after(std::string step) {
+  return hand_off(HandOff::Kind::kAfter, std::move(step));
+}
+
+Builder& Builder::background_before(std::string step) {
+  return hand_off(HandOff::Kind::kBefore, std::move(step));
+}
+
+Builder& Builder::hand_off(HandOff::Kind kind, std::string step) {
+  state_->hand_offs.emplace_back(kind, std::move(step));
+  return *this;
+}
+
 Definition Builder::build() const {
   const std::string& name = state_->data.name;
   if (!state_->misuse.empty()) {
     throw DefinitionError("reactor '" + name + "': " + state_->misuse.front());
   }
   auto data = std::make_shared<DefinitionData>(state_->data);
-  finish_definition(*data, state_->returns_name);  // throws DefinitionError
+  finish_definition(*data, state_->returns_name, state_->hand_offs);  // throws DefinitionError
   return Definition(std::move(data));
 }
 

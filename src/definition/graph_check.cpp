@@ -244,6 +244,22 @@ class Checker {
     d_.returns = it->second;
   }
 
+  // One hand-off point per reactor, at a step it has. Where the run is executed is no part of
+  // the graph: the fingerprint does not change with it.
+  void resolve_hand_off(const HandOffNames& hand_offs) {
+    auto declared = [](const HandOffNames::value_type& h) {
+      return std::string("background_") + to_string(h.first) + "(\"" + h.second + "\")";
+    };
+    if (hand_offs.size() > 1) {
+      fail("declares " + declared(hand_offs[0]) + " and " + declared(hand_offs[1]) +
+           ": a reactor has at most one hand-off point");
+    }
+    if (hand_offs.empty()) return;
+    auto it = index_.find(hand_offs[0].second);
+    if (it == index_.end()) fail(declared(hand_offs[0]) + " names unknown step");
+    d_.hand_off = HandOff{hand_offs[0].first, it->second};
+  }
+
   bool has_input(const std::string& name) const {
     return std::any_of(d_.inputs.begin(), d_.inputs.end(),
                        [&](const InputSpec& in) { return in.name == name; });
@@ -304,7 +320,8 @@ std::string fingerprint_of(const DefinitionData& d) {
 
 }  // namespace
 
-void finish_definition(DefinitionData& data, const std::optional<std::string>& returns_name) {
+void finish_definition(DefinitionData& data, const std::optional<std::string>& returns_name,
+                       const HandOffNames& hand_offs) {
   Checker c(data);
   c.check_names();
   for (const auto& s : data.steps) {
@@ -315,6 +332,7 @@ void finish_definition(DefinitionData& data, const std::optional<std::string>& r
   c.resolve_dependencies();
   c.check_acyclic();
   c.resolve_returns(returns_name);
+  c.resolve_hand_off(hand_offs);
   data.fingerprint = fingerprint_of(data);
 }
 

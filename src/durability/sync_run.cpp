@@ -59,6 +59,7 @@ RunResult run_synchronously(DurableEnv& env, const Definition& def, Run run) {
   ExecuteHooks hooks = hooks_for(w, *entry, false);
   DurableFanOut fan_out(env, w, run);  // a fan-out map hands the run to the workers
   hooks.fan_out = &fan_out;
+  hooks.hand_off = true;  // and so does the reactor's hand-off point
   ExecuteOutcome out = env.execute(run, def, hooks, /*run_is_new=*/true);
   env.keeper.drop(entry);
   if (out.stopped && out.stop_reason.code() == StatusCode::kAlreadyExists) {

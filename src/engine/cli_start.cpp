@@ -49,6 +49,10 @@ bool read_inputs(const StartOptions& o, std::string& text, std::string& source,
   return read;
 }
 
+// The run reached its hand-off point or a fan-out map: the caller's part is done, and workers
+// go on with it.
+bool handed_to_workers(const RunResult& r) { return !is_terminal(r.status) && !r.error; }
+
 void print_result(const RunResult& r, bool json) {
   if (json) {
     std::cout << to_json(r).dump(2) << "\n";
@@ -57,12 +61,14 @@ void print_result(const RunResult& r, bool json) {
   std::cout << "run " << (r.run_id.empty() ? "-" : r.run_id) << ": " << to_string(r.status) << "\n";
   if (r.ok()) std::cout << "value: " << r.value.dump() << "\n";
   if (!r.trace.empty()) std::cout << "trace: " << r.trace_summary() << "\n";
+  if (handed_to_workers(r))
+    std::cout << "it goes on in a worker: reactor show " << r.run_id << "\n";
 }
 
 // Unknown names and invalid inputs are the caller's mistake (2); a saga that
 // ran and failed is an outcome (1).
 int exit_code(const RunResult& r) {
-  if (r.ok() || r.status == RunStatus::kHalted) return 0;
+  if (r.ok() || r.status == RunStatus::kHalted || handed_to_workers(r)) return 0;
   if (r.error &&
       (r.error->kind == ErrorKind::kUnknownReactor || r.error->kind == ErrorKind::kInputInvalid ||
        r.error->kind == ErrorKind::kRunIdConflict)) {

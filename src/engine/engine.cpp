@@ -142,8 +142,9 @@ RunResult Engine::run(const Definition& definition, Value inputs, const RunOptio
   if (impl_->durable && options.overrides.empty() && !options.on_checkpoint) {
     DurableEnv& env = *impl_->durable;
     RunResult r = run_synchronously(env, definition, std::move(run));
-    // A fan-out map handed the run to the workers; inline jobs are those workers.
-    if (r.status == RunStatus::kWaiting && env.options.inline_jobs &&
+    // A fan-out map or the hand-off point handed the run to the workers; inline jobs are those
+    // workers. (A run stopped by a refused commit is unfinished too, and says so in its error.)
+    if (!is_terminal(r.status) && !r.error && env.options.inline_jobs &&
         drain_inline(env, env.queue_for(definition.name())).ok()) {
       (void)find(r.run_id, r);  // else the waiting run as it was handed off
     }

@@ -5,12 +5,27 @@
 
 namespace reactor {
 
+namespace {
+
+// Observers hear of a hand-off once it is committed, as of any event, without the run's lock.
+void notify_hand_off(Execution& ex, const Definition& def, std::unique_lock<RunMutex>& lock) {
+  if (ex.observers().empty()) return;
+  const std::string step = ex.hand_off_step();
+  const std::string where = ex.hand_off_where();
+  lock.unlock();
+  ex.observers().notify("hand_off", [&](Observer& o) {
+    o.on_hand_off(EventContext{ex.origin(), def.name(), step, 0}, where);
+  });
+}
+
+}  // namespace
+
 ExecuteOutcome execute_run(Run& root, const Definition& def, const ExecuteEnv& env,
                            const ExecuteHooks& hooks, bool root_is_new) {
   Execution ex(root, env, hooks, root_is_new);
   RunDriver(ex, *def.data(), root).drive();
   ExecuteOutcome out;
-  std::lock_guard lock(ex.mutex());
+  std::unique_lock lock(ex.mutex());
   if (!ex.stopped() && ex.yielded()) {
     // Every driver of the tree has unwound: the root is suspended in one
     // commit, with whatever its branches recorded meanwhile.
@@ -23,12 +38,18 @@ ExecuteOutcome execute_run(Run& root, const Definition& def, const ExecuteEnv& e
     ex.checkpoint(/*force=*/true);
     out.suspended = !ex.stopped();
   } else if (!ex.stopped() && ex.handing_back() && !is_terminal(root.status)) {
-    // Every driver has unwound with what was in flight recorded: hand the run back.
+    // Every driver has unwound with what was in flight recorded: hand the run back. At the
+    // hand-off point the trace says so: what precedes ran in the caller.
+    if (ex.handing_off()) {
+      ex.trace(TraceType::kHandOff, ex.hand_off_step(), 0, ex.hand_off_where(), {}, ex.now_ms());
+    }
     ex.hand_back();
     out.handed_back = !ex.stopped();
+    out.handed_off = out.handed_back && ex.handing_off();
   }
   out.stopped = ex.stopped();
   out.stop_reason = ex.stop_reason();
+  if (out.handed_off) notify_hand_off(ex, def, lock);
   return out;
 }
 

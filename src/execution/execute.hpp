@@ -55,6 +55,11 @@ struct ExecuteHooks {
   // steps in flight are recorded, the run is handed back unfinished in one
   // commit (CheckpointDelta::hand_back) and ExecuteOutcome::handed_back set.
   const std::atomic<bool>* hand_back = nullptr;
+  // The caller of a durable run (Engine::run): at the reactor's hand-off point
+  // (DefinitionData::hand_off) the run is handed back the same way, for a
+  // worker to go on with, and ExecuteOutcome::handed_off is set. A worker
+  // never sets it: a run hands off at most once.
+  bool hand_off = false;
   // Called before every step body, compensate and undo starts (under the run's
   // lock): a non-ok status (the run's lease can no longer be proven ours)
   // stops the tree there, the body not started.
@@ -84,6 +89,8 @@ struct ExecuteOutcome {
   bool suspended = false;
   // The run was handed back unfinished (ExecuteHooks::hand_back).
   bool handed_back = false;
+  // ... at its hand-off point (ExecuteHooks::hand_off): a worker goes on with it.
+  bool handed_off = false;
 };
 
 // Drives `root` (pending, running, waiting or rolling back) until it is

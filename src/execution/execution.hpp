@@ -89,8 +89,23 @@ class Execution {
   // observers): the root's, or for an element run of a fan-out map its origin's.
   const std::string& origin() const { return origin_; }
   FanOut* fan_out() const { return hooks_.fan_out; }
-  // Whether the run is to be handed back (hooks().hand_back).
-  bool handing_back() const { return hooks_.hand_back != nullptr && hooks_.hand_back->load(); }
+  // Whether the run is to be handed back: by a worker shutting down (hooks().hand_back), or by
+  // the caller at the reactor's hand-off point (hand_off_at).
+  bool handing_back() const {
+    return hand_off_ || (hooks_.hand_back != nullptr && hooks_.hand_back->load());
+  }
+  // The root reached its hand-off point at step `path` ("after" or "before" it): no further
+  // step starts, and once those in flight are recorded the rest goes to a worker
+  // (execute_run). Caller holds mutex().
+  void hand_off_at(std::string path, const char* where) {
+    if (hand_off_) return;
+    hand_off_ = true;
+    hand_off_step_ = std::move(path);
+    hand_off_where_ = where;
+  }
+  bool handing_off() const { return hand_off_; }
+  const std::string& hand_off_step() const { return hand_off_step_; }
+  const char* hand_off_where() const { return hand_off_where_; }
   // Stop launching steps and rollback actions: stopped, yielded or handing back.
   bool halted_from_outside() const { return stopped() || yielded() || handing_back(); }
   // The commit that hands the run back unfinished. Caller holds mutex().
@@ -118,6 +133,9 @@ class Execution {
   Status stop_reason_;
   std::optional<std::int64_t> yield_at_ms_;
   bool yield_for_children_ = false;
+  bool hand_off_ = false;  // under mu_
+  std::string hand_off_step_;
+  const char* hand_off_where_ = "";
   std::string origin_;
   Jitter jitter_;
 };

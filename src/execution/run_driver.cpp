@@ -165,6 +165,18 @@ void RunDriver::record_lost(std::size_t i, const std::string& worker, std::uint6
 
 bool RunDriver::stop_launching() const { return halting_ || failing_ || ex_.halted_from_outside(); }
 
+// Whether step i is where the root hands off, `kind` of it: then no further step starts, and
+// execute_run hands the run to a worker once the steps in flight are recorded. Only the caller
+// of a durable run hands off (ExecuteHooks::hand_off), and only at its own reactor's point.
+bool RunDriver::hands_off(std::size_t i, HandOff::Kind kind) {
+  const std::optional<HandOff>& h = def_.hand_off;
+  if (!h || h->step != i || h->kind != kind || !ex_.hooks().hand_off || &run_ != &ex_.root()) {
+    return false;
+  }
+  ex_.hand_off_at(path_of(i), to_string(kind));
+  return true;
+}
+
 void RunDriver::forward(Lock& lock) {
   rebuild_schedule();
   if (&run_ == &ex_.root()) run_.trace.reserve(run_.trace.size() + def_.steps.size());
@@ -187,7 +199,8 @@ void RunDriver::forward(Lock& lock) {
   }
   while (helpers_ > 0) wait_settled(lock);  // they run on this driver
   // A run handed back with nothing left to run ends here rather than for the next worker.
-  const bool all_ran = !failing_ && !halting_ && ready_.empty() && retry_waiting_.empty();
+  const bool all_ran =
+      !failing_ && !halting_ && ready_.empty() && retry_waiting_.empty() && dispatched_.empty();
   if (ex_.stopped() || ex_.yielded() || (ex_.handing_back() && !all_ran)) return;
   if (failing_) {
     run_.status = RunStatus::kRollingBack;
@@ -235,6 +248,7 @@ bool RunDriver::prepare_burst(Lock& lock) {
   burst_.clear();  // a member: no allocation per step
   while (!stop_launching() && in_flight_ < max && !ready_.empty()) {
     std::size_t i = ready_.top();
+    if (hands_off(i, HandOff::Kind::kBefore)) break;  // it stays ready, for the worker
     ready_.pop();
     ++in_flight_;  // its place is taken while the lock is let go
     if (std::optional<Launch> l = prepare(i, lock)) {

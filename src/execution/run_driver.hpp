@@ -101,6 +101,7 @@ class RunDriver {
   void finish_completed(Lock& lock);
   void finish_halted(Lock& lock);
   bool stop_launching() const;
+  bool hands_off(std::size_t i, HandOff::Kind kind);
 
   // step_attempt.cpp — one attempt of one step, and recording it.
   std::optional<Launch> prepare(std::size_t i, Lock& lock);

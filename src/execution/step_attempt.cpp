@@ -353,6 +353,7 @@ void RunDriver::record(std::size_t i, int attempt_no, Attempt a, Lock& lock) {
   rec.result = std::move(a.result).value();
   ex_.trace(TraceType::kRun, path, attempt_no, to_string(outcome), {}, now);
   if (outcome != Outcome::kHalt) mark_done(i);
+  if (outcome != Outcome::kHalt) (void)hands_off(i, HandOff::Kind::kAfter);  // a Halt halts
   ex_.touch_step(run_, i);
   ex_.touch_header(run_);  // its completion counter moved
   // Committed before the next step starts (RunDriver::save_before_next_step)

@@ -171,4 +171,11 @@ void LogMiddleware::on_undo_fail(const EventContext& ctx, const std::string& mes
   line("undo_fail", ctx, extra);
 }
 
+// event=hand_off run=… reactor=… step=charge attempt=0 where=after
+void LogMiddleware::on_hand_off(const EventContext& ctx, const std::string& where) {
+  std::string extra;
+  append_pair(extra, "where", where);
+  line("hand_off", ctx, extra);
+}
+
 }  // namespace reactor

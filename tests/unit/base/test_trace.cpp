@@ -59,6 +59,19 @@ TEST(TraceTest, SummaryNamesAMapsDispatchApartFromItsCollection) {
   EXPECT_EQ(summarize(two), "dispatched sum, sum; undid sum");
 }
 
+// A hand-off reads where it happened, between what ran in the caller and what ran in a worker.
+TEST(TraceTest, SummarySaysWhereTheRunWasHandedOff) {
+  TraceEvent after = event(TraceType::kHandOff, "charge");
+  after.outcome = "after";
+  EXPECT_EQ(summarize({event(TraceType::kRun, "reserve"), event(TraceType::kRun, "charge"), after,
+                       event(TraceType::kRun, "ship")}),
+            "ran reserve, charge; handed off after charge; ran ship");
+  TraceEvent before = event(TraceType::kHandOff, "ship");
+  before.outcome = "before";
+  EXPECT_EQ(summarize({before}), "handed off before ship");
+  EXPECT_EQ(trace_type_from_string(to_string(TraceType::kHandOff)), TraceType::kHandOff);
+}
+
 TEST(TraceTest, JsonRoundTrip) {
   TraceEvent e = event(TraceType::kCompensate, "payment/charge", 3);
   e.outcome = "failure";

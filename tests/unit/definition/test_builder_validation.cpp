@@ -368,3 +368,28 @@ TEST(BuilderValidation, DefinitionsPastTheRunLimitsAreRejected) {
   EXPECT_THAT(rejection(Builder("Deeper").compose("c", deep)),
               HasSubstr("65 levels deep, more than 64"));
 }
+
+// One hand-off point per reactor, at a step it has; it is no part of the graph's fingerprint.
+TEST(BuilderValidation, AHandOffPointIsOneAndNamesAStep) {
+  EXPECT_THAT(rejection(Builder("R")
+                            .step("a", ok_step)
+                            .step("b", ok_step)
+                            .background_after("a")
+                            .background_before("b")),
+              AllOf(HasSubstr("reactor 'R'"), HasSubstr("background_after(\"a\")"),
+                    HasSubstr("background_before(\"b\")"), HasSubstr("at most one")));
+  EXPECT_THAT(
+      rejection(Builder("R").step("a", ok_step).background_after("a").background_after("a")),
+      HasSubstr("at most one"));
+  EXPECT_THAT(rejection(Builder("R").step("a", ok_step).background_before("nope")),
+              AllOf(HasSubstr("background_before(\"nope\")"), HasSubstr("unknown step")));
+
+  const Definition plain = Builder("R").step("a", ok_step).step("b", ok_step).build();
+  const Definition handed =
+      Builder("R").step("a", ok_step).step("b", ok_step).background_before("b").build();
+  ASSERT_TRUE(handed.hand_off().has_value());
+  EXPECT_EQ(handed.hand_off()->kind, HandOff::Kind::kBefore);
+  EXPECT_EQ(handed.hand_off()->step, 1u);
+  EXPECT_FALSE(plain.hand_off().has_value());
+  EXPECT_EQ(plain.fingerprint(), handed.fingerprint());
+}
