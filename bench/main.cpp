@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "google_benchmark.hpp"
+#include "handoff.hpp"
 #include "map.hpp"
 #include "peers.hpp"
 #include "sqlite.hpp"
@@ -126,6 +127,19 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   add_dir(map_cmd, map.dir);
 
+  HandOffOptions hand_off;
+  auto* hand_off_cmd = app.add_subcommand(
+      "handoff", "The latency of a hand-off (background_after) through worker processes");
+  hand_off_cmd->add_option("-n,--runs", hand_off.runs, "Runs, one after another")
+      ->check(CLI::Range(1, 1000000));
+  hand_off_cmd->add_option("--workers", hand_off.workers, "Worker processes")
+      ->check(CLI::Range(1, 64));
+  add_storage(hand_off_cmd, hand_off.storage,
+              "An SQLite store or a Redis server (default: a scratch SQLite file)");
+  hand_off_cmd->add_option("--timeout", hand_off.timeout_s, "Give up after this many seconds")
+      ->check(CLI::PositiveNumber);
+  add_dir(hand_off_cmd, hand_off.dir);
+
   auto* produce_cmd = app.add_subcommand(
       "peers-produce",
       "The peer benchmark's producer (BENCH_* variables; bench/peers/reactor/contender)");
@@ -141,8 +155,8 @@ int main(int argc, char** argv) {
   BenchWorkerOptions worker;
   auto* worker_cmd = app.add_subcommand(
       "worker",
-      "Serve BenchSaga (BENCH_STEPS, BENCH_STEP_MS) and BenchFan on --storage: the worker of "
-      "w1's and map's child processes and of the peer contender");
+      "Serve BenchSaga (BENCH_STEPS, BENCH_STEP_MS), BenchFan and BenchHandOff on --storage: the "
+      "worker of w1's, map's and handoff's child processes and of the peer contender");
   add_storage(worker_cmd, worker.storage, "Where the runs are stored");
   reactor::cli::add_worker_options(*worker_cmd, worker.loop);
   worker_cmd->add_flag("--bench-ready", worker.bench_ready,
@@ -176,6 +190,10 @@ int main(int argc, char** argv) {
   if (*map_cmd) {
     with_storage(map.storage);
     return run_map(map);
+  }
+  if (*hand_off_cmd) {
+    with_storage(hand_off.storage);
+    return run_hand_off(hand_off);
   }
   if (*redis_commit_cmd) {
     with_storage(redis_commit.storage);

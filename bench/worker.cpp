@@ -5,6 +5,7 @@
 
 #include "reactor/reactor.hpp"
 #include "saga/bench_fan.hpp"
+#include "saga/bench_hand_off.hpp"
 #include "saga/bench_saga.hpp"
 
 namespace reactor_bench {
@@ -34,6 +35,7 @@ int run_worker(const BenchWorkerOptions& o) {
   // BENCH_STEPS / BENCH_STEP_MS: reactor-bench w1, map and the peer harness set them.
   register_bench_saga(engine.registry(), BenchSagaOptions::from_env());
   register_bench_fan(engine.registry(), BenchFanOptions::from_env());
+  register_bench_hand_off(engine.registry());
   if (ready == nullptr) return reactor::cli::serve(engine, o.loop, stop_signals, kName);
   return reactor::cli::serve(engine, o.loop, stop_signals, kName,
                              [&ready] { return ready->announce_ready(); });
