@@ -133,6 +133,14 @@ class Engine {
   // persisted. Durable mode only; NotFound for an unknown reactor.
   Status run_many_in_background(const std::string& reactor, std::vector<Value> inputs,
                                 std::vector<std::string>& run_ids);
+  // Durable mode only (InvalidArgument without a backend). Executes in this
+  // thread every job due now on the queue of `reactor` (what a worker
+  // serving it would do: hand-offs, fan-out elements, resumes), one after
+  // another, and the jobs they queue, until none is due; jobs put off to
+  // later stay queued. For tests and scripts (durability.inline_jobs does it
+  // after each start). NotFound for an unknown reactor.
+  Status run_due_jobs(const std::string& reactor);
+
   // The stored state of a run: status, steps, trace, value or error.
   Status find(const std::string& run_id, RunResult& out);
   // One recovery sweep now, without the window claim (`reactor sweep`):

@@ -29,7 +29,9 @@
 #include <gmock/gmock.h>
 
 #include <memory>
+#include <mutex>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -55,10 +57,44 @@ inline void PrintTo(const RunResult& r, std::ostream* os) {
 
 namespace reactor::testkit {
 
+// Records the jobs every commit queues (TestRun::step_by_step's pending_jobs).
+class JobRecorder : public BackendWrapper {
+ public:
+  using BackendWrapper::BackendWrapper;
+
+  Status commit(const CommitRequest& c) override {
+    note(c);
+    return BackendWrapper::commit(c);
+  }
+  Status commit_then_fetch(const CommitRequest& c, const FetchRequest& f,
+                           std::optional<Delivery>& next) override {
+    note(c);
+    return BackendWrapper::commit_then_fetch(c, f, next);
+  }
+  std::vector<JobSpec> jobs() const {
+    std::lock_guard lock(mu_);
+    return jobs_;
+  }
+  void clear() {
+    std::lock_guard lock(mu_);
+    jobs_.clear();
+  }
+
+ private:
+  void note(const CommitRequest& c) {
+    std::lock_guard lock(mu_);
+    jobs_.insert(jobs_.end(), c.enqueue.begin(), c.enqueue.end());
+  }
+  mutable std::mutex mu_;
+  std::vector<JobSpec> jobs_;
+};
+
 class TestRun {
  public:
   explicit TestRun(Definition definition, EngineOptions options = {})
-      : definition_(std::move(definition)), engine_(std::make_unique<Engine>(std::move(options))) {}
+      : definition_(std::move(definition)),
+        options_of_engine_(options),
+        engine_(std::make_unique<Engine>(std::move(options))) {}
 
   // Replaces the body of the step at `path` ("charge", "payment/charge"). A
   // mocked compose or map step runs once, as a plain step; a mocked map's
@@ -95,8 +131,46 @@ class TestRun {
     return *this;
   }
 
+  // Runs the reactor durably, on a store in memory, as workers would: a hand-off point
+  // (background_after/before), a fan-out map or a retry goes through a job, and run() executes
+  // those jobs in this thread before it returns. The result is the run's end; its trace says
+  // what ran in the caller (before "handed off ...") and what in a worker. Mocked steps are part
+  // of the reactor those jobs run (a mapped step's path without its element index: "m/charge"
+  // mocks every element's). Call before run().
+  TestRun& durable() { return go_durable(/*step_by_step=*/false); }
+  // Durable, one leg at a time: run() returns where the run leaves the caller (`running` at its
+  // hand-off point, `waiting` at a fan-out map); pending_jobs() lists the jobs queued since the
+  // last run() or drain_jobs(); drain_jobs() executes every job due, and those they queue, and
+  // returns the run as it stands then.
+  TestRun& step_by_step() { return go_durable(/*step_by_step=*/true); }
+
   RunResult run(Value inputs = Value::object()) {
-    return engine_->run(definition_, std::move(inputs), options_);
+    if (!recorder_) return engine_->run(definition_, std::move(inputs), options_);
+    const Definition def(with_mocks(definition_.data(), ""));
+    engine_->registry().add(def);
+    recorder_->clear();
+    RunResult r = engine_->run(def, std::move(inputs));
+    last_run_id_ = r.run_id;
+    return r;
+  }
+
+  // step_by_step(): the jobs queued since the last run() or drain_jobs().
+  std::vector<JobSpec> pending_jobs() const {
+    return recorder_ ? recorder_->jobs() : std::vector<JobSpec>{};
+  }
+  // step_by_step(): executes the jobs due (and those they queue) and returns the last run.
+  RunResult drain_jobs() {
+    RunResult r;
+    if (!recorder_) return r;
+    recorder_->clear();
+    Status s = engine_->run_due_jobs(definition_.name());
+    if (s.ok()) s = engine_->find(last_run_id_, r);
+    if (!s.ok()) {
+      r.error = RunError{};
+      r.error->kind = ErrorKind::kInternal;
+      r.error->message = s.to_string();
+    }
+    return r;
   }
 
   Engine& engine() { return *engine_; }
@@ -114,9 +188,46 @@ class TestRun {
     return copy;
   }
 
+  TestRun& go_durable(bool step_by_step) {
+    std::unique_ptr<Backend> memory;
+    Status s = open_backend("memory:", options_of_engine_.clock, memory);
+    if (!s.ok()) throw std::runtime_error("TestRun: " + s.to_string());
+    recorder_ = std::make_shared<JobRecorder>(std::move(memory));
+    EngineOptions o = options_of_engine_;
+    o.backend = recorder_;
+    o.durability.inline_jobs = !step_by_step;
+    engine_ = std::make_unique<Engine>(std::move(o));
+    return *this;
+  }
+
+  // A copy of `d` whose mocked steps (options_.overrides, by path under `prefix`) run their
+  // mock: in a durable run the jobs execute the registered reactor, not RunOptions.
+  std::shared_ptr<const DefinitionData> with_mocks(const std::shared_ptr<const DefinitionData>& d,
+                                                   const std::string& prefix) const {
+    if (options_.overrides.empty()) return d;
+    auto copy = std::make_shared<DefinitionData>(*d);
+    for (StepSpec& st : copy->steps) {
+      const std::string path = prefix + st.name;
+      auto mock = options_.overrides.find(path);
+      if (mock != options_.overrides.end()) {
+        st.kind = StepKind::kStep;
+        st.run = mock->second;
+        st.factory = nullptr;
+        st.child = nullptr;
+        st.fan_out = false;
+      } else if (st.child) {
+        st.child = with_mocks(st.child, path + "/");
+      }
+    }
+    return copy;
+  }
+
   Definition definition_;
+  EngineOptions options_of_engine_;
   std::unique_ptr<Engine> engine_;
   RunOptions options_;
+  std::shared_ptr<JobRecorder> recorder_;  // durable() and step_by_step() only
+  std::string last_run_id_;
 };
 
 // EXPECT_THAT(result, HasTrace("ran a, b; compensated b; undid a"))

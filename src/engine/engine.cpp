@@ -153,6 +153,15 @@ RunResult Engine::run(const Definition& definition, Value inputs, const RunOptio
   return resume(definition, std::move(run), options);
 }
 
+Status Engine::run_due_jobs(const std::string& reactor) {
+  if (!impl_->durable) return Status::InvalidArgument("run_due_jobs needs a durable engine");
+  if (!registry_.find(reactor)) {
+    return Status::NotFound("no reactor is registered as '" + reactor + "'");
+  }
+  DurableEnv& env = *impl_->durable;
+  return drain_inline(env, env.queue_for(reactor));
+}
+
 RunResult Engine::resume(Run run, const RunOptions& options) {
   auto def = registry_.find(run.reactor);
   if (!def) {

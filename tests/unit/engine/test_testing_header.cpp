@@ -270,3 +270,72 @@ TEST(TestingHeader, WithoutSequentialTheSameSagaRunsItsBranchesAtOnce) {
   EXPECT_THAT(r, HasStatus(RunStatus::kCompleted));
   EXPECT_TRUE(met) << "a and b did not run at the same time";
 }
+
+namespace {
+
+// The order saga composed, then a receipt, handed off after it: the notice goes out in a worker.
+Definition handed_off_order(Inventory& inv) {
+  const Definition d = order_saga(inv);
+  return Builder("HandedOffOrder")
+      .input("order_id", integer())
+      .input("amount", integer())
+      .compose("order", d)
+      .argument("order_id", input("order_id"))
+      .argument("amount", input("amount"))
+      .step("receipt",
+            [&inv](const Args& a) {
+              inv.calls.hit("receipt");
+              return Success(a["order"]);
+            })
+      .argument("order", result("order"))
+      .step("notify", [](const Args&) { return Success("sent"); })
+      .wait_for("receipt")
+      .background_after("receipt")
+      .returns("receipt")
+      .build();
+}
+
+}  // namespace
+
+// durable(): the hand-off and the worker's part run in the test's thread, through jobs on a
+// store in memory; the trace says what ran before the hand-off and what after it.
+TEST(TestingHeader, ADurableRunGoesThroughItsHandOffInOneCall) {
+  Inventory inv;
+  RunResult r = TestRun(handed_off_order(inv)).durable().run(kInputs);
+  EXPECT_THAT(r, HasStatus(RunStatus::kCompleted));
+  EXPECT_THAT(r, HasTrace("ran order/reserve, order/payment/charge, order/payment, order/ship, "
+                          "order, receipt; handed off after receipt; ran notify"));
+  EXPECT_EQ(r.value, (Value{{"reservation", 100}, {"paid", 5}}));
+}
+
+// step_by_step(): the caller's part, then the job it queued, then the worker's part.
+TEST(TestingHeader, StepByStepStopsAtTheHandOffUntilTheJobsAreDrained) {
+  Inventory inv;
+  TestRun t(handed_off_order(inv));
+  RunResult r = t.step_by_step().run(kInputs);
+  EXPECT_THAT(r, HasStatus(RunStatus::kRunning));
+  EXPECT_EQ(r.step("notify")->status, StepStatus::kPending);
+  const std::vector<JobSpec> jobs = t.pending_jobs();
+  ASSERT_EQ(jobs.size(), 1u);
+  EXPECT_EQ(jobs[0].kind, JobKind::kResume);
+  EXPECT_EQ(jobs[0].run_id, r.run_id);
+
+  r = t.drain_jobs();
+  EXPECT_THAT(r, HasStatus(RunStatus::kCompleted));
+  EXPECT_EQ(r.step("notify")->status, StepStatus::kCompleted);
+  EXPECT_TRUE(t.pending_jobs().empty());
+}
+
+// A mock is part of the reactor the worker's job runs, also inside a composed child.
+TEST(TestingHeader, MocksHoldOnBothSidesOfTheHandOff) {
+  Inventory inv;
+  RunResult r = TestRun(handed_off_order(inv))
+                    .mock_step("order/payment/charge", [](const Args&) { return Success(42); })
+                    .fail_at("notify", "mail server down")
+                    .durable()
+                    .run(kInputs);
+  EXPECT_THAT(r, HasStatus(RunStatus::kFailed));
+  EXPECT_THAT(r, FailedAt("notify", ErrorKind::kStepFailed));
+  EXPECT_EQ(inv.calls.get("charge"), 0);  // mocked
+  EXPECT_EQ(inv.calls.get("receipt"), 1);
+}
