@@ -180,7 +180,7 @@ class Builder {
   // The run's value is this step's result (default: an object of all results).
   Builder& returns(std::string step);
 
-  // The hand-off point (one per reactor; docs/concepts.md, "Hand-off"): a run a caller starts
+  // The hand-off point (one per reactor; docs/durability.md, "Hand-off"): a run a caller starts
   // durably (Engine::run with a store) runs in the caller until it reaches `step`, then the
   // rest goes to a worker and the caller gets the run as it stands (status `running`).
   // background_after: `step` runs in the caller, what has not run yet in a worker.
