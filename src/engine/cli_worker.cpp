@@ -133,6 +133,10 @@ void add_worker_options(CLI::App& cmd, WorkerLoopOptions& o) {
   cmd.add_option("--snooze-max-attempts", o.snooze_max_attempts,
                  "Snoozes allowed for contention other than a live duplicate")
       ->check(CLI::Range(1, 1000000));
+  cmd.add_option("--max-interrupted-executions", o.max_interrupted_executions,
+                 "Executions of one step that may be lost with their worker before the run fails "
+                 "(a poison pill; default 3)")
+      ->check(CLI::Range(1, 1000000));
   cmd.add_option("--reactors", o.reactors,
                  "Serve only these reactors' runs (comma-separated names; default: all)")
       ->delimiter(',');
@@ -146,6 +150,9 @@ DurabilityOptions durability_options(const WorkerLoopOptions& o, DurabilityOptio
     durability.lock_snooze_jitter = seconds(*o.snooze_delay_s);
   }
   if (o.snooze_max_attempts) durability.lock_snooze_max_attempts = *o.snooze_max_attempts;
+  if (o.max_interrupted_executions) {
+    durability.max_interrupted_executions = *o.max_interrupted_executions;
+  }
   return durability;
 }
 

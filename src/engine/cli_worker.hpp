@@ -32,16 +32,16 @@ struct WorkerLoopOptions {
   // Unset: the DurabilityOptions defaults.
   std::optional<double> snooze_delay_s;
   std::optional<int> snooze_max_attempts;
+  std::optional<int> max_interrupted_executions;  // DurabilityOptions's
   // The reactors whose runs this worker serves; empty: every registered one.
   std::vector<std::string> reactors;
 };
 
 // --threads, --lease-ttl, --sweep-interval, --shutdown-timeout, --visibility-timeout,
-// --snooze-delay,
-// --snooze-max-attempts and --reactors on `cmd`.
+// --snooze-delay, --snooze-max-attempts, --max-interrupted-executions and --reactors on `cmd`.
 void add_worker_options(CLI::App& cmd, WorkerLoopOptions& options);
 
-// `base` with the options' lease TTL and snooze settings.
+// `base` with the options' lease TTL, snooze settings and poison-pill limit.
 DurabilityOptions durability_options(const WorkerLoopOptions& options, DurabilityOptions base = {});
 
 // SIGTERM and SIGINT, blocked in the calling thread. Call it before any other
