@@ -16,10 +16,6 @@
 # Bounded to about three minutes. CHAOS_SEED replays the same kill schedule.
 reactor=$1
 source "$(dirname "$0")/worker_env.sh"
-# The invariants here are about recovery: a step whose executions three kills happen to hit is a
-# poison pill by the default limit, and the run would fail. The limit is the subject of
-# LostExecutions.* and fencing_sigstop.
-chaos_worker() { worker --max-interrupted-executions 100; }
 export REACTOR_DEMO_STEP_MS=${CHAOS_STEP_MS:-50}
 orders=200 kills=10
 seed=${CHAOS_SEED:-$((RANDOM * 32768 + RANDOM))}
@@ -30,16 +26,12 @@ for order in $(seq 1 $orders); do
   echo "$order $(start_order "$order")"
 done >"$dir/orders"
 
-
 chaos_worker; chaos_worker
 : >"$dir/killed"
 for _ in $(seq 1 $kills); do
   ms=$((200 + RANDOM % 1200))
   sleep "$((ms / 1000)).$(printf '%03d' $((ms % 1000)))"
-  victim=${pids[$((RANDOM % 2))]}
-  kill_worker "$victim"
-  echo "$victim" >>"$dir/killed"
-  chaos_worker
+  kill_and_replace 2
 done
 runs_now
 ended_at_last_kill=$(ended)

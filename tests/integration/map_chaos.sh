@@ -28,10 +28,6 @@
 set -euo pipefail
 reactor=$1
 source "$(dirname "$0")/worker_env.sh"
-# The invariants here are about recovery: a step whose executions three kills happen to hit is a
-# poison pill by the default limit, and the run would fail. The limit is the subject of
-# LostExecutions.* and fencing_sigstop.
-chaos_worker() { worker --max-interrupted-executions 100; }
 # SQLite without an fsync per commit: the test kills processes, never the machine, and with
 # synchronous=normal every commit survives a process crash (docs/storage.md). With an fsync per
 # commit (about 4 ms on a small VM) 12 threads saturate the store, and the lease heartbeats, queued
@@ -78,10 +74,7 @@ for _ in $(seq 1 $nworkers); do chaos_worker; done
 : >"$dir/killed"
 for _ in $(seq 1 $kills); do
   wait_work $((200 + RANDOM % 700))
-  victim=${pids[$((RANDOM % nworkers))]}
-  kill_worker "$victim"
-  echo "$victim" >>"$dir/killed"
-  chaos_worker
+  kill_and_replace "$nworkers"
 done
 runs_now
 ended_at_last_kill=$(ended)

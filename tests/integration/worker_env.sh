@@ -81,6 +81,18 @@ worker() {
     --sweep-interval "${sweep_interval:-1}" "$@" 2>>"$dir/worker.log" &
   pids+=($!)
 }
+# chaos_worker: a worker for the chaos tests. Their invariants are about recovery: three kills
+# that happen to hit one step would make it a poison pill by the default limit, which is the
+# subject of LostExecutions.* and fencing_sigstop instead.
+chaos_worker() { worker --max-interrupted-executions 100; }
+# kill_and_replace N: SIGKILLs one of the first N workers, picked with $RANDOM (a seed replays
+# the pick), notes its PID in $dir/killed and starts a chaos_worker in its place.
+kill_and_replace() {
+  local victim=${pids[$((RANDOM % $1))]}
+  kill_worker "$victim"
+  echo "$victim" >>"$dir/killed"
+  chaos_worker
+}
 # kill_worker PID: SIGKILL, reaped, and forgotten (its PID may be reused).
 kill_worker() {
   kill -9 "$1"
