@@ -28,6 +28,16 @@ void add_storage(CLI::App* cmd, std::string& storage, const std::string& what) {
   cmd->add_option("--storage", storage, what);
 }
 
+// What every benchmark through worker processes takes: where (--storage), how long at most
+// (--timeout) and its scratch directory (--dir).
+void add_store_timeout_dir(CLI::App* cmd, std::string& storage, const std::string& what,
+                           double& timeout_s, std::string& dir) {
+  add_storage(cmd, storage, what);
+  cmd->add_option("--timeout", timeout_s, "Give up after this many seconds")
+      ->check(CLI::PositiveNumber);
+  add_dir(cmd, dir);
+}
+
 void add_w1(CLI::App* cmd, W1Options& w1) {
   cmd->add_option("-n,--sagas", w1.sagas, "How many sagas")->check(CLI::Range(1, 1000000));
   cmd->add_option("--steps", w1.steps, "Steps per saga")->check(CLI::Range(1, 100000));
@@ -35,11 +45,9 @@ void add_w1(CLI::App* cmd, W1Options& w1) {
       ->check(CLI::Range(1, 64));
   cmd->add_option("--step-ms", w1.step_ms, "Each step body sleeps this long")
       ->check(CLI::Range(0, 60000));
-  add_storage(cmd, w1.storage,
-              "An empty SQLite store to use (default: a scratch file, removed after)");
-  cmd->add_option("--timeout", w1.timeout_s, "Give up after this many seconds")
-      ->check(CLI::PositiveNumber);
-  add_dir(cmd, w1.dir);
+  add_store_timeout_dir(cmd, w1.storage,
+                        "An empty SQLite store to use (default: a scratch file, removed after)",
+                        w1.timeout_s, w1.dir);
 }
 
 void add_checkpoint(CLI::App* cmd, CheckpointOptions& cp) {
@@ -121,11 +129,9 @@ int main(int argc, char** argv) {
       ->add_option("--scale", map.scale,
                    "Also run this many elements, and compare the cost per element")
       ->check(CLI::Range(0, 100000));
-  add_storage(map_cmd, map.storage,
-              "An empty SQLite store or a Redis server (default: a scratch SQLite file)");
-  map_cmd->add_option("--timeout", map.timeout_s, "Give up after this many seconds")
-      ->check(CLI::PositiveNumber);
-  add_dir(map_cmd, map.dir);
+  add_store_timeout_dir(map_cmd, map.storage,
+                        "An empty SQLite store or a Redis server (default: a scratch SQLite file)",
+                        map.timeout_s, map.dir);
 
   HandOffOptions hand_off;
   auto* hand_off_cmd = app.add_subcommand(
@@ -134,11 +140,9 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 1000000));
   hand_off_cmd->add_option("--workers", hand_off.workers, "Worker processes")
       ->check(CLI::Range(1, 64));
-  add_storage(hand_off_cmd, hand_off.storage,
-              "An SQLite store or a Redis server (default: a scratch SQLite file)");
-  hand_off_cmd->add_option("--timeout", hand_off.timeout_s, "Give up after this many seconds")
-      ->check(CLI::PositiveNumber);
-  add_dir(hand_off_cmd, hand_off.dir);
+  add_store_timeout_dir(hand_off_cmd, hand_off.storage,
+                        "An SQLite store or a Redis server (default: a scratch SQLite file)",
+                        hand_off.timeout_s, hand_off.dir);
 
   auto* produce_cmd = app.add_subcommand(
       "peers-produce",
