@@ -60,6 +60,7 @@ class BackendWrapper : public Backend {
   Status load_map(const std::string& map_id, MapRow& out) override;
   Status load_map_slots(const std::string& map_id, std::uint32_t first, std::uint32_t limit,
                         std::vector<MapSlotRow>& out) override;
+  Status wait_for_settle(const std::string& map_id, Duration max_wait, bool& settled) override;
 
  private:
   std::shared_ptr<Backend> target_;

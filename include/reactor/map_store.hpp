@@ -11,6 +11,7 @@
 
 #include "reactor/records.hpp"
 #include "reactor/status.hpp"
+#include "reactor/value.hpp"
 
 namespace reactor {
 
@@ -24,6 +25,16 @@ class MapStore {
   // what a collector reads page by page, never all at once.
   virtual Status load_map_slots(const std::string& map_id, std::uint32_t first, std::uint32_t limit,
                                 std::vector<MapSlotRow>& out) = 0;
+  // Blocks until map `map_id` is settled or `max_wait` has passed; `settled`
+  // says which (it is read from the store after the wait is armed, so a settle
+  // committed by any process — before the call or during it — is never
+  // missed). Woken by the commit that settles the map, on every backend:
+  // memory (a condition variable), SQLite (a wake file the settling commit
+  // touches after its transaction, watched with inotify), Redis (a blocking
+  // pop, BLMOVE, on a list the settle script pushes to; the token is put back
+  // for other waiters). NotFound when the map does not exist. `max_wait` is
+  // real time on every backend.
+  virtual Status wait_for_settle(const std::string& map_id, Duration max_wait, bool& settled) = 0;
 };
 
 }  // namespace reactor

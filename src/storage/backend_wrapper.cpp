@@ -78,4 +78,9 @@ Status BackendWrapper::load_map_slots(const std::string& map_id, std::uint32_t f
   return target_->load_map_slots(map_id, first, limit, out);
 }
 
+Status BackendWrapper::wait_for_settle(const std::string& map_id, Duration max_wait,
+                                       bool& settled) {
+  return target_->wait_for_settle(map_id, max_wait, settled);
+}
+
 }  // namespace reactor

@@ -2,6 +2,10 @@
 // that settles a slot — release the next element, stop after an atomic failure, settle once and
 // resume the owner once — on every backend.
 #include <algorithm>
+#include <future>
+#include <thread>
+#include <type_traits>
+#include <utility>
 
 #include "conformance/conformance_support.hpp"
 
@@ -51,14 +55,44 @@ class MapConformance : public BackendConformance<Factory> {
   }
 
   // An element run's last commit: its terminal header and its slot.
-  void settle(std::uint32_t i, SlotState state, std::string body = "1") {
+  static CommitRequest report(std::uint32_t i, SlotState state, std::string body = "1") {
     CommitRequest c;
     const std::string id = element_run_id(kMap, i);
     c.headers.push_back(header(
         id, state == SlotState::kFailed ? RunStatus::kFailed : RunStatus::kCompleted, "r1", id));
     c.headers.back().reactor = "Element";
     c.settle = MapSettle{MapSlotRow{kMap, i, state, std::move(body)}};
-    this->commit_ok(c);
+    return c;
+  }
+  void settle(std::uint32_t i, SlotState state, std::string body = "1") {
+    this->commit_ok(report(i, state, std::move(body)));
+  }
+
+  // Another writer on this test's store, as another process opens it (the same file, the same
+  // server); for memory: the same backend, since each open of memory: is a store of its own.
+  Backend& other_writer() {
+    if constexpr (std::is_same_v<Factory, MemoryBackendFactory>) {
+      return this->db();
+    } else {
+      if (!other_) {
+        Status s = this->factory_.open(other_);
+        EXPECT_TRUE(s.ok()) << s.to_string();
+      }
+      return *other_;
+    }
+  }
+
+  struct Waited {
+    Status status;
+    bool settled = false;
+  };
+  // wait_for_settle on kMap from a thread of its own: a caller blocked on the map.
+  std::future<Waited> wait_for_settle(Duration max_wait) {
+    return std::async(std::launch::async, [this, max_wait] {
+      Waited w;
+      w.status = this->db().wait_for_settle(kMap, max_wait, w.settled);
+      return w;
+    });
   }
 
   MapRow map() {
@@ -107,6 +141,8 @@ class MapConformance : public BackendConformance<Factory> {
     const MapRow m = map();
     return m.released - std::min(m.released, m.done);
   }
+
+  std::unique_ptr<Backend> other_;  // other_writer()'s; goes before the factory's store
 };
 TYPED_TEST_SUITE(MapConformance, ConformanceBackends, BackendName);
 
@@ -314,6 +350,70 @@ TYPED_TEST(MapConformance, ElementRunsAreRunsOfTheirOwnThatLiveAsLongAsTheirOwne
   EXPECT_EQ(this->db().load_map(kMap, m).code(), StatusCode::kNotFound);
   EXPECT_TRUE(this->slots(0, 10).empty());
   EXPECT_FALSE(this->has_job("r1:sum[1]"));
+}
+
+// How long a waiter may take to see a settle: far more than a wake takes, far less than the
+// waits below, which a missing wake would sit out.
+constexpr auto kWoken = 20s;
+
+// A caller blocked on an async unit (a map of one element run elsewhere) is woken by the commit
+// of another writer that settles the map, not by its own deadline.
+TYPED_TEST(MapConformance, WaitForSettleReturnsWhenAnotherWriterSettlesTheMap) {
+  this->dispatch(1, 1);
+  Backend& other = this->other_writer();
+  auto waiter = this->wait_for_settle(60s);
+  // Blocked, not returned: the map is not settled yet.
+  EXPECT_EQ(waiter.wait_for(300ms), std::future_status::timeout);
+  Status s = other.commit(this->report(0, SlotState::kCompleted));
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  ASSERT_EQ(waiter.wait_for(kWoken), std::future_status::ready) << "no wake: the waiter sat out";
+  const auto w = waiter.get();
+  EXPECT_TRUE(w.status.ok()) << w.status.to_string();
+  EXPECT_TRUE(w.settled);
+}
+
+// Every caller blocked on the map is woken, not only the first.
+TYPED_TEST(MapConformance, WaitForSettleWakesEveryWaiter) {
+  this->dispatch(1, 1);
+  Backend& other = this->other_writer();
+  auto first = this->wait_for_settle(60s);
+  auto second = this->wait_for_settle(60s);
+  EXPECT_EQ(first.wait_for(300ms), std::future_status::timeout);
+  Status s = other.commit(this->report(0, SlotState::kFailed));
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  for (auto* waiter : {&first, &second}) {
+    ASSERT_EQ(waiter->wait_for(kWoken), std::future_status::ready);
+    const auto w = waiter->get();
+    EXPECT_TRUE(w.status.ok()) << w.status.to_string();
+    EXPECT_TRUE(w.settled);
+  }
+}
+
+TYPED_TEST(MapConformance, WaitForSettleOnASettledMapReturnsAtOnce) {
+  this->dispatch(1, 1);
+  this->settle(0, SlotState::kCompleted);
+  auto waiter = this->wait_for_settle(60s);
+  ASSERT_EQ(waiter.wait_for(kWoken), std::future_status::ready);
+  const auto w = waiter.get();
+  EXPECT_TRUE(w.status.ok()) << w.status.to_string();
+  EXPECT_TRUE(w.settled);
+}
+
+TYPED_TEST(MapConformance, WaitForSettleTimesOut) {
+  this->dispatch(2, 1);
+  this->settle(0, SlotState::kCompleted);  // one of two: still running
+  const auto started = std::chrono::steady_clock::now();
+  bool settled = true;
+  Status s = this->db().wait_for_settle(kMap, 50ms, settled);
+  EXPECT_TRUE(s.ok()) << s.to_string();
+  EXPECT_FALSE(settled);
+  EXPECT_GE(std::chrono::steady_clock::now() - started, 50ms);
+}
+
+TYPED_TEST(MapConformance, WaitForSettleOnAnUnknownMapIsNotFound) {
+  bool settled = true;
+  EXPECT_EQ(this->db().wait_for_settle("r1:none", 60s, settled).code(), StatusCode::kNotFound);
+  EXPECT_FALSE(settled);
 }
 
 }  // namespace

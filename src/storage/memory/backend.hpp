@@ -3,6 +3,7 @@
 // injected Clock, so tests drive leases and visibility timeouts without sleeping.
 #pragma once
 
+#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -38,6 +39,9 @@ class MemoryBackend final : public Backend {
   Status load_map(const std::string& map_id, MapRow& out) override;
   Status load_map_slots(const std::string& map_id, std::uint32_t first, std::uint32_t limit,
                         std::vector<MapSlotRow>& out) override;
+  // Waits on a condition variable that a settling commit notifies; max_wait
+  // is real time (the injected Clock judges expiry, not how long a caller blocks).
+  Status wait_for_settle(const std::string& map_id, Duration max_wait, bool& settled) override;
 
  private:
   // All helpers expect mu_ held.
@@ -46,7 +50,8 @@ class MemoryBackend final : public Backend {
                    std::int64_t now, Lease& out);
   bool run_has_job(const std::string& run_id) const;
   Status load_run_locked(const std::string& root_id, StoredRun& out) const;
-  void apply_settle(const MapSettle& settle, std::int64_t now);
+  // Whether the settle settled its map.
+  bool apply_settle(const MapSettle& settle, std::int64_t now);
   void purge_tree(const std::string& root_id, std::int64_t now);
 
   const std::shared_ptr<Clock> clock_;
@@ -61,6 +66,7 @@ class MemoryBackend final : public Backend {
   std::map<std::string, Lease> leases_;  // owner empty = released; the token stays
   std::map<std::string, MapRow> maps_;   // by map id
   std::map<std::pair<std::string, std::uint32_t>, MapSlotRow> slots_;  // (map, index)
+  std::condition_variable map_settled_;  // notified by a commit that settles a map
   std::int64_t next_job_id_ = 1;
   // One counter for every key: a token is never reused, even for a lease row
   // that was deleted and created again.

@@ -58,7 +58,7 @@ Status MemoryBackend::commit(const CommitRequest& c) {
     }
   }
   for (const auto& m : c.maps) maps_[m.map_id] = m;
-  if (c.settle) apply_settle(*c.settle, now);
+  if (c.settle && apply_settle(*c.settle, now)) map_settled_.notify_all();
   if (c.ack_job) {
     auto it = jobs_.find(*c.ack_job);
     if (it != jobs_.end() &&
@@ -73,10 +73,10 @@ Status MemoryBackend::commit(const CommitRequest& c) {
   return Status::Ok();
 }
 
-void MemoryBackend::apply_settle(const MapSettle& settle, std::int64_t now) {
+bool MemoryBackend::apply_settle(const MapSettle& settle, std::int64_t now) {
   const MapSlotRow& slot = settle.slot;
   auto map = maps_.find(slot.map_id);
-  if (map == maps_.end()) return;  // purged with its owner: nothing waits for it
+  if (map == maps_.end()) return false;  // purged with its owner: nothing waits for it
   auto [it, fresh] = slots_.try_emplace({slot.map_id, slot.index}, slot);
   std::optional<SlotState> before;
   if (!fresh) {
@@ -106,6 +106,7 @@ void MemoryBackend::apply_settle(const MapSettle& settle, std::int64_t now) {
       owner->second.wake_at_ms = now;
     }
   }
+  return out.settled;
 }
 
 }  // namespace reactor

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <chrono>
 #include <tuple>
 #include <unordered_set>
 
@@ -8,6 +9,15 @@
 namespace reactor {
 
 namespace {
+
+// When a wait of `max_wait` from now ends, saturating (Duration::max() waits for ever).
+std::chrono::steady_clock::time_point wait_deadline(Duration max_wait) {
+  using std::chrono::steady_clock;
+  const steady_clock::time_point now = steady_clock::now();
+  if (max_wait <= Duration::zero()) return now;
+  if (max_wait >= steady_clock::time_point::max() - now) return steady_clock::time_point::max();
+  return now + std::chrono::ceil<steady_clock::duration>(max_wait);
+}
 
 // A run with records of its own: a root a caller started, or an element of a fan-out map.
 bool is_root(const RunHeaderRow& h) { return h.root_id == h.id; }
@@ -195,6 +205,24 @@ Status MemoryBackend::load_map_slots(const std::string& map_id, std::uint32_t fi
     out.push_back(it->second);
   }
   return Status::Ok();
+}
+
+Status MemoryBackend::wait_for_settle(const std::string& map_id, Duration max_wait, bool& settled) {
+  settled = false;
+  const auto deadline = wait_deadline(max_wait);
+  std::unique_lock lock(mu_);
+  for (;;) {
+    auto it = maps_.find(map_id);
+    if (it == maps_.end()) return Status::NotFound("map " + map_id + " not found");
+    if (it->second.state == MapState::kSettled) {
+      settled = true;
+      return Status::Ok();
+    }
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= deadline) return Status::Ok();
+    // In slices, so a wait for ever never hands the library an absolute time it may overflow.
+    map_settled_.wait_until(lock, std::min(deadline, now + std::chrono::hours(1)));
+  }
 }
 
 }  // namespace reactor

@@ -57,6 +57,10 @@ class RedisBackend final : public Backend {
   Status load_map(const std::string& map_id, MapRow& out) override;
   Status load_map_slots(const std::string& map_id, std::uint32_t first, std::uint32_t limit,
                         std::vector<MapSlotRow>& out) override;
+  // Reads the map's row; while it is not settled, blocks on the map's wake
+  // list (docs/redis.md), which the settle script pushes a token onto, and
+  // reads the row again.
+  Status wait_for_settle(const std::string& map_id, Duration max_wait, bool& settled) override;
   std::uint64_t round_trips() const override;
 
  private:

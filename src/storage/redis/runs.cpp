@@ -1,3 +1,7 @@
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
 #include "storage/redis/backend.hpp"
 #include "storage/redis/call.hpp"
 #include "storage/redis/reply.hpp"
@@ -11,6 +15,7 @@ using redis::decode_headers;
 using redis::element;
 using redis::integer;
 using redis::map_key;
+using redis::map_settled_key;
 using redis::map_slots_key;
 using redis::read_map;
 using redis::read_slots;
@@ -114,6 +119,49 @@ Status RedisBackend::load_map_slots(const std::string& map_id, std::uint32_t fir
   return read_command({"ZRANGEBYSCORE", map_slots_key(client_.options().prefix, map_id),
                        std::to_string(first), "(" + std::to_string(end)},
                       [&](const redisReply& r) { return read_slots(map_id, r, out); });
+}
+
+Status RedisBackend::wait_for_settle(const std::string& map_id, Duration max_wait, bool& settled) {
+  using std::chrono::steady_clock;
+  settled = false;
+  steady_clock::time_point deadline = steady_clock::now();
+  if (max_wait >= steady_clock::time_point::max() - deadline) {
+    deadline = steady_clock::time_point::max();
+  } else if (max_wait > Duration::zero()) {
+    deadline += std::chrono::ceil<steady_clock::duration>(max_wait);
+  }
+  const std::string wake = map_settled_key(client_.options().prefix, map_id);
+  bool woken = false;
+  for (;;) {
+    MapRow map;
+    if (Status s = load_map(map_id, map); !s.ok()) return s;
+    if (map.state == MapState::kSettled) {
+      settled = true;
+      return Status::Ok();
+    }
+    // A token with the map unsettled is left from an earlier settle of a row since written
+    // again: dropped, or every wait would find it at once and spin.
+    if (woken) {
+      Reply gone;
+      if (Status s = client_.command({"DEL", wake}, gone); !s.ok()) return s;
+    }
+    const steady_clock::time_point now = steady_clock::now();
+    if (now >= deadline) return Status::Ok();
+    // At least 1 ms (BLMOVE 0 blocks for ever), at most an hour a call.
+    const auto wait =
+        std::clamp(std::chrono::ceil<std::chrono::milliseconds>(deadline - now),
+                   std::chrono::milliseconds(1), std::chrono::milliseconds(std::chrono::hours(1)));
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.3f", static_cast<double>(wait.count()) / 1000.0);
+    // A blocking pop that puts the token back (the list onto itself): a settle pushed before
+    // the wait is found at once, and every other caller waiting on the map finds it too.
+    Reply reply;
+    if (Status s = client_.command({"BLMOVE", wake, wake, "LEFT", "RIGHT", seconds}, reply, wait);
+        !s.ok()) {
+      return s;
+    }
+    woken = reply->type != REDIS_REPLY_NIL;
+  }
 }
 
 }  // namespace reactor

@@ -90,6 +90,9 @@ std::string map_key(const std::string& prefix, const std::string& map_id) {
 std::string map_slots_key(const std::string& prefix, const std::string& map_id) {
   return map_tag(prefix, map_id) + "slots:" + map_id;
 }
+std::string map_settled_key(const std::string& prefix, const std::string& map_id) {
+  return map_tag(prefix, map_id) + "settled:" + map_id;
+}
 
 std::string queue_set(const std::vector<std::string>& queues) {
   std::string key;

@@ -31,6 +31,8 @@ std::string run_jobs_key(const std::string& prefix, const std::string& run_id);
 // index), under the tag of the root whose tree holds the map.
 std::string map_key(const std::string& prefix, const std::string& map_id);
 std::string map_slots_key(const std::string& prefix, const std::string& map_id);
+// The list a settle pushes a token onto, for the callers blocked in wait_for_settle.
+std::string map_settled_key(const std::string& prefix, const std::string& map_id);
 
 std::string queue_set(const std::vector<std::string>& queues);
 

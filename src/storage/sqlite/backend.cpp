@@ -11,6 +11,7 @@
 #include "storage/sqlite/rows.hpp"
 #include "storage/sqlite/schema.hpp"
 #include "storage/sqlite/transact.hpp"
+#include "storage/sqlite/wake.hpp"
 #include "storage/storage_time.hpp"
 
 namespace reactor {
@@ -62,6 +63,7 @@ SqliteBackend::SqliteBackend(std::string url, const SqliteOptions& options,
     : url_(std::move(url)),
       options_(options),
       clock_(clock ? std::move(clock) : SystemClock::instance()),
+      wake_path_(sqlite::wake_path(options.path)),
       pool_(options.path, options.synchronous, options.busy_timeout_ms) {}
 
 std::int64_t SqliteBackend::now_ms() const { return storage::now_ms(*clock_); }
@@ -120,6 +122,8 @@ Status SqliteBackend::open(const std::string& url, const SqliteOptions& options,
   }
   // Every message above starts with the URL.
   if (!s.ok()) return Status::Unavailable("cannot open " + s.message());
+  // Best effort: a commit that settles a map and wait_for_settle each make it when missing.
+  sqlite::make_wake_file(backend->wake_path_);
   out = std::move(backend);
   return Status::Ok();
 }

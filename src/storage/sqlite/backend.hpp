@@ -51,6 +51,10 @@ class SqliteBackend final : public Backend {
   Status load_map(const std::string& map_id, MapRow& out) override;
   Status load_map_slots(const std::string& map_id, std::uint32_t first, std::uint32_t limit,
                         std::vector<MapSlotRow>& out) override;
+  // Watches the wake file (wake.hpp) that a settling commit touches, then
+  // reads the map row again after every change of it. Any process on the host
+  // may settle the map.
+  Status wait_for_settle(const std::string& map_id, Duration max_wait, bool& settled) override;
 
  private:
   enum class Mode { kRead, kWrite };
@@ -64,10 +68,12 @@ class SqliteBackend final : public Backend {
   Status transact(Mode mode, const char* what, Body&& body);
 
   std::int64_t now_ms() const;
-  // The writes of `c` in `db`'s write transaction (commit.cpp).
-  Status apply(sqlite::Connection& db, const CommitRequest& c);
+  // The writes of `c` in `db`'s write transaction (commit.cpp); `settled`
+  // says whether its settle settled a map.
+  Status apply(sqlite::Connection& db, const CommitRequest& c, bool& settled);
   // The map rows and the settle of `c` (maps.cpp).
-  Status write_maps(sqlite::Connection& db, const CommitRequest& c, std::int64_t now);
+  Status write_maps(sqlite::Connection& db, const CommitRequest& c, std::int64_t now,
+                    bool& settled);
   // fetch()'s writes in `db`'s write transaction (queue.cpp).
   void take_due_job(sqlite::Connection& db, const FetchRequest& f, std::int64_t now,
                     std::optional<Delivery>& delivery, Status& unreadable);
@@ -75,6 +81,7 @@ class SqliteBackend final : public Backend {
   const std::string url_;
   const SqliteOptions options_;
   const std::shared_ptr<Clock> clock_;
+  const std::string wake_path_;  // touched after a commit that settles a map (wake.hpp)
   sqlite::ConnectionPool pool_;
 };
 

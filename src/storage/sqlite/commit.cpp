@@ -3,6 +3,7 @@
 #include "storage/sqlite/row_fields.hpp"
 #include "storage/sqlite/rows.hpp"
 #include "storage/sqlite/transact.hpp"
+#include "storage/sqlite/wake.hpp"
 #include "storage/storage_time.hpp"
 
 namespace reactor {
@@ -105,7 +106,13 @@ const std::string& insert_job_sql() {
 
 Status SqliteBackend::commit(const CommitRequest& c) {
   if (Status s = storage::check_commit(c); !s.ok()) return s;
-  return transact(Mode::kWrite, "commit", [&](Connection& db) { return apply(db, c); });
+  bool settled = false;
+  Status s =
+      transact(Mode::kWrite, "commit", [&](Connection& db) { return apply(db, c, settled); });
+  // After the transaction, never inside it: a waiter woken before the settle is visible would
+  // read the map unsettled and sleep on.
+  if (s.ok() && settled) sqlite::touch_wake_file(wake_path_);
+  return s;
 }
 
 // One transaction: a run's last commit and the worker's next fetch share one write lock and one
@@ -117,19 +124,22 @@ Status SqliteBackend::commit_then_fetch(const CommitRequest& c, const FetchReque
   if (Status s = storage::check_commit(c); !s.ok()) return s;
   if (f.owner.empty()) return commit(c);
   std::optional<Delivery> fetched;
+  bool settled = false;
   Status s = transact(Mode::kWrite, "commit", [&](Connection& db) -> Status {
     fetched.reset();
-    if (Status applied = apply(db, c); !applied.ok()) return applied;
+    if (Status applied = apply(db, c, settled); !applied.ok()) return applied;
     Status unreadable;
     take_due_job(db, f, now_ms(), fetched, unreadable);
     if (!unreadable.ok()) fetched.reset();
     return Status::Ok();
   });
+  if (s.ok() && settled) sqlite::touch_wake_file(wake_path_);  // after the transaction, as above
   if (s.ok()) next = std::move(fetched);
   return s;
 }
 
-Status SqliteBackend::apply(Connection& db, const CommitRequest& c) {
+Status SqliteBackend::apply(Connection& db, const CommitRequest& c, bool& settled) {
+  settled = false;  // this attempt's: a transaction retried whole starts again
   const std::int64_t now = now_ms();
   // Fence first, in the same transaction as the writes: a writer whose token is no longer
   // the newest writes nothing, so a paused zombie can never overwrite its successor's state.
@@ -188,7 +198,7 @@ Status SqliteBackend::apply(Connection& db, const CommitRequest& c) {
     kJobSpecFields(j, bind);
     st.run();
   }
-  if (Status s = write_maps(db, c, now); !s.ok()) return s;
+  if (Status s = write_maps(db, c, now, settled); !s.ok()) return s;
   if (c.ack_job) {
     db.prepare("DELETE FROM jobs WHERE id = ? AND (lease_owner IS NULL OR lease_owner = ?)")
         .bind(*c.ack_job, c.ack_owner)

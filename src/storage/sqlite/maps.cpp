@@ -6,6 +6,7 @@
 #include "storage/sqlite/row_fields.hpp"
 #include "storage/sqlite/rows.hpp"
 #include "storage/sqlite/transact.hpp"
+#include "storage/sqlite/wake.hpp"
 
 namespace reactor {
 
@@ -69,7 +70,8 @@ void enqueue(Connection& db, const JobSpec& j) {
 
 }  // namespace
 
-Status SqliteBackend::write_maps(Connection& db, const CommitRequest& c, std::int64_t now) {
+Status SqliteBackend::write_maps(Connection& db, const CommitRequest& c, std::int64_t now,
+                                 bool& settled) {
   for (const MapRow& m : c.maps) upsert_map(db, m);
   if (!c.settle) return Status::Ok();
   const MapSlotRow& slot = c.settle->slot;
@@ -96,6 +98,7 @@ Status SqliteBackend::write_maps(Connection& db, const CommitRequest& c, std::in
         .run();
     enqueue(db, JobSpec{map.queue, JobKind::kStart, id, map.element_reactor, now, 0});
   }
+  settled = out.settled;
   if (out.settled) {
     enqueue(db, JobSpec{map.queue, JobKind::kResume, map.owner_id, map.owner_reactor, now, 0});
     db.prepare("UPDATE runs SET wake_at = ? WHERE id = ? AND status = 'waiting'")
@@ -113,6 +116,25 @@ Status SqliteBackend::load_map(const std::string& map_id, MapRow& out) {
     }
     return Status::Ok();
   });
+}
+
+Status SqliteBackend::wait_for_settle(const std::string& map_id, Duration max_wait, bool& settled) {
+  settled = false;
+  const auto deadline = sqlite::wake_deadline(max_wait);
+  // Armed before the first read: a settle that read misses touches the file after the watch
+  // exists, so its event is never lost.
+  sqlite::WakeWatch watch;
+  if (Status s = watch.arm(wake_path_); !s.ok()) return s;
+  for (;;) {
+    MapRow map;
+    if (Status s = load_map(map_id, map); !s.ok()) return s;
+    if (map.state == MapState::kSettled) {
+      settled = true;
+      return Status::Ok();
+    }
+    if (std::chrono::steady_clock::now() >= deadline) return Status::Ok();
+    if (Status s = watch.wait_until(deadline); !s.ok()) return s;
+  }
 }
 
 Status SqliteBackend::load_map_slots(const std::string& map_id, std::uint32_t first,

@@ -53,7 +53,7 @@ for _, root in ipairs(roots) do
   -- under the root's id is noted under its tag.
   for _, id in ipairs(redis.call('SMEMBERS', run_key(root, 'elements'))) do purge_run(id) end
   for _, map_id in ipairs(redis.call('SMEMBERS', run_key(root, 'maps'))) do
-    redis.call('DEL', map_key(map_id), slots_key(map_id))
+    redis.call('DEL', map_key(map_id), slots_key(map_id), settled_key(map_id))
   end
   redis.call('DEL', run_key(root, 'elements'), run_key(root, 'maps'))
 end

@@ -41,11 +41,13 @@ local function root_of(run_id) return redis.call('HGET', RUNS, run_id) or run_id
 -- purge_expired finds them with it.
 local function tree_root(id) return string.match(id, '^[^:]*') end
 -- `what` of that root: 'maps' and 'elements' (sets of ids), 'map:<map id>' (a map's row, a hash
--- whose fields are MapRow's, src/records/fields.hpp) and 'slots:<map id>' (its slot records by
--- index, a sorted set).
+-- whose fields are MapRow's, src/records/fields.hpp), 'slots:<map id>' (its slot records by
+-- index, a sorted set) and 'settled:<map id>' (a list holding a token once the map settled, for
+-- the callers blocked in wait_for_settle).
 local function tree_key(id, what) return run_key(tree_root(id), what) end
 local function map_key(map_id) return tree_key(map_id, 'map:' .. map_id) end
 local function slots_key(map_id) return tree_key(map_id, 'slots:' .. map_id) end
+local function settled_key(map_id) return tree_key(map_id, 'settled:' .. map_id) end
 
 -- Fields of a root's rows hash: h:<run id> header, i:<run id> inputs,
 -- s:<run id>#<index> step, t:<seq> trace event.

@@ -10,6 +10,9 @@
 -- records.cpp): they are stored, so they never change.
 local MAP_RUNNING, MAP_FAILING, MAP_SETTLED = 'running', 'failing', 'settled'
 local SLOT_FAILED, SLOT_UNDONE = 'failed', 'undone'
+-- How long a settled map's wake token is kept: a map's own keys have no expiry (they go with
+-- their tree root), and a caller blocked in wait_for_settle reads the row before it waits.
+local SETTLED_TTL_MS = 3600000
 
 -- Writes a map's row whole: `pairs` are its field names and values (MapRow's field list,
 -- map_id first), and notes the map under the root whose tree holds it.
@@ -119,5 +122,11 @@ local function settle(map_id, index, state, record, wakeups)
              int(m.done), 'failed', int(m.failed), 'undone', int(m.undone))
   local now = now_ms()
   if release then release_element(m, release, now, wakeups) end
-  if settled then resume_owner(m, now, wakeups) end
+  if settled then
+    resume_owner(m, now, wakeups)
+    -- Wakes the callers blocked in wait_for_settle; the token stays for those that come later
+    -- (they take it and put it back), until the map is purged or an hour has passed.
+    redis.call('RPUSH', settled_key(map_id), '1')
+    redis.call('PEXPIRE', settled_key(map_id), SETTLED_TTL_MS)
+  end
 end
