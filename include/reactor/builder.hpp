@@ -93,6 +93,31 @@ class Builder {
   // them element(name), become each element's inputs.
   Builder& map(std::string name, const Definition& element_reactor);
 
+  // Async units (docs/async.md): work sent off as a job of its own while the run goes on.
+  // Steps that read the unit's result (result(name)) wait for it to finish and get its real
+  // Success or Failure (a failure read is the reader's own, and rolls the run back); the others
+  // run as soon as it is dispatched. A unit rolls itself back: it is never on the run's undo
+  // stack, and one that fails unread leaves the run to complete. The run ends only once every
+  // unit it dispatched has finished (a failing run does not wait for them).
+  //
+  // async_step: a step, as step(name, fn) declares it (arguments, compensate, retries, timeout),
+  // whose attempts run in its own job, as the reactor "<reactor>.<name>" of one step. undo() is
+  // rejected: a unit is never undone.
+  template <typename F>
+  requires(!std::derived_from<F, Step>) Builder& async_step(std::string name, F fn) {
+    step(std::move(name), std::move(fn));
+    return make_async_step();
+  }
+  template <typename T, typename... CtorArgs>
+  Builder& async_step(std::string name, CtorArgs... ctor_args) {
+    step<T>(std::move(name), std::move(ctor_args)...);
+    return make_async_step();
+  }
+  // async_reactor: a run of `child` with its own id (<root>:<path>[0]), linked to this run,
+  // started with the step's arguments as inputs — validated at dispatch: invalid ones fail this
+  // step. Its retries are its own steps'; retries() on it is rejected.
+  Builder& async_reactor(std::string name, const Definition& child);
+
   // Modifiers of the last declared step.
   Builder& argument(std::string name, ArgumentSource source);
   Builder& wait_for(std::string step);
@@ -198,6 +223,7 @@ class Builder {
   struct State;
   Builder& add_step(std::string name, RunFn fn);
   Builder& add_step_class(std::string name, StepFactory factory);
+  Builder& make_async_step();
   StepSpec* current(const char* modifier);
   Builder& hand_off(HandOff::Kind kind, std::string step);
 

@@ -98,7 +98,9 @@ concept UndoAllFunction = std::is_invocable_r_v<StepResult, F&, const MapResults
   "StepResult(const MapResults& completed, StepContext&), and return a StepResult (Success() " \
   "once every completed element is reverted)"
 
-enum class StepKind { kStep, kCompose, kMap };
+// kAsync: an async unit (Builder::async_step, async_reactor) — its `child` runs as a run of its
+// own, dispatched as a job while the run goes on (docs/async.md).
+enum class StepKind { kStep, kCompose, kMap, kAsync };
 
 struct DefinitionData;
 
@@ -149,7 +151,14 @@ struct StepSpec {
   bool fan_out = false;
   std::uint32_t batch_size = 50;
   std::optional<ArgumentSource> batch_size_source;  // the batch size as an input or a result
+  // kAsync: the child is this step's own body as a reactor of one step (async_step), named
+  // "<reactor>.<step>"; otherwise a reactor of the user's (async_reactor).
+  bool own_body = false;
 };
+
+// Whether step `reader` reads the result of step `unit` (an argument, a map's source or batch
+// size): what makes it wait for an async unit to finish rather than only to be dispatched.
+bool reads_result_of(const DefinitionData& def, std::size_t reader, std::size_t unit);
 
 // Where a run started by a caller (Engine::run, durable) goes on in a worker: right after
 // `step` finishes, or just before it starts (Builder::background_after, background_before).

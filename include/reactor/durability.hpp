@@ -41,6 +41,15 @@ struct DurabilityOptions {
   // its lease) fails its run with ErrorKind::kInterrupted, instead of
   // killing workers for ever. Each lost execution is in the trace.
   int max_interrupted_executions = 3;
+  // A caller (Engine::run) whose step reads an async unit still running waits
+  // for it this long, woken by the store; then the reader fails with
+  // ErrorKind::kAsyncWaitTimeout (docs/async.md). A caller waiting for units
+  // nobody reads hands the run to the workers instead.
+  Duration async_wait_timeout = std::chrono::seconds(30);
+  // In a worker, a run whose step reads an async unit still running is
+  // parked (suspended, its thread freed) until the unit finishes; its reader
+  // fails with ErrorKind::kAsyncParkTimeout this long after the dispatch.
+  Duration async_park_timeout = std::chrono::hours(1);
   // A delivery that finds its run's lease held by a live execution (a
   // duplicate) is put off by base + uniform(0, jitter), as often as needed,
   // without spending any retry budget.

@@ -35,6 +35,9 @@ enum class ErrorKind {
   kCorruptRecord,       // a stored record could not be read
   kContention,          // the store stayed busy through lock_snooze_max_attempts snoozes
   kValueTooLarge,       // a step returned a value past the limits (reactor/limits.hpp); compensated
+  kAsyncWaitTimeout,    // a caller waited async_wait_timeout for an async unit a step reads
+  kAsyncParkTimeout,    // a parked run waited async_park_timeout since an async unit's dispatch
+  kAsyncUnitFailed,     // a step read an async unit that failed (and rolled itself back)
   kInternal,
 };
 

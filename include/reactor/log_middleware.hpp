@@ -33,6 +33,7 @@ class LogMiddleware final : public Observer {
   void on_undo_complete(const EventContext&) override;
   void on_undo_fail(const EventContext&, const std::string& message) override;
   void on_hand_off(const EventContext&, const std::string& where) override;
+  void on_async_dispatch(const EventContext&, const std::string& unit_run) override;
 
  private:
   void line(const char* event, const EventContext& ctx, const std::string& extra);

@@ -51,6 +51,9 @@ class Observer {
   // The caller handed the run to a worker at its hand-off point, `where` ("after" or "before")
   // the step of the context; called once the hand-off is committed.
   virtual void on_hand_off(const EventContext&, const std::string& /*where*/) {}
+  // The step of the context, an async unit, was sent off as run `unit_run` (docs/async.md);
+  // called once its dispatch is committed, before its outcome is known.
+  virtual void on_async_dispatch(const EventContext&, const std::string& /*unit_run*/) {}
 };
 
 }  // namespace reactor

@@ -39,6 +39,9 @@ enum class StepStatus {
   // Its work runs as jobs of their own (a fan-out map's elements): the run
   // goes on with other branches, or waits, until they report.
   kDispatched,
+  // An async unit that failed and rolled itself back: the run fails only if a
+  // step reads it (docs/async.md).
+  kUnitFailed,
 };
 
 const char* to_string(StepStatus s);

@@ -11,7 +11,7 @@ namespace reactor {
 namespace {
 
 // Stored in run records and branched on by callers: never rename an entry.
-constexpr std::array<std::pair<ErrorKind, const char*>, 14> kErrorKindNames{{
+constexpr std::array<std::pair<ErrorKind, const char*>, 17> kErrorKindNames{{
     {ErrorKind::kStepFailed, "step_failed"},
     {ErrorKind::kTimeout, "timeout"},
     {ErrorKind::kInputInvalid, "input_invalid"},
@@ -25,6 +25,9 @@ constexpr std::array<std::pair<ErrorKind, const char*>, 14> kErrorKindNames{{
     {ErrorKind::kCorruptRecord, "corrupt_record"},
     {ErrorKind::kContention, "contention"},
     {ErrorKind::kValueTooLarge, "value_too_large"},
+    {ErrorKind::kAsyncWaitTimeout, "async_wait_timeout"},
+    {ErrorKind::kAsyncParkTimeout, "async_park_timeout"},
+    {ErrorKind::kAsyncUnitFailed, "async_unit_failed"},
     {ErrorKind::kInternal, "internal"},
 }};
 

@@ -21,7 +21,7 @@ constexpr std::array<std::pair<RunStatus, const char*>, 8> kRunStatusNames{{
     {RunStatus::kHalted, "halted"},
 }};
 
-constexpr std::array<std::pair<StepStatus, const char*>, 10> kStepStatusNames{{
+constexpr std::array<std::pair<StepStatus, const char*>, 11> kStepStatusNames{{
     {StepStatus::kPending, "pending"},
     {StepStatus::kRunning, "running"},
     {StepStatus::kRetryScheduled, "retry_scheduled"},
@@ -32,6 +32,7 @@ constexpr std::array<std::pair<StepStatus, const char*>, 10> kStepStatusNames{{
     {StepStatus::kCompensated, "compensated"},
     {StepStatus::kUndone, "undone"},
     {StepStatus::kDispatched, "dispatched"},
+    {StepStatus::kUnitFailed, "unit_failed"},
 }};
 
 template <typename Enum, std::size_t N>

@@ -73,6 +73,21 @@ Builder& Builder::map(std::string name, const Definition& element_reactor) {
   return *this;
 }
 
+Builder& Builder::async_reactor(std::string name, const Definition& child) {
+  auto& steps = state_->data.steps;
+  steps.push_back(new_step(std::move(name), StepKind::kAsync, steps.size()));
+  steps.back().child = child.data();
+  return *this;
+}
+
+// The step just declared becomes an async unit; build() makes its body a reactor of its own.
+Builder& Builder::make_async_step() {
+  StepSpec& s = state_->data.steps.back();
+  s.kind = StepKind::kAsync;
+  s.own_body = true;
+  return *this;
+}
+
 StepSpec* Builder::current(const char* modifier) {
   if (state_->data.steps.empty()) {
     state_->misuse.push_back(std::string(modifier) + "() called before any step was declared");
@@ -100,12 +115,14 @@ Builder& Builder::wait_for(std::initializer_list<std::string> steps) {
 }
 
 // Rollback functions belong to plain steps: a composed child or a map rolls
-// back through its own steps.
+// back through its own steps. An async_step compensates its own failure in its job.
 static bool accepts_rollback_fn(const StepSpec& s) { return s.kind == StepKind::kStep; }
+// A step with a body of its own: a plain step, or an async_step.
+static bool has_own_body(const StepSpec& s) { return s.kind == StepKind::kStep || s.own_body; }
 
 Builder& Builder::compensate(CompensateFn fn) {
   if (StepSpec* s = current("compensate")) {
-    if (!accepts_rollback_fn(*s) || s->factory) {
+    if (!has_own_body(*s) || s->factory) {
       state_->misuse.push_back("step '" + s->name +
                                "': compensate() applies to function steps only (a Step class, "
                                "compose or map rolls back through its own code)");
@@ -117,7 +134,11 @@ Builder& Builder::compensate(CompensateFn fn) {
 
 Builder& Builder::undo(UndoFn fn) {
   if (StepSpec* s = current("undo")) {
-    if (!accepts_rollback_fn(*s) || s->factory) {
+    if (s->kind == StepKind::kAsync) {
+      state_->misuse.push_back("step '" + s->name +
+                               "': undo() is not allowed on an async unit: it is never undone "
+                               "(its job compensates its own failure)");
+    } else if (!accepts_rollback_fn(*s) || s->factory) {
       state_->misuse.push_back("step '" + s->name +
                                "': undo() applies to function steps only (a Step class, compose "
                                "or map rolls back through its own code)");
@@ -129,10 +150,10 @@ Builder& Builder::undo(UndoFn fn) {
 
 Builder& Builder::retries(RetryPolicy policy) {
   if (StepSpec* s = current("retries")) {
-    if (s->kind != StepKind::kStep) {
+    if (!has_own_body(*s)) {
       state_->misuse.push_back("step '" + s->name +
-                               "': retries() is not allowed on compose or map (their own steps "
-                               "declare retries)");
+                               "': retries() is not allowed on compose, map or async_reactor "
+                               "(their own steps declare retries)");
     }
     s->retry = policy;
   }
@@ -141,7 +162,7 @@ Builder& Builder::retries(RetryPolicy policy) {
 
 Builder& Builder::timeout(Duration limit) {
   if (StepSpec* s = current("timeout")) {
-    if (s->kind != StepKind::kStep) {
+    if (!has_own_body(*s)) {
       state_->misuse.push_back("step '" + s->name + "': timeout() applies to plain steps only");
     }
     s->timeout = limit;
@@ -153,7 +174,7 @@ Builder& Builder::validate_output(Schema schema) {
   if (StepSpec* s = current("validate_output")) {
     // Only a plain step's value is checked (and compensated on failure); accepting the
     // modifier on compose or map would silently check nothing.
-    if (s->kind != StepKind::kStep) {
+    if (!has_own_body(*s)) {
       state_->misuse.push_back("step '" + s->name +
                                "': validate_output() applies to plain steps only (check a "
                                "composed reactor's or a map's value in its own steps)");

@@ -120,7 +120,7 @@ class Checker {
       if (!index_.count(w)) fail_step(s, "wait_for refers to unknown step '" + w + "'");
       if (w == s.name) fail_step(s, "wait_for refers to itself");
     }
-    if (s.kind == StepKind::kCompose && !s.declares_arguments) {
+    if ((s.kind == StepKind::kCompose || s.kind == StepKind::kAsync) && !s.declares_arguments) {
       check_child_inputs(s, inputs_the_child_declares(s));
     } else if (s.kind != StepKind::kStep) {
       check_child_inputs(s, names);
@@ -241,6 +241,12 @@ class Checker {
     if (!returns_name) return;
     auto it = index_.find(*returns_name);
     if (it == index_.end()) fail("returns() names unknown step '" + *returns_name + "'");
+    if (d_.steps[it->second].kind == StepKind::kAsync) {
+      // The run's value would be whatever the unit left, read by no step: name a reader instead.
+      fail("returns() names async unit '" + *returns_name +
+           "': a run's value is a step's that reads it (argument result(\"" + *returns_name +
+           "\"))");
+    }
     d_.returns = it->second;
   }
 
@@ -258,6 +264,39 @@ class Checker {
     auto it = index_.find(hand_offs[0].second);
     if (it == index_.end()) fail(declared(hand_offs[0]) + " names unknown step");
     d_.hand_off = HandOff{hand_offs[0].first, it->second};
+  }
+
+  // An async_step's body becomes the reactor "<reactor>.<step>" of one step, which its job runs:
+  // its inputs are the step's arguments (or, without any, the reactor's inputs), and its value
+  // the step's.
+  void make_unit_reactors() {
+    for (StepSpec& s : d_.steps) {
+      if (s.kind != StepKind::kAsync || !s.own_body || s.child) continue;
+      auto unit = std::make_shared<DefinitionData>();
+      unit->name = d_.name + "." + s.name;
+      StepSpec body = s;
+      body.kind = StepKind::kStep;
+      body.own_body = false;
+      body.index = 0;
+      body.wait_for.clear();
+      if (s.declares_arguments) {
+        for (ArgumentSpec& a : body.arguments) {
+          unit->inputs.push_back(InputSpec{a.name, any()});
+          a.source = input(a.name);
+        }
+      } else {
+        unit->inputs = d_.inputs;
+      }
+      unit->steps.push_back(std::move(body));
+      finish_definition(*unit, s.name);
+      s.child = std::move(unit);
+      s.run = nullptr;
+      s.factory = nullptr;
+      s.compensate = nullptr;
+      s.retry = RetryPolicy{};
+      s.timeout.reset();
+      s.output_schema.reset();
+    }
   }
 
   bool has_input(const std::string& name) const {
@@ -320,10 +359,23 @@ std::string fingerprint_of(const DefinitionData& d) {
 
 }  // namespace
 
+bool reads_result_of(const DefinitionData& def, std::size_t reader, std::size_t unit) {
+  const StepSpec& r = def.steps[reader];
+  auto names_unit = [&](const std::optional<ArgumentSource>& src) {
+    return src && src->kind() == ArgumentSource::Kind::kResult &&
+           src->name() == def.steps[unit].name;
+  };
+  for (const ArgumentSpec& a : r.arguments) {
+    if (a.result_step == unit) return true;
+  }
+  return names_unit(r.map_source) || names_unit(r.batch_size_source);
+}
+
 void finish_definition(DefinitionData& data, const std::optional<std::string>& returns_name,
                        const HandOffNames& hand_offs) {
   Checker c(data);
   c.check_names();
+  c.make_unit_reactors();
   for (const auto& s : data.steps) {
     c.check_body(s);
     c.check_retry(s);

@@ -15,12 +15,14 @@ void add_named(std::map<std::string, Definition>& by_name, const Definition& def
   }
 }
 
-// The element reactors of the fan-out maps in `def`, however deep: a worker resolves an element
-// run's reactor by name.
+// The element reactors of the fan-out maps and the reactors of the async units in `def`, however
+// deep: a worker resolves an element run's or a unit run's reactor by name.
 void add_elements(std::map<std::string, Definition>& parts, const DefinitionData& def) {
   for (const StepSpec& s : def.steps) {
     if (!s.child) continue;
-    if (s.kind == StepKind::kMap && s.fan_out) add_named(parts, Definition(s.child));
+    if ((s.kind == StepKind::kMap && s.fan_out) || s.kind == StepKind::kAsync) {
+      add_named(parts, Definition(s.child));
+    }
     add_elements(parts, *s.child);
   }
 }

@@ -69,7 +69,7 @@ Run DurableFanOut::element_run(const Map& map, std::uint32_t index, Value inputs
 Status DurableFanOut::dispatch(const Map& map, std::uint32_t& total) {
   total = 0;
   MapRow stored;
-  Status s = env_.backend.load_map(map.map_id, stored);
+  Status s = map.fresh ? Status::NotFound("") : env_.backend.load_map(map.map_id, stored);
   if (s.ok()) {
     total = stored.total;
     return s;
@@ -120,6 +120,11 @@ Status DurableFanOut::dispatch(const Map& map, std::uint32_t& total) {
   row.released = static_cast<std::uint32_t>(window.size());
   c.maps.push_back(std::move(row));
   return env_.backend.commit(c);
+}
+
+Status DurableFanOut::wait_for_settle(const std::string& map_id, Duration max_wait,
+                                      bool& settled) {
+  return env_.backend.wait_for_settle(map_id, max_wait, settled);
 }
 
 Status DurableFanOut::state(const std::string& map_id, MapRow& out) {

@@ -21,6 +21,7 @@ class DurableFanOut final : public FanOut {
   DurableFanOut(DurableEnv& env, const Writer& owner, const Run& root);
 
   Status dispatch(const Map& map, std::uint32_t& total) override;
+  Status wait_for_settle(const std::string& map_id, Duration max_wait, bool& settled) override;
   Status state(const std::string& map_id, MapRow& out) override;
   Status slots(const std::string& map_id, std::uint32_t first, std::uint32_t limit,
                std::vector<MapSlotRow>& out) override;

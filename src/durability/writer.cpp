@@ -76,6 +76,7 @@ ExecuteHooks hooks_for(const Writer& w, LeaseKeeper::Entry& entry, bool yield_on
   h.yield_on_retry_wait = yield_on_retry_wait;
   h.checkpoint_min_interval = w.env.options.checkpoint_min_interval;
   h.hung_step_grace = w.env.options.hung_step_grace;
+  h.async_park_timeout = w.env.options.async_park_timeout;
   h.on_hung_step = [&entry] { entry.abandoned = true; };
   // Principle 10: a lease is trusted only until its deadline; no body starts without enough of it.
   const Duration margin = w.env.options.lease_margin > Duration::zero()

@@ -33,7 +33,7 @@ ExecuteOutcome execute_run(Run& root, const Definition& def, const ExecuteEnv& e
     // A retry's due time wakes it by then; its fan-out maps, when they settle.
     root.suspension = ex.yield_at_ms()
                           ? Suspension{SuspensionKind::kUntil, *ex.yield_at_ms(), {}, 0}
-                          : Suspension{SuspensionKind::kChildren, 0, {}, 0};
+                          : Suspension{SuspensionKind::kChildren, ex.children_give_up_ms(), {}, 0};
     ex.touch_header(root);
     ex.checkpoint(/*force=*/true);
     out.suspended = !ex.stopped();

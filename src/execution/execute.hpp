@@ -65,6 +65,12 @@ struct ExecuteHooks {
   // stops the tree there, the body not started.
   std::function<Status()> before_body;
   Duration hung_step_grace{0};
+  // A caller (Engine::run) waits this long, woken by the store, for an async unit a step reads
+  // (DurabilityOptions::async_wait_timeout); unset: the run is handed back (a worker parks it)
+  // instead.
+  std::optional<Duration> async_wait;
+  // A parked run's reader of an async unit fails this long after the unit's dispatch.
+  Duration async_park_timeout = std::chrono::hours(1);
   // Where fan-out maps send their elements (durability/fan_out.hpp); nullptr:
   // a fan-out map runs inline.
   FanOut* fan_out = nullptr;

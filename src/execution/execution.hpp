@@ -79,7 +79,15 @@ class Execution {
   void yield_until(std::int64_t due_ms);
   // Hands the run back until its fan-out maps settle (their last element
   // enqueues its resume): every driver unwinds.
-  void yield_for_children() { yield_for_children_ = true; }
+  // `give_up_ms` (0: none): when it is woken anyway, to give up waiting (a parked reader's
+  // async_park_timeout).
+  void yield_for_children(std::int64_t give_up_ms = 0) {
+    yield_for_children_ = true;
+    if (give_up_ms != 0 && (children_give_up_ms_ == 0 || give_up_ms < children_give_up_ms_)) {
+      children_give_up_ms_ = give_up_ms;
+    }
+  }
+  std::int64_t children_give_up_ms() const { return children_give_up_ms_; }
   bool yielded() const { return yield_at_ms_.has_value() || yield_for_children_; }
   const std::optional<std::int64_t>& yield_at_ms() const { return yield_at_ms_; }
   // Stops the whole tree where it is, as a refused commit does (a store that
@@ -133,6 +141,7 @@ class Execution {
   Status stop_reason_;
   std::optional<std::int64_t> yield_at_ms_;
   bool yield_for_children_ = false;
+  std::int64_t children_give_up_ms_ = 0;
   bool hand_off_ = false;  // under mu_
   std::string hand_off_step_;
   const char* hand_off_where_ = "";

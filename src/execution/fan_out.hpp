@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "reactor/clock.hpp"
 #include "reactor/definition.hpp"
 #include "reactor/error.hpp"
 #include "reactor/records.hpp"
@@ -30,6 +31,9 @@ class FanOut {
     const DefinitionData* element = nullptr;
     bool atomic = true;
     std::uint32_t batch_size = 1;
+    // No execution dispatched it before (its step was never started under another): the
+    // store need not be asked whether the map exists.
+    bool fresh = false;
     // The elements' inputs in index order, from `first`, at most `limit`;
     // fewer: the last page. A non-ok status fails the dispatch with it.
     std::function<Status(std::uint32_t first, std::uint32_t limit, std::vector<Value>& inputs)>
@@ -42,6 +46,9 @@ class FanOut {
   // was lost right after) is left as it is and its total returned. Durable
   // when it returns ok.
   virtual Status dispatch(const Map& map, std::uint32_t& total) = 0;
+  // Blocks until the map settles or `max_wait` passes (`settled` says which), woken by the
+  // store (MapStore::wait_for_settle): how a caller waits for an async unit a step reads.
+  virtual Status wait_for_settle(const std::string& map_id, Duration max_wait, bool& settled) = 0;
   // The map's record. NotFound: it was never dispatched (an inline map).
   virtual Status state(const std::string& map_id, MapRow& out) = 0;
   // Its slots among indices [first, first + limit), in index order.

@@ -120,7 +120,7 @@ bool RunDriver::collect_settled(Lock& lock) {
     if (map.state != MapState::kSettled) continue;
     dispatched_.erase(i);
     lock.unlock();
-    Attempt a = collect_map(i, map);
+    Attempt a = def_.steps[i].kind == StepKind::kAsync ? collect_unit(i, map) : collect_map(i, map);
     lock.lock();
     if (a.interrupted || ex_.stopped()) return false;
     record(i, run_.steps[i].attempts, std::move(a), lock);

@@ -118,7 +118,10 @@ void RunDriver::compensate(std::size_t i, Lock& lock) {
 void RunDriver::undo_completed(Lock& lock, std::vector<RollbackFailure>& failures) {
   std::vector<std::size_t> completed;
   for (std::size_t i = 0; i < run_.steps.size(); ++i) {
-    if (run_.steps[i].status == StepStatus::kCompleted) completed.push_back(i);
+    // An async unit is never undone by the run: it rolls itself back.
+    if (run_.steps[i].status == StepStatus::kCompleted && def_.steps[i].kind != StepKind::kAsync) {
+      completed.push_back(i);
+    }
   }
   std::sort(completed.begin(), completed.end(), [&](std::size_t a, std::size_t b) {
     return run_.steps[a].completion_seq > run_.steps[b].completion_seq;

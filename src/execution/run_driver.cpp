@@ -88,8 +88,10 @@ void RunDriver::rebuild_schedule() {
     StepRecord& rec = run_.steps[i];
     if (hooks.previous_token != 0 && rec.token == hooks.previous_token) previous_wrote_steps = true;
     if (rec.status == StepStatus::kRunning && def_.steps[i].kind != StepKind::kStep) {
-      // A composed child or an inline map has no side effect of its own: it carries on with
-      // its runs, whose steps account for their own executions.
+      // A composed child, an inline map or an async unit's dispatch has no side effect of its
+      // own: it carries on with its runs, whose steps account for their own executions. A
+      // unit's dispatch may have been committed: it is done again only if it was not.
+      if (def_.steps[i].kind == StepKind::kAsync) relaunched_.insert(i);
       rec.status = StepStatus::kPending;
       rec.attempts = rec.attempts > 0 ? rec.attempts - 1 : 0;
     } else if (rec.status == StepStatus::kRunning) {
@@ -103,8 +105,7 @@ void RunDriver::rebuild_schedule() {
       }
     }
     for (auto dep : def_.steps[i].dependencies) {
-      auto st = run_.steps[dep].status;
-      if (st != StepStatus::kCompleted && st != StepStatus::kSkipped) ++waiting_on_[i];
+      if (!dependency_met(i, dep)) ++waiting_on_[i];
     }
   }
   for (std::size_t i = 0; i < n; ++i) {
@@ -185,7 +186,8 @@ void RunDriver::forward(Lock& lock) {
     if (in_flight_ == 0) {
       if (ex_.halted_from_outside()) break;
       if (collect_settled(lock)) continue;
-      if (!dispatched_.empty()) {
+      if (awaits_children()) {
+        if (fail_overdue_readers(lock) || wait_for_units(lock)) continue;
         wait_for_maps();
         break;
       }
@@ -200,7 +202,7 @@ void RunDriver::forward(Lock& lock) {
   while (helpers_ > 0) wait_settled(lock);  // they run on this driver
   // A run handed back with nothing left to run ends here rather than for the next worker.
   const bool all_ran =
-      !failing_ && !halting_ && ready_.empty() && retry_waiting_.empty() && dispatched_.empty();
+      !failing_ && !halting_ && ready_.empty() && retry_waiting_.empty() && !awaits_children();
   if (ex_.stopped() || ex_.yielded() || (ex_.handing_back() && !all_ran)) return;
   if (failing_) {
     run_.status = RunStatus::kRollingBack;
@@ -337,9 +339,10 @@ void RunDriver::launch_after_retry_wait(std::size_t i, Lock&) {
   });
 }
 
-// Nothing runs but fan-out maps (and maybe retries waiting): the run is handed back until a map
-// settles — its last element enqueues the run's resume — or the earliest retry is due. Even a
-// failing or halting run waits for its maps: their completed elements are rolled back after.
+// Nothing runs but fan-out maps and async units (and maybe retries waiting): the run is handed
+// back until one settles — its last run enqueues the run's resume —, the earliest retry is due,
+// or a step reading a unit has waited async_park_timeout for it (a parked run). Even a failing
+// or halting run waits for its maps: their completed elements are rolled back after.
 void RunDriver::wait_for_maps() {
   std::int64_t due = INT64_MAX;
   if (!stop_launching()) {
@@ -347,9 +350,15 @@ void RunDriver::wait_for_maps() {
   }
   if (due != INT64_MAX) {
     ex_.yield_until(due);
-  } else {
-    ex_.yield_for_children();
+    return;
   }
+  std::int64_t give_up = INT64_MAX;  // a parked reader's deadline wakes the run to fail it
+  for (auto i : dispatched_) {
+    if (std::optional<std::int64_t> until = read_deadline(i); until && !ex_.hooks().async_wait) {
+      give_up = std::min(give_up, *until);
+    }
+  }
+  ex_.yield_for_children(give_up == INT64_MAX ? 0 : give_up);
 }
 
 // Nothing else can run: wait on the clock for the earliest retry, then make

@@ -52,8 +52,11 @@ class RunDriver {
     std::optional<RunError> child_error;
     // The tree stopped mid-child: record nothing.
     bool interrupted = false;
-    // A fan-out map's elements were dispatched: the step waits for them.
+    // A fan-out map's elements (an async unit) were dispatched: the step waits for them.
     bool dispatched = false;
+    // An async unit finished (settled, or ran inline): its outcome is the unit's, recorded by
+    // record_unit — a failure is no failure of the run unless a step reads it.
+    bool unit_outcome = false;
     // What a transform threw, when an argument could not be resolved.
     std::string exception_type;
 
@@ -116,7 +119,23 @@ class RunDriver {
   void check_value_limits(const StepSpec& spec, Attempt& a) const;
   void record(std::size_t i, int attempt_no, Attempt a, Lock& lock);
   void record_failure(std::size_t i, int attempt_no, Attempt a, Lock& lock);
-  void mark_done(std::size_t i);
+  // Which dependents of a finished step to release: an async unit releases the steps that do
+  // not read it when it is dispatched, and its readers when it finishes.
+  enum class Release { kAll, kNonReaders, kReaders };
+  void mark_done(std::size_t i, Release which = Release::kAll);
+  bool dependency_met(std::size_t step, std::size_t dep) const;
+
+  // async_unit.cpp — async units (docs/async.md).
+  Attempt run_async(std::size_t i, const Launch& l);
+  Attempt collect_unit(std::size_t i, const MapRow& map);
+  void record_dispatch(std::size_t i, int attempt_no, Lock& lock);
+  void record_unit(std::size_t i, int attempt_no, Attempt a, Lock& lock);
+  std::optional<Attempt> failed_unit_read_by(std::size_t i) const;
+  bool readers_waiting(std::size_t unit) const;
+  bool awaits_children() const;
+  std::optional<std::int64_t> read_deadline(std::size_t unit) const;
+  bool fail_overdue_readers(Lock& lock);
+  bool wait_for_units(Lock& lock);
 
   // fan_out_map.cpp — a fan-out map's elements as runs of their own (docs/maps.md).
   std::string map_id_of(std::size_t i) const;
@@ -151,7 +170,9 @@ class RunDriver {
   std::vector<std::size_t> waiting_on_;  // unfinished dependencies per step
   std::priority_queue<std::size_t, std::vector<std::size_t>, std::greater<>> ready_;
   std::set<std::size_t> retry_waiting_;
-  std::set<std::size_t> dispatched_;  // fan-out maps waiting for their elements
+  std::set<std::size_t> dispatched_;  // fan-out maps and async units waiting for their runs
+  std::set<std::size_t> relaunched_;  // async units started before, by an execution since lost
+  std::optional<std::int64_t> caller_wait_until_;  // when a caller stops waiting for units
   int in_flight_ = 0;                 // steps prepared and not yet recorded
   std::vector<Launch> burst_;         // steps being prepared to start together
   bool bursting_ = false;             // a thread is preparing burst_

@@ -34,6 +34,11 @@ std::optional<RunDriver::Launch> RunDriver::prepare(std::size_t i, Lock& lock) {
   l.i = i;
   mock_if_overridden(i, l);
   const StepSpec& spec = l.spec(def_);
+  if (std::optional<Attempt> failed = failed_unit_read_by(i)) {
+    // It reads an async unit that failed: that failure is its own, and it never starts.
+    record_failure(i, run_.steps[i].attempts, std::move(*failed), lock);
+    return std::nullopt;
+  }
   lock.unlock();
   std::optional<ArgumentError> unresolved = spec.kind == StepKind::kMap
                                                 ? resolve_map_source(spec, l)
@@ -65,6 +70,7 @@ void RunDriver::execute(Launch& l, Lock& lock) {
                          [&](Observer& o) { o.on_step_start(event(i, l.attempt_no)); });
   Attempt a = spec.kind == StepKind::kMap       ? run_map(i, l)
               : spec.kind == StepKind::kCompose ? run_compose(i, l.args)
+              : spec.kind == StepKind::kAsync   ? run_async(i, l)
                                                 : run_plain(spec, l.args, l.attempt_no);
   lock.lock();
   if (a.interrupted || ex_.stopped()) return;
@@ -314,22 +320,41 @@ RunDriver::Attempt RunDriver::run_map_inline(std::size_t i, const Value& items) 
   return a;
 }
 
-void RunDriver::mark_done(std::size_t i) {
+void RunDriver::mark_done(std::size_t i, Release which) {
   for (auto d : def_.steps[i].dependents) {
+    if (which != Release::kAll && reads_result_of(def_, d, i) != (which == Release::kReaders)) {
+      continue;
+    }
     if (--waiting_on_[d] == 0 && run_.steps[d].status == StepStatus::kPending) ready_.push(d);
   }
+}
+
+// Whether `step` no longer waits for its dependency `dep`: a step finished, or an async unit
+// that `step` does not read dispatched (one it reads: finished, whatever its outcome).
+bool RunDriver::dependency_met(std::size_t step, std::size_t dep) const {
+  const StepStatus st = run_.steps[dep].status;
+  if (def_.steps[dep].kind == StepKind::kAsync) {
+    if (st == StepStatus::kCompleted || st == StepStatus::kUnitFailed) return true;
+    return st == StepStatus::kDispatched && !reads_result_of(def_, step, dep);
+  }
+  return st == StepStatus::kCompleted || st == StepStatus::kSkipped;
 }
 
 void RunDriver::record(std::size_t i, int attempt_no, Attempt a, Lock& lock) {
   StepRecord& rec = run_.steps[i];
   const std::int64_t now = ex_.now_ms();
   const std::string& path = path_of(i);
+  if (a.unit_outcome) {
+    record_unit(i, attempt_no, std::move(a), lock);
+    return;
+  }
   if (a.dispatched) {
     // Its elements run as jobs of their own; it is collected when the map settles.
     rec.status = StepStatus::kDispatched;
     dispatched_.insert(i);
     ex_.trace(TraceType::kRun, path, attempt_no, "dispatched", {}, now);
     ex_.touch_step(run_, i);
+    if (def_.steps[i].kind == StepKind::kAsync) record_dispatch(i, attempt_no, lock);
     return;
   }
   rec.finished_at_ms = now;

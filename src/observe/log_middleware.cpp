@@ -178,4 +178,11 @@ void LogMiddleware::on_hand_off(const EventContext& ctx, const std::string& wher
   line("hand_off", ctx, extra);
 }
 
+// event=async_dispatch run=… reactor=… step=notify attempt=1 unit_run=…:notify[0]
+void LogMiddleware::on_async_dispatch(const EventContext& ctx, const std::string& unit_run) {
+  std::string extra;
+  append_pair(extra, "unit_run", unit_run);
+  line("async_dispatch", ctx, extra);
+}
+
 }  // namespace reactor

@@ -51,7 +51,7 @@ std::optional<std::string> shape_error(const Run& run, const DefinitionData& def
     }
     if (auto e = value_limit_error(rec.result, max_bytes, "its result")) return of_step(*e);
     const std::size_t most_children = spec.kind == StepKind::kStep      ? 0
-                                      : spec.kind == StepKind::kCompose ? 1
+                                      : spec.kind != StepKind::kMap     ? 1
                                                                         : kMaxMapElements;
     if (rec.children.size() > most_children) {
       return of_step("the record holds " + std::to_string(rec.children.size()) +

@@ -393,3 +393,39 @@ TEST(BuilderValidation, AHandOffPointIsOneAndNamesAStep) {
   EXPECT_FALSE(plain.hand_off().has_value());
   EXPECT_EQ(plain.fingerprint(), handed.fingerprint());
 }
+
+TEST(BuilderValidation, AsyncUnitsRejectWhatTheyCannotHonour) {
+  const Definition child = Builder("Child").step("x", ok_step).build();
+  EXPECT_THAT(rejection(Builder("R").async_step("a", ok_step).undo(
+                  [](const Value&, const Args&, StepContext&) { return Success(); })),
+              AllOf(HasSubstr("step 'a'"), HasSubstr("undo() is not allowed on an async unit")));
+  EXPECT_THAT(rejection(Builder("R").async_reactor("a", child).retries(fixed_backoff(3, std::chrono::seconds(1)))),
+              AllOf(HasSubstr("step 'a'"), HasSubstr("retries() is not allowed")));
+  EXPECT_THAT(
+      rejection(Builder("R").async_step("a", ok_step).step("b", ok_step).returns("a")),
+      AllOf(HasSubstr("returns() names async unit 'a'"), HasSubstr("result(\"a\")")));
+  EXPECT_THAT(rejection(Builder("R").async_reactor("a", child).argument("y", value(1))),
+              HasSubstr("argument 'y' is not an input of child reactor 'Child'"));
+}
+
+TEST(BuilderValidation, AnAsyncStepsBodyIsAReactorOfOneStepNamedAfterIt) {
+  const Definition d = Builder("Order")
+                           .input("id", integer())
+                           .async_step("notify", ok_step)
+                           .argument("who", input("id"))
+                           .retries(fixed_backoff(3, std::chrono::seconds(1)))
+                           .build();
+  const StepSpec& s = d.steps()[0];
+  EXPECT_EQ(s.kind, StepKind::kAsync);
+  EXPECT_TRUE(s.own_body);
+  ASSERT_TRUE(s.child != nullptr);
+  EXPECT_EQ(s.child->name, "Order.notify");
+  ASSERT_EQ(s.child->inputs.size(), 1u);
+  EXPECT_EQ(s.child->inputs[0].name, "who");
+  ASSERT_EQ(s.child->steps.size(), 1u);
+  EXPECT_EQ(s.child->steps[0].retry.max_attempts(), 3);
+  EXPECT_EQ(s.child->returns, 0u);
+  Registry registry;
+  registry.add(d);
+  EXPECT_TRUE(registry.find("Order.notify").has_value());  // a worker resolves its runs by name
+}

@@ -1,0 +1,260 @@
+// Async units in the driver (docs/async.md): an async_step's or async_reactor's run sent off as
+// a job of its own — a fan-out map of one element, to the store — while the run goes on. Steps
+// that do not read it run as soon as it is dispatched; its readers wait for it: in a caller, a
+// wait the store wakes (async_wait_timeout); in a worker, the run parks (async_park_timeout).
+#include <algorithm>
+
+#include "base/run_errors.hpp"
+#include "definition/inputs.hpp"
+#include "execution/run_driver.hpp"
+
+namespace reactor {
+
+namespace {
+
+// The inputs a composed child or an async unit is started with: the step's arguments, or
+// without any, the run's inputs the child declares.
+Value child_inputs(const StepSpec& spec, const Args& args) {
+  Value inputs = args.to_json();
+  if (spec.declares_arguments) return inputs;
+  Value declared = Value::object();
+  for (const InputSpec& in : spec.child->inputs) {
+    if (auto it = inputs.find(in.name); it != inputs.end()) declared[in.name] = std::move(*it);
+  }
+  return declared;
+}
+
+std::string seconds_of(Duration d) {
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
+  if (ms % 1000 != 0) return std::to_string(ms) + " ms";
+  return std::to_string(ms / 1000) + " s";
+}
+
+}  // namespace
+
+// Dispatches unit i: its run created and its job enqueued in one commit fenced by this
+// execution's lease. Without a store (an in-process engine) the unit runs here, as a composed
+// child whose outcome is the unit's. Inputs the unit's reactor rejects fail this step.
+RunDriver::Attempt RunDriver::run_async(std::size_t i, const Launch& l) {
+  const StepSpec& spec = def_.steps[i];
+  Value inputs = child_inputs(spec, l.args);
+  if (std::vector<FieldError> errors = validate_inputs(*spec.child, inputs); !errors.empty()) {
+    Attempt a;
+    a.result = Failure("invalid inputs for async unit '" + spec.child->name +
+                           "': " + describe(errors),
+                       false);
+    a.kind = ErrorKind::kInputInvalid;
+    a.body_started = false;
+    a.validation_errors = std::move(errors);
+    return a;
+  }
+  if (ex_.fan_out() == nullptr) {
+    Attempt a = run_compose(i, l.args);
+    if (a.interrupted) return a;
+    if (a.result.outcome() == Outcome::kHalt) {
+      a.result = Failure("async unit '" + spec.name + "' halted", false);
+    }
+    a.unit_outcome = true;
+    return a;
+  }
+  FanOut::Map map;
+  map.map_id = map_id_of(i);
+  map.parent = &run_;
+  map.path = path_of(i);
+  map.element = spec.child.get();
+  map.fresh = !relaunched_.contains(i);
+  map.inputs = [&](std::uint32_t first, std::uint32_t, std::vector<Value>& out) {
+    if (first == 0) out.push_back(inputs);
+    return Status::Ok();
+  };
+  std::uint32_t total = 0;
+  Attempt a;
+  if (Status s = ex_.fan_out()->dispatch(map, total); !s.ok()) {
+    Lock lock(ex_.mutex());
+    ex_.stop(s);
+    a.interrupted = true;
+    return a;
+  }
+  a.dispatched = true;
+  return a;
+}
+
+// The unit's outcome, from its one slot: its value, or its error (it rolled itself back).
+RunDriver::Attempt RunDriver::collect_unit(std::size_t i, const MapRow& map) {
+  Attempt a;
+  a.unit_outcome = true;
+  std::vector<MapSlotRow> slot;
+  Status s = ex_.fan_out()->slots(map.map_id, 0, 1, slot);
+  if (s.ok() && slot.empty()) s = Status::Corruption("async unit " + map.map_id + " has no slot");
+  try {
+    if (s.ok()) {
+      Value body = Value::parse(slot[0].body);
+      if (slot[0].state == SlotState::kCompleted) {
+        a.result = Success(std::move(body));
+      } else if (slot[0].state == SlotState::kHalted) {
+        a.result = Failure("async unit '" + def_.steps[i].name + "' halted", false);
+      } else {
+        RunError e = body.get<RunError>();
+        a.result = Failure(e.message, false);
+        a.child_error = std::move(e);
+      }
+    }
+  } catch (const std::exception& e) {
+    s = Status::Corruption("async unit " + map.map_id + ": unreadable slot: " + e.what());
+  }
+  if (!s.ok()) {
+    Lock lock(ex_.mutex());
+    ex_.stop(s);
+    a.interrupted = true;
+  }
+  return a;
+}
+
+// Unit i is dispatched: the steps that do not read it go on, and so may the hand-off.
+void RunDriver::record_dispatch(std::size_t i, int attempt_no, Lock& lock) {
+  mark_done(i, Release::kNonReaders);
+  (void)hands_off(i, HandOff::Kind::kAfter);
+  if (ex_.observers().empty()) return;
+  const std::string unit_run = element_run_id(map_id_of(i), 0);
+  lock.unlock();
+  ex_.observers().notify("async_dispatch", [&](Observer& o) {
+    o.on_async_dispatch(event(i, attempt_no), unit_run);
+  });
+  lock.lock();
+}
+
+// Unit i finished: completed with its value, or failed — rolled back by itself, a failure of
+// the run only for a step that reads it (failed_unit_read_by). Its readers go on.
+void RunDriver::record_unit(std::size_t i, int attempt_no, Attempt a, Lock& lock) {
+  StepRecord& rec = run_.steps[i];
+  const bool was_dispatched = dispatched_.erase(i) > 0 || rec.status == StepStatus::kDispatched;
+  const std::int64_t now = ex_.now_ms();
+  rec.finished_at_ms = now;
+  const bool ok = a.result.ok();
+  if (ok) {
+    rec.status = StepStatus::kCompleted;
+    rec.completion_seq = run_.next_completion_seq++;
+    rec.result = std::move(a.result).value();
+  } else {
+    rec.status = StepStatus::kUnitFailed;
+    rec.error = a.result.message();
+    RunError e = a.child_error ? *a.child_error : RunError{};
+    if (!a.child_error) e.message = rec.error;
+    rec.result = Value(e);
+  }
+  ex_.trace(TraceType::kRun, path_of(i), attempt_no, ok ? "success" : "failure",
+            ok ? "" : rec.error, now);
+  mark_done(i, was_dispatched ? Release::kReaders : Release::kAll);
+  if (!was_dispatched) (void)hands_off(i, HandOff::Kind::kAfter);
+  ex_.touch_step(run_, i);
+  ex_.touch_header(run_);
+  if (ex_.observers().empty()) return;
+  const std::string message = rec.error;
+  lock.unlock();
+  if (ok) {
+    ex_.observers().notify("step_complete", [&](Observer& o) {
+      o.on_step_complete(event(i, attempt_no), Outcome::kSuccess);
+    });
+  } else {
+    ex_.observers().notify("step_fail",
+                           [&](Observer& o) { o.on_step_fail(event(i, attempt_no), message); });
+  }
+  lock.lock();
+}
+
+// Step i reads an async unit that failed: its attempt, failed with that unit's failure.
+std::optional<RunDriver::Attempt> RunDriver::failed_unit_read_by(std::size_t i) const {
+  for (std::size_t u : def_.steps[i].dependencies) {
+    if (run_.steps[u].status != StepStatus::kUnitFailed || !reads_result_of(def_, i, u)) continue;
+    Attempt a;
+    a.result = Failure("async unit '" + path_of(u) + "' failed: " + run_.steps[u].error, false);
+    a.kind = ErrorKind::kAsyncUnitFailed;
+    a.body_started = false;
+    return a;
+  }
+  return std::nullopt;
+}
+
+// Whether a step that has not started reads unit `unit`.
+bool RunDriver::readers_waiting(std::size_t unit) const {
+  for (std::size_t d : def_.steps[unit].dependents) {
+    if (run_.steps[d].status == StepStatus::kPending && reads_result_of(def_, d, unit)) return true;
+  }
+  return false;
+}
+
+// Whether the run waits for runs of its own: a fan-out map always (its elements are rolled back
+// with it), an async unit unless the run is failing or halting (a unit rolls itself back).
+bool RunDriver::awaits_children() const {
+  return std::any_of(dispatched_.begin(), dispatched_.end(), [&](std::size_t i) {
+    return def_.steps[i].kind != StepKind::kAsync || (!failing_ && !halting_);
+  });
+}
+
+// When the readers of unit `unit` stop waiting: a caller's wait ends async_wait_timeout after it
+// began; a parked run's, async_park_timeout after the unit's dispatch. nullopt: not yet known.
+std::optional<std::int64_t> RunDriver::read_deadline(std::size_t unit) const {
+  if (def_.steps[unit].kind != StepKind::kAsync || !readers_waiting(unit)) return std::nullopt;
+  if (ex_.hooks().async_wait) return caller_wait_until_;
+  return run_.steps[unit].started_at_ms +
+         std::chrono::duration_cast<std::chrono::milliseconds>(ex_.hooks().async_park_timeout)
+             .count();
+}
+
+// The readers of a unit still running past their deadline fail, typed, naming it: the run rolls
+// back (without waiting for the unit). True when one did.
+bool RunDriver::fail_overdue_readers(Lock& lock) {
+  const std::int64_t now = ex_.now_ms();
+  const bool caller = ex_.hooks().async_wait.has_value();
+  for (std::size_t u : dispatched_) {
+    std::optional<std::int64_t> until = read_deadline(u);
+    if (!until || now < *until) continue;
+    const std::string why =
+        caller ? "async_wait_timeout: async unit '" + path_of(u) + "' did not finish within " +
+                     seconds_of(*ex_.hooks().async_wait)
+               : "async_park_timeout: async unit '" + path_of(u) + "' did not finish within " +
+                     seconds_of(ex_.hooks().async_park_timeout) + " of its dispatch";
+    for (std::size_t d : def_.steps[u].dependents) {
+      if (run_.steps[d].status != StepStatus::kPending || !reads_result_of(def_, d, u)) continue;
+      Attempt a;
+      a.result = Failure(why, false);
+      a.kind = caller ? ErrorKind::kAsyncWaitTimeout : ErrorKind::kAsyncParkTimeout;
+      a.body_started = false;
+      record_failure(d, run_.steps[d].attempts, std::move(a), lock);
+    }
+    return true;
+  }
+  return false;
+}
+
+// A caller with nothing to run but async units waits for one — a step's unit first — woken by
+// the store, until async_wait_timeout since it began waiting; then the run is handed back
+// (wait_for_maps) for a worker to go on with. True: a unit may have finished; look again.
+bool RunDriver::wait_for_units(Lock& lock) {
+  if (!ex_.hooks().async_wait || ex_.fan_out() == nullptr) return false;
+  std::optional<std::size_t> unit;
+  for (std::size_t i : dispatched_) {
+    if (def_.steps[i].kind != StepKind::kAsync) continue;
+    if (!unit || (readers_waiting(i) && !readers_waiting(*unit))) unit = i;
+  }
+  if (!unit) return false;
+  const std::int64_t now = ex_.now_ms();
+  if (!caller_wait_until_) {
+    caller_wait_until_ =
+        now + std::chrono::duration_cast<std::chrono::milliseconds>(*ex_.hooks().async_wait).count();
+  }
+  if (now >= *caller_wait_until_) return false;
+  const std::string map_id = map_id_of(*unit);
+  bool settled = false;
+  lock.unlock();
+  Status s = ex_.fan_out()->wait_for_settle(
+      map_id, std::chrono::milliseconds(*caller_wait_until_ - now), settled);
+  lock.lock();
+  if (!s.ok()) {
+    ex_.stop(s);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace reactor

@@ -1,0 +1,146 @@
+// What the fan-out and async-unit scenarios share: a side-effect log keyed by idempotency key,
+// and a backend that injects the faults a test names (commits refused, deliveries lost or
+// held by a worker that died) and checks back-pressure at every commit.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "reactor/backend_wrapper.hpp"
+
+namespace reactor::conformance {
+
+// What element bodies and undos did: (kind, idempotency key), in order. 'S' a body that
+// completed, 'F' one that failed, 'U' an undo.
+class Effects {
+ public:
+  void add(char kind, std::string key) {
+    std::lock_guard lock(mu_);
+    log_.emplace_back(kind, std::move(key));
+  }
+  // How many entries of one kind have a key containing `part`.
+  int count_containing(char kind, const std::string& part) const {
+    std::lock_guard lock(mu_);
+    return static_cast<int>(std::count_if(log_.begin(), log_.end(), [&](const auto& e) {
+      return e.first == kind && e.second.find(part) != std::string::npos;
+    }));
+  }
+  int count(char kind, const std::string& key) const {
+    std::lock_guard lock(mu_);
+    return static_cast<int>(std::count(log_.begin(), log_.end(), std::make_pair(kind, key)));
+  }
+  // The keys of one kind, in order, with `run_id` cut from their front.
+  std::vector<std::string> keys(char kind, const std::string& run_id) const {
+    std::lock_guard lock(mu_);
+    std::vector<std::string> out;
+    for (const auto& [k, key] : log_) {
+      if (k == kind) out.push_back(key.rfind(run_id, 0) == 0 ? key.substr(run_id.size()) : key);
+    }
+    return out;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::vector<std::pair<char, std::string>> log_;
+};
+
+// Refuses commits a test names (a process that died before its commit), and checks at every
+// commit that no map has more than its batch_size elements released and unreported.
+class FaultyBackend : public BackendWrapper {
+ public:
+  using BackendWrapper::BackendWrapper;
+
+  // Called with every commit; true refuses it (Unavailable), once per call that says so.
+  std::function<bool(const CommitRequest&)> refuse;
+  // Called with every job delivered; true loses it: acknowledged, as by a worker that then died
+  // without doing it, and not handed to the caller.
+  std::function<bool(const Job&)> lose;
+  // Called with every job delivered; true keeps it from the caller as if the worker that fetched
+  // it died at once: its delivery and its run's lease stay held until they lapse.
+  std::function<bool(const Job&)> die_with;
+  std::atomic<int> refused{0};
+  std::atomic<std::uint32_t> most_outstanding{0};
+  std::atomic<std::uint32_t> batch_size{0};
+
+  Status commit(const CommitRequest& c) override {
+    if (should_refuse(c)) return Status::Unavailable("commit refused (injected)");
+    Status s = BackendWrapper::commit(c);
+    check_window(c);
+    return s;
+  }
+  Status commit_then_fetch(const CommitRequest& c, const FetchRequest& f,
+                           std::optional<Delivery>& next) override {
+    next.reset();
+    if (should_refuse(c)) return Status::Unavailable("commit refused (injected)");
+    Status s = BackendWrapper::commit_then_fetch(c, f, next);
+    check_window(c);
+    lose_if_asked(next, f.owner);
+    return s;
+  }
+  Status fetch(const FetchRequest& f, std::optional<Delivery>& out) override {
+    Status s = BackendWrapper::fetch(f, out);
+    lose_if_asked(out, f.owner);
+    return s;
+  }
+  Status wait_then_fetch(const FetchRequest& f, Duration max_wait,
+                         std::optional<Delivery>& out) override {
+    Status s = BackendWrapper::wait_then_fetch(f, max_wait, out);
+    lose_if_asked(out, f.owner);
+    return s;
+  }
+
+ private:
+  void lose_if_asked(std::optional<Delivery>& d, const std::string& owner) {
+    std::function<bool(const Job&)> f, dies;
+    {
+      std::lock_guard lock(mu_);
+      f = lose;
+      dies = die_with;
+    }
+    if (d && dies && dies(d->job)) {
+      d.reset();
+      return;
+    }
+    if (!d || !f || !f(d->job)) return;
+    CommitRequest ack;
+    ack.ack_job = d->job.id;
+    ack.ack_owner = owner;
+    (void)BackendWrapper::commit(ack);
+    if (d->run_leased) {
+      (void)BackendWrapper::release_lease(d->run_lease.key, d->run_lease.owner,
+                                          d->run_lease.token);
+    }
+    d.reset();
+  }
+  bool should_refuse(const CommitRequest& c) {
+    std::function<bool(const CommitRequest&)> f;
+    {
+      std::lock_guard lock(mu_);
+      f = refuse;
+    }
+    if (!f || !f(c)) return false;
+    ++refused;
+    return true;
+  }
+  void check_window(const CommitRequest& c) {
+    std::string map_id;
+    if (c.settle) map_id = c.settle->slot.map_id;
+    if (!c.maps.empty()) map_id = c.maps.front().map_id;
+    if (map_id.empty()) return;
+    MapRow m;
+    if (!BackendWrapper::load_map(map_id, m).ok()) return;
+    const std::uint32_t out = m.released - std::min(m.released, m.done);
+    std::uint32_t seen = most_outstanding.load();
+    while (out > seen && !most_outstanding.compare_exchange_weak(seen, out)) {
+    }
+    batch_size = m.batch_size;
+  }
+  std::mutex mu_;
+};
+
+}  // namespace reactor::conformance

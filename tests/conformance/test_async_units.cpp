@@ -1,0 +1,352 @@
+// Async units end to end (Builder::async_step, async_reactor; docs/async.md, issue 18), on every
+// backend: a unit is a run of its own, dispatched while its run goes on; a step that reads it
+// waits — in a caller woken by the store, in a worker parked — and gets its real outcome. Side
+// effects go to a log keyed by idempotency key, so every test says how often each one happened.
+#include <atomic>
+#include <thread>
+
+#include "conformance/conformance_support.hpp"
+#include "conformance/faulty_backend.hpp"
+#include "reactor/reactor.hpp"
+#include "reactor/worker.hpp"
+
+namespace reactor::conformance {
+namespace {
+
+// A step that logs 'S' under its idempotency key and returns `value`, undone with a 'U'.
+Builder& logged(Builder& b, Effects& fx, const std::string& name, Value value) {
+  return b
+      .step(name,
+            [&fx, value](const Args&, StepContext& ctx) -> StepResult {
+              fx.add('S', ctx.idempotency_key());
+              return Success(value);
+            })
+      .undo([&fx](const Value&, const Args&, StepContext& ctx) -> StepResult {
+        fx.add('U', ctx.idempotency_key());
+        return Success();
+      });
+}
+
+// Invoice (render → store): store fails when input "fail" is true; render is undone.
+Definition invoice(Effects& fx) {
+  Builder b("Invoice");
+  b.input("amount", integer()).input("fail", boolean().default_value(false));
+  logged(b, fx, "render", "pdf");
+  b.step("store",
+         [&fx](const Args& a, StepContext& ctx) -> StepResult {
+           if (a.get<bool>("fail")) return Failure("store refuses", false);
+           fx.add('S', ctx.idempotency_key());
+           return Success(Value{{"invoice", a.get<int>("amount")}});
+         })
+      .argument("amount", input("amount"))
+      .argument("fail", input("fail"))
+      .wait_for("render");
+  return b.returns("store").build();
+}
+
+// reserve → bill (a unit: async_step, or async_reactor Invoice) → side (waits for bill without
+// reading it) and, when `read`, close (returns what bill returned). Input fail_unit fails the
+// unit; input gate_unit makes it fail retryably until *gate is set.
+Definition order(Effects& fx, bool read, bool child, std::atomic<bool>* gate = nullptr) {
+  Builder b(read ? "Read" : "Unread");
+  b.input("fail_unit", boolean().default_value(false));
+  logged(b, fx, "reserve", "reserved");
+  if (child) {
+    b.async_reactor("bill", invoice(fx))
+        .argument("amount", value(42))
+        .argument("fail", input("fail_unit"))
+        .wait_for("reserve");
+  } else {
+    b.async_step("bill",
+                 [&fx, gate](const Args& a, StepContext& ctx) -> StepResult {
+                   if (gate != nullptr && !gate->load()) return Failure("gate closed");
+                   if (a.get<bool>("fail")) {
+                     fx.add('F', ctx.idempotency_key());
+                     return Failure("card declined", false);
+                   }
+                   fx.add('S', ctx.idempotency_key());
+                   return Success(Value{{"invoice", 42}});
+                 })
+        .argument("fail", input("fail_unit"))
+        .compensate([&fx](const std::string&, const Args&, StepContext& ctx) -> StepResult {
+          fx.add('C', ctx.idempotency_key());
+          return Success();
+        })
+        .retries(fixed_backoff(10000, 20ms))
+        .wait_for("reserve");
+  }
+  logged(b, fx, "side", "side").wait_for("bill");
+  if (!read) return b.build();
+  b.step("close", [](const Args& a) -> StepResult { return Success(a["bill"]); })
+      .argument("bill", result("bill"));
+  return b.returns("close").build();
+}
+
+template <typename Factory>
+class AsyncUnits : public ::testing::Test {
+ protected:
+  static constexpr Duration kLeaseTtl = 1s;
+
+  void SetUp() override {
+    std::unique_ptr<Backend> raw;
+    Status s = factory_.open(raw);
+    ASSERT_TRUE(s.ok()) << s.to_string();
+    store_ = std::make_shared<FaultyBackend>(std::move(raw));
+    engine_ = make_engine(factory_.clock());
+  }
+  void TearDown() override {
+    if (worker_) worker_->stop_now();
+    worker_.reset();
+  }
+
+  std::unique_ptr<Engine> make_engine(std::shared_ptr<Clock> clock,
+                                      Duration wait = std::chrono::seconds(30),
+                                      Duration park = std::chrono::hours(1)) {
+    EngineOptions options;
+    options.clock = std::move(clock);
+    options.backend = store_;
+    options.durability.lease_ttl = kLeaseTtl;
+    options.durability.lock_snooze_base_delay = 50ms;
+    options.durability.lock_snooze_jitter = 0s;
+    options.durability.async_wait_timeout = wait;
+    options.durability.async_park_timeout = park;
+    return std::make_unique<Engine>(std::move(options));
+  }
+
+  void add(const Definition& d) { engine_->registry().add(d); }
+
+  void start_worker(int threads = 1) {
+    WorkerOptions w;
+    w.threads = threads;
+    w.sweeper = false;  // the tests sweep when they mean to
+    w.poll_interval = 2ms;
+    w.idle_wait = 20ms;
+    worker_ = std::make_unique<Worker>(*engine_, w);
+    worker_->start();
+  }
+
+  std::string start(const std::string& reactor, Value inputs = Value::object()) {
+    std::string id;
+    Status s = engine_->run_in_background(reactor, std::move(inputs), id);
+    EXPECT_TRUE(s.ok()) << s.to_string();
+    return id;
+  }
+
+  // Bounded wait until `done` holds of the run, moving a ManualClock on (retry backoffs,
+  // snoozes) and sweeping now and then.
+  template <typename Done>
+  RunResult wait_until(const std::string& id, Done done) {
+    RunResult r;
+    for (int k = 0; k < 3000; ++k) {
+      if (engine_->find(id, r).ok() && done(r)) return r;
+      if (k % 10 == 9) factory_.advance(50ms);
+      if (k % 50 == 49) sweep();
+      std::this_thread::sleep_for(5ms);
+    }
+    ADD_FAILURE() << "run " << id << " stands " << to_string(r.status) << ": "
+                  << r.trace_summary();
+    return r;
+  }
+  RunResult wait_for_end(const std::string& id) {
+    return wait_until(id, [](const RunResult& r) { return is_terminal(r.status); });
+  }
+
+  void sweep() {
+    std::size_t requeued = 0, purged = 0;
+    EXPECT_TRUE(engine_->sweep_once(requeued, purged).ok());
+  }
+  void let_leases_lapse() { factory_.advance(kLeaseTtl + 100ms); }
+
+  Factory factory_;
+  std::shared_ptr<FaultyBackend> store_;
+  std::unique_ptr<Engine> engine_;
+  std::unique_ptr<Worker> worker_;
+  Effects fx_;
+  std::atomic<bool> gate_{false};
+  std::atomic<int> faults_{0};
+  std::atomic<bool> dispatched_{false};
+  std::string target_;
+};
+TYPED_TEST_SUITE(AsyncUnits, ConformanceBackends, BackendName);
+
+// A unit nobody reads that fails compensates itself, once, in its own job; the run does not roll
+// back and completes. Its sibling ran without waiting for it.
+TYPED_TEST(AsyncUnits, AnUnreadFailureCompensatesItselfOnceAndTheRunCompletes) {
+  this->add(order(this->fx_, /*read=*/false, /*child=*/false));
+  this->start_worker();
+  RunResult r = this->engine_->run("Unread", {{"fail_unit", true}});
+  if (!is_terminal(r.status)) r = this->wait_for_end(r.run_id);
+  ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
+  EXPECT_EQ(r.step("bill")->status, StepStatus::kUnitFailed);
+  EXPECT_EQ(r.step("side")->status, StepStatus::kCompleted);
+  EXPECT_EQ(this->fx_.count_containing('F', "bill"), 1);
+  EXPECT_EQ(this->fx_.count_containing('C', "bill"), 1);
+  EXPECT_EQ(this->fx_.count_containing('U', "reserve"), 0);
+}
+
+// The caller's step reads the unit: it waits, woken by the store when the worker finishes the
+// unit, and gets its value — the run completes in the caller.
+TYPED_TEST(AsyncUnits, ACallerWaitsForTheUnitItReadsAndGetsItsValue) {
+  this->add(order(this->fx_, /*read=*/true, /*child=*/false));
+  this->start_worker();
+  RunResult r = this->engine_->run("Read", Value::object());
+  ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
+  EXPECT_EQ(r.value, (Value{{"invoice", 42}}));
+  EXPECT_EQ(this->fx_.count_containing('S', "bill"), 1);
+  RunResult unit;
+  ASSERT_TRUE(this->engine_->find(r.run_id + ":bill[0]", unit).ok());
+  EXPECT_EQ(unit.status, RunStatus::kCompleted);
+}
+
+// A reader that receives the unit's failure fails with it: the run rolls back (reserve undone),
+// and the unit — compensated once in its own job — is not compensated again.
+TYPED_TEST(AsyncUnits, AReaderThatReceivesTheFailureRollsTheRunBack) {
+  this->add(order(this->fx_, /*read=*/true, /*child=*/false));
+  this->start_worker();
+  RunResult r = this->engine_->run("Read", {{"fail_unit", true}});
+  if (!is_terminal(r.status)) r = this->wait_for_end(r.run_id);
+  ASSERT_EQ(r.status, RunStatus::kFailed);
+  ASSERT_TRUE(r.error.has_value());
+  EXPECT_EQ(r.error->kind, ErrorKind::kAsyncUnitFailed);
+  EXPECT_EQ(r.error->step, "close");
+  EXPECT_NE(r.error->message.find("card declined"), std::string::npos) << r.error->message;
+  EXPECT_EQ(this->fx_.count_containing('U', "reserve"), 1);
+  EXPECT_EQ(this->fx_.count_containing('C', "bill"), 1);
+}
+
+// No worker runs the unit: the caller's reader fails after async_wait_timeout with a typed
+// error naming the unit, and the run rolls back.
+TYPED_TEST(AsyncUnits, TheCallersWaitTimesOut) {
+  this->engine_ = this->make_engine(SystemClock::instance(), 200ms);
+  this->add(order(this->fx_, /*read=*/true, /*child=*/false));
+  RunResult r = this->engine_->run("Read", Value::object());
+  ASSERT_EQ(r.status, RunStatus::kFailed) << r.trace_summary();
+  ASSERT_TRUE(r.error.has_value());
+  EXPECT_EQ(r.error->kind, ErrorKind::kAsyncWaitTimeout);
+  EXPECT_NE(r.error->message.find("'bill'"), std::string::npos) << r.error->message;
+  EXPECT_EQ(this->fx_.count_containing('U', "reserve"), 1);
+  EXPECT_EQ(this->fx_.count_containing('S', "bill"), 0);
+}
+
+// In a worker, the reader's run parks: suspended, its thread free — a second run completes on
+// the one-thread worker meanwhile — and resumed when the unit finishes.
+TYPED_TEST(AsyncUnits, AWorkerParksTheRunAndResumesItWhenTheUnitFinishes) {
+  this->add(order(this->fx_, /*read=*/true, /*child=*/false, &this->gate_));
+  Builder quick("Quick");
+  logged(quick, this->fx_, "only", 1);
+  this->add(quick.build());
+  const std::string id = this->start("Read");
+  this->start_worker(1);
+  RunResult parked = this->wait_until(id, [](const RunResult& r) {
+    return r.status == RunStatus::kWaiting && r.step("bill")->status == StepStatus::kDispatched &&
+           r.step("side")->status == StepStatus::kCompleted;
+  });
+  ASSERT_EQ(parked.status, RunStatus::kWaiting);
+  const std::string other = this->start("Quick");
+  EXPECT_EQ(this->wait_for_end(other).status, RunStatus::kCompleted);
+  RunResult still;
+  ASSERT_TRUE(this->engine_->find(id, still).ok());
+  EXPECT_EQ(still.status, RunStatus::kWaiting);  // the unit is still failing its attempts
+  this->gate_ = true;
+  RunResult r = this->wait_for_end(id);
+  ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
+  EXPECT_EQ(r.value, (Value{{"invoice", 42}}));
+}
+
+// A parked reader whose unit never finishes fails async_park_timeout after the dispatch.
+TYPED_TEST(AsyncUnits, AParkedReaderFailsAfterTheParkTimeout) {
+  this->engine_ = this->make_engine(this->factory_.clock(), 30s, 500ms);
+  this->add(order(this->fx_, /*read=*/true, /*child=*/false, &this->gate_));
+  const std::string id = this->start("Read");
+  this->start_worker(1);
+  RunResult r = this->wait_for_end(id);
+  ASSERT_EQ(r.status, RunStatus::kFailed) << r.trace_summary();
+  ASSERT_TRUE(r.error.has_value());
+  EXPECT_EQ(r.error->kind, ErrorKind::kAsyncParkTimeout);
+  EXPECT_EQ(r.error->step, "close");
+  EXPECT_EQ(this->fx_.count_containing('U', "reserve"), 1);
+  this->gate_ = true;  // the unit may finish now; nothing reads it any more
+}
+
+// The execution that dispatched the unit is lost right after the dispatch commit, before its
+// run recorded it: whoever takes the run over re-attaches to the unit — one side effect.
+TYPED_TEST(AsyncUnits, ACrashRightAfterTheDispatchReattachesWithoutASecondDispatch) {
+  this->add(order(this->fx_, /*read=*/true, /*child=*/false));
+  this->store_->refuse = [this](const CommitRequest& c) {
+    if (!c.maps.empty()) {
+      this->target_ = c.root_id;
+      this->dispatched_ = true;
+      return false;
+    }
+    return this->dispatched_ && c.root_id == this->target_ && this->faults_++ == 0;
+  };
+  const std::string id = this->start("Read");
+  this->start_worker(1);
+  for (int k = 0; k < 400 && this->faults_ == 0; ++k) std::this_thread::sleep_for(5ms);
+  ASSERT_GE(this->faults_.load(), 1);
+  this->let_leases_lapse();
+  RunResult r = this->wait_for_end(id);
+  ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
+  EXPECT_EQ(this->fx_.count_containing('S', "bill"), 1);
+  EXPECT_EQ(this->fx_.count_containing('S', "reserve"), 1);
+}
+
+// An async_reactor child whose worker dies in its last step — the step's side effect done, its
+// commit never made — is recovered by the sweeper like any run: only that step runs again.
+TYPED_TEST(AsyncUnits, AChildKilledMidRunIsRecoveredAndRerunsOnlyItsStepInFlight) {
+  this->add(order(this->fx_, /*read=*/true, /*child=*/true));
+  this->store_->refuse = [this](const CommitRequest& c) {
+    return c.settle.has_value() && c.root_id.find(":bill[0]") != std::string::npos &&
+           this->faults_++ == 0;
+  };
+  const std::string id = this->start("Read");
+  this->start_worker(1);
+  for (int k = 0; k < 400 && this->faults_ == 0; ++k) std::this_thread::sleep_for(5ms);
+  ASSERT_GE(this->faults_.load(), 1);
+  this->let_leases_lapse();
+  RunResult r = this->wait_for_end(id);
+  ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
+  EXPECT_EQ(r.value, (Value{{"invoice", 42}}));
+  EXPECT_EQ(this->fx_.count_containing('S', "bill[0]/render"), 1);
+  EXPECT_EQ(this->fx_.count_containing('S', "bill[0]/store"), 2);
+  RunResult child;
+  ASSERT_TRUE(this->engine_->find(id + ":bill[0]", child).ok());
+  EXPECT_EQ(child.status, RunStatus::kCompleted);
+}
+
+// An async_reactor child that fails rolls itself back (render undone once, by the child); the
+// parent's reader receives the failure and the parent rolls back its own steps only.
+TYPED_TEST(AsyncUnits, AChildThatFailsRollsItselfBackAndTheReaderGetsTheFailure) {
+  this->add(order(this->fx_, /*read=*/true, /*child=*/true));
+  this->start_worker();
+  RunResult r = this->engine_->run("Read", {{"fail_unit", true}});
+  if (!is_terminal(r.status)) r = this->wait_for_end(r.run_id);
+  ASSERT_EQ(r.status, RunStatus::kFailed);
+  ASSERT_TRUE(r.error.has_value());
+  EXPECT_EQ(r.error->kind, ErrorKind::kAsyncUnitFailed);
+  EXPECT_NE(r.error->message.find("store refuses"), std::string::npos) << r.error->message;
+  EXPECT_EQ(this->fx_.count_containing('U', "bill[0]/render"), 1);
+  EXPECT_EQ(this->fx_.count_containing('U', "reserve"), 1);
+  RunResult child;
+  ASSERT_TRUE(this->engine_->find(r.run_id + ":bill[0]", child).ok());
+  EXPECT_EQ(child.status, RunStatus::kFailed);
+}
+
+// Invalid inputs for the child fail the dispatching step itself, in the caller: nothing is
+// dispatched and the run rolls back.
+TYPED_TEST(AsyncUnits, InvalidChildInputsFailTheDispatch) {
+  Builder b("BadChild");
+  logged(b, this->fx_, "reserve", "reserved");
+  b.async_reactor("bill", invoice(this->fx_)).argument("amount", value("lots")).wait_for("reserve");
+  this->add(b.build());
+  RunResult r = this->engine_->run("BadChild", Value::object());
+  ASSERT_EQ(r.status, RunStatus::kFailed);
+  EXPECT_EQ(r.error->kind, ErrorKind::kInputInvalid);
+  EXPECT_EQ(r.error->step, "bill");
+  EXPECT_EQ(this->fx_.count_containing('U', "reserve"), 1);
+  MapRow m;
+  EXPECT_EQ(this->store_->load_map(r.run_id + ":bill", m).code(), StatusCode::kNotFound);
+}
+
+}  // namespace
+}  // namespace reactor::conformance
