@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "async_order/async_order.hpp"
 #include "fan_out_sum/fan_out_sum.hpp"
 #include "gift_order/gift_order.hpp"
 #include "order_saga/recorded_step.hpp"
@@ -78,6 +79,7 @@ void register_examples(Registry& registry, OrderServices& services) {
   registry.add(shipment(services));
   registry.add(gift_order(services));
   registry.add(fan_out_sum(services));
+  registry.add(async_order(services));
 }
 
 }  // namespace examples

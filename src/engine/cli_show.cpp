@@ -1,5 +1,6 @@
-// `show`: one stored run — a root or a fan-out map's element run — with the progress of every
-// fan-out map it dispatched, as the Inspector reads them.
+// `show`: one stored run — a root, a fan-out map's element run or an async unit's run — with
+// where each step ran, the progress of every fan-out map it dispatched and the async units it
+// sent off (docs/async.md), as the Inspector reads them.
 #include <cstdio>
 #include <iostream>
 
@@ -11,11 +12,72 @@ namespace reactor::cli {
 
 namespace {
 
-// What `show` prints beside the run's result: its maps, and what an element run belongs to.
+// An async unit the run sent off: its step, and its run as it stands.
+struct UnitOfRun {
+  MapProgress map;
+  RunResult run;
+};
+
+// What `show` prints beside the run's result: its maps, its async units, and what an element or
+// unit run belongs to.
 struct MapsOfRun {
   std::vector<MapProgress> maps;
+  std::vector<UnitOfRun> units;
   std::optional<ElementInfo> element;
+  bool is_unit = false;  // the element is an async unit's run
 };
+
+// Whether the step at `path` ("invoice", "payment/invoice", "m[3]/notify") of a run of `reactor`
+// is an async unit, as the registry defines it. False when the registry does not know it.
+bool is_async_unit(const Registry& registry, const std::string& reactor, const std::string& path) {
+  std::optional<Definition> def = registry.find(reactor);
+  if (!def) return false;
+  std::shared_ptr<const DefinitionData> at = def->data();
+  for (std::size_t begin = 0;;) {
+    const std::size_t end = path.find('/', begin);
+    std::string name = path.substr(begin, end == std::string::npos ? end : end - begin);
+    name = name.substr(0, name.find('['));
+    const StepSpec* step = Definition(at).find_step(name);
+    if (step == nullptr) return false;
+    if (end == std::string::npos) return step->kind == StepKind::kAsync;
+    if (!step->child) return false;
+    at = step->child;
+    begin = end + 1;
+  }
+}
+
+// The worker that last ran step `path`, as the trace says ("" in process). An element's or a
+// unit's run traces its steps under its own path ("invoice[0]/render" for step "render").
+std::string ran_on(const RunResult& r, const std::string& path) {
+  const std::string nested = "/" + path;
+  for (auto it = r.trace.rbegin(); it != r.trace.rend(); ++it) {
+    const bool same = it->step == path || (it->step.size() > nested.size() &&
+                                           it->step.ends_with(nested) &&
+                                           it->step.find('/') == it->step.size() - nested.size());
+    if (same && it->type == TraceType::kRun) return it->worker;
+  }
+  return "";
+}
+
+// Splits the run's maps into fan-out maps and async units (their runs read from the store).
+void sort_units(Engine& engine, const RunResult& r, MapsOfRun& out) {
+  std::vector<MapProgress> maps;
+  for (MapProgress& m : out.maps) {
+    if (!is_async_unit(engine.registry(), r.reactor, m.step)) {
+      maps.push_back(std::move(m));
+      continue;
+    }
+    UnitOfRun unit{std::move(m), {}};
+    if (!engine.find(element_run_id(unit.map.map_id, 0), unit.run).ok()) {
+      unit.run.run_id = element_run_id(unit.map.map_id, 0);
+    }
+    out.units.push_back(std::move(unit));
+  }
+  out.maps = std::move(maps);
+  if (out.element) {
+    out.is_unit = is_async_unit(engine.registry(), out.element->owner_reactor, out.element->step);
+  }
+}
 
 // A run whose records cannot be read shows what its header says (Engine::find): no maps then.
 // Any other error is the store's.
@@ -42,22 +104,51 @@ void print_json(const RunResult& r, const MapsOfRun& extra) {
   Value maps = Value::array();
   for (const MapProgress& m : extra.maps) maps.push_back(map_json(m));
   j["maps"] = std::move(maps);
+  Value units = Value::array();
+  for (const UnitOfRun& u : extra.units) {
+    units.push_back(Value{{"step", u.map.step},
+                          {"run_id", u.run.run_id},
+                          {"reactor", u.map.element_reactor},
+                          {"status", to_string(u.run.status)}});
+  }
+  j["units"] = std::move(units);
   if (extra.element) {
-    j["element_of"] = Value{{"map_id", extra.element->map_id},
-                            {"index", extra.element->index},
-                            {"parent_id", extra.element->parent_id},
-                            {"owner_id", extra.element->owner_id}};
+    j[extra.is_unit ? "unit_of" : "element_of"] = Value{{"map_id", extra.element->map_id},
+                                                       {"index", extra.element->index},
+                                                       {"step", extra.element->step},
+                                                       {"parent_id", extra.element->parent_id},
+                                                       {"owner_id", extra.element->owner_id}};
   }
   std::cout << j.dump(2) << "\n";
 }
 
 // "element  3 of map R:sum (owner run R)": the map and the run it resumes, and the run holding
-// the map step when that is a composed child of the owner.
-void print_element(const ElementInfo& e) {
+// the map step when that is a composed child of the owner. An async unit's run: "unit of  run R
+// (step invoice)".
+void print_element(const ElementInfo& e, bool is_unit) {
+  if (is_unit) {
+    std::printf("unit of  run %s (step %s)\n", e.parent_id.c_str(), e.step.c_str());
+    return;
+  }
   std::printf("element  %u of map %s", e.index, e.map_id.c_str());
   if (!e.owner_id.empty()) std::printf(" (owner run %s)", e.owner_id.c_str());
   std::printf("\n");
   if (e.parent_id != e.owner_id) std::printf("parent   %s\n", e.parent_id.c_str());
+}
+
+// One line per async unit: its step, its run's status and id, and where it ran.
+void print_units(const std::vector<UnitOfRun>& units) {
+  if (units.empty()) return;
+  std::printf("units\n");
+  for (const UnitOfRun& u : units) {
+    std::string on;
+    for (const auto& step : u.run.steps) {
+      const std::string w = ran_on(u.run, step.step);
+      if (!w.empty() && on.find(w) == std::string::npos) on += (on.empty() ? "" : ",") + w;
+    }
+    std::printf("  %-28s %-16s run=%s%s\n", u.map.step.c_str(), to_string(u.run.status),
+                u.run.run_id.c_str(), on.empty() ? "" : (" on=" + on).c_str());
+  }
 }
 
 // One line per map, as the steps are shown: its step, its state, then its counts.
@@ -74,7 +165,7 @@ void print_maps(const std::vector<MapProgress>& maps) {
 void print_text(const RunResult& r, const MapsOfRun& extra) {
   std::printf("run      %s\nreactor  %s\nstatus   %s\n", r.run_id.c_str(), r.reactor.c_str(),
               to_string(r.status));
-  if (extra.element) print_element(*extra.element);
+  if (extra.element) print_element(*extra.element, extra.is_unit);
   if (r.ok()) std::printf("value    %s\n", r.value.dump().c_str());
   if (r.error) {
     std::printf("error    %s at '%s': %s\n", to_string(r.error->kind), r.error->step.c_str(),
@@ -85,10 +176,13 @@ void print_text(const RunResult& r, const MapsOfRun& extra) {
     // A step re-executed after its execution was lost with a worker says how often.
     const std::string lost =
         step.interrupted > 0 ? " interrupted=" + std::to_string(step.interrupted) : "";
-    std::printf("  %-28s %-16s attempts=%d%s\n", step.step.c_str(), to_string(step.status),
-                step.attempts, lost.c_str());
+    // Where it ran: the caller and the workers of a handed-off run differ.
+    const std::string on = ran_on(r, step.step);
+    std::printf("  %-28s %-16s attempts=%d%s%s\n", step.step.c_str(), to_string(step.status),
+                step.attempts, lost.c_str(), on.empty() ? "" : (" on=" + on).c_str());
   }
   print_maps(extra.maps);
+  print_units(extra.units);
   std::printf("trace    %s\n", r.trace_summary().c_str());
 }
 
@@ -109,6 +203,7 @@ int run_show(const Context& ctx, const std::string& run_id, bool json) {
     print_error(who, s.to_string());
     return 1;
   }
+  sort_units(*engine, r, extra);
   if (json) {
     print_json(r, extra);
   } else {

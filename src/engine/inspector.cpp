@@ -125,7 +125,11 @@ Status Inspector::element_of(const std::string& run_id, std::optional<ElementInf
   info.index = of->index;
   MapRow map;
   Status s = maps_.load_map(info.map_id, map);
-  if (s.ok()) info.owner_id = map.owner_id;
+  if (s.ok()) {
+    info.owner_id = map.owner_id;
+    info.owner_reactor = map.owner_reactor;
+    info.step = info.map_id.substr(info.map_id.find(':') + 1);
+  }
   if (!s.ok() && s.code() != StatusCode::kNotFound) return s;
   out = std::move(info);
   return Status::Ok();

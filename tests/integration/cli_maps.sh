@@ -57,12 +57,12 @@ grep -qxF "run      $element" "$dir/show" || bad "show $element does not name it
 grep -q "^reactor  FanOutSum.element$" "$dir/show" || bad "show $element does not name its reactor"
 grep -q "^element  3 of map $id:sum (owner run $id)$" "$dir/show" || bad "show $element does not name its map and owner"
 grep -q "^value    7$" "$dir/show" || bad "show $element has not the value 7"
-grep -q "^  add  *completed  *attempts=1$" "$dir/show" || bad "show $element does not list its step"
+grep -Eq "^  add +completed +attempts=1 on=[^ ]+$" "$dir/show" || bad "show $element does not list its step and where it ran"
 grep -q "^trace    ran sum\[3\]/add$" "$dir/show" || bad "show $element: the trace does not read 'ran sum[3]/add'"
 grep -q "^maps" "$dir/show" && bad "show $element lists maps it did not dispatch"
 if ((fail)); then cat "$dir/show" >&2; fi
 "$reactor" --storage "$db" show "$element" --json | tr -d ' \n' >"$dir/flat.json" || bad "show $element --json failed"
-grep -q "\"element_of\":{\"index\":3,\"map_id\":\"$id:sum\",\"owner_id\":\"$id\",\"parent_id\":\"$id\"}" "$dir/flat.json" ||
+grep -q "\"element_of\":{\"index\":3,\"map_id\":\"$id:sum\",\"owner_id\":\"$id\",\"parent_id\":\"$id\",\"step\":\"sum\"}" "$dir/flat.json" ||
   bad "show $element --json has no element_of naming its map and owner"
 
 # An element that does not exist is unknown, as any run is.
