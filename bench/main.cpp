@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "google_benchmark.hpp"
+#include "async.hpp"
 #include "handoff.hpp"
 #include "map.hpp"
 #include "peers.hpp"
@@ -144,6 +145,18 @@ int main(int argc, char** argv) {
                         "An SQLite store or a Redis server (default: a scratch SQLite file)",
                         hand_off.timeout_s, hand_off.dir);
 
+  AsyncOptions async;
+  auto* async_cmd = app.add_subcommand(
+      "async", "Async units: a parked reader's resume latency, and a dispatch's store requests");
+  async_cmd->add_option("-n,--runs", async.runs, "Runs, one after another")
+      ->check(CLI::Range(1, 1000000));
+  async_cmd->add_option("--workers", async.workers, "Worker processes")->check(CLI::Range(1, 64));
+  async_cmd->add_option("--unit-ms", async.unit_ms, "How long each unit takes")
+      ->check(CLI::Range(0, 60000));
+  add_store_timeout_dir(async_cmd, async.storage,
+                        "An SQLite store or a Redis server (default: a scratch SQLite file)",
+                        async.timeout_s, async.dir);
+
   auto* produce_cmd = app.add_subcommand(
       "peers-produce",
       "The peer benchmark's producer (BENCH_* variables; bench/peers/reactor/contender)");
@@ -194,6 +207,10 @@ int main(int argc, char** argv) {
   if (*map_cmd) {
     with_storage(map.storage);
     return run_map(map);
+  }
+  if (*async_cmd) {
+    with_storage(async.storage);
+    return run_async(async);
   }
   if (*hand_off_cmd) {
     with_storage(hand_off.storage);

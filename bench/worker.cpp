@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "reactor/reactor.hpp"
+#include "saga/bench_async.hpp"
 #include "saga/bench_fan.hpp"
 #include "saga/bench_hand_off.hpp"
 #include "saga/bench_saga.hpp"
@@ -36,6 +37,7 @@ int run_worker(const BenchWorkerOptions& o) {
   register_bench_saga(engine.registry(), BenchSagaOptions::from_env());
   register_bench_fan(engine.registry(), BenchFanOptions::from_env());
   register_bench_hand_off(engine.registry());
+  register_bench_async(engine.registry());
   if (ready == nullptr) return reactor::cli::serve(engine, o.loop, stop_signals, kName);
   return reactor::cli::serve(engine, o.loop, stop_signals, kName,
                              [&ready] { return ready->announce_ready(); });

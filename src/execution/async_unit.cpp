@@ -79,13 +79,16 @@ RunDriver::Attempt RunDriver::run_async(std::size_t i, const Launch& l) {
   return a;
 }
 
-// The unit's outcome, from its one slot: its value, or its error (it rolled itself back).
-RunDriver::Attempt RunDriver::collect_unit(std::size_t i, const MapRow& map) {
+// The unit's outcome, from its one slot — filed by the commit that ended its run, which
+// settled its map — or nullopt while it has none. A store that cannot be read stops the tree.
+std::optional<RunDriver::Attempt> RunDriver::collect_unit(std::size_t i) {
+  const std::string map_id = map_id_of(i);
   Attempt a;
   a.unit_outcome = true;
   std::vector<MapSlotRow> slot;
-  Status s = ex_.fan_out()->slots(map.map_id, 0, 1, slot);
-  if (s.ok() && slot.empty()) s = Status::Corruption("async unit " + map.map_id + " has no slot");
+  Status s = ex_.fan_out() != nullptr ? ex_.fan_out()->slots(map_id, 0, 1, slot)
+                                      : Status::Unavailable("no store to collect a unit from");
+  if (s.ok() && slot.empty()) return std::nullopt;
   try {
     if (s.ok()) {
       Value body = Value::parse(slot[0].body);
@@ -100,7 +103,7 @@ RunDriver::Attempt RunDriver::collect_unit(std::size_t i, const MapRow& map) {
       }
     }
   } catch (const std::exception& e) {
-    s = Status::Corruption("async unit " + map.map_id + ": unreadable slot: " + e.what());
+    s = Status::Corruption("async unit " + map_id + ": unreadable slot: " + e.what());
   }
   if (!s.ok()) {
     Lock lock(ex_.mutex());

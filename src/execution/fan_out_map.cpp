@@ -108,6 +108,17 @@ RunDriver::Attempt RunDriver::dispatch_map(std::size_t i, const Launch& l) {
 // was. The caller holds the lock; it is let go around the store and the collect callback.
 bool RunDriver::collect_settled(Lock& lock) {
   for (const std::size_t i : dispatched_) {
+    if (def_.steps[i].kind == StepKind::kAsync) {
+      // A unit's one slot is its outcome: read at once, without the map's row.
+      lock.unlock();
+      std::optional<Attempt> a = collect_unit(i);
+      lock.lock();
+      if (!a) continue;
+      if (a->interrupted || ex_.stopped()) return false;
+      dispatched_.erase(i);
+      record(i, run_.steps[i].attempts, std::move(*a), lock);
+      return true;
+    }
     MapRow map;
     lock.unlock();
     Status s = ex_.fan_out() != nullptr ? ex_.fan_out()->state(map_id_of(i), map)
@@ -120,7 +131,7 @@ bool RunDriver::collect_settled(Lock& lock) {
     if (map.state != MapState::kSettled) continue;
     dispatched_.erase(i);
     lock.unlock();
-    Attempt a = def_.steps[i].kind == StepKind::kAsync ? collect_unit(i, map) : collect_map(i, map);
+    Attempt a = collect_map(i, map);
     lock.lock();
     if (a.interrupted || ex_.stopped()) return false;
     record(i, run_.steps[i].attempts, std::move(a), lock);

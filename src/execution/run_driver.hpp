@@ -127,7 +127,7 @@ class RunDriver {
 
   // async_unit.cpp — async units (docs/async.md).
   Attempt run_async(std::size_t i, const Launch& l);
-  Attempt collect_unit(std::size_t i, const MapRow& map);
+  std::optional<Attempt> collect_unit(std::size_t i);
   void record_dispatch(std::size_t i, int attempt_no, Lock& lock);
   void record_unit(std::size_t i, int attempt_no, Attempt a, Lock& lock);
   std::optional<Attempt> failed_unit_read_by(std::size_t i) const;
