@@ -44,7 +44,8 @@ struct DurabilityOptions {
   // A caller (Engine::run) whose step reads an async unit still running waits
   // for it this long, woken by the store; then the reader fails with
   // ErrorKind::kAsyncWaitTimeout (docs/async.md). A caller waiting for units
-  // nobody reads hands the run to the workers instead.
+  // nobody reads hands the run to the workers instead. Zero: a caller never
+  // waits; the run is handed to the workers at once (a reader parks there).
   Duration async_wait_timeout = std::chrono::seconds(30);
   // In a worker, a run whose step reads an async unit still running is
   // parked (suspended, its thread freed) until the unit finishes; its reader

@@ -132,14 +132,15 @@ class TestRun {
   }
 
   // Runs the reactor durably, on a store in memory, as workers would: a hand-off point
-  // (background_after/before), a fan-out map or a retry goes through a job, and run() executes
-  // those jobs in this thread before it returns. The result is the run's end; its trace says
-  // what ran in the caller (before "handed off ...") and what in a worker. Mocked steps are part
-  // of the reactor those jobs run (a mapped step's path without its element index: "m/charge"
-  // mocks every element's). Call before run().
+  // (background_after/before), a fan-out map, an async unit or a retry goes through a job, and
+  // run() executes those jobs in this thread before it returns. The result is the run's end;
+  // its trace says what ran in the caller (before "handed off ...") and what in a worker.
+  // Mocked steps are part of the reactor those jobs run (a mapped step's path without its
+  // element index: "m/charge" mocks every element's; an async_step's name mocks its body).
+  // Call before run().
   TestRun& durable() { return go_durable(/*step_by_step=*/false); }
   // Durable, one leg at a time: run() returns where the run leaves the caller (`running` at its
-  // hand-off point, `waiting` at a fan-out map); pending_jobs() lists the jobs queued since the
+  // hand-off point, `waiting` at a fan-out map or an async unit); pending_jobs() lists the jobs queued since the
   // last run() or drain_jobs(); drain_jobs() executes every job due, and those they queue, and
   // returns the run as it stands then.
   TestRun& step_by_step() { return go_durable(/*step_by_step=*/true); }
@@ -196,6 +197,8 @@ class TestRun {
     EngineOptions o = options_of_engine_;
     o.backend = recorder_;
     o.durability.inline_jobs = !step_by_step;
+    // One leg at a time: a caller never waits for an async unit, it leaves its job pending.
+    if (step_by_step) o.durability.async_wait_timeout = Duration::zero();
     engine_ = std::make_unique<Engine>(std::move(o));
     return *this;
   }
@@ -209,7 +212,13 @@ class TestRun {
     for (StepSpec& st : copy->steps) {
       const std::string path = prefix + st.name;
       auto mock = options_.overrides.find(path);
-      if (mock != options_.overrides.end()) {
+      if (mock != options_.overrides.end() && st.kind == StepKind::kAsync && st.own_body) {
+        // An async_step stays a unit: the mock is the body its job runs.
+        auto unit = std::make_shared<DefinitionData>(*st.child);
+        unit->steps[0].run = mock->second;
+        unit->steps[0].factory = nullptr;
+        st.child = std::move(unit);
+      } else if (mock != options_.overrides.end()) {
         st.kind = StepKind::kStep;
         st.run = mock->second;
         st.factory = nullptr;

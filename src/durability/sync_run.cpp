@@ -60,9 +60,12 @@ RunResult run_synchronously(DurableEnv& env, const Definition& def, Run run) {
   DurableFanOut fan_out(env, w, run);  // a fan-out map hands the run to the workers
   hooks.fan_out = &fan_out;
   hooks.hand_off = true;  // and so does the reactor's hand-off point
-  // A step reading an async unit waits for it here, woken by the store; with inline jobs the
-  // run is handed back instead, and the caller runs the unit's job itself (Engine::run).
-  if (!env.options.inline_jobs) hooks.async_wait = env.options.async_wait_timeout;
+  // A step reading an async unit waits for it here, woken by the store; with inline jobs (or
+  // no wait) the run is handed back instead: the caller runs the unit's job itself
+  // (Engine::run), or a worker parks the run.
+  if (!env.options.inline_jobs && env.options.async_wait_timeout > Duration::zero()) {
+    hooks.async_wait = env.options.async_wait_timeout;
+  }
   ExecuteOutcome out = env.execute(run, def, hooks, /*run_is_new=*/true);
   env.keeper.drop(entry);
   if (out.stopped && out.stop_reason.code() == StatusCode::kAlreadyExists) {

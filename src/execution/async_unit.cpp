@@ -12,18 +12,6 @@ namespace reactor {
 
 namespace {
 
-// The inputs a composed child or an async unit is started with: the step's arguments, or
-// without any, the run's inputs the child declares.
-Value child_inputs(const StepSpec& spec, const Args& args) {
-  Value inputs = args.to_json();
-  if (spec.declares_arguments) return inputs;
-  Value declared = Value::object();
-  for (const InputSpec& in : spec.child->inputs) {
-    if (auto it = inputs.find(in.name); it != inputs.end()) declared[in.name] = std::move(*it);
-  }
-  return declared;
-}
-
 std::string seconds_of(Duration d) {
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
   if (ms % 1000 != 0) return std::to_string(ms) + " ms";
@@ -36,7 +24,7 @@ std::string seconds_of(Duration d) {
 // execution's lease. Without a store (an in-process engine) the unit runs here, as a composed
 // child whose outcome is the unit's. Inputs the unit's reactor rejects fail this step.
 RunDriver::Attempt RunDriver::run_async(std::size_t i, const Launch& l) {
-  const StepSpec& spec = def_.steps[i];
+  const StepSpec& spec = l.spec(def_);
   Value inputs = child_inputs(spec, l.args);
   if (std::vector<FieldError> errors = validate_inputs(*spec.child, inputs); !errors.empty()) {
     Attempt a;
@@ -49,7 +37,7 @@ RunDriver::Attempt RunDriver::run_async(std::size_t i, const Launch& l) {
     return a;
   }
   if (ex_.fan_out() == nullptr) {
-    Attempt a = run_compose(i, l.args);
+    Attempt a = run_compose(spec, l.args);
     if (a.interrupted) return a;
     if (a.result.outcome() == Outcome::kHalt) {
       a.result = Failure("async unit '" + spec.name + "' halted", false);

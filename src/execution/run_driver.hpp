@@ -112,7 +112,7 @@ class RunDriver {
   void mock_if_overridden(std::size_t i, Launch& l) const;
   std::optional<ArgumentError> resolve_map_source(const StepSpec& spec, Launch& l);
   Attempt run_plain(const StepSpec& spec, const Args& args, int attempt_no);
-  Attempt run_compose(std::size_t i, const Args& args);
+  Attempt run_compose(const StepSpec& spec, const Args& args);
   Attempt run_map(std::size_t i, Launch& l);
   Attempt run_map_inline(std::size_t i, const Value& items);
   void validate_output(const StepSpec& spec, Attempt& a);
@@ -159,7 +159,7 @@ class RunDriver {
   EventContext event(std::size_t i, int attempt) const;
   EventContext run_event() const;
   Run& child_run(std::size_t i, std::size_t k, const Value& inputs, const std::string& path,
-                 Lock& lock);
+                 Lock& lock, const DefinitionData& child);
 
   Execution& ex_;
   const DefinitionData& def_;
@@ -186,6 +186,10 @@ class RunDriver {
   std::atomic<std::uint64_t> settled_epoch_{0};  // counts notify_settled() calls
   static constexpr int kSettleSpins = 1024;
 };
+
+// The inputs a composed child or an async unit is started with: the step's arguments, or
+// without any, the run's inputs the child declares.
+Value child_inputs(const StepSpec& spec, const Args& args);
 
 // A new, pending child run of `parent`.
 Run make_child_run(const DefinitionData& def, const Run& parent, std::string path, Value inputs,

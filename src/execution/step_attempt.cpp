@@ -69,7 +69,7 @@ void RunDriver::execute(Launch& l, Lock& lock) {
   ex_.observers().notify("step_start",
                          [&](Observer& o) { o.on_step_start(event(i, l.attempt_no)); });
   Attempt a = spec.kind == StepKind::kMap       ? run_map(i, l)
-              : spec.kind == StepKind::kCompose ? run_compose(i, l.args)
+              : spec.kind == StepKind::kCompose ? run_compose(spec, l.args)
               : spec.kind == StepKind::kAsync   ? run_async(i, l)
                                                 : run_plain(spec, l.args, l.attempt_no);
   lock.lock();
@@ -83,6 +83,14 @@ void RunDriver::mock_if_overridden(std::size_t i, Launch& l) const {
   const RunFn* mock = ex_.override_for(path_of(i));
   if (mock == nullptr) return;
   StepSpec& mocked = l.mocked.emplace(def_.steps[i]);
+  if (mocked.kind == StepKind::kAsync && mocked.own_body) {
+    // An async_step stays a unit: the mock is its body.
+    auto unit = std::make_shared<DefinitionData>(*mocked.child);
+    unit->steps[0].run = *mock;
+    unit->steps[0].factory = nullptr;
+    mocked.child = std::move(unit);
+    return;
+  }
   mocked.kind = StepKind::kStep;
   mocked.run = *mock;
   mocked.factory = nullptr;
@@ -161,30 +169,33 @@ void RunDriver::validate_output(const StepSpec& spec, Attempt& a) {
 // The child run at children[k] of step i, created on first use. Caller holds
 // the lock.
 Run& RunDriver::child_run(std::size_t i, std::size_t k, const Value& inputs,
-                          const std::string& path, Lock&) {
+                          const std::string& path, Lock&, const DefinitionData& child) {
   auto& children = run_.steps[i].children;
   if (children.size() <= k) {
-    children.push_back(make_child_run(*def_.steps[i].child, run_, path, inputs, ex_.now_ms()));
+    children.push_back(make_child_run(child, run_, path, inputs, ex_.now_ms()));
     ex_.touch_created(children.back());
   }
   return children[k];
 }
 
-RunDriver::Attempt RunDriver::run_compose(std::size_t i, const Args& args) {
-  const StepSpec& spec = def_.steps[i];
+Value child_inputs(const StepSpec& spec, const Args& args) {
   Value inputs = args.to_json();
-  if (!spec.declares_arguments) {
-    // Without arguments the child takes the parent's inputs it declares, and no others.
-    Value declared = Value::object();
-    for (const InputSpec& in : spec.child->inputs) {
-      if (auto it = inputs.find(in.name); it != inputs.end()) declared[in.name] = std::move(*it);
-    }
-    inputs = std::move(declared);
+  if (spec.declares_arguments) return inputs;
+  // Without arguments the child takes the parent's inputs it declares, and no others.
+  Value declared = Value::object();
+  for (const InputSpec& in : spec.child->inputs) {
+    if (auto it = inputs.find(in.name); it != inputs.end()) declared[in.name] = std::move(*it);
   }
+  return declared;
+}
+
+RunDriver::Attempt RunDriver::run_compose(const StepSpec& spec, const Args& args) {
+  const std::size_t i = spec.index;
+  Value inputs = child_inputs(spec, args);
   Run* child = nullptr;
   {
     Lock lock(ex_.mutex());
-    child = &child_run(i, 0, std::move(inputs), path_of(i), lock);
+    child = &child_run(i, 0, std::move(inputs), path_of(i), lock, *spec.child);
   }
   RunDriver(ex_, *spec.child, *child).drive();
   Lock lock(ex_.mutex());
@@ -253,7 +264,7 @@ RunDriver::Attempt RunDriver::run_map_inline(std::size_t i, const Value& items) 
     {
       Lock lock(ex_.mutex());
       child = &child_run(i, k, element_inputs(spec, args),
-                         path_of(i) + "[" + std::to_string(k) + "]", lock);
+                         path_of(i) + "[" + std::to_string(k) + "]", lock, *spec.child);
     }
     RunDriver(ex_, *spec.child, *child).drive();
     Lock lock(ex_.mutex());

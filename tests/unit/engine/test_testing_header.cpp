@@ -339,3 +339,81 @@ TEST(TestingHeader, MocksHoldOnBothSidesOfTheHandOff) {
   EXPECT_EQ(inv.calls.get("charge"), 0);  // mocked
   EXPECT_EQ(inv.calls.get("receipt"), 1);
 }
+
+namespace {
+
+// reserve → notify (an async_step nobody reads) and invoice (an async_reactor) → close, which
+// reads invoice. `notes` counts notify's bodies.
+Definition order_with_units(std::atomic<int>& notes) {
+  const Definition invoice = Builder("TestInvoice")
+                                 .input("amount", integer())
+                                 .step("store", [](const Args& a) { return Success(a["amount"]); })
+                                 .argument("amount", input("amount"))
+                                 .returns("store")
+                                 .build();
+  return Builder("UnitsOrder")
+      .step("reserve", [](const Args&) { return Success(1); })
+      .async_step("notify",
+                  [&notes](const Args&) {
+                    ++notes;
+                    return Success("sent");
+                  })
+      .wait_for("reserve")
+      .async_reactor("invoice", invoice)
+      .argument("amount", value(5))
+      .wait_for("reserve")
+      .step("close", [](const Args& a) { return Success(a["invoice"]); })
+      .argument("invoice", result("invoice"))
+      .returns("close")
+      .build();
+}
+
+}  // namespace
+
+// durable(): the units' jobs run in this thread, and the reader gets the child's value.
+TEST(TestingHeader, ADurableRunDrainsItsAsyncUnitsInOneCall) {
+  std::atomic<int> notes{0};
+  TestRun t(order_with_units(notes));
+  RunResult r = t.durable().run();
+  EXPECT_THAT(r, HasStatus(RunStatus::kCompleted));
+  EXPECT_EQ(r.value, 5);
+  EXPECT_EQ(notes.load(), 1);
+  RunResult unit;
+  ASSERT_TRUE(t.engine().find(r.run_id + ":invoice[0]", unit).ok());
+  EXPECT_EQ(unit.reactor, "TestInvoice");
+}
+
+// step_by_step(): the caller dispatches the units and leaves their jobs pending (the run parks
+// as in a worker); drain_jobs() runs them, then the run they resume.
+TEST(TestingHeader, StepByStepLeavesTheUnitsJobsPendingUntilDrained) {
+  std::atomic<int> notes{0};
+  TestRun t(order_with_units(notes));
+  RunResult r = t.step_by_step().run();
+  EXPECT_THAT(r, HasStatus(RunStatus::kWaiting));
+  EXPECT_EQ(r.step("notify")->status, StepStatus::kDispatched);
+  std::vector<std::string> started;
+  int wake_ups = 0;  // the run's own, due when its reader gives up waiting (async_park_timeout)
+  for (const JobSpec& j : t.pending_jobs()) {
+    if (j.kind == JobKind::kStart) started.push_back(j.run_id);
+    if (j.kind == JobKind::kResume && j.run_id == r.run_id) ++wake_ups;
+  }
+  EXPECT_THAT(started, ::testing::UnorderedElementsAre(r.run_id + ":notify[0]",
+                                                       r.run_id + ":invoice[0]"));
+  EXPECT_EQ(wake_ups, 1);
+  EXPECT_EQ(notes.load(), 0);
+  r = t.drain_jobs();
+  EXPECT_THAT(r, HasStatus(RunStatus::kCompleted));
+  EXPECT_EQ(notes.load(), 1);
+}
+
+// A mock of an async_step is the body its job runs: the step stays a unit.
+TEST(TestingHeader, AMockOfAnAsyncStepIsTheBodyItsJobRuns) {
+  std::atomic<int> notes{0};
+  TestRun t(order_with_units(notes));
+  t.mock_step("notify", [](const Args&, StepContext&) { return Success("mocked"); });
+  RunResult r = t.durable().run();
+  EXPECT_THAT(r, HasStatus(RunStatus::kCompleted));
+  EXPECT_EQ(notes.load(), 0);
+  EXPECT_EQ(r.step("notify")->result, "mocked");
+  EXPECT_EQ(r.step("notify")->status, StepStatus::kCompleted);
+}
