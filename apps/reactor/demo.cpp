@@ -29,6 +29,7 @@ struct DemoOptions {
   bool log_events = false;  // --in-process only
   bool in_process = false;
   bool map = false;  // the fan-out map demo (demo_map.cpp) instead
+  bool async = false;  // the AsyncOrder demo (demo_async.cpp) instead
 };
 
 constexpr const char* kDemoDb = "reactor-demo.db";
@@ -71,6 +72,7 @@ int run_in_process(const DemoOptions& options) {
 
 int run_demo(const DemoOptions& options) {
   if (options.map) return run_map_demo();
+  if (options.async) return run_async_demo();
   if (options.in_process) return run_in_process(options);
   remove_demo_files(kDemoDb, kDemoLedger);
 
@@ -165,6 +167,12 @@ int demo_command(const std::string& /*storage: the demo keeps its own*/,
   app.add_flag("--map", demo.map,
                "Instead: one FanOutSum run over 2,000 elements (a fan-out map, batch 50) on two "
                "worker processes, one killed with SIGKILL mid-map; a live progress line")
+      ->excludes(orders)
+      ->excludes(in_process)
+      ->excludes(log);
+  app.add_flag("--async", demo.async,
+               "Instead: AsyncOrder runs handed off after charge to two worker processes, where "
+               "an async step and an async child reactor run; where each step ran")
       ->excludes(orders)
       ->excludes(in_process)
       ->excludes(log);

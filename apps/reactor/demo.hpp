@@ -21,4 +21,11 @@ int demo_command(const std::string& storage, const std::vector<std::string>& arg
 // beyond those in flight in the killed worker.
 int run_map_demo();
 
+// `reactor demo --async` (demo_async.cpp): AsyncOrder runs started in this process — reserve and
+// charge run here, the rest is handed off — on SQLite in a directory of its own under $TMPDIR,
+// across two worker processes that run ship, the unit notify and the child Invoice. Prints
+// where each step ran. Returns 0 when every good order completed with its invoice, the declined
+// one failed in this process with nothing handed off, and every step ran once.
+int run_async_demo();
+
 }  // namespace reactor_demo

@@ -30,15 +30,6 @@ constexpr int kStepMs = 4;         // each element's step: the map lasts a few s
 constexpr int kWorkerThreads = 4;  // so at most 4 elements execute in the worker killed
 constexpr auto kDeadline = 60s;
 
-// A directory of the demo's own under $TMPDIR: its store and ledger, kept for `reactor show`.
-bool make_demo_dir(std::string& dir) {
-  const char* tmp = std::getenv("TMPDIR");
-  std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/reactor-demo-map.XXXXXX";
-  if (::mkdtemp(pattern.data()) == nullptr) return false;
-  dir = pattern;
-  return true;
-}
-
 struct MapDemo {
   std::string db;
   std::string storage;
@@ -138,7 +129,7 @@ int report(Engine& engine, const MapDemo& demo, bool ended, bool killed) {
 
 int run_map_demo() {
   std::string dir;
-  if (!make_demo_dir(dir)) {
+  if (!make_demo_dir("reactor-demo-map", dir)) {
     std::perror("reactor demo: cannot make a directory for the store");
     return 1;
   }

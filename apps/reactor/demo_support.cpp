@@ -43,6 +43,14 @@ pid_t spawn_worker(const DemoWorker& w) {
   _exit(127);
 }
 
+bool make_demo_dir(const std::string& prefix, std::string& dir) {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/" + prefix + ".XXXXXX";
+  if (::mkdtemp(pattern.data()) == nullptr) return false;
+  dir = pattern;
+  return true;
+}
+
 void stop_worker(pid_t pid, int sig) {
   ::kill(pid, sig);
   int status = 0;

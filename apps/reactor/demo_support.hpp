@@ -40,6 +40,10 @@ std::map<std::string, int> steps_started_twice(const std::string& ledger);
 // The starts beyond the first of those: executions repeated after a kill.
 int repeated_starts(const std::map<std::string, int>& twice);
 
+// A directory of the demo's own under $TMPDIR, "<prefix>.XXXXXX": its store and ledger, kept
+// for `reactor show`. False when it cannot be made.
+bool make_demo_dir(const std::string& prefix, std::string& dir);
+
 // Removes a SQLite file with its -wal and -shm files, and the ledger: a demo starts afresh.
 void remove_demo_files(const std::string& db, const std::string& ledger);
 

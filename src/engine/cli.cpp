@@ -107,6 +107,11 @@ int cli_main(Engine& engine, int argc, char** argv, const CliOptions& options) {
   start_cmd->add_option("--id", start.run_id,
                         "The run's id, e.g. a business key: starting it again with the same "
                         "inputs gives the stored run, with others a run_id_conflict");
+  start_cmd
+      ->add_option("--async-wait-timeout", start.async_wait_timeout_s,
+                   "Seconds a step reading an async unit waits for it here before it fails "
+                   "(async_wait_timeout; default 30; 0: hand the run to the workers instead)")
+      ->check(CLI::NonNegativeNumber);
 
   cli::WorkerLoopOptions worker;
   auto* worker_cmd =

@@ -39,6 +39,8 @@ struct StartOptions {
   bool json = false;
   // --id: the run's id (a business key makes the start idempotent); empty: a fresh UUID.
   std::string run_id;
+  // --async-wait-timeout: DurabilityOptions::async_wait_timeout; unset: its default.
+  std::optional<double> async_wait_timeout_s;
 };
 int run_start(const Context& ctx, const StartOptions& options);
 

@@ -96,7 +96,12 @@ int run_start(const Context& ctx, const StartOptions& o) {
   text.clear();
   text.shrink_to_fit();  // a large input is held once, as its Value
 
-  auto engine = open_store(ctx, "start", StoreUse::kMayCreate, ctx.options.engine.durability);
+  DurabilityOptions durability = ctx.options.engine.durability;
+  if (o.async_wait_timeout_s) {
+    durability.async_wait_timeout = std::chrono::duration_cast<Duration>(
+        std::chrono::duration<double>(*o.async_wait_timeout_s));
+  }
+  auto engine = open_store(ctx, "start", StoreUse::kMayCreate, durability);
   if (!engine) return 2;
   if (o.background) {
     std::string id;

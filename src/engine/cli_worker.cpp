@@ -137,6 +137,10 @@ void add_worker_options(CLI::App& cmd, WorkerLoopOptions& o) {
                  "Executions of one step that may be lost with their worker before the run fails "
                  "(a poison pill; default 3)")
       ->check(CLI::Range(1, 1000000));
+  cmd.add_option("--async-park-timeout", o.async_park_timeout_s,
+                 "Seconds after an async unit's dispatch that a parked step reading it gives up "
+                 "(async_park_timeout; default 3600)")
+      ->check(CLI::PositiveNumber);
   cmd.add_option("--reactors", o.reactors,
                  "Serve only these reactors' runs (comma-separated names; default: all)")
       ->delimiter(',');
@@ -153,6 +157,7 @@ DurabilityOptions durability_options(const WorkerLoopOptions& o, DurabilityOptio
   if (o.max_interrupted_executions) {
     durability.max_interrupted_executions = *o.max_interrupted_executions;
   }
+  if (o.async_park_timeout_s) durability.async_park_timeout = seconds(*o.async_park_timeout_s);
   return durability;
 }
 

@@ -3,6 +3,7 @@
 // waits — in a caller woken by the store, in a worker parked — and gets its real outcome. Side
 // effects go to a log keyed by idempotency key, so every test says how often each one happened.
 #include <atomic>
+#include <mutex>
 #include <thread>
 
 #include "conformance/conformance_support.hpp"
@@ -82,6 +83,23 @@ Definition order(Effects& fx, bool read, bool child, std::atomic<bool>* gate = n
   return b.returns("close").build();
 }
 
+// The dispatches observers hear of: "<step> <unit run>".
+class DispatchesHeard : public Observer {
+ public:
+  void on_async_dispatch(const EventContext& ctx, const std::string& unit_run) override {
+    std::lock_guard lock(mu_);
+    heard_.push_back(ctx.step + " " + unit_run);
+  }
+  std::vector<std::string> heard() {
+    std::lock_guard lock(mu_);
+    return heard_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<std::string> heard_;
+};
+
 template <typename Factory>
 class AsyncUnits : public ::testing::Test {
  protected:
@@ -110,6 +128,7 @@ class AsyncUnits : public ::testing::Test {
     options.durability.lock_snooze_jitter = 0s;
     options.durability.async_wait_timeout = wait;
     options.durability.async_park_timeout = park;
+    options.observers.push_back(dispatches_);
     return std::make_unique<Engine>(std::move(options));
   }
 
@@ -158,6 +177,7 @@ class AsyncUnits : public ::testing::Test {
   void let_leases_lapse() { factory_.advance(kLeaseTtl + 100ms); }
 
   Factory factory_;
+  std::shared_ptr<DispatchesHeard> dispatches_ = std::make_shared<DispatchesHeard>();
   std::shared_ptr<FaultyBackend> store_;
   std::unique_ptr<Engine> engine_;
   std::unique_ptr<Worker> worker_;
@@ -196,6 +216,7 @@ TYPED_TEST(AsyncUnits, ACallerWaitsForTheUnitItReadsAndGetsItsValue) {
   RunResult unit;
   ASSERT_TRUE(this->engine_->find(r.run_id + ":bill[0]", unit).ok());
   EXPECT_EQ(unit.status, RunStatus::kCompleted);
+  EXPECT_EQ(this->dispatches_->heard(), std::vector<std::string>{"bill " + r.run_id + ":bill[0]"});
 }
 
 // A reader that receives the unit's failure fails with it: the run rolls back (reserve undone),

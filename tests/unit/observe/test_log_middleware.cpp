@@ -193,6 +193,22 @@ TEST_F(LogMiddlewareTest, RollbackEvents) {
   EXPECT_THAT(messages, ElementsAre("refund failed", "release failed"));
 }
 
+TEST_F(LogMiddlewareTest, HandOffAndAsyncDispatchSayWhereAndWhichRun) {
+  log_.on_hand_off(step_ctx_, "after");
+  log_.on_async_dispatch(step_ctx_, run_id_ + ":payment/charge[0]");
+  const std::vector<std::string> lines = lines_of(out_.str());
+  ASSERT_EQ(lines.size(), 2u);
+  const LogLine hand_off = parse(lines[0]);
+  EXPECT_EQ(hand_off.values.at("event"), "hand_off");
+  EXPECT_EQ(hand_off.values.at("where"), "after");
+  const LogLine dispatch = parse(lines[1]);
+  EXPECT_EQ(dispatch.values.at("event"), "async_dispatch");
+  EXPECT_EQ(dispatch.values.at("run"), run_id_);
+  EXPECT_EQ(dispatch.values.at("reactor"), reactor_);
+  EXPECT_EQ(dispatch.values.at("step"), "payment/charge");
+  EXPECT_EQ(dispatch.values.at("unit_run"), run_id_ + ":payment/charge[0]");
+}
+
 TEST_F(LogMiddlewareTest, MultiLineMessageStaysOnOneLine) {
   log_.on_step_fail(step_ctx_, "line one\nline \"two\" a=b \\ end");
   const LogLine l = only_line();
