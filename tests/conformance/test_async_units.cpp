@@ -185,6 +185,8 @@ class AsyncUnits : public ::testing::Test {
   std::atomic<bool> gate_{false};
   std::atomic<int> faults_{0};
   std::atomic<bool> dispatched_{false};
+  std::atomic<bool> take_over_{false};
+  std::atomic<int> dispatch_commits_{0};
   std::string target_;
 };
 TYPED_TEST_SUITE(AsyncUnits, ConformanceBackends, BackendName);
@@ -297,17 +299,36 @@ TYPED_TEST(AsyncUnits, ACrashRightAfterTheDispatchReattachesWithoutASecondDispat
     if (!c.maps.empty()) {
       this->target_ = c.root_id;
       this->dispatched_ = true;
+      ++this->dispatch_commits_;
       return false;
     }
     return this->dispatched_ && c.root_id == this->target_ && this->faults_++ == 0;
+  };
+  // The worker that executed it is dead: whoever fetches the run next dies too, holding its
+  // lease, until the test lets the run be taken over.
+  this->store_->die_with = [this](const Job& job) {
+    return this->faults_ > 0 && job.spec.run_id == this->target_ && !this->take_over_;
   };
   const std::string id = this->start("Read");
   this->start_worker(1);
   for (int k = 0; k < 400 && this->faults_ == 0; ++k) std::this_thread::sleep_for(5ms);
   ASSERT_GE(this->faults_.load(), 1);
+  // The unit runs to its end meanwhile; only then is the run taken over: a second dispatch
+  // would start the finished unit again.
+  RunResult unit = this->wait_for_end(id + ":bill[0]");
+  ASSERT_EQ(unit.status, RunStatus::kCompleted);
+  this->take_over_ = true;
   this->let_leases_lapse();
   RunResult r = this->wait_for_end(id);
   ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
+  // Whatever a second dispatch would have queued has run by now.
+  bool queued = true;
+  for (int k = 0; k < 400 && queued; ++k) {
+    ASSERT_TRUE(this->store_->has_job(id + ":bill[0]", queued).ok());
+    if (queued) std::this_thread::sleep_for(5ms);
+  }
+  EXPECT_FALSE(queued);
+  EXPECT_EQ(this->dispatch_commits_.load(), 1);  // re-attached: no second dispatch commit
   EXPECT_EQ(this->fx_.count_containing('S', "bill"), 1);
   EXPECT_EQ(this->fx_.count_containing('S', "reserve"), 1);
 }
