@@ -356,6 +356,29 @@ TYPED_TEST(AsyncUnits, AChildKilledMidRunIsRecoveredAndRerunsOnlyItsStepInFlight
   EXPECT_EQ(child.status, RunStatus::kCompleted);
 }
 
+// An async_step's job dies in its step — the side effect done, its commit never made: the
+// unit's run is recovered like any run and only that step runs again; the run's own steps and
+// its dispatch are not repeated.
+TYPED_TEST(AsyncUnits, ACrashInsideAnAsyncStepsJobRerunsOnlyItsStep) {
+  this->add(order(this->fx_, /*read=*/true, /*child=*/false));
+  this->store_->refuse = [this](const CommitRequest& c) {
+    if (!c.maps.empty()) ++this->dispatch_commits_;
+    return c.settle.has_value() && c.root_id.find(":bill[0]") != std::string::npos &&
+           this->faults_++ == 0;
+  };
+  const std::string id = this->start("Read");
+  this->start_worker(1);
+  for (int k = 0; k < 400 && this->faults_ == 0; ++k) std::this_thread::sleep_for(5ms);
+  ASSERT_GE(this->faults_.load(), 1);
+  this->let_leases_lapse();
+  RunResult r = this->wait_for_end(id);
+  ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
+  EXPECT_EQ(this->fx_.count_containing('S', "bill[0]/bill"), 2);
+  EXPECT_EQ(this->fx_.count_containing('S', "reserve"), 1);
+  EXPECT_EQ(this->fx_.count_containing('S', "side"), 1);
+  EXPECT_EQ(this->dispatch_commits_.load(), 1);
+}
+
 // An async_reactor child that fails rolls itself back (render undone once, by the child); the
 // parent's reader receives the failure and the parent rolls back its own steps only.
 TYPED_TEST(AsyncUnits, AChildThatFailsRollsItselfBackAndTheReaderGetsTheFailure) {
