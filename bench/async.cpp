@@ -136,8 +136,8 @@ Status requests_per_run(Engine& engine, const CountingBackend& counter, const ch
   for (int k = 0; k < runs; ++k) {
     RunResult r = engine.run(reactor, Value::object());
     if (r.status != RunStatus::kRunning || r.error) {
-      return Status::Internal(std::string(reactor) + " did not hand off: " +
-                              to_string(r.status) + " " + r.trace_summary());
+      return Status::Internal(std::string(reactor) + " did not hand off: " + to_string(r.status) +
+                              " " + r.trace_summary());
     }
   }
   out = static_cast<double>(counter.requests() - before) / runs;

@@ -12,7 +12,7 @@ namespace reactor_bench {
 struct AsyncOptions {
   int runs = 300;
   int workers = 2;
-  int unit_ms = 20;  // how long each unit takes, so that its reader parks first
+  int unit_ms = 20;     // how long each unit takes, so that its reader parks first
   std::string storage;  // sqlite:// or redis://; empty: a scratch SQLite file
   std::string dir;
   double timeout_s = 300;

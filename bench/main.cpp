@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "google_benchmark.hpp"
 #include "async.hpp"
+#include "google_benchmark.hpp"
 #include "handoff.hpp"
 #include "map.hpp"
 #include "peers.hpp"

@@ -28,7 +28,7 @@ struct DemoOptions {
   int orders = 40;
   bool log_events = false;  // --in-process only
   bool in_process = false;
-  bool map = false;  // the fan-out map demo (demo_map.cpp) instead
+  bool map = false;    // the fan-out map demo (demo_map.cpp) instead
   bool async = false;  // the AsyncOrder demo (demo_async.cpp) instead
 };
 

@@ -25,11 +25,12 @@ using namespace std::chrono_literals;
 namespace {
 
 constexpr int kOrders[] = {1, 2, 3, 10};  // 10: a declined card
-constexpr int kStepMs = 50;               // each step's pause: the units overlap visibly
-constexpr auto kDeadline = 60s;
+constexpr int kAsyncStepMs = 50;          // each step's pause: the units overlap visibly
+constexpr auto kAsyncDeadline = 60s;
 // The ledger keys of an AsyncOrder run's steps, units' steps by their unit run's path.
-constexpr const char* kKeys[] = {"reserve", "charge", "ship", "notify[0]/notify",
-                                 "invoice[0]/render", "invoice[0]/store", "close"};
+constexpr const char* kKeys[] = {
+    "reserve",           "charge",           "ship", "notify[0]/notify",
+    "invoice[0]/render", "invoice[0]/store", "close"};
 
 // Where each step body ended, by idempotency key: the pid the ledger's "E" line names.
 std::map<std::string, std::string> ended_in(const std::string& ledger) {
@@ -45,7 +46,7 @@ std::map<std::string, std::string> ended_in(const std::string& ledger) {
 
 // Waits (bounded) until every run has ended.
 bool wait_for_all(Engine& engine, const std::vector<std::string>& ids) {
-  const auto deadline = std::chrono::steady_clock::now() + kDeadline;
+  const auto deadline = std::chrono::steady_clock::now() + kAsyncDeadline;
   for (;;) {
     bool all = true;
     for (const std::string& id : ids) {
@@ -105,8 +106,8 @@ int run_async_demo() {
   std::vector<pid_t> workers = {spawn_worker(w), spawn_worker(w)};
   std::vector<std::string> ids;
   for (int order : kOrders) {
-    RunResult r = engine.run("AsyncOrder",
-                             {{"order_id", order}, {"amount", 100 * order}, {"step_ms", kStepMs}});
+    RunResult r = engine.run(
+        "AsyncOrder", {{"order_id", order}, {"amount", 100 * order}, {"step_ms", kAsyncStepMs}});
     std::printf("order %-3d %-8s %s\n", order, to_string(r.status), r.trace_summary().c_str());
     ids.push_back(r.run_id);
   }
@@ -122,8 +123,9 @@ int run_async_demo() {
               unexpected);
   std::printf("a run, its units and where each step ran: reactor show %s --storage %s\n",
               ids.front().c_str(), storage.c_str());
-  std::printf("its child Invoice:                       reactor show '%s:invoice[0]' --storage %s\n",
-              ids.front().c_str(), storage.c_str());
+  std::printf(
+      "its child Invoice:                       reactor show '%s:invoice[0]' --storage %s\n",
+      ids.front().c_str(), storage.c_str());
   return unexpected == 0 && again == 0 ? 0 : 1;
 }
 

@@ -3,17 +3,13 @@
 #include <chrono>
 #include <thread>
 
+#include "saga/unix_time.hpp"
+
 namespace reactor_bench {
 
 using namespace reactor;
 
 namespace {
-
-std::int64_t unix_us() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 Definition bench_async() {
   return Builder(kBenchAsyncName)

@@ -6,8 +6,8 @@
 // says how long the parked reader took to resume.
 //
 // BenchDispatchBase and BenchDispatchUnit: step "x", then "y" — a plain step, or an async_step
-// nobody reads — and background_after("y"), then "z" in a worker. Run in a caller, they differ by the unit's
-// dispatch alone: the difference of their store requests is what a dispatch costs.
+// nobody reads — and background_after("y"), then "z" in a worker. Run in a caller, they differ by
+// the unit's dispatch alone: the difference of their store requests is what a dispatch costs.
 #pragma once
 
 #include <reactor/reactor.hpp>

@@ -1,20 +1,10 @@
 #include "saga/bench_hand_off.hpp"
 
-#include <chrono>
+#include "saga/unix_time.hpp"
 
 namespace reactor_bench {
 
 using namespace reactor;
-
-namespace {
-
-std::int64_t unix_us() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
-}  // namespace
 
 Definition bench_hand_off() {
   return Builder(kBenchHandOffName)

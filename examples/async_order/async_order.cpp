@@ -20,13 +20,6 @@ StepResult paced(const OrderServices& s, const Args& a, const StepContext& ctx, 
   });
 }
 
-UndoFn recorded_undo(const OrderServices& s) {
-  return [&s](const Value&, const Args&, StepContext& ctx) {
-    s.ledger.append('U', ctx.idempotency_key());
-    return Success();
-  };
-}
-
 }  // namespace
 
 Definition invoice(OrderServices& s) {
@@ -37,8 +30,8 @@ Definition invoice(OrderServices& s) {
       .step("render",
             [&s](const Args& a, StepContext& ctx) {
               return paced(s, a, ctx, [&] {
-                return Success({{"pdf", "invoice-" + std::to_string(a.get<int>("order_id")) +
-                                            ".pdf"}});
+                return Success(
+                    {{"pdf", "invoice-" + std::to_string(a.get<int>("order_id")) + ".pdf"}});
               });
             })
       .argument("order_id", input("order_id"))
@@ -68,9 +61,8 @@ Definition async_order(OrderServices& s) {
       .step("reserve",
             [&s](const Args& a, StepContext& ctx) {
               return paced(s, a, ctx, [&] {
-                return Success({{"reservation",
-                                 s.inventory.reserve(a.get<int>("order_id"),
-                                                     ctx.idempotency_key())}});
+                return Success({{"reservation", s.inventory.reserve(a.get<int>("order_id"),
+                                                                    ctx.idempotency_key())}});
               });
             })
       .argument("order_id", input("order_id"))

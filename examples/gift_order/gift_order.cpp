@@ -8,19 +8,6 @@ namespace examples {
 
 using namespace reactor;
 
-namespace {
-
-// An undo that only leaves its mark: the stand-in systems of these steps
-// keep no state worth reverting, but the tests must see that it ran.
-UndoFn recorded_undo(const OrderServices& s) {
-  return [&s](const Value&, const Args&, StepContext& ctx) {
-    s.ledger.append('U', ctx.idempotency_key());
-    return Success();
-  };
-}
-
-}  // namespace
-
 Definition shipment(OrderServices& s) {
   return Builder("Shipment")
       .input("order_id", integer().min(1))

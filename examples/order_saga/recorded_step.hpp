@@ -30,6 +30,15 @@ inline auto reserve_stock(OrderServices& s) {
   };
 }
 
+// An undo that only leaves its mark: the stand-in systems of such steps keep no state worth
+// reverting, but the tests must see that it ran.
+inline reactor::UndoFn recorded_undo(const OrderServices& s) {
+  return [&s](const reactor::Value&, const reactor::Args&, reactor::StepContext& ctx) {
+    s.ledger.append('U', ctx.idempotency_key());
+    return reactor::Success();
+  };
+}
+
 inline auto release_stock(OrderServices& s) {
   return [&s](const reactor::Value& reserved, const reactor::Args&, reactor::StepContext& ctx) {
     s.ledger.append('U', ctx.idempotency_key());

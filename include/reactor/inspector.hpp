@@ -74,8 +74,8 @@ struct MapProgress {
 struct ElementInfo {
   std::string map_id;
   std::uint32_t index = 0;
-  std::string parent_id;  // the run holding the map step (the owner or a composed child of it)
-  std::string owner_id;   // the root run the map resumes ("" when its map record is gone)
+  std::string parent_id;      // the run holding the map step (the owner or a composed child of it)
+  std::string owner_id;       // the root run the map resumes ("" when its map record is gone)
   std::string owner_reactor;  // that run's reactor ("" likewise)
   std::string step;           // the map step's path in the run holding it ("" likewise)
 };

@@ -140,9 +140,9 @@ class TestRun {
   // Call before run().
   TestRun& durable() { return go_durable(/*step_by_step=*/false); }
   // Durable, one leg at a time: run() returns where the run leaves the caller (`running` at its
-  // hand-off point, `waiting` at a fan-out map or an async unit); pending_jobs() lists the jobs queued since the
-  // last run() or drain_jobs(); drain_jobs() executes every job due, and those they queue, and
-  // returns the run as it stands then.
+  // hand-off point, `waiting` at a fan-out map or an async unit); pending_jobs() lists the jobs
+  // queued since the last run() or drain_jobs(); drain_jobs() executes every job due, and those
+  // they queue, and returns the run as it stands then.
   TestRun& step_by_step() { return go_durable(/*step_by_step=*/true); }
 
   RunResult run(Value inputs = Value::object()) {

@@ -122,8 +122,7 @@ Status DurableFanOut::dispatch(const Map& map, std::uint32_t& total) {
   return env_.backend.commit(c);
 }
 
-Status DurableFanOut::wait_for_settle(const std::string& map_id, Duration max_wait,
-                                      bool& settled) {
+Status DurableFanOut::wait_for_settle(const std::string& map_id, Duration max_wait, bool& settled) {
   return env_.backend.wait_for_settle(map_id, max_wait, settled);
 }
 

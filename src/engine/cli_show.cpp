@@ -51,9 +51,9 @@ bool is_async_unit(const Registry& registry, const std::string& reactor, const s
 std::string ran_on(const RunResult& r, const std::string& path) {
   const std::string nested = "/" + path;
   for (auto it = r.trace.rbegin(); it != r.trace.rend(); ++it) {
-    const bool same = it->step == path || (it->step.size() > nested.size() &&
-                                           it->step.ends_with(nested) &&
-                                           it->step.find('/') == it->step.size() - nested.size());
+    const bool same =
+        it->step == path || (it->step.size() > nested.size() && it->step.ends_with(nested) &&
+                             it->step.find('/') == it->step.size() - nested.size());
     if (same && it->type == TraceType::kRun) return it->worker;
   }
   return "";
@@ -114,10 +114,10 @@ void print_json(const RunResult& r, const MapsOfRun& extra) {
   j["units"] = std::move(units);
   if (extra.element) {
     j[extra.is_unit ? "unit_of" : "element_of"] = Value{{"map_id", extra.element->map_id},
-                                                       {"index", extra.element->index},
-                                                       {"step", extra.element->step},
-                                                       {"parent_id", extra.element->parent_id},
-                                                       {"owner_id", extra.element->owner_id}};
+                                                        {"index", extra.element->index},
+                                                        {"step", extra.element->step},
+                                                        {"parent_id", extra.element->parent_id},
+                                                        {"owner_id", extra.element->owner_id}};
   }
   std::cout << j.dump(2) << "\n";
 }

@@ -28,9 +28,8 @@ RunDriver::Attempt RunDriver::run_async(std::size_t i, const Launch& l) {
   Value inputs = child_inputs(spec, l.args);
   if (std::vector<FieldError> errors = validate_inputs(*spec.child, inputs); !errors.empty()) {
     Attempt a;
-    a.result = Failure("invalid inputs for async unit '" + spec.child->name +
-                           "': " + describe(errors),
-                       false);
+    a.result = Failure(
+        "invalid inputs for async unit '" + spec.child->name + "': " + describe(errors), false);
     a.kind = ErrorKind::kInputInvalid;
     a.body_started = false;
     a.validation_errors = std::move(errors);
@@ -108,9 +107,8 @@ void RunDriver::record_dispatch(std::size_t i, int attempt_no, Lock& lock) {
   if (ex_.observers().empty()) return;
   const std::string unit_run = element_run_id(map_id_of(i), 0);
   lock.unlock();
-  ex_.observers().notify("async_dispatch", [&](Observer& o) {
-    o.on_async_dispatch(event(i, attempt_no), unit_run);
-  });
+  ex_.observers().notify("async_dispatch",
+                         [&](Observer& o) { o.on_async_dispatch(event(i, attempt_no), unit_run); });
   lock.lock();
 }
 
@@ -232,7 +230,8 @@ bool RunDriver::wait_for_units(Lock& lock) {
   const std::int64_t now = ex_.now_ms();
   if (!caller_wait_until_) {
     caller_wait_until_ =
-        now + std::chrono::duration_cast<std::chrono::milliseconds>(*ex_.hooks().async_wait).count();
+        now +
+        std::chrono::duration_cast<std::chrono::milliseconds>(*ex_.hooks().async_wait).count();
   }
   if (now >= *caller_wait_until_) return false;
   const std::string map_id = map_id_of(*unit);

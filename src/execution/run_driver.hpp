@@ -173,11 +173,11 @@ class RunDriver {
   std::set<std::size_t> dispatched_;  // fan-out maps and async units waiting for their runs
   std::set<std::size_t> relaunched_;  // async units started before, by an execution since lost
   std::optional<std::int64_t> caller_wait_until_;  // when a caller stops waiting for units
-  int in_flight_ = 0;                 // steps prepared and not yet recorded
-  std::vector<Launch> burst_;         // steps being prepared to start together
-  bool bursting_ = false;             // a thread is preparing burst_
-  std::deque<Launch> launched_;       // steps of committed bursts no thread has taken yet
-  int helpers_ = 0;                   // pool threads running this driver's steps
+  int in_flight_ = 0;                              // steps prepared and not yet recorded
+  std::vector<Launch> burst_;                      // steps being prepared to start together
+  bool bursting_ = false;                          // a thread is preparing burst_
+  std::deque<Launch> launched_;  // steps of committed bursts no thread has taken yet
+  int helpers_ = 0;              // pool threads running this driver's steps
   bool halting_ = false;
   bool failing_ = false;
   // Signalled when a step is recorded or a helper leaves (wait_settled, notify_settled).

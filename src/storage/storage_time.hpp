@@ -18,4 +18,14 @@ inline std::int64_t to_ms(Duration d) {
 
 inline std::int64_t now_ms(const Clock& clock) { return to_unix_ms(clock.now()); }
 
+// When a wait of `max_wait` from now ends (MapStore::wait_for_settle), on the steady clock:
+// saturating, so Duration::max() waits for ever.
+inline std::chrono::steady_clock::time_point wait_deadline(Duration max_wait) {
+  using std::chrono::steady_clock;
+  const steady_clock::time_point now = steady_clock::now();
+  if (max_wait <= Duration::zero()) return now;
+  if (max_wait >= steady_clock::time_point::max() - now) return steady_clock::time_point::max();
+  return now + std::chrono::ceil<steady_clock::duration>(max_wait);
+}
+
 }  // namespace reactor::storage

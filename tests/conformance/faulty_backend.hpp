@@ -1,7 +1,10 @@
 // What the fan-out and async-unit scenarios share: a side-effect log keyed by idempotency key,
-// and a backend that injects the faults a test names (commits refused, deliveries lost or
-// held by a worker that died) and checks back-pressure at every commit.
+// a backend that injects the faults a test names (commits refused, deliveries lost or held by a
+// worker that died) and checks back-pressure at every commit, and the engine and worker
+// settings they run with.
 #pragma once
+
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <atomic>
@@ -12,6 +15,8 @@
 #include <vector>
 
 #include "reactor/backend_wrapper.hpp"
+#include "reactor/engine.hpp"
+#include "reactor/worker.hpp"
 
 namespace reactor::conformance {
 
@@ -112,8 +117,7 @@ class FaultyBackend : public BackendWrapper {
     ack.ack_owner = owner;
     (void)BackendWrapper::commit(ack);
     if (d->run_leased) {
-      (void)BackendWrapper::release_lease(d->run_lease.key, d->run_lease.owner,
-                                          d->run_lease.token);
+      (void)BackendWrapper::release_lease(d->run_lease.key, d->run_lease.owner, d->run_lease.token);
     }
     d.reset();
   }
@@ -142,5 +146,39 @@ class FaultyBackend : public BackendWrapper {
   }
   std::mutex mu_;
 };
+
+// The engine settings of the scenarios: a lease of `lease_ttl`, and a duplicate delivery put
+// off 50 ms, no jitter.
+inline EngineOptions scenario_options(std::shared_ptr<Clock> clock, std::shared_ptr<Backend> store,
+                                      Duration lease_ttl) {
+  EngineOptions options;
+  options.clock = std::move(clock);
+  options.backend = std::move(store);
+  options.durability.lease_ttl = lease_ttl;
+  options.durability.lock_snooze_base_delay = std::chrono::milliseconds(50);
+  options.durability.lock_snooze_jitter = Duration::zero();
+  return options;
+}
+
+// A started worker of `threads` threads that polls fast, without a sweeper of its own: the
+// scenarios sweep when they mean to.
+inline std::unique_ptr<Worker> scenario_worker(Engine& engine, int threads) {
+  WorkerOptions w;
+  w.threads = threads;
+  w.sweeper = false;
+  w.poll_interval = std::chrono::milliseconds(2);
+  w.idle_wait = std::chrono::milliseconds(20);
+  auto worker = std::make_unique<Worker>(engine, w);
+  worker->start();
+  return worker;
+}
+
+// A run started in the background; its id.
+inline std::string start_in_background(Engine& engine, const std::string& reactor, Value inputs) {
+  std::string id;
+  Status s = engine.run_in_background(reactor, std::move(inputs), id);
+  EXPECT_TRUE(s.ok()) << s.to_string();
+  return id;
+}
 
 }  // namespace reactor::conformance

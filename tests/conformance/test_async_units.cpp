@@ -15,7 +15,7 @@ namespace reactor::conformance {
 namespace {
 
 // A step that logs 'S' under its idempotency key and returns `value`, undone with a 'U'.
-Builder& logged(Builder& b, Effects& fx, const std::string& name, Value value) {
+Builder& logged_step(Builder& b, Effects& fx, const std::string& name, Value value) {
   return b
       .step(name,
             [&fx, value](const Args&, StepContext& ctx) -> StepResult {
@@ -29,10 +29,10 @@ Builder& logged(Builder& b, Effects& fx, const std::string& name, Value value) {
 }
 
 // Invoice (render → store): store fails when input "fail" is true; render is undone.
-Definition invoice(Effects& fx) {
+Definition invoice_reactor(Effects& fx) {
   Builder b("Invoice");
   b.input("amount", integer()).input("fail", boolean().default_value(false));
-  logged(b, fx, "render", "pdf");
+  logged_step(b, fx, "render", "pdf");
   b.step("store",
          [&fx](const Args& a, StepContext& ctx) -> StepResult {
            if (a.get<bool>("fail")) return Failure("store refuses", false);
@@ -48,12 +48,12 @@ Definition invoice(Effects& fx) {
 // reserve → bill (a unit: async_step, or async_reactor Invoice) → side (waits for bill without
 // reading it) and, when `read`, close (returns what bill returned). Input fail_unit fails the
 // unit; input gate_unit makes it fail retryably until *gate is set.
-Definition order(Effects& fx, bool read, bool child, std::atomic<bool>* gate = nullptr) {
+Definition unit_order(Effects& fx, bool read, bool child, std::atomic<bool>* gate = nullptr) {
   Builder b(read ? "Read" : "Unread");
   b.input("fail_unit", boolean().default_value(false));
-  logged(b, fx, "reserve", "reserved");
+  logged_step(b, fx, "reserve", "reserved");
   if (child) {
-    b.async_reactor("bill", invoice(fx))
+    b.async_reactor("bill", invoice_reactor(fx))
         .argument("amount", value(42))
         .argument("fail", input("fail_unit"))
         .wait_for("reserve");
@@ -76,10 +76,11 @@ Definition order(Effects& fx, bool read, bool child, std::atomic<bool>* gate = n
         .retries(fixed_backoff(10000, 20ms))
         .wait_for("reserve");
   }
-  logged(b, fx, "side", "side").wait_for("bill");
+  logged_step(b, fx, "side", "side").wait_for("bill");
   if (!read) return b.build();
-  b.step("close", [](const Args& a) -> StepResult { return Success(a["bill"]); })
-      .argument("bill", result("bill"));
+  b.step("close", [](const Args& a) -> StepResult {
+     return Success(a["bill"]);
+   }).argument("bill", result("bill"));
   return b.returns("close").build();
 }
 
@@ -120,12 +121,7 @@ class AsyncUnits : public ::testing::Test {
   std::unique_ptr<Engine> make_engine(std::shared_ptr<Clock> clock,
                                       Duration wait = std::chrono::seconds(30),
                                       Duration park = std::chrono::hours(1)) {
-    EngineOptions options;
-    options.clock = std::move(clock);
-    options.backend = store_;
-    options.durability.lease_ttl = kLeaseTtl;
-    options.durability.lock_snooze_base_delay = 50ms;
-    options.durability.lock_snooze_jitter = 0s;
+    EngineOptions options = scenario_options(std::move(clock), store_, kLeaseTtl);
     options.durability.async_wait_timeout = wait;
     options.durability.async_park_timeout = park;
     options.observers.push_back(dispatches_);
@@ -134,21 +130,16 @@ class AsyncUnits : public ::testing::Test {
 
   void add(const Definition& d) { engine_->registry().add(d); }
 
-  void start_worker(int threads = 1) {
-    WorkerOptions w;
-    w.threads = threads;
-    w.sweeper = false;  // the tests sweep when they mean to
-    w.poll_interval = 2ms;
-    w.idle_wait = 20ms;
-    worker_ = std::make_unique<Worker>(*engine_, w);
-    worker_->start();
-  }
+  void start_worker(int threads = 1) { worker_ = scenario_worker(*engine_, threads); }
 
   std::string start(const std::string& reactor, Value inputs = Value::object()) {
-    std::string id;
-    Status s = engine_->run_in_background(reactor, std::move(inputs), id);
-    EXPECT_TRUE(s.ok()) << s.to_string();
-    return id;
+    return start_in_background(*engine_, reactor, std::move(inputs));
+  }
+
+  // Until the fault the test injects has happened (bounded).
+  void wait_for_fault() {
+    for (int k = 0; k < 400 && faults_ == 0; ++k) std::this_thread::sleep_for(5ms);
+    ASSERT_GE(faults_.load(), 1);
   }
 
   // Bounded wait until `done` holds of the run, moving a ManualClock on (retry backoffs,
@@ -162,8 +153,7 @@ class AsyncUnits : public ::testing::Test {
       if (k % 50 == 49) sweep();
       std::this_thread::sleep_for(5ms);
     }
-    ADD_FAILURE() << "run " << id << " stands " << to_string(r.status) << ": "
-                  << r.trace_summary();
+    ADD_FAILURE() << "run " << id << " stands " << to_string(r.status) << ": " << r.trace_summary();
     return r;
   }
   RunResult wait_for_end(const std::string& id) {
@@ -194,7 +184,7 @@ TYPED_TEST_SUITE(AsyncUnits, ConformanceBackends, BackendName);
 // A unit nobody reads that fails compensates itself, once, in its own job; the run does not roll
 // back and completes. Its sibling ran without waiting for it.
 TYPED_TEST(AsyncUnits, AnUnreadFailureCompensatesItselfOnceAndTheRunCompletes) {
-  this->add(order(this->fx_, /*read=*/false, /*child=*/false));
+  this->add(unit_order(this->fx_, /*read=*/false, /*child=*/false));
   this->start_worker();
   RunResult r = this->engine_->run("Unread", {{"fail_unit", true}});
   if (!is_terminal(r.status)) r = this->wait_for_end(r.run_id);
@@ -209,7 +199,7 @@ TYPED_TEST(AsyncUnits, AnUnreadFailureCompensatesItselfOnceAndTheRunCompletes) {
 // The caller's step reads the unit: it waits, woken by the store when the worker finishes the
 // unit, and gets its value — the run completes in the caller.
 TYPED_TEST(AsyncUnits, ACallerWaitsForTheUnitItReadsAndGetsItsValue) {
-  this->add(order(this->fx_, /*read=*/true, /*child=*/false));
+  this->add(unit_order(this->fx_, /*read=*/true, /*child=*/false));
   this->start_worker();
   RunResult r = this->engine_->run("Read", Value::object());
   ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
@@ -224,7 +214,7 @@ TYPED_TEST(AsyncUnits, ACallerWaitsForTheUnitItReadsAndGetsItsValue) {
 // A reader that receives the unit's failure fails with it: the run rolls back (reserve undone),
 // and the unit — compensated once in its own job — is not compensated again.
 TYPED_TEST(AsyncUnits, AReaderThatReceivesTheFailureRollsTheRunBack) {
-  this->add(order(this->fx_, /*read=*/true, /*child=*/false));
+  this->add(unit_order(this->fx_, /*read=*/true, /*child=*/false));
   this->start_worker();
   RunResult r = this->engine_->run("Read", {{"fail_unit", true}});
   if (!is_terminal(r.status)) r = this->wait_for_end(r.run_id);
@@ -241,7 +231,7 @@ TYPED_TEST(AsyncUnits, AReaderThatReceivesTheFailureRollsTheRunBack) {
 // error naming the unit, and the run rolls back.
 TYPED_TEST(AsyncUnits, TheCallersWaitTimesOut) {
   this->engine_ = this->make_engine(SystemClock::instance(), 200ms);
-  this->add(order(this->fx_, /*read=*/true, /*child=*/false));
+  this->add(unit_order(this->fx_, /*read=*/true, /*child=*/false));
   RunResult r = this->engine_->run("Read", Value::object());
   ASSERT_EQ(r.status, RunStatus::kFailed) << r.trace_summary();
   ASSERT_TRUE(r.error.has_value());
@@ -254,9 +244,9 @@ TYPED_TEST(AsyncUnits, TheCallersWaitTimesOut) {
 // In a worker, the reader's run parks: suspended, its thread free — a second run completes on
 // the one-thread worker meanwhile — and resumed when the unit finishes.
 TYPED_TEST(AsyncUnits, AWorkerParksTheRunAndResumesItWhenTheUnitFinishes) {
-  this->add(order(this->fx_, /*read=*/true, /*child=*/false, &this->gate_));
+  this->add(unit_order(this->fx_, /*read=*/true, /*child=*/false, &this->gate_));
   Builder quick("Quick");
-  logged(quick, this->fx_, "only", 1);
+  logged_step(quick, this->fx_, "only", 1);
   this->add(quick.build());
   const std::string id = this->start("Read");
   this->start_worker(1);
@@ -279,7 +269,7 @@ TYPED_TEST(AsyncUnits, AWorkerParksTheRunAndResumesItWhenTheUnitFinishes) {
 // A parked reader whose unit never finishes fails async_park_timeout after the dispatch.
 TYPED_TEST(AsyncUnits, AParkedReaderFailsAfterTheParkTimeout) {
   this->engine_ = this->make_engine(this->factory_.clock(), 30s, 500ms);
-  this->add(order(this->fx_, /*read=*/true, /*child=*/false, &this->gate_));
+  this->add(unit_order(this->fx_, /*read=*/true, /*child=*/false, &this->gate_));
   const std::string id = this->start("Read");
   this->start_worker(1);
   RunResult r = this->wait_for_end(id);
@@ -294,7 +284,7 @@ TYPED_TEST(AsyncUnits, AParkedReaderFailsAfterTheParkTimeout) {
 // The execution that dispatched the unit is lost right after the dispatch commit, before its
 // run recorded it: whoever takes the run over re-attaches to the unit — one side effect.
 TYPED_TEST(AsyncUnits, ACrashRightAfterTheDispatchReattachesWithoutASecondDispatch) {
-  this->add(order(this->fx_, /*read=*/true, /*child=*/false));
+  this->add(unit_order(this->fx_, /*read=*/true, /*child=*/false));
   this->store_->refuse = [this](const CommitRequest& c) {
     if (!c.maps.empty()) {
       this->target_ = c.root_id;
@@ -311,8 +301,7 @@ TYPED_TEST(AsyncUnits, ACrashRightAfterTheDispatchReattachesWithoutASecondDispat
   };
   const std::string id = this->start("Read");
   this->start_worker(1);
-  for (int k = 0; k < 400 && this->faults_ == 0; ++k) std::this_thread::sleep_for(5ms);
-  ASSERT_GE(this->faults_.load(), 1);
+  ASSERT_NO_FATAL_FAILURE(this->wait_for_fault());
   // The unit runs to its end meanwhile; only then is the run taken over: a second dispatch
   // would start the finished unit again.
   RunResult unit = this->wait_for_end(id + ":bill[0]");
@@ -336,15 +325,14 @@ TYPED_TEST(AsyncUnits, ACrashRightAfterTheDispatchReattachesWithoutASecondDispat
 // An async_reactor child whose worker dies in its last step — the step's side effect done, its
 // commit never made — is recovered by the sweeper like any run: only that step runs again.
 TYPED_TEST(AsyncUnits, AChildKilledMidRunIsRecoveredAndRerunsOnlyItsStepInFlight) {
-  this->add(order(this->fx_, /*read=*/true, /*child=*/true));
+  this->add(unit_order(this->fx_, /*read=*/true, /*child=*/true));
   this->store_->refuse = [this](const CommitRequest& c) {
     return c.settle.has_value() && c.root_id.find(":bill[0]") != std::string::npos &&
            this->faults_++ == 0;
   };
   const std::string id = this->start("Read");
   this->start_worker(1);
-  for (int k = 0; k < 400 && this->faults_ == 0; ++k) std::this_thread::sleep_for(5ms);
-  ASSERT_GE(this->faults_.load(), 1);
+  ASSERT_NO_FATAL_FAILURE(this->wait_for_fault());
   this->let_leases_lapse();
   RunResult r = this->wait_for_end(id);
   ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
@@ -360,7 +348,7 @@ TYPED_TEST(AsyncUnits, AChildKilledMidRunIsRecoveredAndRerunsOnlyItsStepInFlight
 // unit's run is recovered like any run and only that step runs again; the run's own steps and
 // its dispatch are not repeated.
 TYPED_TEST(AsyncUnits, ACrashInsideAnAsyncStepsJobRerunsOnlyItsStep) {
-  this->add(order(this->fx_, /*read=*/true, /*child=*/false));
+  this->add(unit_order(this->fx_, /*read=*/true, /*child=*/false));
   this->store_->refuse = [this](const CommitRequest& c) {
     if (!c.maps.empty()) ++this->dispatch_commits_;
     return c.settle.has_value() && c.root_id.find(":bill[0]") != std::string::npos &&
@@ -368,8 +356,7 @@ TYPED_TEST(AsyncUnits, ACrashInsideAnAsyncStepsJobRerunsOnlyItsStep) {
   };
   const std::string id = this->start("Read");
   this->start_worker(1);
-  for (int k = 0; k < 400 && this->faults_ == 0; ++k) std::this_thread::sleep_for(5ms);
-  ASSERT_GE(this->faults_.load(), 1);
+  ASSERT_NO_FATAL_FAILURE(this->wait_for_fault());
   this->let_leases_lapse();
   RunResult r = this->wait_for_end(id);
   ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
@@ -382,7 +369,7 @@ TYPED_TEST(AsyncUnits, ACrashInsideAnAsyncStepsJobRerunsOnlyItsStep) {
 // An async_reactor child that fails rolls itself back (render undone once, by the child); the
 // parent's reader receives the failure and the parent rolls back its own steps only.
 TYPED_TEST(AsyncUnits, AChildThatFailsRollsItselfBackAndTheReaderGetsTheFailure) {
-  this->add(order(this->fx_, /*read=*/true, /*child=*/true));
+  this->add(unit_order(this->fx_, /*read=*/true, /*child=*/true));
   this->start_worker();
   RunResult r = this->engine_->run("Read", {{"fail_unit", true}});
   if (!is_terminal(r.status)) r = this->wait_for_end(r.run_id);
@@ -401,8 +388,10 @@ TYPED_TEST(AsyncUnits, AChildThatFailsRollsItselfBackAndTheReaderGetsTheFailure)
 // dispatched and the run rolls back.
 TYPED_TEST(AsyncUnits, InvalidChildInputsFailTheDispatch) {
   Builder b("BadChild");
-  logged(b, this->fx_, "reserve", "reserved");
-  b.async_reactor("bill", invoice(this->fx_)).argument("amount", value("lots")).wait_for("reserve");
+  logged_step(b, this->fx_, "reserve", "reserved");
+  b.async_reactor("bill", invoice_reactor(this->fx_))
+      .argument("amount", value("lots"))
+      .wait_for("reserve");
   this->add(b.build());
   RunResult r = this->engine_->run("BadChild", Value::object());
   ASSERT_EQ(r.status, RunStatus::kFailed);

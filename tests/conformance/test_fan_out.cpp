@@ -99,38 +99,21 @@ class FanOutScenarios : public ::testing::Test {
     ASSERT_TRUE(s.ok()) << s.to_string();
     auto faulty = std::make_shared<FaultyBackend>(std::move(raw));
     store_ = faulty.get();
-    EngineOptions options;
-    options.clock = factory_.clock();
-    options.backend = faulty;
-    options.durability.lease_ttl = kLeaseTtl;
-    options.durability.lock_snooze_base_delay = 50ms;
-    options.durability.lock_snooze_jitter = 0s;
-    engine_ = std::make_unique<Engine>(std::move(options));
+    engine_ = std::make_unique<Engine>(scenario_options(factory_.clock(), faulty, kLeaseTtl));
   }
   void TearDown() override {
     if (worker_) worker_->stop_now();
     worker_.reset();
   }
 
-  void start_worker(int threads = 2) {
-    WorkerOptions w;
-    w.threads = threads;
-    w.sweeper = false;  // the tests sweep when they mean to
-    w.poll_interval = 2ms;
-    w.idle_wait = 20ms;
-    worker_ = std::make_unique<Worker>(*engine_, w);
-    worker_->start();
-  }
+  void start_worker(int threads = 2) { worker_ = scenario_worker(*engine_, threads); }
   void stop_worker() {
     worker_->stop_now();
     worker_.reset();
   }
 
   std::string start(const std::string& reactor, Value inputs) {
-    std::string id;
-    Status s = engine_->run_in_background(reactor, std::move(inputs), id);
-    EXPECT_TRUE(s.ok()) << s.to_string();
-    return id;
+    return start_in_background(*engine_, reactor, std::move(inputs));
   }
 
   // Runs `reactor` in this process up to its fan-out map, which hands it off: its elements are

@@ -10,15 +10,6 @@ namespace reactor {
 
 namespace {
 
-// When a wait of `max_wait` from now ends, saturating (Duration::max() waits for ever).
-std::chrono::steady_clock::time_point wait_deadline(Duration max_wait) {
-  using std::chrono::steady_clock;
-  const steady_clock::time_point now = steady_clock::now();
-  if (max_wait <= Duration::zero()) return now;
-  if (max_wait >= steady_clock::time_point::max() - now) return steady_clock::time_point::max();
-  return now + std::chrono::ceil<steady_clock::duration>(max_wait);
-}
-
 // A run with records of its own: a root a caller started, or an element of a fan-out map.
 bool is_root(const RunHeaderRow& h) { return h.root_id == h.id; }
 
@@ -209,7 +200,7 @@ Status MemoryBackend::load_map_slots(const std::string& map_id, std::uint32_t fi
 
 Status MemoryBackend::wait_for_settle(const std::string& map_id, Duration max_wait, bool& settled) {
   settled = false;
-  const auto deadline = wait_deadline(max_wait);
+  const auto deadline = storage::wait_deadline(max_wait);
   std::unique_lock lock(mu_);
   for (;;) {
     auto it = maps_.find(map_id);

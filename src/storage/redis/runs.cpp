@@ -6,6 +6,7 @@
 #include "storage/redis/call.hpp"
 #include "storage/redis/reply.hpp"
 #include "storage/redis/wire.hpp"
+#include "storage/storage_time.hpp"
 
 namespace reactor {
 
@@ -124,12 +125,7 @@ Status RedisBackend::load_map_slots(const std::string& map_id, std::uint32_t fir
 Status RedisBackend::wait_for_settle(const std::string& map_id, Duration max_wait, bool& settled) {
   using std::chrono::steady_clock;
   settled = false;
-  steady_clock::time_point deadline = steady_clock::now();
-  if (max_wait >= steady_clock::time_point::max() - deadline) {
-    deadline = steady_clock::time_point::max();
-  } else if (max_wait > Duration::zero()) {
-    deadline += std::chrono::ceil<steady_clock::duration>(max_wait);
-  }
+  const steady_clock::time_point deadline = storage::wait_deadline(max_wait);
   const std::string wake = map_settled_key(client_.options().prefix, map_id);
   bool woken = false;
   for (;;) {

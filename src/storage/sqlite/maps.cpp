@@ -7,6 +7,7 @@
 #include "storage/sqlite/rows.hpp"
 #include "storage/sqlite/transact.hpp"
 #include "storage/sqlite/wake.hpp"
+#include "storage/storage_time.hpp"
 
 namespace reactor {
 
@@ -120,7 +121,7 @@ Status SqliteBackend::load_map(const std::string& map_id, MapRow& out) {
 
 Status SqliteBackend::wait_for_settle(const std::string& map_id, Duration max_wait, bool& settled) {
   settled = false;
-  const auto deadline = sqlite::wake_deadline(max_wait);
+  const auto deadline = storage::wait_deadline(max_wait);
   // Armed before the first read: a settle that read misses touches the file after the watch
   // exists, so its event is never lost.
   sqlite::WakeWatch watch;

@@ -42,14 +42,6 @@ void touch_wake_file(const std::string& path) {
   ::close(fd);
 }
 
-std::chrono::steady_clock::time_point wake_deadline(Duration max_wait) {
-  using std::chrono::steady_clock;
-  const steady_clock::time_point now = steady_clock::now();
-  if (max_wait <= Duration::zero()) return now;
-  if (max_wait >= steady_clock::time_point::max() - now) return steady_clock::time_point::max();
-  return now + std::chrono::ceil<steady_clock::duration>(max_wait);
-}
-
 WakeWatch::~WakeWatch() {
   if (fd_ >= 0) ::close(fd_);
 }

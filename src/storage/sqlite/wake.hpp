@@ -22,9 +22,6 @@ bool make_wake_file(const std::string& path);
 // sleep on. Best effort: a waiter that misses it wakes at its deadline.
 void touch_wake_file(const std::string& path);
 
-// When a wait of `max_wait` from now ends, saturating (Duration::max() waits for ever).
-std::chrono::steady_clock::time_point wake_deadline(Duration max_wait);
-
 // An inotify watch on a wake file; its descriptor is closed when the watch goes.
 class WakeWatch {
  public:

@@ -396,14 +396,18 @@ TEST(BuilderValidation, AHandOffPointIsOneAndNamesAStep) {
 
 TEST(BuilderValidation, AsyncUnitsRejectWhatTheyCannotHonour) {
   const Definition child = Builder("Child").step("x", ok_step).build();
-  EXPECT_THAT(rejection(Builder("R").async_step("a", ok_step).undo(
-                  [](const Value&, const Args&, StepContext&) { return Success(); })),
-              AllOf(HasSubstr("step 'a'"), HasSubstr("undo() is not allowed on an async unit")));
-  EXPECT_THAT(rejection(Builder("R").async_reactor("a", child).retries(fixed_backoff(3, std::chrono::seconds(1)))),
-              AllOf(HasSubstr("step 'a'"), HasSubstr("retries() is not allowed")));
   EXPECT_THAT(
-      rejection(Builder("R").async_step("a", ok_step).step("b", ok_step).returns("a")),
-      AllOf(HasSubstr("returns() names async unit 'a'"), HasSubstr("result(\"a\")")));
+      rejection(
+          Builder("R").async_step("a", ok_step).undo([](const Value&, const Args&, StepContext&) {
+            return Success();
+          })),
+      AllOf(HasSubstr("step 'a'"), HasSubstr("undo() is not allowed on an async unit")));
+  EXPECT_THAT(rejection(Builder("R")
+                            .async_reactor("a", child)
+                            .retries(fixed_backoff(3, std::chrono::seconds(1)))),
+              AllOf(HasSubstr("step 'a'"), HasSubstr("retries() is not allowed")));
+  EXPECT_THAT(rejection(Builder("R").async_step("a", ok_step).step("b", ok_step).returns("a")),
+              AllOf(HasSubstr("returns() names async unit 'a'"), HasSubstr("result(\"a\")")));
   EXPECT_THAT(rejection(Builder("R").async_reactor("a", child).argument("y", value(1))),
               HasSubstr("argument 'y' is not an input of child reactor 'Child'"));
 }

@@ -397,8 +397,8 @@ TEST(TestingHeader, StepByStepLeavesTheUnitsJobsPendingUntilDrained) {
     if (j.kind == JobKind::kStart) started.push_back(j.run_id);
     if (j.kind == JobKind::kResume && j.run_id == r.run_id) ++wake_ups;
   }
-  EXPECT_THAT(started, ::testing::UnorderedElementsAre(r.run_id + ":notify[0]",
-                                                       r.run_id + ":invoice[0]"));
+  EXPECT_THAT(started,
+              ::testing::UnorderedElementsAre(r.run_id + ":notify[0]", r.run_id + ":invoice[0]"));
   EXPECT_EQ(wake_ups, 1);
   EXPECT_EQ(notes.load(), 0);
   r = t.drain_jobs();

@@ -9,7 +9,7 @@ using namespace reactor;
 
 namespace {
 
-struct Ledger {
+struct UnitLedger {
   std::mutex mu;
   std::vector<std::string> lines;
   void add(std::string s) {
@@ -24,7 +24,7 @@ struct Ledger {
 
 // reserve → note (async_step; fails when input "fail") → side (waits for note, reads nothing);
 // with `read`, close returns note's result.
-Definition order(Ledger& ledger, bool read) {
+Definition inline_order(UnitLedger& ledger, bool read) {
   Builder b("Order");
   b.input("fail", boolean().default_value(false))
       .step("reserve",
@@ -59,18 +59,18 @@ Definition order(Ledger& ledger, bool read) {
 }
 
 TEST(AsyncInline, AUnitsValueReachesItsReader) {
-  Ledger ledger;
+  UnitLedger ledger;
   Engine engine;
-  RunResult r = engine.run(order(ledger, true), Value::object());
+  RunResult r = engine.run(inline_order(ledger, true), Value::object());
   ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
   EXPECT_EQ(r.value, 7);
   EXPECT_EQ(r.step("note")->status, StepStatus::kCompleted);
 }
 
 TEST(AsyncInline, AnUnreadFailureCompensatesItselfAndTheRunCompletes) {
-  Ledger ledger;
+  UnitLedger ledger;
   Engine engine;
-  RunResult r = engine.run(order(ledger, false), {{"fail", true}});
+  RunResult r = engine.run(inline_order(ledger, false), {{"fail", true}});
   ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
   EXPECT_EQ(r.step("note")->status, StepStatus::kUnitFailed);
   EXPECT_EQ(r.step("side")->status, StepStatus::kCompleted);
@@ -79,9 +79,9 @@ TEST(AsyncInline, AnUnreadFailureCompensatesItselfAndTheRunCompletes) {
 }
 
 TEST(AsyncInline, AFailureReadIsTheReadersAndRollsTheRunBackWithoutTheUnit) {
-  Ledger ledger;
+  UnitLedger ledger;
   Engine engine;
-  RunResult r = engine.run(order(ledger, true), {{"fail", true}});
+  RunResult r = engine.run(inline_order(ledger, true), {{"fail", true}});
   ASSERT_EQ(r.status, RunStatus::kFailed);
   ASSERT_TRUE(r.error.has_value());
   EXPECT_EQ(r.error->kind, ErrorKind::kAsyncUnitFailed);
@@ -91,7 +91,7 @@ TEST(AsyncInline, AFailureReadIsTheReadersAndRollsTheRunBackWithoutTheUnit) {
 }
 
 TEST(AsyncInline, ACompletedUnitIsNeverUndoneByItsRun) {
-  Ledger ledger;
+  UnitLedger ledger;
   Engine engine;
   Definition d = Builder("Undoes")
                      .async_step("note",
