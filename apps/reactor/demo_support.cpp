@@ -75,7 +75,7 @@ int repeated_starts(const std::map<std::string, int>& twice) {
 }
 
 void remove_demo_files(const std::string& db, const std::string& ledger) {
-  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db + suffix);
+  for (const char* suffix : {"", "-wal", "-shm", "-wake"}) std::filesystem::remove(db + suffix);
   std::filesystem::remove(ledger);
 }
 

@@ -44,7 +44,8 @@ int repeated_starts(const std::map<std::string, int>& twice);
 // for `reactor show`. False when it cannot be made.
 bool make_demo_dir(const std::string& prefix, std::string& dir);
 
-// Removes a SQLite file with its -wal and -shm files, and the ledger: a demo starts afresh.
+// Removes a SQLite file with its -wal, -shm and -wake files, and the ledger: a demo starts
+// afresh.
 void remove_demo_files(const std::string& db, const std::string& ledger);
 
 // 4000000 -> "4,000,000".
