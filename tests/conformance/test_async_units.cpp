@@ -384,6 +384,29 @@ TYPED_TEST(AsyncUnits, AChildThatFailsRollsItselfBackAndTheReaderGetsTheFailure)
   EXPECT_EQ(child.status, RunStatus::kFailed);
 }
 
+// A unit inside a composed child: dispatched by the child's driver, it resumes the root run, and
+// the child's reader gets its value — in a worker (parked) and in a caller (woken by the store).
+TYPED_TEST(AsyncUnits, AUnitInsideAComposedChildResumesItsRoot) {
+  Builder inner("Payment");
+  inner.async_step("note", [](const Args&) { return Success(7); });
+  inner.step("after", [](const Args& a) { return Success(a["note"]); })
+      .argument("note", result("note"));
+  Builder outer("Outer");
+  logged_step(outer, this->fx_, "reserve", "reserved");
+  outer.compose("payment", inner.returns("after").build()).wait_for("reserve");
+  this->add(outer.returns("payment").build());
+  this->start_worker(1);
+  RunResult parked = this->wait_for_end(this->start("Outer"));
+  ASSERT_EQ(parked.status, RunStatus::kCompleted) << parked.trace_summary();
+  EXPECT_EQ(parked.value, 7);
+  RunResult unit;
+  ASSERT_TRUE(this->engine_->find(parked.run_id + ":payment/note[0]", unit).ok());
+  EXPECT_EQ(unit.status, RunStatus::kCompleted);
+  RunResult waited = this->engine_->run("Outer", Value::object());
+  ASSERT_EQ(waited.status, RunStatus::kCompleted) << waited.trace_summary();
+  EXPECT_EQ(waited.value, 7);
+}
+
 // Invalid inputs for the child fail the dispatching step itself, in the caller: nothing is
 // dispatched and the run rolls back.
 TYPED_TEST(AsyncUnits, InvalidChildInputsFailTheDispatch) {
