@@ -136,6 +136,22 @@ class AsyncUnits : public ::testing::Test {
     return start_in_background(*engine_, reactor, std::move(inputs));
   }
 
+  // Runs "Read" in a worker whose commit that ends the unit bill's run is lost with it (once):
+  // the unit's side effect is done, its end never written. The run's end, once the leases of
+  // the dead execution lapsed. Dispatch commits are counted meanwhile.
+  RunResult run_with_units_last_commit_lost() {
+    store_->refuse = [this](const CommitRequest& c) {
+      if (!c.maps.empty()) ++dispatch_commits_;
+      return c.settle.has_value() && c.root_id.find(":bill[0]") != std::string::npos &&
+             faults_++ == 0;
+    };
+    const std::string id = start("Read");
+    start_worker(1);
+    wait_for_fault();
+    let_leases_lapse();
+    return wait_for_end(id);
+  }
+
   // Until the fault the test injects has happened (bounded).
   void wait_for_fault() {
     for (int k = 0; k < 400 && faults_ == 0; ++k) std::this_thread::sleep_for(5ms);
@@ -326,21 +342,13 @@ TYPED_TEST(AsyncUnits, ACrashRightAfterTheDispatchReattachesWithoutASecondDispat
 // commit never made — is recovered by the sweeper like any run: only that step runs again.
 TYPED_TEST(AsyncUnits, AChildKilledMidRunIsRecoveredAndRerunsOnlyItsStepInFlight) {
   this->add(unit_order(this->fx_, /*read=*/true, /*child=*/true));
-  this->store_->refuse = [this](const CommitRequest& c) {
-    return c.settle.has_value() && c.root_id.find(":bill[0]") != std::string::npos &&
-           this->faults_++ == 0;
-  };
-  const std::string id = this->start("Read");
-  this->start_worker(1);
-  ASSERT_NO_FATAL_FAILURE(this->wait_for_fault());
-  this->let_leases_lapse();
-  RunResult r = this->wait_for_end(id);
+  RunResult r = this->run_with_units_last_commit_lost();
   ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
   EXPECT_EQ(r.value, (Value{{"invoice", 42}}));
   EXPECT_EQ(this->fx_.count_containing('S', "bill[0]/render"), 1);
   EXPECT_EQ(this->fx_.count_containing('S', "bill[0]/store"), 2);
   RunResult child;
-  ASSERT_TRUE(this->engine_->find(id + ":bill[0]", child).ok());
+  ASSERT_TRUE(this->engine_->find(r.run_id + ":bill[0]", child).ok());
   EXPECT_EQ(child.status, RunStatus::kCompleted);
 }
 
@@ -349,16 +357,7 @@ TYPED_TEST(AsyncUnits, AChildKilledMidRunIsRecoveredAndRerunsOnlyItsStepInFlight
 // its dispatch are not repeated.
 TYPED_TEST(AsyncUnits, ACrashInsideAnAsyncStepsJobRerunsOnlyItsStep) {
   this->add(unit_order(this->fx_, /*read=*/true, /*child=*/false));
-  this->store_->refuse = [this](const CommitRequest& c) {
-    if (!c.maps.empty()) ++this->dispatch_commits_;
-    return c.settle.has_value() && c.root_id.find(":bill[0]") != std::string::npos &&
-           this->faults_++ == 0;
-  };
-  const std::string id = this->start("Read");
-  this->start_worker(1);
-  ASSERT_NO_FATAL_FAILURE(this->wait_for_fault());
-  this->let_leases_lapse();
-  RunResult r = this->wait_for_end(id);
+  RunResult r = this->run_with_units_last_commit_lost();
   ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
   EXPECT_EQ(this->fx_.count_containing('S', "bill[0]/bill"), 2);
   EXPECT_EQ(this->fx_.count_containing('S', "reserve"), 1);
