@@ -111,7 +111,7 @@ int cli_main(Engine& engine, int argc, char** argv, const CliOptions& options) {
       ->add_option("--async-wait-timeout", start.async_wait_timeout_s,
                    "Seconds a step reading an async unit waits for it here before it fails "
                    "(async_wait_timeout; default 30; 0: hand the run to the workers instead)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0.0, 31536000.0));  // up to a year: a Duration holds it
 
   cli::WorkerLoopOptions worker;
   auto* worker_cmd =

@@ -140,7 +140,7 @@ void add_worker_options(CLI::App& cmd, WorkerLoopOptions& o) {
   cmd.add_option("--async-park-timeout", o.async_park_timeout_s,
                  "Seconds after an async unit's dispatch that a parked step reading it gives up "
                  "(async_park_timeout; default 3600)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(0.001, 31536000.0));  // up to a year: a Duration holds it
   cmd.add_option("--reactors", o.reactors,
                  "Serve only these reactors' runs (comma-separated names; default: all)")
       ->delimiter(',');
