@@ -6,6 +6,8 @@
 #include <cstdint>
 
 #include "reactor/clock.hpp"
+#include "reactor/records.hpp"
+#include "reactor/status.hpp"
 #include "reactor/value.hpp"
 
 namespace reactor::storage {
@@ -26,6 +28,25 @@ inline std::chrono::steady_clock::time_point wait_deadline(Duration max_wait) {
   if (max_wait <= Duration::zero()) return now;
   if (max_wait >= steady_clock::time_point::max() - now) return steady_clock::time_point::max();
   return now + std::chrono::ceil<steady_clock::duration>(max_wait);
+}
+
+// The loop of every MapStore::wait_for_settle: `read(map)` the map's row until it is settled or
+// `deadline` has passed, calling `block(deadline)` — the backend's own wake-up, which may return
+// early — between reads. A read's error ends it.
+template <typename Read, typename Block>
+Status wait_until_settled(Read&& read, Block&& block,
+                          std::chrono::steady_clock::time_point deadline, bool& settled) {
+  settled = false;
+  for (;;) {
+    MapRow map;
+    if (Status s = read(map); !s.ok()) return s;
+    if (map.state == MapState::kSettled) {
+      settled = true;
+      return Status::Ok();
+    }
+    if (std::chrono::steady_clock::now() >= deadline) return Status::Ok();
+    if (Status s = block(deadline); !s.ok()) return s;
+  }
 }
 
 }  // namespace reactor::storage

@@ -199,21 +199,20 @@ Status MemoryBackend::load_map_slots(const std::string& map_id, std::uint32_t fi
 }
 
 Status MemoryBackend::wait_for_settle(const std::string& map_id, Duration max_wait, bool& settled) {
-  settled = false;
-  const auto deadline = storage::wait_deadline(max_wait);
   std::unique_lock lock(mu_);
-  for (;;) {
+  auto read = [&](MapRow& map) {
     auto it = maps_.find(map_id);
     if (it == maps_.end()) return Status::NotFound("map " + map_id + " not found");
-    if (it->second.state == MapState::kSettled) {
-      settled = true;
-      return Status::Ok();
-    }
-    const auto now = std::chrono::steady_clock::now();
-    if (now >= deadline) return Status::Ok();
+    map = it->second;
+    return Status::Ok();
+  };
+  auto block = [&](std::chrono::steady_clock::time_point deadline) {
     // In slices, so a wait for ever never hands the library an absolute time it may overflow.
+    const auto now = std::chrono::steady_clock::now();
     map_settled_.wait_until(lock, std::min(deadline, now + std::chrono::hours(1)));
-  }
+    return Status::Ok();
+  };
+  return storage::wait_until_settled(read, block, storage::wait_deadline(max_wait), settled);
 }
 
 }  // namespace reactor

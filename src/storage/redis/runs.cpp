@@ -124,40 +124,30 @@ Status RedisBackend::load_map_slots(const std::string& map_id, std::uint32_t fir
 
 Status RedisBackend::wait_for_settle(const std::string& map_id, Duration max_wait, bool& settled) {
   using std::chrono::steady_clock;
-  settled = false;
-  const steady_clock::time_point deadline = storage::wait_deadline(max_wait);
   const std::string wake = map_settled_key(client_.options().prefix, map_id);
   bool woken = false;
-  for (;;) {
-    MapRow map;
-    if (Status s = load_map(map_id, map); !s.ok()) return s;
-    if (map.state == MapState::kSettled) {
-      settled = true;
-      return Status::Ok();
-    }
+  auto block = [&](steady_clock::time_point deadline) {
     // A token with the map unsettled is left from an earlier settle of a row since written
     // again: dropped, or every wait would find it at once and spin.
     if (woken) {
       Reply gone;
       if (Status s = client_.command({"DEL", wake}, gone); !s.ok()) return s;
     }
-    const steady_clock::time_point now = steady_clock::now();
-    if (now >= deadline) return Status::Ok();
     // At least 1 ms (BLMOVE 0 blocks for ever), at most an hour a call.
     const auto wait =
-        std::clamp(std::chrono::ceil<std::chrono::milliseconds>(deadline - now),
+        std::clamp(std::chrono::ceil<std::chrono::milliseconds>(deadline - steady_clock::now()),
                    std::chrono::milliseconds(1), std::chrono::milliseconds(std::chrono::hours(1)));
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%.3f", static_cast<double>(wait.count()) / 1000.0);
     // A blocking pop that puts the token back (the list onto itself): a settle pushed before
     // the wait is found at once, and every other caller waiting on the map finds it too.
     Reply reply;
-    if (Status s = client_.command({"BLMOVE", wake, wake, "LEFT", "RIGHT", seconds}, reply, wait);
-        !s.ok()) {
-      return s;
-    }
-    woken = reply->type != REDIS_REPLY_NIL;
-  }
+    Status s = client_.command({"BLMOVE", wake, wake, "LEFT", "RIGHT", seconds}, reply, wait);
+    woken = s.ok() && reply->type != REDIS_REPLY_NIL;
+    return s;
+  };
+  return storage::wait_until_settled([&](MapRow& map) { return load_map(map_id, map); }, block,
+                                     storage::wait_deadline(max_wait), settled);
 }
 
 }  // namespace reactor

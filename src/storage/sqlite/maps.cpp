@@ -121,21 +121,14 @@ Status SqliteBackend::load_map(const std::string& map_id, MapRow& out) {
 
 Status SqliteBackend::wait_for_settle(const std::string& map_id, Duration max_wait, bool& settled) {
   settled = false;
-  const auto deadline = storage::wait_deadline(max_wait);
   // Armed before the first read: a settle that read misses touches the file after the watch
   // exists, so its event is never lost.
   sqlite::WakeWatch watch;
   if (Status s = watch.arm(wake_path_); !s.ok()) return s;
-  for (;;) {
-    MapRow map;
-    if (Status s = load_map(map_id, map); !s.ok()) return s;
-    if (map.state == MapState::kSettled) {
-      settled = true;
-      return Status::Ok();
-    }
-    if (std::chrono::steady_clock::now() >= deadline) return Status::Ok();
-    if (Status s = watch.wait_until(deadline); !s.ok()) return s;
-  }
+  return storage::wait_until_settled(
+      [&](MapRow& map) { return load_map(map_id, map); },
+      [&](std::chrono::steady_clock::time_point deadline) { return watch.wait_until(deadline); },
+      storage::wait_deadline(max_wait), settled);
 }
 
 Status SqliteBackend::load_map_slots(const std::string& map_id, std::uint32_t first,
