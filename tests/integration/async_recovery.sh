@@ -16,16 +16,7 @@ worker_threads=2
 id=$(start_background AsyncOrder '{"order_id": 7, "amount": 300}')
 worker --visibility-timeout 60
 victim=${pids[0]}
-# Bounded (20 s): until the ledger shows render started ("[" is no pattern here: awk compares).
-started=0
-for _ in $(seq 1 400); do
-  if [[ -s $dir/ledger ]] && awk -v k="$id:invoice[0]/render" '$1 == "S" && $2 == k { f = 1 } END { exit !f }' "$dir/ledger"; then
-    started=1
-    break
-  fi
-  sleep 0.05
-done
-((started)) || { bad "Invoice's render never started"; exit 1; }
+wait_started "$id:invoice[0]/render" || { bad "Invoice's render never started"; exit 1; }
 kill_worker "$victim"
 # in_flight: the keys whose last ledger line is an "S": started, not ended, when it died.
 awk '{ last[$2] = $1 } END { for (k in last) if (last[k] == "S") print k }' "$dir/ledger" |
@@ -39,8 +30,8 @@ grep -qxF "$id:invoice[0]/render" "$dir/in_flight" || bad "render was not in fli
 grep -q '^value    {"invoice":{"amount":300,"invoice_id":"inv-7","pdf":"invoice-7.pdf"},"parcel":"parcel-7"}$' "$dir/show" ||
   bad "the run does not have close's value"
 for key in reserve charge ship "notify[0]/notify" "invoice[0]/render" "invoice[0]/store" close; do
-  starts=$(awk -v k="$id:$key" '$1 == "S" && $2 == k' "$dir/ledger" | wc -l)
-  ends=$(awk -v k="$id:$key" '$1 == "E" && $2 == k' "$dir/ledger" | wc -l)
+  starts=$(count S "$id:$key")
+  ends=$(count E "$id:$key")
   if grep -qxF "$id:$key" "$dir/in_flight"; then
     [[ $starts -eq 2 ]] || bad "$key, in flight at the kill, started $starts times, expected 2"
   else

@@ -28,9 +28,8 @@ for step in reserve charge; do
   [[ $(count E "$id:$step" "$caller") -eq 1 ]] || bad "$step did not run once in the caller"
 done
 for key in ship "notify[0]/notify" "invoice[0]/render" "invoice[0]/store" close; do
-  [[ $(awk -v k="$id:$key" '$1 == "S" && $2 == k' "$dir/ledger" | wc -l) -eq 1 ]] || bad "$key did not start once"
-  [[ $(awk -v k="$id:$key" -v p="$wpid" '$1 == "E" && $2 == k && $3 == p' "$dir/ledger" | wc -l) -eq 1 ]] ||
-    bad "$key did not run in the worker ($wpid)"
+  [[ $(count S "$id:$key") -eq 1 ]] || bad "$key did not start once"
+  [[ $(count E "$id:$key" "$wpid") -eq 1 ]] || bad "$key did not run in the worker ($wpid)"
 done
 
 "$reactor" --storage "$db" show "$id" >"$dir/show" 2>&1 || bad "show $id failed"

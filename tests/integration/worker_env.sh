@@ -114,8 +114,13 @@ freeze_worker() {
   echo "worker_env: worker $1 always held the store's write lock" >&2
   return 1
 }
-# count KIND STEP_KEY [PID]: ledger lines of that kind (S, E, C, U) for that step.
-count() { grep -c "^$1 $2 ${3:-}" "$dir/ledger" 2>/dev/null || true; }
+# count KIND STEP_KEY [PID]: ledger lines of that kind (S, E, C, U) for that step (and process).
+# Fields are compared whole: a key holds "[" ("ROOT:invoice[0]/render"), a pid may prefix another.
+count() {
+  [[ -f $dir/ledger ]] || { echo 0; return; }
+  awk -v kind="$1" -v key="$2" -v pid="${3:-}" \
+    '$1 == kind && $2 == key && (pid == "" || $3 == pid) { n++ } END { print n + 0 }' "$dir/ledger"
+}
 # start_order [ORDER_ID]: a background OrderSaga; prints its run id.
 start_order() {
   "$reactor" --storage "$db" start OrderSaga --input "{\"order_id\": ${1:-7}, \"amount\": 300}" \
