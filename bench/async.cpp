@@ -20,7 +20,8 @@ using namespace std::chrono_literals;
 
 namespace {
 
-// Counts every request this process makes to the store.
+// Counts every request this process makes to the store: every call of the Backend interface
+// that reaches it.
 class CountingBackend final : public BackendWrapper {
  public:
   using BackendWrapper::BackendWrapper;
@@ -37,8 +38,30 @@ class CountingBackend final : public BackendWrapper {
   Status load_header(const std::string& id, RunHeaderRow& out) override {
     return count(BackendWrapper::load_header(id, out));
   }
+  Status list_runs(const RunFilter& filter, std::vector<RunHeaderRow>& out) override {
+    return count(BackendWrapper::list_runs(filter, out));
+  }
+  Status count_runs(const RunFilter& filter, std::size_t& out) override {
+    return count(BackendWrapper::count_runs(filter, out));
+  }
+  Status find_orphans(std::size_t limit, std::vector<RunHeaderRow>& out) override {
+    return count(BackendWrapper::find_orphans(limit, out));
+  }
+  Status purge_expired(std::size_t limit, std::size_t& purged) override {
+    return count(BackendWrapper::purge_expired(limit, purged));
+  }
   Status fetch(const FetchRequest& f, std::optional<Delivery>& out) override {
     return count(BackendWrapper::fetch(f, out));
+  }
+  Status wait_for_jobs(const std::vector<std::string>& queues, Duration max_wait) override {
+    return count(BackendWrapper::wait_for_jobs(queues, max_wait));
+  }
+  Status wait_then_fetch(const FetchRequest& f, Duration max_wait,
+                         std::optional<Delivery>& out) override {
+    return count(BackendWrapper::wait_then_fetch(f, max_wait, out));
+  }
+  Status release_job(std::int64_t job_id, const std::string& owner, Duration delay) override {
+    return count(BackendWrapper::release_job(job_id, owner, delay));
   }
   Status has_job(const std::string& id, bool& out) override {
     return count(BackendWrapper::has_job(id, out));
