@@ -1,6 +1,7 @@
 // `show`: one stored run — a root, a fan-out map's element run or an async unit's run — with
 // where each step ran, the progress of every fan-out map it dispatched and the async units it
 // sent off (docs/async.md), as the Inspector reads them.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
@@ -141,11 +142,15 @@ void print_units(const std::vector<UnitOfRun>& units) {
   if (units.empty()) return;
   std::printf("units\n");
   for (const UnitOfRun& u : units) {
-    std::string on;
+    std::vector<std::string> workers;
     for (const auto& step : u.run.steps) {
       const std::string w = ran_on(u.run, step.step);
-      if (!w.empty() && on.find(w) == std::string::npos) on += (on.empty() ? "" : ",") + w;
+      if (!w.empty() && std::find(workers.begin(), workers.end(), w) == workers.end()) {
+        workers.push_back(w);
+      }
     }
+    std::string on;
+    for (const std::string& w : workers) on += (on.empty() ? "" : ",") + w;
     std::printf("  %-28s %-16s run=%s%s\n", u.map.step.c_str(), to_string(u.run.status),
                 u.run.run_id.c_str(), on.empty() ? "" : (" on=" + on).c_str());
   }
