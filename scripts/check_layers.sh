@@ -76,6 +76,15 @@ for dir in src/*/; do
   [[ -n ${rank[$d]+x} ]] || { echo "check_layers: src/$d is not a layer of docs/architecture.md"; fail=1; }
 done
 
+# One door for stored bytes (docs/storage.md, "Limits"): JSON text is read only through the
+# codec's depth- and size-limited reader (src/records/). A parse anywhere else could recurse as
+# deep as a corrupt record nests, and crash every worker that reads it.
+while IFS= read -r hit; do
+  echo "check_layers: $hit: JSON parsed outside src/records/ (use records::decode_value)"
+  fail=1
+done < <(grep -rnE '(Value|json|nlohmann::json|ordered_json)::parse\(|Value::from_(cbor|msgpack|bson|ubjson)\(' \
+  src include --include='*.[ch]pp' | grep -v '^src/records/' || true)
+
 if ((fail)); then
   echo "check_layers: FAILED (layers, lowest first: ${layers[*]})"
   exit 1

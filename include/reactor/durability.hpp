@@ -41,6 +41,15 @@ struct DurabilityOptions {
   // its lease) fails its run with ErrorKind::kInterrupted, instead of
   // killing workers for ever. Each lost execution is in the trace.
   int max_interrupted_executions = 3;
+  // A run whose deliveries end this many times in a row without progress — a worker that dies
+  // or is frozen anywhere in a delivery: in a step, but also decoding the run, collecting a
+  // map, settling, encoding — is failed by its next delivery with ErrorKind::kPoisonDelivery,
+  // reading nothing but its header, instead of taking down every worker in turn. If even that
+  // delivery ends without progress, the one after sets the run aside as
+  // RunStatus::kQuarantined, its records unread and its job removed. The store counts
+  // deliveries in the fetch's own write (Delivery::run_deliveries); a commit of progress clears
+  // the count (docs/durability.md, "Crash loops"). 0: no limit.
+  int max_deliveries_without_progress = 3;
   // A caller (Engine::run) whose step reads an async unit still running waits
   // for it this long, woken by the store; then the reader fails with
   // ErrorKind::kAsyncWaitTimeout (docs/async.md). A caller waiting for units

@@ -38,6 +38,7 @@ enum class ErrorKind {
   kAsyncWaitTimeout,    // a caller waited async_wait_timeout for an async unit a step reads
   kAsyncParkTimeout,    // a parked run waited async_park_timeout since an async unit's dispatch
   kAsyncUnitFailed,     // a step read an async unit that failed (and rolled itself back)
+  kPoisonDelivery,      // the run's deliveries kept ending without progress (a crash loop)
   kInternal,
 };
 

@@ -34,6 +34,11 @@ struct Delivery {
   // commit the start before the first step. Backends that cannot do this
   // cheaply leave it false, and the engine commits the start itself.
   bool run_started = false;
+  // Deliveries of the run since it last made progress, this one included, when run_leased: the
+  // fetch that leases the run counts it in the same write. A fenced commit of the run that
+  // carries a step row of its tree, acknowledges a job or releases the lease is progress, and
+  // sets the count back to zero (docs/durability.md, "Crash loops"). 0 when not leased.
+  int run_deliveries = 0;
 };
 
 // What a worker asks JobQueue::fetch for: a due job of one of `queues`, its

@@ -1,6 +1,7 @@
 // RunResult: what a finished (or stopped) run looks like to its caller.
 #pragma once
 
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
@@ -58,5 +59,11 @@ RunResult make_run_result(Run&& run);
 // unknown schema version.
 Value to_json(const RunResult& r);
 RunResult run_result_from_json(const Value& j);
+
+// How GoogleTest prints a RunResult in failure messages (found by ADL): one line, "RunResult{
+// <reactor> run <id>, status <s>, error <kind> at '<step>': <message> | value <json>, trace
+// "<summary>"}", instead of a byte dump. Declared beside the type, so that every translation unit
+// that prints one sees it.
+void PrintTo(const RunResult& r, std::ostream* os);
 
 }  // namespace reactor

@@ -17,6 +17,10 @@ enum class RunStatus {
   kCompleted,
   kFailed,
   kHalted,  // a step returned Halt: stopped without rollback
+  // Set aside, its job removed: its deliveries kept ending without progress and even failing
+  // it did (DurabilityOptions::max_deliveries_without_progress). Its records are kept as they
+  // were, unread, for an operator; its error is ErrorKind::kPoisonDelivery.
+  kQuarantined,
 };
 
 const char* to_string(RunStatus s);

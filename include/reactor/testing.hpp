@@ -38,23 +38,6 @@
 
 #include "reactor/reactor.hpp"
 
-namespace reactor {
-
-// How GoogleTest prints a RunResult in failure messages (found by ADL): one
-// line instead of a byte dump.
-inline void PrintTo(const RunResult& r, std::ostream* os) {
-  *os << "RunResult{" << r.reactor << " run " << r.run_id << ", status " << to_string(r.status);
-  if (r.error) {
-    *os << ", error " << to_string(r.error->kind) << " at '" << r.error->step
-        << "': " << r.error->message;
-  } else if (!r.value.is_null()) {
-    *os << ", value " << r.value.dump();
-  }
-  *os << ", trace \"" << r.trace_summary() << "\"}";
-}
-
-}  // namespace reactor
-
 namespace reactor::testkit {
 
 // Records the jobs every commit queues (TestRun::step_by_step's pending_jobs).

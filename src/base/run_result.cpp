@@ -1,5 +1,6 @@
 #include "reactor/run_result.hpp"
 
+#include <ostream>
 #include <string>
 
 #include "reactor/run.hpp"
@@ -75,6 +76,17 @@ RunResult make_run_result(Run&& run) {
   r.steps.reserve(count_steps(run));
   flatten_move(run, "", r.steps);
   return r;
+}
+
+void PrintTo(const RunResult& r, std::ostream* os) {
+  *os << "RunResult{" << r.reactor << " run " << r.run_id << ", status " << to_string(r.status);
+  if (r.error) {
+    *os << ", error " << to_string(r.error->kind) << " at '" << r.error->step
+        << "': " << r.error->message;
+  } else if (!r.value.is_null()) {
+    *os << ", value " << r.value.dump();
+  }
+  *os << ", trace \"" << r.trace_summary() << "\"}";
 }
 
 }  // namespace reactor

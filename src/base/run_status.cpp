@@ -10,7 +10,7 @@ namespace {
 
 // One table per enum, in declaration order, serves both directions; the names are stored in run
 // records, so they never change once written.
-constexpr std::array<std::pair<RunStatus, const char*>, 8> kRunStatusNames{{
+constexpr std::array<std::pair<RunStatus, const char*>, 9> kRunStatusNames{{
     {RunStatus::kPending, "pending"},
     {RunStatus::kEnqueued, "enqueued"},
     {RunStatus::kRunning, "running"},
@@ -19,6 +19,7 @@ constexpr std::array<std::pair<RunStatus, const char*>, 8> kRunStatusNames{{
     {RunStatus::kCompleted, "completed"},
     {RunStatus::kFailed, "failed"},
     {RunStatus::kHalted, "halted"},
+    {RunStatus::kQuarantined, "quarantined"},
 }};
 
 constexpr std::array<std::pair<StepStatus, const char*>, 11> kStepStatusNames{{
@@ -74,6 +75,7 @@ bool is_terminal(RunStatus s) {
     case RunStatus::kCompleted:
     case RunStatus::kFailed:
     case RunStatus::kHalted:
+    case RunStatus::kQuarantined:
       return true;
     default:
       return false;

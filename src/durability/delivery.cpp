@@ -134,18 +134,67 @@ DeliveryOutcome fail_unreadable(DurableEnv& env, const Delivery& d, const Writer
   return fail_run(env, w, std::move(header), ErrorKind::kCorruptRecord, why.message());
 }
 
+// The slot a run that is an element of a fan-out map fills when it ends, failed with `error`:
+// its map settles without it all the same.
+std::optional<MapSettle> failed_slot(const std::string& run_id, const RunError& error) {
+  std::string map_id;
+  std::uint32_t index = 0;
+  if (!parse_element_run_id(run_id, map_id, index)) return std::nullopt;
+  MapSlotRow slot{map_id, index, SlotState::kFailed, records::encode_value(Value(error))};
+  return MapSettle{std::move(slot)};
+}
+
+// Sets the run aside as quarantined, reading nothing of it (decoding it may be what crashed):
+// its header row as the fetch found it, its status alone changed, and its job acknowledged.
+DeliveryOutcome quarantine(DurableEnv& env, const Delivery& d, const Writer& w,
+                           const std::string& why) {
+  CommitRequest c = w.fenced();
+  if (d.run && !d.run->headers.empty()) {
+    RunHeaderRow header = d.run->headers.front();
+    header.status = RunStatus::kQuarantined;
+    header.updated_at_ms = env.now_ms();
+    header.wake_at_ms = 0;
+    header.exec_token = w.lease.token;
+    header.exec_worker = env.worker_id;
+    c.headers.push_back(std::move(header));
+  }
+  c.settle = failed_slot(d.job.spec.run_id,
+                         engine_error(ErrorKind::kPoisonDelivery, d.job.spec.reactor, why));
+  w.finish_with(c);
+  return committed(env.backend.commit(c), DeliveryOutcome::kFailedRun);
+}
+
+// A crash loop ends here (DurabilityOptions::max_deliveries_without_progress): the run's last
+// deliveries all ended without progress — their workers died or froze somewhere in them — so
+// this one fails the run, reading its header alone; if the one before already tried that and
+// ended without progress too, it sets the run aside unread. Nullopt: no loop, go on.
+std::optional<DeliveryOutcome> end_crash_loop(DurableEnv& env, const Delivery& d, const Writer& w) {
+  const int limit = env.options.max_deliveries_without_progress;
+  const int lost = d.run_deliveries - 1;  // the deliveries before this one, none of them ended
+  if (limit <= 0 || lost < limit) return std::nullopt;
+  const std::string why = std::to_string(lost) +
+                          " deliveries in a row ended without progress: each worker died or froze "
+                          "while delivering the run (max_deliveries_without_progress " +
+                          std::to_string(limit) + ")";
+  if (lost > limit) return quarantine(env, d, w, why + "; failing it did too: quarantined");
+  Run header = header_of(env, d);
+  if (is_terminal(header.status)) return acknowledge(env, w);
+  return fail_run(env, w, std::move(header), ErrorKind::kPoisonDelivery, why);
+}
+
 // Lets go of a delivered run this worker will not execute. A run the fetch
 // filed as running is filed back as it was (its header as the fetch read it),
 // in the commit that releases the lease.
 // If this fails the run stays filed as it is with its lease held until the
 // lease lapses; then the sweeper or the job's next delivery takes it over.
+// The release is a commit, so it is progress (storage's is_progress): a delivery that lets go of
+// its run on purpose is no crash, and its count of deliveries without progress starts again.
 Status unstart_and_release(DurableEnv& env, const Delivery& d, const std::string& owner) {
-  if (!d.run_started || !d.run || d.run->headers.empty()) {
-    return env.backend.release_lease(d.run_lease.key, owner, d.run_lease.token);
-  }
   Writer w{env, d.run_lease, std::nullopt, owner};
   CommitRequest c = w.fenced();
-  c.headers.push_back(d.run->headers.front());
+  if (d.run_started && d.run && !d.run->headers.empty()) {
+    c.headers.push_back(d.run->headers.front());
+  }
   c.release_lease = true;
   return env.backend.commit(c);
 }
@@ -207,8 +256,13 @@ DeliveryOutcome execute_delivery(DurableEnv& env, const Definition& def, Run run
   file_in_flight(o.in_flight, nullptr, d, w.job_owner);
   env.keeper.drop(entry);
   if (out.stopped) {
-    return out.stop_reason.code() == StatusCode::kLeaseLost ? DeliveryOutcome::kLeaseLost
-                                                            : DeliveryOutcome::kBackendError;
+    if (out.stop_reason.code() == StatusCode::kLeaseLost) return DeliveryOutcome::kLeaseLost;
+    // A record the run read on its way (a map's slot, a unit's) is unreadable: reading it again
+    // will not help, so the run fails rather than its job bounce for ever.
+    if (out.stop_reason.code() == StatusCode::kCorruption) {
+      return fail_unreadable(env, d, w, out.stop_reason);
+    }
+    return DeliveryOutcome::kBackendError;
   }
   if (is_terminal(run.status)) return DeliveryOutcome::kFinished;
   // The commit that suspended or handed back the run also released it and enqueued its job.
@@ -249,6 +303,7 @@ DeliveryOutcome process_delivery(DurableEnv& env, const Delivery& d, const std::
   if (!d.run_leased) return snooze(env, d, owner);
 
   Writer w{env, d.run_lease, d.job.id, owner, o.next};
+  if (auto ended = end_crash_loop(env, d, w)) return *ended;
   // The run came with the delivery when the backend read it with the lease;
   // otherwise it is loaded now.
   StoredRun loaded;

@@ -4,7 +4,6 @@
 
 #include "reactor/limits.hpp"
 #include "records/codec.hpp"
-#include "records/json_writer.hpp"
 #include "records/run_rows.hpp"
 #include "records/run_shape.hpp"
 
@@ -15,12 +14,6 @@ namespace {
 // Element runs created per commit: one commit stays short for the other writers of the store.
 constexpr std::uint32_t kElementsPerCommit = 256;
 
-std::string json_text(const Value& v) {
-  std::string out;
-  records::append_value(out, v);
-  return out;
-}
-
 }  // namespace
 
 std::optional<MapSettle> settle_of(const Run& run) {
@@ -30,16 +23,17 @@ std::optional<MapSettle> settle_of(const Run& run) {
   slot.index = run.element_of->index;
   switch (run.status) {
     case RunStatus::kFailed:
+    case RunStatus::kQuarantined:
       slot.state = SlotState::kFailed;
-      slot.body = json_text(run.error ? Value(*run.error) : Value(RunError{}));
+      slot.body = records::encode_value(run.error ? Value(*run.error) : Value(RunError{}));
       break;
     case RunStatus::kHalted:
       slot.state = SlotState::kHalted;
-      slot.body = json_text(run.value);
+      slot.body = records::encode_value(run.value);
       break;
     default:
       slot.state = SlotState::kCompleted;
-      slot.body = json_text(run.value);
+      slot.body = records::encode_value(run.value);
   }
   return MapSettle{std::move(slot)};
 }
@@ -185,7 +179,8 @@ Status DurableFanOut::roll_back(const std::string& map_id, std::uint32_t index,
   CommitRequest c = w.fenced();
   run.updated_at_ms = env_.now_ms();
   c.headers.push_back(records::encode_header(run, 0));
-  c.settle = MapSettle{MapSlotRow{map_id, index, SlotState::kUndone, json_text(run.value)}};
+  c.settle =
+      MapSettle{MapSlotRow{map_id, index, SlotState::kUndone, records::encode_value(run.value)}};
   w.finish_with(c);
   return env_.backend.commit(c);
 }

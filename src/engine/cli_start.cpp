@@ -6,6 +6,7 @@
 
 #include "engine/cli_commands.hpp"
 #include "engine/cli_text.hpp"
+#include "records/codec.hpp"
 
 namespace reactor::cli {
 
@@ -88,7 +89,10 @@ int run_start(const Context& ctx, const StartOptions& o) {
   }
   Value inputs;
   try {
-    inputs = Value::parse(text);
+    inputs = records::decode_value(text);  // depth-limited: a deep input cannot crash us
+  } catch (const records::TooDeep& e) {
+    print_error(who, "the input (" + source + "): " + e.what());
+    return 2;
   } catch (const std::exception& e) {
     print_error(who, "the input (" + source + ") is not valid JSON: " + e.what());
     return 2;

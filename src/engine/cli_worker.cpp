@@ -137,6 +137,11 @@ void add_worker_options(CLI::App& cmd, WorkerLoopOptions& o) {
                  "Executions of one step that may be lost with their worker before the run fails "
                  "(a poison pill; default 3)")
       ->check(CLI::Range(1, 1000000));
+  cmd.add_option("--max-deliveries-without-progress", o.max_deliveries_without_progress,
+                 "Deliveries of one run that may end without progress (their worker died or froze "
+                 "anywhere in them: a crash loop) before the next fails it; 0: no limit "
+                 "(default 3)")
+      ->check(CLI::Range(0, 1000000));
   cmd.add_option("--async-park-timeout", o.async_park_timeout_s,
                  "Seconds after an async unit's dispatch that a parked step reading it gives up "
                  "(async_park_timeout; default 3600)")
@@ -156,6 +161,9 @@ DurabilityOptions durability_options(const WorkerLoopOptions& o, DurabilityOptio
   if (o.snooze_max_attempts) durability.lock_snooze_max_attempts = *o.snooze_max_attempts;
   if (o.max_interrupted_executions) {
     durability.max_interrupted_executions = *o.max_interrupted_executions;
+  }
+  if (o.max_deliveries_without_progress) {
+    durability.max_deliveries_without_progress = *o.max_deliveries_without_progress;
   }
   if (o.async_park_timeout_s) durability.async_park_timeout = seconds(*o.async_park_timeout_s);
   return durability;

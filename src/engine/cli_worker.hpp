@@ -32,8 +32,9 @@ struct WorkerLoopOptions {
   // Unset: the DurabilityOptions defaults.
   std::optional<double> snooze_delay_s;
   std::optional<int> snooze_max_attempts;
-  std::optional<int> max_interrupted_executions;  // DurabilityOptions's
-  std::optional<double> async_park_timeout_s;     // DurabilityOptions's
+  std::optional<int> max_interrupted_executions;       // DurabilityOptions's
+  std::optional<int> max_deliveries_without_progress;  // DurabilityOptions's
+  std::optional<double> async_park_timeout_s;          // DurabilityOptions's
   // The reactors whose runs this worker serves; empty: every registered one.
   std::vector<std::string> reactors;
 };

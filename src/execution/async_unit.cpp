@@ -7,6 +7,7 @@
 #include "base/run_errors.hpp"
 #include "definition/inputs.hpp"
 #include "execution/run_driver.hpp"
+#include "records/codec.hpp"
 
 namespace reactor {
 
@@ -78,15 +79,16 @@ std::optional<RunDriver::Attempt> RunDriver::collect_unit(std::size_t i) {
   if (s.ok() && slot.empty()) return std::nullopt;
   try {
     if (s.ok()) {
-      Value body = Value::parse(slot[0].body);
+      records::SlotBody body = records::decode_slot_body(slot[0], ex_.max_value_bytes());
       if (slot[0].state == SlotState::kCompleted) {
-        a.result = Success(std::move(body));
+        a.result = Success(std::move(body.value));
       } else if (slot[0].state == SlotState::kHalted) {
         a.result = Failure("async unit '" + def_.steps[i].name + "' halted", false);
-      } else {
-        RunError e = body.get<RunError>();
-        a.result = Failure(e.message, false);
-        a.child_error = std::move(e);
+      } else if (body.error) {
+        a.result = Failure(body.error->message, false);
+        a.child_error = std::move(*body.error);
+      } else {  // a unit is never undone
+        throw records::RecordError("its slot is filed " + std::string(to_string(slot[0].state)));
       }
     }
   } catch (const std::exception& e) {

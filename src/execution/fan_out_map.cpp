@@ -6,6 +6,7 @@
 #include "execution/run_driver.hpp"
 #include "execution/step_invoker.hpp"
 #include "reactor/limits.hpp"
+#include "records/codec.hpp"
 
 namespace reactor {
 
@@ -14,16 +15,15 @@ namespace {
 // Slots read per request: a large map is read page by page, never all at once.
 constexpr std::uint32_t kSlotPage = MapResults::kPageSize;
 
-ElementOutcome outcome_of(const MapSlotRow& slot) {
+ElementOutcome outcome_of(const MapSlotRow& slot, std::size_t max_value_bytes) {
   ElementOutcome o;
   o.index = slot.index;
-  Value body = Value::parse(slot.body);
-  if (slot.state == SlotState::kFailed) {
-    RunError e = body.get<RunError>();
-    o.error = e.message;
+  records::SlotBody body = records::decode_slot_body(slot, max_value_bytes);
+  if (body.error) {
+    o.error = body.error->message;
   } else {
     o.ok = true;
-    o.value = std::move(body);
+    o.value = std::move(body.value);
   }
   return o;
 }
@@ -147,7 +147,7 @@ bool RunDriver::collect_settled(Lock& lock) {
 RunDriver::Attempt RunDriver::collect_map(std::size_t i, const MapRow& map) {
   try {
     return collect_slots(i, map);
-  } catch (const std::exception& e) {  // a slot the store holds that is not JSON
+  } catch (const std::exception& e) {  // a slot the store holds that the codec cannot read
     Attempt a;
     Lock lock(ex_.mutex());
     ex_.stop(Status::Corruption("map " + map.map_id + ": unreadable slot: " + e.what()));
@@ -170,18 +170,18 @@ RunDriver::Attempt RunDriver::collect_slots(std::size_t i, const MapRow& map) {
     }
     for (const MapSlotRow& slot : page) {
       if (slot.state == SlotState::kHalted) {
-        a.result = Halt(Value::parse(slot.body));
+        a.result = Halt(records::decode_slot_body(slot, ex_.max_value_bytes()).value);
         return a;
       }
       if (slot.state == SlotState::kFailed && spec.atomic) {
-        RunError e = Value::parse(slot.body).get<RunError>();
+        RunError e = *records::decode_slot_body(slot, ex_.max_value_bytes()).error;
         if (e.step.empty()) e.step = path_of(i) + "[" + std::to_string(slot.index) + "]";
         a.result = Failure(e.message, false);
         a.child_error = std::move(e);
         return a;
       }
       if (spec.collect) continue;
-      ElementOutcome o = outcome_of(slot);
+      ElementOutcome o = outcome_of(slot, ex_.max_value_bytes());
       if (spec.atomic) {
         all.push_back(std::move(o.value));
       } else {
@@ -213,7 +213,7 @@ MapResults RunDriver::outcomes(const MapRow& map, bool completed_only) {
         std::vector<ElementOutcome> out;
         for (const MapSlotRow& slot : page) {
           if (!completed_only || slot.state == SlotState::kCompleted)
-            out.push_back(outcome_of(slot));
+            out.push_back(outcome_of(slot, ex_.max_value_bytes()));
         }
         return out;
       });

@@ -1,10 +1,12 @@
 #include "records/codec.hpp"
 
+#include "base/run_errors.hpp"
 #include "reactor/limits.hpp"
 #include "records/field_writer.hpp"
 #include "records/fields.hpp"
 #include "records/json_reader.hpp"
 #include "records/json_writer.hpp"
+#include "records/value_limits.hpp"
 
 namespace reactor::records {
 
@@ -74,7 +76,26 @@ void read_step_list(FieldReader& v, int version, Run& run) {
   }
 }
 
+// A quarantined run's header is the one its last delivery found, its status alone rewritten
+// (durability's end_crash_loop reads nothing): the status says why it stopped.
+void set_aside(Run& run) {
+  if (run.error && run.error->kind == ErrorKind::kPoisonDelivery) return;
+  std::string message =
+      "quarantined: its deliveries kept ending without progress (max_deliveries_without_progress),"
+      " and so did the one that failed it";
+  if (run.error) message += "; its error before: " + run.error->message;
+  run.error = engine_error(ErrorKind::kPoisonDelivery, run.reactor, std::move(message));
+}
+
 }  // namespace
+
+Value decode_value(std::string_view text) { return parse_value(text); }
+
+std::string encode_value(const Value& value) {
+  std::string out;
+  append_value(out, value);
+  return out;
+}
 
 std::string encode_step(const StepRecord& s) {
   return write_record(s, [](const StepRecord& r, FieldWriter& v) { fields(r, v); });
@@ -90,11 +111,7 @@ TraceEvent decode_trace(std::string_view text) {
   return read_fields<TraceEvent>(text, "trace event");
 }
 
-std::string encode_inputs(const Value& inputs) {
-  std::string out;
-  append_value(out, inputs);
-  return out;
-}
+std::string encode_inputs(const Value& inputs) { return encode_value(inputs); }
 
 Value decode_inputs(std::string_view text) { return parse_value(text); }
 
@@ -142,6 +159,7 @@ Run decode_header(const RunHeaderRow& row) {
     read_step_list(v, row.schema_version, run);
   });
   run.updated_at_ms = row.updated_at_ms;
+  if (run.status == RunStatus::kQuarantined) set_aside(run);
   return run;
 }
 
@@ -178,6 +196,27 @@ MapSlotRow decode_slot_record(std::string_view text) {
     fields(slot, v);
   });
   return slot;
+}
+
+SlotBody decode_slot_body(const MapSlotRow& slot, std::size_t max_value_bytes) {
+  const auto within_limits = [&](const Value& v, const char* what) {
+    if (auto why = value_limit_error(v, max_value_bytes, what)) throw RecordError(*why);
+  };
+  SlotBody out;
+  Value body = parse_value(slot.body);  // depth-limited: a stored text never recurses deeper
+  if (slot.state != SlotState::kFailed) {
+    within_limits(body, "the slot's value");
+    out.value = std::move(body);
+    return out;
+  }
+  try {
+    out.error = body.get<RunError>();
+  } catch (const std::exception& e) {
+    throw RecordError(std::string("the slot's error is no run error: ") + e.what());
+  }
+  within_limits(out.error->details, "the slot's error details");
+  within_limits(out.error->inputs, "the slot's error inputs");
+  return out;
 }
 
 }  // namespace reactor::records

@@ -6,7 +6,9 @@
 // cannot be read; run_rows.hpp turns that into Corruption naming the run.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -26,6 +28,13 @@ namespace reactor::records {
 // ("step_names"), and a step still as it was created has no row. 1 (read
 // only): the body counts them ("step_count"), and every step has a row.
 inline constexpr int kHeaderVersion = 4;
+
+// Any JSON text (a value of any type) as a Value, through the bounded reader: the one door for
+// JSON text outside a record's own decoder. Throws RecordError for text that is not one JSON
+// value or nests deeper than kMaxValueDepth, never recursing past that depth.
+Value decode_value(std::string_view text);
+// `value` as the JSON text the stores keep (a slot's body, inputs).
+std::string encode_value(const Value& value);
 
 std::string encode_step(const StepRecord& s);
 StepRecord decode_step(std::string_view text);
@@ -52,5 +61,16 @@ RunHeaderRow decode_header_record(std::string_view text);
 // its body a JSON string: the text the element gave, kept as it is, whatever it holds.
 std::string encode_slot_record(const MapSlotRow& slot);
 MapSlotRow decode_slot_record(std::string_view text);
+
+// What a slot's body holds, read through the bounded reader (json_reader.hpp): a completed,
+// halted or undone element's value, or a failed element's error. Throws RecordError for a body
+// that is not JSON, nests deeper than kMaxValueDepth, holds a value past `max_value_bytes`, or
+// (failed) is no RunError. Every reader of a slot (a map's owner, an async unit's reader) comes
+// here: a slot's body is text an element's last commit wrote, so it is read as any record is.
+struct SlotBody {
+  Value value;                    // completed, halted, undone
+  std::optional<RunError> error;  // failed
+};
+SlotBody decode_slot_body(const MapSlotRow& slot, std::size_t max_value_bytes);
 
 }  // namespace reactor::records

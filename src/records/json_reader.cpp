@@ -89,7 +89,7 @@ Value to_value_at(simdjson::ondemand::value v, int depth);
 Value to_value_at(simdjson::ondemand::value v, int depth) {
   using simdjson::ondemand::json_type;
   if (depth > kMaxValueDepth) {
-    throw RecordError("a value nests deeper than " + std::to_string(kMaxValueDepth) + " levels");
+    throw TooDeep("a value is nested deeper than " + std::to_string(kMaxValueDepth) + " levels");
   }
   switch (get(v.type())) {
     case json_type::null:
@@ -161,9 +161,10 @@ void FieldReader::wrong(std::string_view key, simdjson::error_code e) {
   throw RecordError("member '" + std::string(key) + "': " + simdjson::error_message(e));
 }
 
-// Text unescaped from a string member must be one whole JSON object: the enclosing record's
-// parse never saw its structure. The DOM parser reads every value of it (one reused parser a
-// thread). An inline member needs no such check: its values are read when it is decoded.
+// A member kept as text must be one whole JSON object: the enclosing record's On-Demand parse
+// never saw its structure, whether it was unescaped from a string or sliced out inline (On-Demand
+// slices `{1}` as `{1`), and a copy kept unchecked would be written back as a record that is not
+// JSON. The DOM parser reads every value of it (one reused parser a thread, depth-limited).
 void FieldReader::check_object(std::string_view key, std::string_view text) {
   thread_local simdjson::dom::parser parser;
   simdjson::dom::element element;
@@ -190,6 +191,7 @@ void FieldReader::raw_json(std::string_view key, std::string& out) {
   std::string_view text;
   if (auto e = v.get_object().get(object); e) wrong(key, e);
   if (auto e = object.raw_json().get(text); e) wrong(key, e);
+  check_object(key, text);
   out.assign(text);
 }
 

@@ -13,4 +13,11 @@ class RecordError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+// A value nested deeper than kMaxValueDepth (reactor/limits.hpp): JSON that may be valid, but
+// one the engine refuses to hold, as it refuses one too large.
+class TooDeep : public RecordError {
+ public:
+  using RecordError::RecordError;
+};
+
 }  // namespace reactor::records

@@ -13,6 +13,7 @@
 
 #include "reactor/error.hpp"
 #include "reactor/value.hpp"
+#include "records/codec.hpp"
 #include "records/names.hpp"
 #include "records/traits.hpp"
 
@@ -35,7 +36,7 @@ class ValueWriter {
     if (!(value == T{})) (*this)(key, value);
   }
   void raw_json(std::string_view key, const std::string& json) {
-    out_[std::string(key)] = Value::parse(json);
+    out_[std::string(key)] = decode_value(json);  // stored text: the bounded reader
   }
 
   template <typename T>

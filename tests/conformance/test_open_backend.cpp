@@ -126,10 +126,10 @@ TEST(OpenBackend, SqliteAbsolutePathCreatesAWalDatabaseAtTheLatestSchemaVersion)
   EXPECT_EQ(b->describe(), "sqlite://" + file);
   EXPECT_TRUE(fs::exists(file));
   EXPECT_EQ(query_one(file, "PRAGMA journal_mode"), "wal");
-  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "4");
+  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "5");
 }
 
-// A file of version 1 (no runs.wake_at, no maps) is migrated to the latest version, which the builds
+// A file of version 1 (no runs.wake_at, no maps, no runs.deliveries) is migrated to the latest version, which the builds
 // before it then refuse. tests/conformance/test_stored_corpus.cpp reads files the old builds
 // wrote themselves.
 TEST(OpenBackend, SqliteSchemaVersion1IsMigratedToTheLatest) {
@@ -143,7 +143,7 @@ TEST(OpenBackend, SqliteSchemaVersion1IsMigratedToTheLatest) {
         RunHeaderRow{"r1", "r1", "", "OrderSaga", RunStatus::kEnqueued, "fp", 1, "{}", 1, 0, 0});
     ASSERT_TRUE(b->commit(c).ok());
   }
-  for (const char* column : {"wake_at", "exec_token", "exec_worker"}) {
+  for (const char* column : {"wake_at", "exec_token", "exec_worker", "deliveries"}) {
     query_one(file, std::string("ALTER TABLE runs DROP COLUMN ") + column);
   }
   for (const char* table : {"maps", "map_slots"}) {  // version 4
@@ -155,7 +155,7 @@ TEST(OpenBackend, SqliteSchemaVersion1IsMigratedToTheLatest) {
   RunHeaderRow h;
   EXPECT_TRUE(b->load_header("r1", h).ok());
   EXPECT_EQ(h.wake_at_ms, 0);
-  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "4");
+  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "5");
 }
 
 TEST(OpenBackend, SqliteRelativePaths) {

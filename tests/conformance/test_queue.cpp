@@ -192,6 +192,63 @@ TYPED_TEST(QueueConformance, ADeliveryFilesAnEnqueuedRunAsRunning) {
   EXPECT_EQ(h.updated_at_ms, 1);
 }
 
+// A crash loop is visible to the store alone (Delivery::run_deliveries): each fetch that leases
+// a run counts one more delivery since the run's last progress, in the fetch's own write. A
+// fenced commit that records a step, acks a job or releases the lease is progress and clears
+// the count; a header alone is not, nor is a delivery that dies (its job and lease lapse).
+TYPED_TEST(QueueConformance, FetchCountsARunsDeliveriesUntilItsProgress) {
+  this->create({header("r1", RunStatus::kRunning)}, {job("q", "r1")});
+  std::optional<Delivery> d;
+  // The delivery in `d` dies: its job and the run's lease go back as if they had lapsed.
+  const auto dies = [&] {
+    ASSERT_TRUE(this->db().release_job(d->job.id, d->job.lease_owner, 0s).ok());
+    ASSERT_TRUE(
+        this->db().release_lease(d->run_lease.key, d->run_lease.owner, d->run_lease.token).ok());
+  };
+  const auto fenced = [&] {
+    CommitRequest c;
+    c.root_id = "r1";
+    c.fencing_token = d->run_lease.token;
+    c.lease_owner = d->run_lease.owner;
+    c.headers = {header("r1", RunStatus::kRunning)};
+    return c;
+  };
+  for (int n = 1; n <= 3; ++n) {
+    d = this->fetch({"q"}, "w" + std::to_string(n));
+    ASSERT_TRUE(d && d->run_leased);
+    EXPECT_EQ(d->run_deliveries, n);
+    dies();
+  }
+  d = this->fetch({"q"}, "w4");
+  ASSERT_TRUE(d && d->run_leased);
+  EXPECT_EQ(d->run_deliveries, 4);
+  this->commit_ok(fenced());  // a header alone
+  dies();
+  d = this->fetch({"q"}, "w5");
+  ASSERT_TRUE(d && d->run_leased);
+  EXPECT_EQ(d->run_deliveries, 5);
+  CommitRequest step = fenced();
+  step.steps = {{"r1", 0, R"({"s":0})"}};
+  this->commit_ok(step);
+  dies();
+  d = this->fetch({"q"}, "w6");
+  ASSERT_TRUE(d && d->run_leased);
+  EXPECT_EQ(d->run_deliveries, 1);
+
+  // A fetch that finds the run leased counts nothing.
+  this->enqueue({job("q", "r1")});
+  auto busy = this->fetch({"q"}, "w7");
+  ASSERT_TRUE(busy && !busy->run_leased);
+  EXPECT_EQ(busy->run_deliveries, 0);
+  CommitRequest release = fenced();
+  release.release_lease = true;  // handed back: progress too
+  this->commit_ok(release);
+  ASSERT_TRUE(this->db().release_job(d->job.id, d->job.lease_owner, 0s).ok());
+  d = this->fetch({"q"}, "w8");
+  ASSERT_TRUE(d && d->run_leased);
+  EXPECT_EQ(d->run_deliveries, 1);
+}
+
 // A run's last commit can fetch the worker's next job (commit_then_fetch):
 // the commit is applied as commit applies it, then the fetch is what fetch
 // gives. A fenced-out commit changes nothing and fetches nothing.

@@ -176,3 +176,19 @@ store_map_slots() {
   rcli ZRANGE "${redis_prefix}{${1%%:*}}:slots:$1" 0 -1 |
     sed -E 's/.*"index":([0-9]+),"state":"([^"]*)".*/\1 \2/'
 }
+# The slot record (the codec's order: map_id, index, state, body as a JSON string) rewritten in
+# place, its body made by the script: an argument of 2 MB would pass no command line.
+redis_deep_failed_slot='
+local P, map_id, index, depth = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
+local key = P .. "{" .. string.match(map_id, "^[^:]*") .. "}:slots:" .. map_id
+local old = redis.call("ZRANGEBYSCORE", key, index, index)[1]
+if not old then return 0 end
+redis.call("ZREM", key, old)
+local body = [[{\"kind\":\"step_failed\",\"message\":\"deep\",\"details\":]] ..
+             string.rep("[", depth) .. string.rep("]", depth) .. "}"
+redis.call("ZADD", key, index, [[{"map_id":"]] .. map_id .. [[","index":]] .. index ..
+           [[,"state":"failed","body":"]] .. body .. [["}]])
+return 1'
+store_deep_failed_slot() {
+  [[ $(rcli EVAL "$redis_deep_failed_slot" 0 "$redis_prefix" "$1" "$2" "$3") == 1 ]]
+}

@@ -51,6 +51,15 @@ store_map() {
 store_map_slots() {
   sql "SELECT idx, state FROM map_slots WHERE map_id = '$1' ORDER BY idx" | tr '|' ' '
 }
+store_deep_failed_slot() {
+  local changed
+  changed=$(sql "UPDATE map_slots SET state = 'failed',
+                   body = '{\"kind\":\"step_failed\",\"message\":\"deep\",\"details\":' ||
+                          replace(hex(zeroblob($3)), '00', '[') ||
+                          replace(hex(zeroblob($3)), '00', ']') || '}'
+                 WHERE map_id = '$1' AND idx = $2; SELECT changes();")
+  [[ $changed == 1 ]]
+}
 # No wait: a writer that is mid-commit holds the lock.
 store_write_lock_free() {
   sqlite3 -cmd ".timeout 0" "$sqlite_file" "BEGIN IMMEDIATE; ROLLBACK;" >/dev/null 2>&1

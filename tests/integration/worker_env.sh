@@ -61,6 +61,9 @@ store_set_job_reactor() { store_unsupported store_set_job_reactor; }
 store_map() { store_unsupported store_map; }
 # store_map_slots MAP_ID: "index state" for each slot of the map, in index order.
 store_map_slots() { store_unsupported store_map_slots; }
+# store_deep_failed_slot MAP_ID INDEX DEPTH: the slot is filed failed, its body a run error whose
+# details nest DEPTH levels deep (2 × DEPTH bytes: made inside the store, no argument that long).
+store_deep_failed_slot() { store_unsupported store_deep_failed_slot; }
 # store_write_lock_free: whether no process holds the store's write lock now (a store whose
 # writers lock nothing across calls answers yes).
 store_write_lock_free() { return 0; }
@@ -82,9 +85,10 @@ worker() {
   pids+=($!)
 }
 # chaos_worker: a worker for the chaos tests. Their invariants are about recovery: three kills
-# that happen to hit one step would make it a poison pill by the default limit, which is the
-# subject of LostExecutions.* and fencing_sigstop instead.
-chaos_worker() { worker --max-interrupted-executions 100; }
+# that happen to hit one step, or one run's deliveries, would make it a poison pill by the
+# default limits, which are the subject of LostExecutions.*, CrashLoops.*, fencing_sigstop and
+# crash_loop instead.
+chaos_worker() { worker --max-interrupted-executions 100 --max-deliveries-without-progress 100; }
 # kill_and_replace N: SIGKILLs one of the first N workers, picked with $RANDOM (a seed replays
 # the pick), notes its PID in $dir/killed and starts a chaos_worker in its place.
 kill_and_replace() {

@@ -64,7 +64,9 @@ class MemoryBackend final : public Backend {
   std::map<std::pair<std::string, std::uint64_t>, std::string> trace_;  // (root, seq) -> body
   std::map<std::int64_t, Job> jobs_;                                    // by id = enqueue order
   std::map<std::string, Lease> leases_;  // owner empty = released; the token stays
-  std::map<std::string, MapRow> maps_;   // by map id
+  // Root run id -> deliveries since its last progress (Delivery::run_deliveries); absent: 0.
+  std::map<std::string, int> run_deliveries_;
+  std::map<std::string, MapRow> maps_;                                 // by map id
   std::map<std::pair<std::string, std::uint32_t>, MapSlotRow> slots_;  // (map, index)
   std::condition_variable map_settled_;  // notified by a commit that settles a map
   std::int64_t next_job_id_ = 1;

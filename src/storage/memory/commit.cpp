@@ -30,6 +30,7 @@ Status MemoryBackend::commit(const CommitRequest& c) {
     }
   }
 
+  if (storage::is_progress(c)) run_deliveries_.erase(c.root_id);
   for (const auto& h : c.headers) runs_[h.id] = h;
   for (const auto& i : c.inputs) inputs_.emplace(i.run_id, i.inputs);
   for (const auto& s : c.steps) steps_[{s.run_id, s.index}] = s.body;

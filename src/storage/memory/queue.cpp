@@ -41,6 +41,7 @@ Status MemoryBackend::fetch(const FetchRequest& f, std::optional<Delivery>& out)
     }
     header.exec_token = d.run_lease.token;  // who executes it from now on
     header.exec_worker = worker;
+    d.run_deliveries = ++run_deliveries_[best->spec.run_id];
   }
   out = std::move(d);
   return Status::Ok();

@@ -169,6 +169,7 @@ void MemoryBackend::purge_tree(const std::string& root_id, std::int64_t now) {
     trace_.erase(trace_.lower_bound({storage_root, 0}),
                  trace_.lower_bound({storage_root + '\0', 0}));
     std::erase_if(jobs_, [&](const auto& kv) { return kv.second.spec.run_id == storage_root; });
+    run_deliveries_.erase(storage_root);
     if (auto it = leases_.find(run_lease_key(storage_root));
         it != leases_.end() && !lease_live(it->second, now)) {
       leases_.erase(it);

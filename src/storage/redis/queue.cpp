@@ -77,6 +77,7 @@ Status RedisBackend::read_fetch_reply(const redisReply& r, const FetchRequest& f
     } catch (const std::exception&) {
     }
     d.run_started = r.elements > 15 && text(element(r, 15)) == "1";
+    if (r.elements > 16) d.run_deliveries = static_cast<int>(integer(element(r, 16)));
   }
   out = std::move(d);
   return Status::Ok();

@@ -160,6 +160,11 @@ Status SqliteBackend::apply(Connection& db, const CommitRequest& c, bool& settle
       if (st.step()) return Status::AlreadyExists("run " + h.id + " exists");
     }
   }
+  if (storage::is_progress(c)) {
+    db.prepare("UPDATE runs SET deliveries = 0 WHERE id = ? AND deliveries <> 0")
+        .bind(c.root_id)
+        .run();
+  }
   for (const auto& h : c.headers) write_header(db, h, c.create);
   for (const auto& i : c.inputs) {
     db.prepare("INSERT OR IGNORE INTO run_inputs(run_id, inputs) VALUES (?, ?)")

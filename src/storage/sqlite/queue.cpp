@@ -102,20 +102,15 @@ void SqliteBackend::take_due_job(Connection& db, const FetchRequest& f, std::int
     // here is left to the worker, which loads it and meets that itself.
     StoredRun run;
     if (read_run(db, d.job.spec.run_id, run).ok()) {
-      // Who executes it from now on.
-      if (run.headers.front().status == RunStatus::kEnqueued) {
-        db.prepare(
-              "UPDATE runs SET status = ?, updated_at = ?, exec_token = ?, exec_worker = ? "
-              "WHERE id = ?")
-            .bind(std::string(to_string(RunStatus::kRunning)), now, d.run_lease.token, f.worker,
-                  d.job.spec.run_id)
-            .run();
-        d.run_started = true;
-      } else {
-        db.prepare("UPDATE runs SET exec_token = ?, exec_worker = ? WHERE id = ?")
-            .bind(d.run_lease.token, f.worker, d.job.spec.run_id)
-            .run();
-      }
+      // Who executes it from now on, and one more delivery since its last progress.
+      d.run_started = run.headers.front().status == RunStatus::kEnqueued;
+      Statement st = db.prepare(
+          "UPDATE runs SET status = CASE WHEN ?1 THEN ?2 ELSE status END, "
+          "updated_at = CASE WHEN ?1 THEN ?3 ELSE updated_at END, exec_token = ?4, "
+          "exec_worker = ?5, deliveries = deliveries + 1 WHERE id = ?6 RETURNING deliveries");
+      st.bind(d.run_started ? 1 : 0, std::string(to_string(RunStatus::kRunning)), now,
+              d.run_lease.token, f.worker, d.job.spec.run_id);
+      if (st.step()) d.run_deliveries = static_cast<int>(st.int64(0));
       d.run = std::move(run);
     }
   }

@@ -11,9 +11,9 @@ namespace {
 TEST(RunStatusTest, NamesRoundTrip) {
   const RunStatus all[] = {RunStatus::kPending, RunStatus::kEnqueued,    RunStatus::kRunning,
                            RunStatus::kWaiting, RunStatus::kRollingBack, RunStatus::kCompleted,
-                           RunStatus::kFailed,  RunStatus::kHalted};
-  const char* names[] = {"pending",      "enqueued",  "running", "waiting",
-                         "rolling_back", "completed", "failed",  "halted"};
+                           RunStatus::kFailed,  RunStatus::kHalted,      RunStatus::kQuarantined};
+  const char* names[] = {"pending",   "enqueued", "running", "waiting",    "rolling_back",
+                         "completed", "failed",   "halted",  "quarantined"};
   ASSERT_EQ(all_run_statuses().size(), std::size(all));
   for (std::size_t i = 0; i < std::size(all); ++i) {
     EXPECT_STREQ(to_string(all[i]), names[i]);
@@ -25,6 +25,7 @@ TEST(RunStatusTest, TerminalStatuses) {
   EXPECT_TRUE(is_terminal(RunStatus::kCompleted));
   EXPECT_TRUE(is_terminal(RunStatus::kFailed));
   EXPECT_TRUE(is_terminal(RunStatus::kHalted));
+  EXPECT_TRUE(is_terminal(RunStatus::kQuarantined));
   EXPECT_FALSE(is_terminal(RunStatus::kPending));
   EXPECT_FALSE(is_terminal(RunStatus::kEnqueued));
   EXPECT_FALSE(is_terminal(RunStatus::kRunning));

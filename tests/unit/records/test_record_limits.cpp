@@ -118,6 +118,64 @@ TEST(RecordLimits, ValuesNestedPastTheDepthLimitAreRecordErrors) {
 
 // 100,000 child headers, each the parent of the next: the tree used to be built (and copied,
 // and destroyed) recursively, one stack frame per level.
+// A slot's body is read as every record is (issue 30): a failed element's error whose details
+// nest a million levels deep (2 MB) crashed every worker that collected its map; now it is a
+// RecordError, read without recursion past the depth limit, as is a value past it.
+TEST(RecordLimits, ASlotBodyPastTheLimitsIsARecordErrorNotACrash) {
+  const std::string deep = std::string(1000000, '[') + std::string(1000000, ']');
+  MapSlotRow failed{"r:map", 0, SlotState::kFailed,
+                    R"({"kind":"step_failed","message":"x","details":)" + deep + "}"};
+  EXPECT_THROW(decode_slot_body(failed, SIZE_MAX), RecordError);
+  MapSlotRow completed{"r:map", 1, SlotState::kCompleted, deep};
+  EXPECT_THROW(decode_slot_body(completed, SIZE_MAX), RecordError);
+  for (SlotState state :
+       {SlotState::kCompleted, SlotState::kFailed, SlotState::kHalted, SlotState::kUndone}) {
+    EXPECT_THROW(decode_slot_body(MapSlotRow{"r:map", 2, state, "{1}"}, SIZE_MAX), RecordError);
+    EXPECT_THROW(decode_slot_body(MapSlotRow{"r:map", 2, state, ""}, SIZE_MAX), RecordError);
+  }
+  // A failed slot must hold a run error; a value past the byte limit is refused too.
+  EXPECT_THROW(decode_slot_body(MapSlotRow{"r:map", 3, SlotState::kFailed, "[1]"}, SIZE_MAX),
+               RecordError);
+  EXPECT_THROW(decode_slot_body(MapSlotRow{"r:map", 3, SlotState::kCompleted, R"("abcdef")"}, 4),
+               RecordError);
+
+  const SlotBody value =
+      decode_slot_body(MapSlotRow{"r:map", 4, SlotState::kCompleted, R"({"n":[1,2]})"}, SIZE_MAX);
+  EXPECT_EQ(value.value, Value::parse(R"({"n":[1,2]})"));
+  EXPECT_FALSE(value.error);
+  RunError e;
+  e.message = "card declined";
+  e.details = {{"code", 51}};
+  const SlotBody error =
+      decode_slot_body(MapSlotRow{"r:map", 5, SlotState::kFailed, encode_value(Value(e))}, 64);
+  ASSERT_TRUE(error.error);
+  EXPECT_EQ(*error.error, e);
+}
+
+// Any JSON text outside a record's own decoder comes through decode_value: bounded the same way.
+TEST(RecordLimits, DecodeValueIsDepthLimited) {
+  EXPECT_THROW(decode_value(std::string(1000000, '{')), RecordError);
+  EXPECT_THROW(decode_value(std::string(600, '[') + std::string(600, ']')), RecordError);
+  EXPECT_EQ(decode_value(nested(kMaxValueDepth).dump()), nested(kMaxValueDepth));
+  EXPECT_EQ(decode_value("[1,\"a\",null]"), Value::parse("[1,\"a\",null]"));
+}
+
+// A header's body kept as text must be one JSON object when it is read (issue 30): On-Demand
+// slices `"body":{1}` as `{1`, which written back (a hand-back of the row as read) would store
+// a record that is not JSON.
+TEST(RecordLimits, AHeaderRecordWhoseInlineBodyIsNotJsonIsRefusedAtOnce) {
+  RunHeaderRow row = header_row("r", kHeaderVersion, body_with(R"("step_count":0)"));
+  const std::string good = encode_header_record(row);
+  EXPECT_EQ(decode_header_record(good).body, row.body);
+  const std::string::size_type at = good.find(R"("body":{)");
+  ASSERT_NE(at, std::string::npos);
+  const std::string after_body = good.substr(good.find(row.body, at) + row.body.size());
+  for (const char* bad : {"{1}", "{\"a\":}", "{\"a\":1,}", "{\"a\" 1}"}) {
+    const std::string text = good.substr(0, at) + R"("body":)" + bad + after_body;
+    EXPECT_THROW(decode_header_record(text), RecordError) << text;
+  }
+}
+
 TEST(RecordLimits, ChildRunsChainedPastTheNestingLimitAreCorruption) {
   StoredRun stored;
   std::string path;

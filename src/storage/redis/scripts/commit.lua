@@ -46,7 +46,8 @@ if nonce ~= '' and redis.call('EXISTS', P .. 'commit:' .. nonce) == 1 then retur
 -- The commit's own root: its fence, where it is filed and who holds it, in one read.
 local meta
 if token ~= '0' then
-  meta = redis.call('HMGET', run_key(root, 'meta'), 'token', 'status', 'reactor', 'owner')
+  meta = redis.call('HMGET', run_key(root, 'meta'), 'token', 'status', 'reactor', 'owner',
+                    'deliveries')
   -- Fence: a writer whose token is no longer the newest writes nothing, so a
   -- paused zombie can never overwrite its successor's state.
   if meta[1] ~= token then return 0 end
@@ -150,7 +151,8 @@ for _ = 1, rows() do
     redis.call('HSETNX', run_key(root_of_row(run_id), 'rows'), 'i:' .. run_id, inputs)
   end
 end
-for _ = 1, rows() do
+local step_rows = rows()
+for _ = 1, step_rows do
   local run_id, index, body = take(3)
   upsert(root_of_row(run_id), 's:' .. run_id .. '#' .. index, body)
 end
@@ -208,5 +210,10 @@ if release == '1' and meta and lease_owner ~= '' and meta[4] == lease_owner then
   set_root_meta('expires_at', int(now_ms()))
 end
 if #root_meta > 0 then redis.call('HSET', run_key(root, 'meta'), unpack(root_meta)) end
+-- Progress of the root (storage/commit_check.hpp, is_progress): its count of deliveries since
+-- its last progress starts again.
+if meta and meta[5] and (step_rows > 0 or ack_job ~= '' or release == '1') then
+  redis.call('HDEL', run_key(root, 'meta'), 'deliveries')
+end
 if nonce ~= '' then redis.call('SET', P .. 'commit:' .. nonce, '1', 'PX', 600000) end
 return 1

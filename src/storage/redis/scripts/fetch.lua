@@ -14,10 +14,13 @@
 -- run this script whole inside a function whose ARGV is their fetch's slice of the arguments.
 -- Returns one of
 --   {'job', id, queue, kind, run id, reactor, run_at, snoozes, deliveries, lease_expires,
---    run leased 0/1, run lease owner, token, expires_at[, run, started 0/1]}
+--    run leased 0/1, run lease owner, token, expires_at[, run, started 0/1, run deliveries]}
 --                              run (when leased): the run's rows as load_run returns them,
 --                              as they were before this fetch; started: the fetch filed the
---                              enqueued run as running (see below)
+--                              enqueued run as running (see below); run deliveries: the
+--                              run's deliveries since its last progress, this one included
+--                              (its meta's 'deliveries', counted here, cleared by a commit of
+--                              progress)
 --   {'unreadable', id, kind}   a job kind this build does not know (left leased)
 --   {'idle', now, next_due}    nothing due; next_due ('' if none) is when the earliest
 --                              waiting job or delivery falls due, by the server's clock
@@ -105,6 +108,7 @@ reply[11], reply[12], reply[13], reply[14] = '1', owner, token, lease_expires
 local rows = redis.call('HGETALL', run_key(root, 'rows'))
 reply[15] = {rows, token}
 reply[16] = '0'
+reply[17] = int(redis.call('HINCRBY', meta_key, 'deliveries', 1))
 local meta = {'owner', owner, 'token', token, 'expires_at', lease_expires}
 -- The run's header records who executes it from this delivery on (the lease's token and the
 -- worker), and a run still filed as enqueued is filed as running, with this moment as

@@ -29,8 +29,13 @@ local A = ARGV
 local root, token, status, reactor, expires_at = A[2], A[3], A[4], A[5], A[8]
 local lease_owner, ack_job, ack_owner = A[9], A[10], A[11]
 local meta_key, rows_key = run_key(root, 'meta'), run_key(root, 'rows')
-local meta = redis.call('HMGET', meta_key, 'token', 'status', 'reactor', 'owner')
+local meta = redis.call('HMGET', meta_key, 'token', 'status', 'reactor', 'owner', 'deliveries')
 if meta[1] ~= token then return 0 end
+-- Progress (storage/commit_check.hpp, is_progress): the count of deliveries since the last one
+-- starts again.
+if meta[5] and (tonumber(A[12]) > 0 or ack_job ~= '' or lease_owner ~= '') then
+  redis.call('HDEL', meta_key, 'deliveries')
+end
 write_own_rows(rows_key, root, A[7], A, 12)
 local meta_fields = {}
 if file_root(root, {meta[2], meta[3]}, status, reactor, A[6], true, expires_at, {}) then

@@ -40,7 +40,7 @@ local function purge_run(id)
   -- A released or lapsed run lease goes with its run; a live one stays, since
   -- its holder still fences with it.
   if lease_live(meta[3], meta[4], now) then
-    redis.call('HDEL', run_key(id, 'meta'), 'status', 'reactor', 'element')
+    redis.call('HDEL', run_key(id, 'meta'), 'status', 'reactor', 'element', 'deliveries')
   else
     redis.call('DEL', run_key(id, 'meta'))
   end

@@ -24,8 +24,11 @@
 
 local P, root, token, status, reactor = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local tag = P .. '{' .. root .. '}:'
-local meta = redis.call('HMGET', tag .. 'meta', 'token', 'status', 'reactor')
+local meta = redis.call('HMGET', tag .. 'meta', 'token', 'status', 'reactor', 'deliveries')
 if meta[1] ~= token then return 0 end
+-- A step recorded is progress (storage/commit_check.hpp, is_progress): the count of deliveries
+-- since the last one starts again.
+if meta[4] and tonumber(ARGV[8]) > 0 then redis.call('HDEL', tag .. 'meta', 'deliveries') end
 write_own_rows(tag .. 'rows', root, ARGV[7], ARGV, 8)
 -- Filed elsewhere until now (a new status, or its first filing): moved, as the helpers' file_root()
 -- moves a root (spelled out here, without the helpers; a step commit never ends its root).

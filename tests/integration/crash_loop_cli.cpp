@@ -1,0 +1,75 @@
+// crash-loop-cli: a user's program on cli_main whose own code kills its worker outside any step
+// body — in a fan-out map's collect(), which the owner runs when its map has settled — for the
+// crash_loop test (issue 30). Tally's elements each return their index, or "crash" when the
+// run asks for it; collect() then dies of SIGSEGV, as a user's bug there would, in every worker
+// that delivers the owner's resume. Echo is a one-step reactor that shows other runs go on.
+#include <csignal>
+#include <reactor/cli.hpp>
+#include <reactor/reactor.hpp>
+#include <string>
+
+using namespace reactor;
+
+namespace {
+
+Definition tally_element() {
+  return Builder("Tally.element")
+      .input("i", integer().min(0))
+      .input("crash", boolean())
+      .step("count",
+            [](const Args& a) -> StepResult {
+              if (a.get<bool>("crash")) return Success("crash");
+              return Success(a.get<std::int64_t>("i"));
+            })
+      .argument("i", input("i"))
+      .argument("crash", input("crash"))
+      .returns("count")
+      .build();
+}
+
+Definition tally() {
+  return Builder("Tally")
+      .input("n", integer().min(1).max(100))
+      .input("crash_in_collect", boolean().default_value(false))
+      .map("tally", tally_element())
+      .source_pages([](const Args& a, std::size_t offset, std::size_t limit) {
+        const auto n = static_cast<std::size_t>(a.get<std::int64_t>("n"));
+        Value page = Value::array();
+        for (std::size_t i = offset; i < n && i < offset + limit; ++i) page.push_back(i);
+        return page;
+      })
+      .argument("n", input("n"))
+      .argument("i", element("tally"))
+      .argument("crash", input("crash_in_collect"))
+      .fan_out(2)
+      .collect([](const MapResults& results) {
+        std::int64_t sum = 0;
+        for (const ElementOutcome& e : results) {
+          if (e.value == "crash") std::raise(SIGSEGV);  // the user's bug, outside any step body
+          sum += e.value.get<std::int64_t>();
+        }
+        return Value{{"sum", sum}};
+      })
+      .returns("tally")
+      .build();
+}
+
+Definition echo() {
+  return Builder("Echo")
+      .input("text", string())
+      .step("echo", [](const Args& a) { return Success(a["text"]); })
+      .argument("text", input("text"))
+      .returns("echo")
+      .build();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Engine engine;
+  engine.registry().add(tally());
+  engine.registry().add(echo());
+  CliOptions options;
+  options.description = "a collect() that crashes its worker (the crash_loop test)";
+  return cli_main(engine, argc, argv, options);
+}
