@@ -12,7 +12,8 @@ build=${2:-build/fuzz}
 shift $(($# > 2 ? 2 : $#))
 targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] ||
-  targets=(step_row trace_event inputs header_row redis_header stored_run slot_record snapshot run_result)
+  targets=(step_row trace_event inputs header_row redis_header stored_run slot_record snapshot run_result
+    slot_body unit_slot)
 out=${FUZZ_OUT:-/tmp/reactor-fuzz}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}

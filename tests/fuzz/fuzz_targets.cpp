@@ -16,12 +16,12 @@
 
 namespace reactor::fuzz {
 
-namespace {
-
-[[noreturn]] void finding(const char* what, const std::string& detail = {}) {
+void finding(const char* what, const std::string& detail) {
   std::fprintf(stderr, "fuzz finding: %s%s%s\n", what, detail.empty() ? "" : ": ", detail.c_str());
   std::abort();
 }
+
+namespace {
 
 // `read` refusing the input is fine; any other exception is a finding.
 template <typename Read>
@@ -227,13 +227,73 @@ void run_result(std::string_view input) {
   round_trip(result_text(r), result_text, result_of);
 }
 
+// Only RecordError refuses a slot: every reader turns it into Corruption, nothing else.
+template <typename Read>
+bool slot_refused(Read&& read) {
+  try {
+    read();
+    return false;
+  } catch (const records::RecordError&) {
+    return true;
+  } catch (const std::exception& e) {
+    finding("a slot's reader threw something else than RecordError", e.what());
+  }
+}
+
+// A slot's body as an async unit's reader (RunDriver::collect_unit) takes it: completed is the
+// unit's value, failed its error, halted ends it; a unit's slot is never undone.
+records::SlotBody read_unit_slot(const MapSlotRow& slot) {
+  records::SlotBody body = records::decode_slot_body(slot, kDefaultMaxValueBytes);
+  if (slot.state == SlotState::kUndone) throw records::RecordError("a unit's slot is undone");
+  return body;
+}
+
+records::SlotBody read_map_slot(const MapSlotRow& slot) {
+  return records::decode_slot_body(slot, kDefaultMaxValueBytes);
+}
+
+// What a slot's reader read holds what its state says, and writes back as an element's last
+// commit writes it (settle_of: the value, or Value(RunError)) to a body that reads the same.
+void slot_reader(std::string_view input, records::SlotBody (*read)(const MapSlotRow&)) {
+  const MapSlotRow slot = slot_input(input, "fuzz:m");
+  records::SlotBody body;
+  if (slot_refused([&] { body = read(slot); })) return;
+  const bool failed = slot.state == SlotState::kFailed;
+  if (failed != body.error.has_value()) {
+    finding("a slot read with an error iff failed", to_string(slot.state) + ("\n" + slot.body));
+  }
+  const auto write = [failed](const records::SlotBody& b) {
+    return records::encode_value(failed ? Value(*b.error) : b.value);
+  };
+  const auto read_text = [&](const std::string& text) {
+    return read(MapSlotRow{slot.map_id, slot.index, slot.state, text});
+  };
+  round_trip(write(body), write, read_text);
+}
+
+void slot_body(std::string_view input) { slot_reader(input, read_map_slot); }
+void unit_slot(std::string_view input) { slot_reader(input, read_unit_slot); }
+
 const Target kTargets[] = {
     {"step_row", step_row},     {"trace_event", trace_event},   {"inputs", inputs},
     {"header_row", header_row}, {"redis_header", redis_header}, {"stored_run", stored_run},
     {"snapshot", snapshot},     {"run_result", run_result},     {"slot_record", slot_record},
+    {"slot_body", slot_body},   {"unit_slot", unit_slot},
 };
 
 }  // namespace
+
+MapSlotRow slot_input(std::string_view input, const std::string& map_id) {
+  MapSlotRow slot{map_id, 0, SlotState::kCompleted, {}};
+  if (input.empty()) return slot;
+  slot.state = static_cast<SlotState>(static_cast<unsigned char>(input[0]) % 4);
+  slot.body = std::string(input.substr(1));
+  return slot;
+}
+
+bool slot_unreadable(const MapSlotRow& slot) {
+  return slot_refused([&] { (void)read_map_slot(slot); });
+}
 
 const Target* targets() { return kTargets; }
 std::size_t target_count() { return sizeof kTargets / sizeof kTargets[0]; }

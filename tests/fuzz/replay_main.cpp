@@ -19,6 +19,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   const reactor::fuzz::Target* target = reactor::fuzz::find_target(argv[1]);
+#ifdef REACTOR_FUZZ_ENGINE_TARGETS
+  if (target == nullptr) target = reactor::fuzz::find_engine_target(argv[1]);
+#endif
   if (target == nullptr) {
     std::fprintf(stderr, "no fuzz target '%s'\n", argv[1]);
     return 2;

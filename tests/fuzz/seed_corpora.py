@@ -7,6 +7,7 @@ bytes as libFuzzer names the inputs it adds. Rerunning it adds what is missing a
 fuzzing run added (`-merge=1` into the same directory keeps the corpus small).
 
     python3 tests/fuzz/seed_corpora.py          # needs sqlite3 (Debian package sqlite3)
+    python3 tests/fuzz/seed_corpora.py slot_body unit_slot delivery   # only these targets
 """
 import glob
 import hashlib
@@ -14,6 +15,7 @@ import json
 import os
 import sqlite3
 import subprocess
+import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -75,7 +77,58 @@ FINDINGS = {
 }
 
 
+def run_error(**fields):
+    """A failed element's slot body as settle_of writes it: Value(RunError), every member."""
+    error = {"kind": "step_failed", "step": "", "reactor": "", "exception_type": "",
+             "message": "", "details": None, "attempts": 0, "retryable": True,
+             "validation_errors": [], "rollback_failures": [], "inputs": None}
+    error.update(fields)
+    return json.dumps(error, sort_keys=True, separators=(",", ":")).encode()
+
+
+def failed_deep(depth):
+    """A failed slot whose error's details nest `depth` levels: past kMaxValueDepth it is
+    refused (1,000,000 levels crashed every worker before the bounded reader)."""
+    head, tail = run_error(message="deep", details=0).split(b'"details":0')
+    return head + b'"details":' + deep(b"[", b"", b"]", depth) + tail
+
+
+# Slot inputs (slot_body, unit_slot, delivery): byte 0 is the state (mod 4: completed, failed,
+# halted, undone; delivery: bit 2 makes the map atomic(false)), the rest the slot's body.
+COMPLETED, FAILED, HALTED, UNDONE = b"\x00", b"\x01", b"\x02", b"\x03"
+GOOD_ERROR = run_error(step="sum[0]/add", reactor="FanOutSum.element",
+                       message="element 0 fails (fail_at)", attempts=1, retryable=False,
+                       details={"code": 7}, inputs={"i": 0})
+SLOTS = [
+    COMPLETED + b'{"sum":5,"items":[1,2.5,"x",null,true]}',
+    FAILED + GOOD_ERROR,
+    HALTED + b'"out of stock"',
+    UNDONE + b'{"a":[1,2]}',
+    COMPLETED + b"{1}",
+    COMPLETED,
+    FAILED + failed_deep(1000000),
+    FAILED + failed_deep(600),
+]
+FINDINGS["slot_body"] = SLOTS
+FINDINGS["unit_slot"] = SLOTS
+FINDINGS["delivery"] = [
+    COMPLETED + b"7",
+    FAILED + failed_deep(1000000),
+    COMPLETED + b"{1}",
+    FAILED + GOOD_ERROR,
+    HALTED + b'"out of stock"',
+    UNDONE + b"7",
+    b"\x05" + GOOD_ERROR,  # a non-atomic map's failed element: the map still completes
+    b"\x04" + b"{1}",
+]
+
+# The targets to write (argv), or every one.
+ONLY = set(sys.argv[1:])
+
+
 def write(target, data):
+    if ONLY and target not in ONLY:
+        return
     directory = os.path.join(OUT, target)
     os.makedirs(directory, exist_ok=True)
     path = os.path.join(directory, hashlib.sha1(data).hexdigest())
