@@ -56,6 +56,7 @@ class BackendWrapper : public Backend {
                       Duration ttl) override;
   Status release_lease(const std::string& key, const std::string& owner,
                        std::uint64_t token) override;
+  Status peek_lease(const std::string& key, Lease& out) override;
 
   Status load_map(const std::string& map_id, MapRow& out) override;
   Status load_map_slots(const std::string& map_id, std::uint32_t first, std::uint32_t limit,

@@ -1,6 +1,6 @@
-// cli_main: the `reactor` command line — start, worker, runs, show, sweep and
-// enqueue — for a program's own reactors. A program registers its reactors in
-// an Engine and hands it to cli_main from its main:
+// cli_main: the `reactor` command line — start, worker, runs, show, sweep,
+// enqueue and reactors — for a program's own reactors. A program registers
+// its reactors in an Engine and hands it to cli_main from its main:
 //
 //   int main(int argc, char** argv) {
 //     reactor::Engine engine;
@@ -14,16 +14,21 @@
 // command of its own (CliOptions::commands).
 //
 // The engine given is where the reactors are registered: every command that
-// needs a store opens the one --storage names (default
-// CliOptions::default_storage) in an engine of its own, built from
+// needs a store opens the one --storage names (else the environment variable
+// REACTOR_STORAGE, else CliOptions::default_storage, which the command then
+// names on stderr: "storage: sqlite://reactor.db (default)") in an engine of
+// its own, built from
 // CliOptions::engine, and registers the given engine's definitions there (all
 // of them, as registered when the command starts). The given engine's own
 // options (its backend, observers, clock) are not used.
 //
 // Every option of the top level (--storage) may come before or after the
 // command. `start` takes its inputs inline (--input JSON), from a file
-// (--input-file PATH or --input @PATH) or from stdin (--input -), read whole.
-// A password in a store URL never appears in a message.
+// (--input-file PATH or --input @PATH) or from stdin (--input -), read whole;
+// a start refused (unknown reactor, invalid inputs or id) stores nothing.
+// `reactors` lists the registered reactors (inputs, steps, queue). A mistyped
+// option, command or reactor gets a suggestion. A password in a store URL
+// never appears in a message.
 //
 // The element runs of fan-out maps are runs of their own: `runs` lists them
 // only with --all, and `show` takes one's id ("<root>:<map step>[i]"), naming
@@ -34,7 +39,9 @@
 // failed, or a store that failed; 2 a usage error (naming the argument), an
 // unknown reactor or run, invalid inputs (too large ones included), a store
 // that cannot be opened, or one that does not exist for a command that reads
-// (runs, show, sweep, enqueue: they never make a new store).
+// (runs, show, sweep, enqueue: they never make a new store) or for `worker`
+// on the default store without --create; `enqueue` of a run that ended, or of
+// a reactor not registered here, without --force.
 //
 // `worker` serves until SIGTERM or SIGINT: the first calls Worker::stop() (runs
 // in flight finish their step and are handed back; at most --shutdown-timeout,
@@ -69,7 +76,7 @@ struct CliOptions {
   std::string program;
   // The first line of --help.
   std::string description = "durable sagas: start, serve and inspect runs";
-  // The store when --storage is not given.
+  // The store when neither --storage nor REACTOR_STORAGE is given.
   std::string default_storage = "sqlite://reactor.db";
   // The engine every command builds on the store: clock, observers and
   // durability (queue_for, context_ttl, ...). Its backend is the store

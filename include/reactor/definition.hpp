@@ -201,4 +201,19 @@ class Definition {
   std::shared_ptr<const DefinitionData> data_;
 };
 
+// Step paths, as tests (reactor/testing.hpp) and RunOptions::overrides name steps: "charge"; the
+// steps of a composed child, of a map's elements and of an async_reactor unit under their step's
+// name, "payment/charge", "tickets/email", "invoice/render"; one element's step with its index,
+// "tickets[1]/email" (a unit's run is element 0 of a map of one: "invoice[0]/render").
+//
+// Every step path of `def` without indices, parents before their children, in declaration order.
+std::vector<std::string> step_paths(const Definition& def);
+// The step `path` names in `def` (or a reactor inside it), or nullptr.
+const StepSpec* find_step_path(const Definition& def, const std::string& path);
+// Why `path` names no step of `def`, with the nearest path that does ("no step 'tickets/emial'
+// in TripBooking; the nearest is 'tickets/email'"), or nothing when it names one.
+std::optional<std::string> step_path_error(const Definition& def, const std::string& path);
+// `path` without its element indices: "tickets[1]/email" is "tickets/email".
+std::string without_indices(const std::string& path);
+
 }  // namespace reactor

@@ -25,7 +25,7 @@ struct DurabilityOptions {
   // The run's liveness lease (context_lock_ttl): extended every ttl/3 while
   // the run executes. A worker that dies loses it after at most this long,
   // and the sweeper then hands the run to another worker.
-  Duration lease_ttl = std::chrono::seconds(60);
+  Duration lease_ttl = std::chrono::seconds(10);
   // A step body (and a compensate or undo) starts only while at least this
   // much of the run's lease is surely left, counted on this process's clock
   // from before the request that granted or last extended it; with less, the
@@ -56,6 +56,11 @@ struct DurabilityOptions {
   // nobody reads hands the run to the workers instead. Zero: a caller never
   // waits; the run is handed to the workers at once (a reader parks there).
   Duration async_wait_timeout = std::chrono::seconds(30);
+  // A caller waits for async units only while a live worker serves their queue (each worker
+  // keeps a lease "serving:<queue>"); with nobody serving it, the run is handed to the workers
+  // at once instead, as with async_wait_timeout 0, rather than wait for nobody and fail.
+  // True: wait async_wait_timeout all the same (`reactor start --wait`).
+  bool wait_without_workers = false;
   // In a worker, a run whose step reads an async unit still running is
   // parked (suspended, its thread freed) until the unit finishes; its reader
   // fails with ErrorKind::kAsyncParkTimeout this long after the dispatch.

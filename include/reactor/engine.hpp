@@ -52,11 +52,20 @@ struct EngineOptions {
   // is recovered by workers if its process dies. nullptr: in-process only.
   std::shared_ptr<Backend> backend;
   DurabilityOptions durability;
+
+  // Replaces the body of the step at each path in every run this engine executes — the
+  // caller's and the deliveries of its workers alike — unless RunOptions::overrides are given
+  // for the run. Paths as RunOptions::overrides name them. Used by reactor/testing.hpp's
+  // durable TestRun, whose jobs run in workers that get no RunOptions.
+  std::map<std::string, RunFn> step_overrides;
 };
 
 struct RunOptions {
-  // Replaces the body of the step at this path ("charge", "payment/charge"):
-  // used by reactor/testing.hpp to mock steps and force failures.
+  // Replaces the body of the step at this path: used by reactor/testing.hpp to
+  // mock steps and force failures. Paths as reactor/definition.hpp names them:
+  // "charge", "payment/charge", "tickets/email" (the step of every element of
+  // map tickets), "tickets[1]/email" (element 1's alone; it wins over the
+  // former). A mocked map or composed step runs once, as a plain step.
   std::map<std::string, RunFn> overrides;
   // Called with the root run after every recorded step, under the run's lock.
   // A non-ok status stops the run where it is (the durable layer returns

@@ -9,7 +9,9 @@
 namespace reactor {
 
 // One reason a field was rejected. `field` is the input name or, for step
-// outputs, the step name; the message never contains a redacted value.
+// outputs, the step name, with the path of a nested value when a nested schema
+// rejected it ("travellers[2].email"); the message never contains a redacted
+// value.
 struct FieldError {
   std::string field;
   std::string message;
@@ -39,6 +41,7 @@ enum class ErrorKind {
   kAsyncParkTimeout,    // a parked run waited async_park_timeout since an async unit's dispatch
   kAsyncUnitFailed,     // a step read an async unit that failed (and rolled itself back)
   kPoisonDelivery,      // the run's deliveries kept ending without progress (a crash loop)
+  kOwnerEnded,          // an async unit whose run ended before it started: nothing ran
   kInternal,
 };
 

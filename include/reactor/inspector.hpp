@@ -65,6 +65,8 @@ struct MapProgress {
   std::uint32_t done = 0;
   std::uint32_t failed = 0;
   std::uint32_t undone = 0;
+  // Executions of the elements' steps lost with their workers and run again.
+  std::uint32_t interrupted = 0;
 
   // Released and not reported: running, or waiting for a worker.
   std::uint32_t in_flight() const { return released > done ? released - done : 0; }

@@ -33,6 +33,11 @@ class Leases {
   // Releases it if still held by (owner, token); a no-op otherwise.
   virtual Status release_lease(const std::string& key, const std::string& owner,
                                std::uint64_t token) = 0;
+  // The lease on `key` as it stands, taking nothing: its holder, token and
+  // expiry while it is live; out.owner empty when nobody holds it (never
+  // taken, released or expired, by the store's clock). Who serves a queue is
+  // seen so (durability/presence.hpp).
+  virtual Status peek_lease(const std::string& key, Lease& out) = 0;
 };
 
 }  // namespace reactor

@@ -146,6 +146,9 @@ struct MapRow {
   std::uint32_t done = 0;
   std::uint32_t failed = 0;
   std::uint32_t undone = 0;
+  // Executions of its elements' steps lost with their workers and run again (each element's
+  // StepRecord::interrupted, added by the settle that files its slot).
+  std::uint32_t interrupted = 0;
 };
 
 enum class SlotState { kCompleted, kFailed, kHalted, kUndone };
@@ -178,6 +181,9 @@ bool parse_element_run_id(const std::string& run_id, std::string& map_id, std::u
 // a map is settled once, its owner resumed once.
 struct MapSettle {
   MapSlotRow slot;
+  // The element run's executions lost with their workers (its steps' interrupted, summed):
+  // added to the map's count when the slot is new.
+  std::uint32_t interrupted = 0;
 };
 
 }  // namespace reactor

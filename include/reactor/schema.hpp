@@ -4,12 +4,21 @@
 //   .input("email", string().pattern(R"(.+@.+)").redacted())
 //   .input("currency", string().one_of({"EUR", "USD"}).default_value("EUR"))
 //   .input("note", string().max_length(200).optional())
+//   .input("travellers", array().min_length(1).items(object().properties({
+//       {"email", string().pattern(R"(.+@.+)")},
+//       {"age", integer().min(0).optional()},
+//   })))
+//
+// A Schema is a value: copies are cheap (nested schemas and the compiled pattern are shared,
+// never modified) and a built schema is immutable, so one may be read from any number of threads
+// at once. The builder methods modify the schema they are called on and are not thread-safe.
 #pragma once
 
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "reactor/error.hpp"
@@ -25,6 +34,8 @@ class Schema {
  public:
   // A custom rule: returns an error message, or nullopt when `v` is valid.
   using Check = std::function<std::optional<std::string>(const Value& v)>;
+  // The members of an object, in the order they are checked and reported.
+  using Members = std::vector<std::pair<std::string, Schema>>;
 
   explicit Schema(ValueType type = ValueType::kAny) : type_(type) {}
 
@@ -38,8 +49,27 @@ class Schema {
   // ECMAScript regular expression that the whole string must match.
   Schema& pattern(std::string regex);
   Schema& one_of(std::vector<Value> allowed);
-  // A custom predicate; runs only when the type and built-in predicates pass.
+  // A custom predicate; runs only when the type and built-in predicates pass (nested
+  // items and properties included).
   Schema& check(Check rule);
+
+  // Nested values. Each applies, like the predicates above, to the kind of value it is meaningful
+  // for, and is checked only when the value has the schema's type. An error of a nested value
+  // names its path from the field, as in travellers[2].email or matrix[1][0]; a member name not
+  // made of letters, digits, '_' and '-' is quoted, as in headers["content.type"].
+  //
+  // items(): every element of an array must meet `element` (its presence flags are ignored: an
+  // element is always present). Replaces an earlier items().
+  Schema& items(Schema element);
+  // properties(): the listed members of an object. A member is required ("is missing" when
+  // absent) unless its schema is optional() or has a default_value(); a present member, null
+  // included, must meet its schema. Members not listed are allowed and not checked. Replaces an
+  // earlier properties(); throws std::invalid_argument if a name is listed twice.
+  //
+  // Nested defaults are not filled in (only an input's own default is; a member's default only
+  // makes it optional), and redacted() on a member or an element masks nothing: redact the whole
+  // input instead. Messages never quote a value, at any depth.
+  Schema& properties(Members members);
 
   // Presence (meaningful for inputs): absent optional inputs are simply not
   // set; absent inputs with a default get the default.
@@ -53,12 +83,20 @@ class Schema {
   bool is_redacted() const { return redacted_; }
   const std::optional<Value>& default_val() const { return default_; }
   ValueType type() const { return type_; }
+  // The element schema set by items(), or null.
+  const Schema* item_schema() const { return items_.get(); }
+  // The members set by properties(), empty when none.
+  const Members& members() const;
 
-  // Appends one FieldError per broken rule of `v` (a present value).
+  // Appends one FieldError per broken rule of `v` (a present value), nested values included;
+  // a nested error's FieldError::field is its path from `field`. Recurses only as deep as the
+  // schema nests, whatever the depth of `v`.
   void validate(const std::string& field, const Value& v, std::vector<FieldError>& out) const;
 
  private:
   void validate_type(const std::string& field, const Value& v, std::vector<FieldError>& out) const;
+  void validate_nested(const std::string& field, const Value& v,
+                       std::vector<FieldError>& out) const;
 
   // The compiled pattern_ (a std::regex, kept out of this header), built once by pattern() and
   // shared by copies of the schema.
@@ -71,6 +109,8 @@ class Schema {
   std::shared_ptr<const CompiledPattern> compiled_pattern_;
   std::vector<Value> one_of_;
   std::vector<Check> checks_;
+  std::shared_ptr<const Schema> items_;
+  std::shared_ptr<const Members> properties_;
   bool optional_ = false;
   bool redacted_ = false;
   std::optional<Value> default_;

@@ -79,28 +79,28 @@ class TestRun {
         options_of_engine_(options),
         engine_(std::make_unique<Engine>(std::move(options))) {}
 
-  // Replaces the body of the step at `path` ("charge", "payment/charge"). A
-  // mocked compose or map step runs once, as a plain step; a mocked map's
-  // element() arguments are left out. `fn` is a step body, as Builder::step
-  // takes it.
+  // Replaces the body of the step at `path`, in-process and durable() alike: "charge"; a
+  // composed child's, a map's elements' or an async unit's step under its step's name,
+  // "payment/charge", "tickets/email" (every element's), "invoice/render"; one element's,
+  // "tickets[1]/email" (reactor/definition.hpp, step paths). A mocked compose or map step runs
+  // once, as a plain step; a mocked map's element() arguments are left out; an async_step's
+  // name mocks its unit's body. `fn` is a step body, as Builder::step takes it. A path that
+  // names no step throws std::invalid_argument naming it and the nearest one that does.
   template <typename F>
   TestRun& mock_step(const std::string& path, F fn) {
     static_assert(StepFunction<F>, REACTOR_STEP_FUNCTION_MESSAGE("TestRun::mock_step(path, fn)"));
     if constexpr (std::is_invocable_r_v<StepResult, F&, const Args&, StepContext&>) {
-      options_.overrides[path] = RunFn(std::move(fn));
-    } else if constexpr (std::is_invocable_r_v<StepResult, F&, const Args&>) {
-      options_.overrides[path] = [f = std::move(fn)](const Args& a, StepContext&) { return f(a); };
+      return override_at(path, RunFn(std::move(fn)));
+    } else {
+      return override_at(path, [f = std::move(fn)](const Args& a, StepContext&) { return f(a); });
     }
-    return *this;
   }
 
-  // Makes the step at `path` fail (not retryable) every time it runs; its
-  // compensate still runs, since its body "started".
+  // Makes the step at `path` (as mock_step takes it) fail, not retryable, every time it runs;
+  // its compensate still runs, since its body "started".
   TestRun& fail_at(const std::string& path, std::string message = "forced failure") {
-    options_.overrides[path] = [message](const Args&, StepContext&) {
-      return Failure(message, false);
-    };
-    return *this;
+    return override_at(path,
+                       [message](const Args&, StepContext&) { return Failure(message, false); });
   }
 
   // Runs one step at a time — the reactor, and every composed child and map
@@ -129,11 +129,11 @@ class TestRun {
   TestRun& step_by_step() { return go_durable(/*step_by_step=*/true); }
 
   RunResult run(Value inputs = Value::object()) {
-    if (!recorder_) return engine_->run(definition_, std::move(inputs), options_);
-    const Definition def(with_mocks(definition_.data(), ""));
-    engine_->registry().add(def);
+    if (!durable_) return engine_->run(definition_, std::move(inputs), options_);
+    Engine& engine = this->engine();
+    engine.registry().add(definition_);
     recorder_->clear();
-    RunResult r = engine_->run(def, std::move(inputs));
+    RunResult r = engine.run(definition_, std::move(inputs));
     last_run_id_ = r.run_id;
     return r;
   }
@@ -145,10 +145,10 @@ class TestRun {
   // step_by_step(): executes the jobs due (and those they queue) and returns the last run.
   RunResult drain_jobs() {
     RunResult r;
-    if (!recorder_) return r;
+    if (!durable_) return r;
     recorder_->clear();
-    Status s = engine_->run_due_jobs(definition_.name());
-    if (s.ok()) s = engine_->find(last_run_id_, r);
+    Status s = engine().run_due_jobs(definition_.name());
+    if (s.ok()) s = engine().find(last_run_id_, r);
     if (!s.ok()) {
       r.error = RunError{};
       r.error->kind = ErrorKind::kInternal;
@@ -157,9 +157,26 @@ class TestRun {
     return r;
   }
 
-  Engine& engine() { return *engine_; }
+  // The engine runs go through; durable(): made at the first run() (or this call), with the
+  // mocks given by then.
+  Engine& engine() {
+    if (!engine_) engine_ = durable_engine();
+    return *engine_;
+  }
 
  private:
+  TestRun& override_at(const std::string& path, RunFn fn) {
+    if (auto why = step_path_error(definition_, path)) {
+      throw std::invalid_argument("TestRun: " + *why);
+    }
+    if (durable_ && engine_) {
+      throw std::logic_error("TestRun: mock_step and fail_at come before run() (step '" + path +
+                             "'): a durable run's workers were made with the mocks given then");
+    }
+    options_.overrides[path] = std::move(fn);
+    return *this;
+  }
+
   // A copy of `d` and of every reactor composed or mapped in it, with
   // max_concurrency 1. Step bodies are shared, not copied.
   static std::shared_ptr<const DefinitionData> one_at_a_time(
@@ -173,52 +190,35 @@ class TestRun {
   }
 
   TestRun& go_durable(bool step_by_step) {
+    durable_ = true;
+    step_by_step_ = step_by_step;
+    engine_.reset();  // made at the first run(), with the mocks given by then
+    return *this;
+  }
+
+  // A durable engine on a store in memory whose every execution — the caller's and the jobs'
+  // — runs the mocks (EngineOptions::step_overrides), by the same paths as in-process.
+  std::unique_ptr<Engine> durable_engine() {
     std::unique_ptr<Backend> memory;
     Status s = open_backend("memory:", options_of_engine_.clock, memory);
     if (!s.ok()) throw std::runtime_error("TestRun: " + s.to_string());
     recorder_ = std::make_shared<JobRecorder>(std::move(memory));
     EngineOptions o = options_of_engine_;
     o.backend = recorder_;
-    o.durability.inline_jobs = !step_by_step;
+    o.step_overrides = options_.overrides;
+    o.durability.inline_jobs = !step_by_step_;
     // One leg at a time: a caller never waits for an async unit, it leaves its job pending.
-    if (step_by_step) o.durability.async_wait_timeout = Duration::zero();
-    engine_ = std::make_unique<Engine>(std::move(o));
-    return *this;
-  }
-
-  // A copy of `d` whose mocked steps (options_.overrides, by path under `prefix`) run their
-  // mock: in a durable run the jobs execute the registered reactor, not RunOptions.
-  std::shared_ptr<const DefinitionData> with_mocks(const std::shared_ptr<const DefinitionData>& d,
-                                                   const std::string& prefix) const {
-    if (options_.overrides.empty()) return d;
-    auto copy = std::make_shared<DefinitionData>(*d);
-    for (StepSpec& st : copy->steps) {
-      const std::string path = prefix + st.name;
-      auto mock = options_.overrides.find(path);
-      if (mock != options_.overrides.end() && st.kind == StepKind::kAsync && st.own_body) {
-        // An async_step stays a unit: the mock is the body its job runs.
-        auto unit = std::make_shared<DefinitionData>(*st.child);
-        unit->steps[0].run = mock->second;
-        unit->steps[0].factory = nullptr;
-        st.child = std::move(unit);
-      } else if (mock != options_.overrides.end()) {
-        st.kind = StepKind::kStep;
-        st.run = mock->second;
-        st.factory = nullptr;
-        st.child = nullptr;
-        st.fan_out = false;
-      } else if (st.child) {
-        st.child = with_mocks(st.child, path + "/");
-      }
-    }
-    return copy;
+    if (step_by_step_) o.durability.async_wait_timeout = Duration::zero();
+    return std::make_unique<Engine>(std::move(o));
   }
 
   Definition definition_;
   EngineOptions options_of_engine_;
   std::unique_ptr<Engine> engine_;
   RunOptions options_;
-  std::shared_ptr<JobRecorder> recorder_;  // durable() and step_by_step() only
+  bool durable_ = false;  // durable() or step_by_step()
+  bool step_by_step_ = false;
+  std::shared_ptr<JobRecorder> recorder_;  // made with the durable engine
   std::string last_run_id_;
 };
 

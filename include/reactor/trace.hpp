@@ -14,7 +14,9 @@ enum class TraceType {
   kCompensate,  // compensate of the failing step; outcome success/failure
   kUndo,        // undo of a completed step; outcome success/failure
   // A step's arguments (or a map's source) could not be resolved: its body
-  // never started. Outcome failure.
+  // never started. Outcome failure ("could not resolve" in the summary), or
+  // not_started ("did not start") when the async unit it reads failed or did
+  // not finish in time.
   kUnresolved,
   // An execution of a step that was lost with its worker (the worker died or
   // lost the run's lease while the step ran): recorded by the worker that took

@@ -38,7 +38,7 @@ struct WorkerOptions {
   // How long a fetched job stays invisible to other workers; a job whose
   // worker died is delivered again after this. A run whose worker died is
   // recovered sooner, by the sweeper, once its lease lapses — so this is a
-  // backstop, and the default (5 × the lease ttl) keeps a run that executes
+  // backstop, and the default (5 × the lease ttl: 50 s) keeps a run that executes
   // longer than its lease ttl (its lease extended by the heartbeat) from
   // being delivered again while it runs.
   Duration visibility_timeout{0};
@@ -54,7 +54,10 @@ struct WorkerOptions {
   // The longest a graceful stop() may take, start to end (see stop()).
   Duration shutdown_timeout = std::chrono::seconds(25);
   bool sweeper = true;
-  Duration sweep_interval = std::chrono::seconds(30);
+  // With DurabilityOptions::lease_ttl (10 s), a dead worker's runs are
+  // recovered within lease ttl + sweep_interval (14 s), and its step in
+  // flight runs again then.
+  Duration sweep_interval = std::chrono::seconds(4);
   std::size_t sweep_limit = 1000;
   // Reactors whose runs to serve, by name: their queues, as the engine's
   // DurabilityOptions::queue_for names them. Default: every registered

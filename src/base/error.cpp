@@ -11,7 +11,7 @@ namespace reactor {
 namespace {
 
 // Stored in run records and branched on by callers: never rename an entry.
-constexpr std::array<std::pair<ErrorKind, const char*>, 18> kErrorKindNames{{
+constexpr std::array<std::pair<ErrorKind, const char*>, 19> kErrorKindNames{{
     {ErrorKind::kStepFailed, "step_failed"},
     {ErrorKind::kTimeout, "timeout"},
     {ErrorKind::kInputInvalid, "input_invalid"},
@@ -29,6 +29,7 @@ constexpr std::array<std::pair<ErrorKind, const char*>, 18> kErrorKindNames{{
     {ErrorKind::kAsyncParkTimeout, "async_park_timeout"},
     {ErrorKind::kAsyncUnitFailed, "async_unit_failed"},
     {ErrorKind::kPoisonDelivery, "poison_delivery"},
+    {ErrorKind::kOwnerEnded, "owner_ended"},
     {ErrorKind::kInternal, "internal"},
 }};
 

@@ -1,9 +1,11 @@
 #include "reactor/ids.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace reactor {
 
@@ -48,22 +50,46 @@ std::string new_run_id() {
 }
 
 std::string run_id_error(const std::string& id) {
+  // The id as typed, quoted, a byte that would not print (a control character, a byte past
+  // ASCII) as \xNN; and each character it may not hold, once.
+  const auto as_typed = [](std::string_view text) {
+    static constexpr char kDigits[] = "0123456789abcdef";
+    std::string out = "'";
+    for (const char c : text) {
+      const auto byte = static_cast<unsigned char>(c);
+      if (byte >= ' ' && byte < 0x7f) {
+        out += c;
+      } else {
+        out += {'\\', 'x', kDigits[byte >> 4], kDigits[byte & 0xF]};
+      }
+    }
+    return out + "'";
+  };
+  const char* const kRule =
+      "a run id uses letters, digits and - _ . / @ # (no space, : [ ] { } \" \\, no control "
+      "character or byte past ASCII)";
   if (id.empty()) return "a run id must not be empty";
   if (id.size() > kMaxRunIdLength) {
-    return "run id '" + id.substr(0, 32) + "…' is longer than " + std::to_string(kMaxRunIdLength) +
-           " characters";
+    return "run id " + as_typed(std::string_view(id).substr(0, 32)) + "… is longer than " +
+           std::to_string(kMaxRunIdLength) + " characters";
   }
+  std::vector<std::string> held;
   for (const char c : id) {
     const bool printable = c > ' ' && c < 0x7f;
-    if (!printable || std::string_view(":[]{}\"\\").find(c) != std::string_view::npos) {
-      std::string shown =
-          printable ? std::string(1, c) : "a space, a control character or a byte past ASCII";
-      return "run id '" + (printable ? id : std::string("…")) + "' holds " +
-             (printable ? "'" + shown + "'" : shown) +
-             ": use letters, digits and - _ . / @ # (no space, : [ ] { } \" \\)";
-    }
+    if (printable && std::string_view(":[]{}\"\\").find(c) == std::string_view::npos) continue;
+    const std::string name = c == ' '    ? "a space"
+                             : printable ? "'" + std::string(1, c) + "'"
+                             : static_cast<unsigned char>(c) < ' ' || c == 0x7f
+                                 ? "a control character"
+                                 : "a byte past ASCII";
+    if (std::find(held.begin(), held.end(), name) == held.end()) held.push_back(name);
   }
-  return {};
+  if (held.empty()) return {};
+  std::string what;  // "a space, ':' and '['"
+  for (std::size_t i = 0; i < held.size(); ++i) {
+    what += (i == 0 ? "" : i + 1 == held.size() ? " and " : ", ") + held[i];
+  }
+  return "run id " + as_typed(id) + " holds " + what + ": " + kRule;
 }
 
 }  // namespace reactor

@@ -39,6 +39,8 @@ const char* past_tense(TraceType t) {
 // (outcome "dispatched", execution/step_attempt.cpp) and when it is collected once they settle.
 const char* verb_of(const TraceEvent& e) {
   if (e.type == TraceType::kRun && e.outcome == "dispatched") return "dispatched";
+  // A step that failed before its body could start for want of an async unit's outcome.
+  if (e.type == TraceType::kUnresolved && e.outcome == "not_started") return "did not start";
   // Its outcome says where: "handed off after charge", "handed off before ship".
   if (e.type == TraceType::kHandOff) {
     return e.outcome == "before" ? "handed off before" : "handed off after";

@@ -27,6 +27,20 @@ void add(std::vector<FieldError>& out, const std::string& field, std::string mes
   out.push_back(FieldError{field, std::move(message)});
 }
 
+std::string element_path(const std::string& field, std::size_t index) {
+  return field + "[" + std::to_string(index) + "]";
+}
+
+// "field.name", or field["na.me"] when the name could be misread as a path (or is empty).
+std::string member_path(const std::string& field, const std::string& name) {
+  const bool plain = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-';
+  });
+  if (!plain) return field + "[" + Value(name).dump() + "]";
+  return field.empty() ? name : field + "." + name;
+}
+
 }  // namespace
 
 const char* to_string(ValueType type) {
@@ -96,6 +110,30 @@ Schema& Schema::one_of(std::vector<Value> allowed) {
 Schema& Schema::check(Check rule) {
   checks_.push_back(std::move(rule));
   return *this;
+}
+
+Schema& Schema::items(Schema element) {
+  items_ = std::make_shared<const Schema>(std::move(element));
+  return *this;
+}
+
+// Checked here, so a schema that lists a member twice (the second would silently win or double
+// every error) fails while the definition is built.
+Schema& Schema::properties(Members members) {
+  for (auto it = members.begin(); it != members.end(); ++it) {
+    for (auto earlier = members.begin(); earlier != it; ++earlier) {
+      if (earlier->first == it->first) {
+        throw std::invalid_argument("property '" + it->first + "' is listed twice");
+      }
+    }
+  }
+  properties_ = std::make_shared<const Members>(std::move(members));
+  return *this;
+}
+
+const Schema::Members& Schema::members() const {
+  static const Members kNone;
+  return properties_ ? *properties_ : kNone;
 }
 
 Schema& Schema::optional() {
@@ -178,8 +216,11 @@ void Schema::validate(const std::string& field, const Value& v,
     add(out, field, "must be one of " + Value(one_of_).dump());
   }
 
-  // Custom rules may rely on the built-in ones (a length, a type), so they run only when those
-  // pass. They are user code: an exception becomes an error of this field, not of the caller.
+  validate_nested(field, v, out);
+
+  // Custom rules may rely on the built-in ones (a length, a type, a member), so they run only
+  // when those pass. They are user code: an exception becomes an error of this field, not of the
+  // caller.
   if (out.size() != before) return;
   for (const Check& rule : checks_) {
     try {
@@ -188,6 +229,26 @@ void Schema::validate(const std::string& field, const Value& v,
       add(out, field, std::string("check failed: ") + e.what());
     } catch (...) {
       add(out, field, "check failed");
+    }
+  }
+}
+
+// Recursion follows the schema, not the value: it is as deep as the user nested items() and
+// properties(), however deep `v` is.
+void Schema::validate_nested(const std::string& field, const Value& v,
+                             std::vector<FieldError>& out) const {
+  if (items_ && v.is_array()) {
+    for (std::size_t i = 0; i < v.size(); ++i) items_->validate(element_path(field, i), v[i], out);
+  }
+  if (properties_ && v.is_object()) {
+    for (const auto& [name, member] : *properties_) {
+      auto it = v.find(name);
+      if (it != v.end()) {
+        member.validate(member_path(field, name), *it, out);
+      } else if (!member.is_optional()) {
+        // The phrase of a missing input (validate_inputs), so both read alike.
+        add(out, member_path(field, name), "is missing");
+      }
     }
   }
 }

@@ -1,7 +1,7 @@
 #include "durability/delivery.hpp"
 
 #include "base/run_errors.hpp"
-#include "durability/fan_out.hpp"
+#include "durability/durable_fan_out.hpp"
 #include "records/codec.hpp"
 #include "records/run_rows.hpp"
 #include "records/run_shape.hpp"
@@ -227,6 +227,32 @@ void replan(Run& run, const Definition& def) {
   if (run.status == RunStatus::kRunning) run.status = RunStatus::kEnqueued;
 }
 
+// Whether `run` is the run of an async unit (not an element of a fan-out map): its map's step in
+// its owner's definition is an async step. Decided from the definitions alone.
+bool is_unit_run(const Registry& registry, const Run& run) {
+  if (!run.element_of) return false;
+  const std::string& map_id = run.element_of->map_id;
+  const std::optional<Definition> owner = registry.find(registry.home_of(run.reactor));
+  if (!owner) return false;
+  const StepSpec* step = find_step_path(*owner, map_id.substr(map_id.find(':') + 1));
+  return step != nullptr && step->kind == StepKind::kAsync;
+}
+
+// An async unit whose run ended before the unit started — a reader gave up waiting and the run
+// rolled back — has nobody to report to: it ends without running anything the user sees
+// (docs/async.md). One read of the owner's header, at a unit's first delivery only.
+std::optional<DeliveryOutcome> skip_orphaned_unit(DurableEnv& env, const Writer& w, Run& run) {
+  if (any_step_executed(run) || !is_unit_run(env.registry, run)) return std::nullopt;
+  RunHeaderRow owner;
+  const std::string owner_id = run.element_of->origin();
+  if (!env.backend.load_header(owner_id, owner).ok() || !is_terminal(owner.status)) {
+    return std::nullopt;
+  }
+  return fail_run(env, w, std::move(run), ErrorKind::kOwnerEnded,
+                  "its run " + owner_id + " ended " + to_string(owner.status) +
+                      " before it started: nothing ran");
+}
+
 // Files the lease of the delivery executing in `in_flight` (when given) for abandon().
 void file_in_flight(InFlight* in_flight, std::shared_ptr<LeaseKeeper::Entry> lease,
                     const Delivery& d, const std::string& owner) {
@@ -348,6 +374,7 @@ DeliveryOutcome process_delivery(DurableEnv& env, const Delivery& d, const std::
   if (auto why = records::run_shape_error(run, *def->data(), env.options.max_value_bytes)) {
     return fail_run(env, w, std::move(run), ErrorKind::kCorruptRecord, *why);
   }
+  if (auto skipped = skip_orphaned_unit(env, w, run)) return *skipped;
   return execute_delivery(env, *def, std::move(run), w, d, o);
 }
 

@@ -1,4 +1,4 @@
-#include "durability/fan_out.hpp"
+#include "durability/durable_fan_out.hpp"
 
 #include <algorithm>
 
@@ -13,6 +13,16 @@ namespace {
 
 // Element runs created per commit: one commit stays short for the other writers of the store.
 constexpr std::uint32_t kElementsPerCommit = 256;
+
+// The executions of `run`'s steps (its composed children's too) lost with their workers.
+std::uint32_t lost_executions(const Run& run) {
+  std::uint32_t n = 0;
+  for (const StepRecord& step : run.steps) {
+    n += static_cast<std::uint32_t>(std::max(step.interrupted, 0));
+    for (const Run& child : step.children) n += lost_executions(child);
+  }
+  return n;
+}
 
 }  // namespace
 
@@ -35,7 +45,7 @@ std::optional<MapSettle> settle_of(const Run& run) {
       slot.state = SlotState::kCompleted;
       slot.body = records::encode_value(run.value);
   }
-  return MapSettle{std::move(slot)};
+  return MapSettle{std::move(slot), lost_executions(run)};
 }
 
 DurableFanOut::DurableFanOut(DurableEnv& env, const Writer& owner, const Run& root)
@@ -148,7 +158,8 @@ Status DurableFanOut::take_element(const std::string& id, Lease& lease) {
 // Rolls element `index` back as its own run would: its completed steps undone newest first, each
 // committed under its lease, and the last commit files its slot undone.
 Status DurableFanOut::roll_back(const std::string& map_id, std::uint32_t index,
-                                std::vector<RollbackFailure>& failures) {
+                                std::vector<RollbackFailure>& failures,
+                                std::vector<TraceEvent>& undone) {
   const std::string id = element_run_id(map_id, index);
   Lease lease;
   if (Status s = take_element(id, lease); !s.ok()) return s;
@@ -173,9 +184,13 @@ Status DurableFanOut::roll_back(const std::string& map_id, std::uint32_t index,
     return s;
   }
   auto entry = env_.keeper.keep(lease, env_.options.lease_ttl, env_.clock.now());
+  const std::size_t traced = run.trace.size();
   ExecuteOutcome out = env_.undo(run, *def, hooks_for(w, *entry, false), failures);
   env_.keeper.drop(entry);
   if (out.stopped) return out.stop_reason;
+  for (std::size_t k = traced; k < run.trace.size(); ++k) {
+    if (run.trace[k].type == TraceType::kUndo) undone.push_back(run.trace[k]);
+  }
   CommitRequest c = w.fenced();
   run.updated_at_ms = env_.now_ms();
   c.headers.push_back(records::encode_header(run, 0));

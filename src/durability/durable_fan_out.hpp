@@ -11,7 +11,7 @@
 
 #include "durability/durable_env.hpp"
 #include "durability/writer.hpp"
-#include "execution/fan_out.hpp"
+#include "execution/fan_out_port.hpp"
 
 namespace reactor {
 
@@ -26,7 +26,8 @@ class DurableFanOut final : public FanOut {
   Status slots(const std::string& map_id, std::uint32_t first, std::uint32_t limit,
                std::vector<MapSlotRow>& out) override;
   Status roll_back(const std::string& map_id, std::uint32_t index,
-                   std::vector<RollbackFailure>& failures) override;
+                   std::vector<RollbackFailure>& failures,
+                   std::vector<TraceEvent>& undone) override;
 
  private:
   Run element_run(const Map& map, std::uint32_t index, Value inputs) const;

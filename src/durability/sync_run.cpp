@@ -2,8 +2,9 @@
 
 #include "base/run_errors.hpp"
 #include "definition/inputs.hpp"
-#include "durability/fan_out.hpp"
+#include "durability/durable_fan_out.hpp"
 #include "durability/load.hpp"
+#include "durability/presence.hpp"
 #include "durability/start.hpp"
 #include "durability/writer.hpp"
 #include "reactor/ids.hpp"
@@ -37,6 +38,28 @@ RunResult existing(DurableEnv& env, const Definition& def, Run asked, const Stat
 
 }  // namespace
 
+namespace {
+
+// Whether `d` (or a reactor it composes) dispatches an async unit: the work only a worker does
+// that a caller may wait for.
+bool has_async_units(const DefinitionData& d) {
+  for (const StepSpec& s : d.steps) {
+    if (s.kind == StepKind::kAsync) return true;
+    if (s.kind == StepKind::kCompose && s.child && has_async_units(*s.child)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+// Whether a caller of `d` waits for its async units here: only while a worker serves their
+// queue (durability/presence.hpp), unless told to wait all the same — waiting for nobody would
+// only end in async_wait_timeout. Without a wait the run is handed to the workers instead.
+bool waits_for_a_worker(DurableEnv& env, const DefinitionData& d) {
+  if (!has_async_units(d)) return true;
+  return env.options.wait_without_workers || queue_is_served(env.backend, env.queue_for(d.name));
+}
+
 RunResult run_synchronously(DurableEnv& env, const Definition& def, Run run) {
   const std::string owner = new_run_id();
   bool granted = false;
@@ -63,7 +86,8 @@ RunResult run_synchronously(DurableEnv& env, const Definition& def, Run run) {
   // A step reading an async unit waits for it here, woken by the store; with inline jobs (or
   // no wait) the run is handed back instead: the caller runs the unit's job itself
   // (Engine::run), or a worker parks the run.
-  if (!env.options.inline_jobs && env.options.async_wait_timeout > Duration::zero()) {
+  if (!env.options.inline_jobs && env.options.async_wait_timeout > Duration::zero() &&
+      waits_for_a_worker(env, *def.data())) {
     hooks.async_wait = env.options.async_wait_timeout;
   }
   ExecuteOutcome out = env.execute(run, def, hooks, /*run_is_new=*/true);

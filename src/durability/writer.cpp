@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "durability/fan_out.hpp"
+#include "durability/durable_fan_out.hpp"
 #include "records/codec.hpp"
 #include "records/run_rows.hpp"
 

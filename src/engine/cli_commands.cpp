@@ -4,22 +4,44 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
 
+#include "base/suggest.hpp"
 #include "durability/durable_env.hpp"
 #include "engine/cli_text.hpp"
 #include "reactor/inspector.hpp"
 
 namespace reactor::cli {
 
+std::pair<std::string, StorageSource> storage_from_environment(const std::string& default_storage) {
+  const char* named = std::getenv(kStorageVariable);
+  if (named != nullptr && *named != '\0') return {named, StorageSource::kEnvironment};
+  return {default_storage, StorageSource::kDefault};
+}
+
 std::unique_ptr<Engine> open_store(const Context& ctx, const std::string& command, StoreUse use,
                                    const DurabilityOptions& durability) {
+  const bool guessed = ctx.storage_source == StorageSource::kDefault;
+  // A store nobody named is said on stderr (stdout stays the command's output): a command run in
+  // another directory must not serve or read a store there unnoticed.
+  if (guessed) print_error("storage", ctx.storage + " (default)");
   OpenOptions open;
   open.clock = ctx.options.engine.clock;
   open.create = use == StoreUse::kMayCreate;
   std::unique_ptr<Backend> backend;
   if (Status s = open_backend(ctx.storage, open, backend); !s.ok()) {
-    print_error(ctx.program + " " + command, "cannot open storage: " + s.to_string());
+    std::string message = "cannot open storage: " + s.to_string();
+    if (s.code() == StatusCode::kNotFound && command == "worker") {
+      std::error_code ec;
+      const std::string here = std::filesystem::current_path(ec).string();
+      message += std::string("; ") + (guessed ? "the default store" : "the store") +
+                 (here.empty() ? "" : " (in " + here + ")") +
+                 " is not made by a worker unless asked: name the store with --storage URL or " +
+                 kStorageVariable + "=URL, or add --create to make a new one";
+    }
+    print_error(ctx.program + " " + command, message);
     return nullptr;
   }
   EngineOptions options = ctx.options.engine;
@@ -33,10 +55,22 @@ std::unique_ptr<Engine> open_store(const Context& ctx, const std::string& comman
   return engine;
 }
 
-int run_worker(const Context& ctx, const WorkerLoopOptions& o) {
+std::string registered_closest_first(const Context& ctx, const std::string& name) {
+  std::string out;
+  for (const std::string& n : closest_first(name, ctx.definitions.registry().names())) {
+    out += (out.empty() ? "" : ", ") + n;
+  }
+  return out.empty() ? "none" : out;
+}
+
+int run_worker(const Context& ctx, const WorkerLoopOptions& o, bool create) {
   // Before any thread starts (the store's included): they all inherit the mask.
   const sigset_t stop_signals = block_stop_signals();
-  auto engine = open_store(ctx, "worker", StoreUse::kMayCreate,
+  // A URL somebody named may be a new store; the default, in whatever directory the worker was
+  // started, is made only on request: a worker serving an empty store it made by mistake idles
+  // while the runs it should serve wait in another.
+  const bool may_create = create || ctx.storage_source != StorageSource::kDefault;
+  auto engine = open_store(ctx, "worker", may_create ? StoreUse::kMayCreate : StoreUse::kMustExist,
                            durability_options(o, ctx.options.engine.durability));
   if (!engine) return 2;
   return serve(*engine, o, stop_signals, ctx.program + " worker");
@@ -130,7 +164,7 @@ int run_sweep(const Context& ctx) {
   return 0;
 }
 
-int run_enqueue(const Context& ctx, const std::string& run_id) {
+int run_enqueue(const Context& ctx, const std::string& run_id, bool force) {
   const std::string who = ctx.program + " enqueue";
   auto engine = open_store(ctx, "enqueue", StoreUse::kMustExist, ctx.options.engine.durability);
   if (!engine) return 2;
@@ -144,6 +178,19 @@ int run_enqueue(const Context& ctx, const std::string& run_id) {
     print_error(who, "run " + run_id + " is a child of run " + run.root_id + "; enqueue the root");
     return 2;
   }
+  if (!force && is_terminal(run.status)) {
+    print_error(who, "run " + run_id + " is " + to_string(run.status) +
+                         ": it has ended, and its job would only be acknowledged (--force "
+                         "enqueues one anyway)");
+    return 2;
+  }
+  if (!force && !engine->registry().find(run.reactor)) {
+    print_error(who, "run " + run_id + " is a run of reactor '" + run.reactor +
+                         "', which is not registered here (registered: " +
+                         registered_closest_first(ctx, run.reactor) +
+                         "); --force enqueues it anyway, for a worker of another program");
+    return 2;
+  }
   // On the reactor's queue, as the engine routes it (DurabilityOptions::queue_for).
   CommitRequest c;
   c.enqueue.push_back(JobSpec{engine->durable_env()->queue_for(run.reactor), JobKind::kResume,
@@ -154,6 +201,91 @@ int run_enqueue(const Context& ctx, const std::string& run_id) {
   }
   std::printf("enqueued a resume job for run %s (%s, %s)\n", run.id.c_str(), run.reactor.c_str(),
               to_string(run.status));
+  return 0;
+}
+
+namespace {
+
+// "integer, required", "string, default \"EUR\"", "any, optional, redacted".
+std::string describe_input(const InputSpec& input) {
+  const Schema& schema = input.schema;
+  std::string out = to_string(schema.type());
+  if (schema.default_val()) {
+    out += ", default " +
+           (schema.is_redacted() ? std::string("[REDACTED]") : schema.default_val()->dump());
+  } else {
+    out += schema.is_optional() ? ", optional" : ", required";
+  }
+  if (schema.is_redacted()) out += ", redacted";
+  return out;
+}
+
+Value input_json(const InputSpec& input) {
+  const Schema& schema = input.schema;
+  Value j{{"name", input.name},
+          {"type", to_string(schema.type())},
+          {"required", !schema.is_optional()},
+          {"redacted", schema.is_redacted()}};
+  if (schema.default_val()) {
+    j["default"] = schema.is_redacted() ? Value("[REDACTED]") : *schema.default_val();
+  }
+  return j;
+}
+
+const char* kind_name(StepKind kind) {
+  switch (kind) {
+    case StepKind::kCompose:
+      return "compose";
+    case StepKind::kMap:
+      return "map";
+    case StepKind::kAsync:
+      return "async";
+    default:
+      return "step";
+  }
+}
+
+// "reserve, charge, ship"; a step that is not a plain one says what it is: "sum (map)".
+std::string describe_steps(const Definition& def) {
+  std::string out;
+  for (const StepSpec& step : def.steps()) {
+    out += (out.empty() ? "" : ", ") + step.name;
+    if (step.kind != StepKind::kStep) out += std::string(" (") + kind_name(step.kind) + ")";
+  }
+  return out.empty() ? "none" : out;
+}
+
+}  // namespace
+
+int run_reactors(const Context& ctx, bool json) {
+  const Registry& registry = ctx.definitions.registry();
+  const auto& queue_for = ctx.options.engine.durability.queue_for;
+  const std::vector<std::string> names = registry.names();
+  if (names.empty() && !json) std::printf("no reactors registered\n");
+  for (const std::string& name : names) {
+    std::optional<Definition> def = registry.find(name);
+    if (!def) continue;
+    const std::string queue = queue_for ? queue_for(name) : name;
+    if (json) {
+      Value inputs = Value::array(), steps = Value::array();
+      for (const InputSpec& input : def->inputs()) inputs.push_back(input_json(input));
+      for (const StepSpec& step : def->steps()) {
+        steps.push_back(Value{{"name", step.name}, {"kind", kind_name(step.kind)}});
+      }
+      std::cout
+          << Value{{"name", name}, {"queue", queue}, {"inputs", inputs}, {"steps", steps}}.dump()
+          << "\n";
+      continue;
+    }
+    std::printf("%s\n  queue   %s\n", name.c_str(), queue.c_str());
+    if (def->inputs().empty()) std::printf("  inputs  none\n");
+    for (std::size_t i = 0; i < def->inputs().size(); ++i) {
+      const InputSpec& input = def->inputs()[i];
+      std::printf("  %-7s %s (%s)\n", i == 0 ? "inputs" : "", input.name.c_str(),
+                  describe_input(input).c_str());
+    }
+    std::printf("  steps   %s\n", describe_steps(*def).c_str());
+  }
   return 0;
 }
 

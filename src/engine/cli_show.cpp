@@ -93,11 +93,19 @@ Status read_maps(Inspector& inspector, const std::string& run_id, MapsOfRun& out
 }
 
 Value map_json(const MapProgress& m) {
-  return Value{
-      {"map_id", m.map_id},         {"step", m.step},          {"state", to_string(m.state)},
-      {"total", m.total},           {"done", m.done},          {"failed", m.failed},
-      {"in_flight", m.in_flight()}, {"rolled_back", m.undone}, {"released", m.released},
-      {"batch_size", m.batch_size}, {"atomic", m.atomic},      {"owner_id", m.owner_id}};
+  return Value{{"map_id", m.map_id},
+               {"step", m.step},
+               {"state", to_string(m.state)},
+               {"total", m.total},
+               {"done", m.done},
+               {"failed", m.failed},
+               {"in_flight", m.in_flight()},
+               {"rolled_back", m.undone},
+               {"released", m.released},
+               {"batch_size", m.batch_size},
+               {"atomic", m.atomic},
+               {"owner_id", m.owner_id},
+               {"interrupted", m.interrupted}};
 }
 
 void print_json(const RunResult& r, const MapsOfRun& extra) {
@@ -161,9 +169,11 @@ void print_maps(const std::vector<MapProgress>& maps) {
   if (maps.empty()) return;
   std::printf("maps\n");
   for (const MapProgress& m : maps) {
-    std::printf("  %-28s %-16s total=%u done=%u failed=%u in_flight=%u rolled_back=%u batch=%u\n",
-                m.step.c_str(), to_string(m.state), m.total, m.done, m.failed, m.in_flight(),
-                m.undone, m.batch_size);
+    std::printf(
+        "  %-28s %-16s total=%u done=%u failed=%u in_flight=%u rolled_back=%u batch=%u "
+        "interrupted=%u\n",
+        m.step.c_str(), to_string(m.state), m.total, m.done, m.failed, m.in_flight(), m.undone,
+        m.batch_size, m.interrupted);
   }
 }
 

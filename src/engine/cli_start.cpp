@@ -4,6 +4,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "durability/sync_run.hpp"
 #include "engine/cli_commands.hpp"
 #include "engine/cli_text.hpp"
 #include "records/codec.hpp"
@@ -78,10 +79,31 @@ int exit_code(const RunResult& r) {
   return 1;
 }
 
+// Before a synchronous start that would wait for its async units: says so when no worker serves
+// their queue, so the run goes on in a worker rather than here (durability/presence.hpp).
+void say_if_nobody_serves(Engine& engine, const std::string& reactor, const std::string& who) {
+  const std::optional<Definition> def = engine.registry().find(reactor);
+  DurableEnv* env = engine.durable_env();
+  if (!def || env == nullptr || env->options.inline_jobs ||
+      env->options.async_wait_timeout <= Duration::zero() ||
+      waits_for_a_worker(*env, *def->data())) {
+    return;
+  }
+  print_error(who, "no worker serves queue '" + env->queue_for(reactor) +
+                       "' now: the run goes on in a worker once one starts, rather than wait "
+                       "here for its async units (--wait: wait for one here)");
+}
+
 }  // namespace
 
 int run_start(const Context& ctx, const StartOptions& o) {
   const std::string who = ctx.program + " start";
+  // Before anything is read or opened: nothing is stored for a name nobody registered.
+  if (!ctx.definitions.registry().find(o.reactor)) {
+    print_error(who, "unknown_reactor: no reactor is registered as '" + o.reactor +
+                         "' (registered: " + registered_closest_first(ctx, o.reactor) + ")");
+    return 2;
+  }
   std::string text, source, error;
   if (!read_inputs(o, text, source, error)) {
     print_error(who, error);
@@ -105,24 +127,45 @@ int run_start(const Context& ctx, const StartOptions& o) {
     durability.async_wait_timeout = std::chrono::duration_cast<Duration>(
         std::chrono::duration<double>(*o.async_wait_timeout_s));
   }
+  durability.wait_without_workers = o.wait;
   auto engine = open_store(ctx, "start", StoreUse::kMayCreate, durability);
   if (!engine) return 2;
   if (o.background) {
     std::string id;
     Status s = engine->run_in_background(o.reactor, std::move(inputs), id, {o.run_id});
     if (!s.ok()) {
-      // NotFound (unknown reactor) and InvalidArgument (invalid or too large inputs): the
-      // caller's to fix. Unavailable: the store's.
-      print_error(who, s.to_string());
+      // InvalidArgument: the inputs (invalid, too large) or the id, refused before anything
+      // was stored, as a synchronous start refuses them (input_invalid). AlreadyExists: the id
+      // is another run's. Unavailable: the store's.
+      if (s.code() == StatusCode::kInvalidArgument) {
+        print_error(who, std::string(to_string(ErrorKind::kInputInvalid)) + ": " + s.message());
+      } else if (s.code() == StatusCode::kAlreadyExists) {
+        print_error(who, std::string(to_string(ErrorKind::kRunIdConflict)) + ": " + s.message());
+      } else {
+        print_error(who, s.to_string());
+      }
       return s.code() == StatusCode::kUnavailable ? 1 : 2;
     }
-    std::cout << id << "\n";
+    if (!o.json) {
+      std::cout << id << "\n";
+      return 0;
+    }
+    // As stored now: enqueued, or for a start under the id of a run that exists, that run's.
+    RunHeaderRow header;
+    if (Status h = engine->backend()->load_header(id, header); !h.ok()) {
+      print_error(who, h.to_string());
+      return 1;
+    }
+    std::cout << Value{{"id", id}, {"status", to_string(header.status)}}.dump() << "\n";
     return 0;
   }
+  say_if_nobody_serves(*engine, o.reactor, who);
   RunOptions run_options;
   run_options.run_id = o.run_id;
   RunResult r = engine->run(o.reactor, std::move(inputs), run_options);
-  print_result(r, o.json);
+  // A start refused before anything was stored (invalid inputs or id) has no run to show.
+  const bool refused = r.error && r.error->kind == ErrorKind::kInputInvalid;
+  if (!refused || o.json) print_result(r, o.json);
   if (r.error) print_error(who, std::string(to_string(r.error->kind)) + ": " + r.error->message);
   return exit_code(r);
 }

@@ -5,10 +5,13 @@
 
 #include <CLI/CLI.hpp>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 
+#include "base/suggest.hpp"
 #include "durability/durable_env.hpp"
 #include "reactor/worker.hpp"
 
@@ -20,32 +23,76 @@ Duration seconds(double s) {
   return std::chrono::duration_cast<Duration>(std::chrono::duration<double>(s));
 }
 
-// One stderr line for each delivery that did not simply run its run: an
-// operator reading the log sees duplicates, bad records and takeovers.
-void log_delivery(const std::string& name, const Job& job, DeliveryOutcome outcome) {
-  const char* why = nullptr;
-  switch (outcome) {
-    case DeliveryOutcome::kSnoozed:
-      why = "the run is held by another execution";
-      break;
-    case DeliveryOutcome::kAcknowledged:
-      why = "nothing to do (the run ended or is gone)";
-      break;
-    case DeliveryOutcome::kFailedRun:
-      why = "the run cannot be resumed; marked failed";
-      break;
-    case DeliveryOutcome::kLeaseLost:
-      why = "a newer execution took the run over";
-      break;
-    case DeliveryOutcome::kBackendError:
-      why = "the store failed; the job will be redelivered";
-      break;
-    default:  // finished, suspended; handed_back is reported by the worker
-      return;
+// One stderr line for each delivery that did not simply run its run: an operator reading the
+// log sees duplicates, bad records and takeovers. Two kinds are told more quietly:
+//   - stale jobs, acknowledged because their run had ended or was gone (duplicates, and a worker
+//     started after a crash meets one for each run the dead worker held): the first of a burst
+//     is told at once, the rest in one line, "acknowledged N stale jobs", once a second has
+//     passed without another, or when the worker stops;
+//   - a snooze on a run that this process executes itself (a duplicate that another thread of
+//     this worker fetched) is not told: the run is not "held by another execution", and the
+//     duplicate is acknowledged once the run ends.
+class DeliveryLog {
+ public:
+  DeliveryLog(Engine& engine, std::string name) : engine_(engine), name_(std::move(name)) {}
+
+  // On the worker's threads.
+  void on_delivery(const Job& job, DeliveryOutcome outcome) {
+    const char* why = nullptr;
+    switch (outcome) {
+      case DeliveryOutcome::kSnoozed:
+        if (executed_here(job.spec.run_id)) return;
+        why = "the run is held by another execution";
+        break;
+      case DeliveryOutcome::kAcknowledged: {
+        std::lock_guard lock(mu_);
+        last_stale_ = std::chrono::steady_clock::now();
+        if (stale_++ > 0) return;
+        why = "nothing to do (the run ended or is gone)";
+        break;
+      }
+      case DeliveryOutcome::kFailedRun:
+        why = "the run cannot be resumed; marked failed";
+        break;
+      case DeliveryOutcome::kLeaseLost:
+        why = "a newer execution took the run over";
+        break;
+      case DeliveryOutcome::kBackendError:
+        why = "the store failed; the job will be redelivered";
+        break;
+      default:  // finished, suspended; handed_back is reported by the worker
+        return;
+    }
+    std::fprintf(stderr, "%s: job %lld of run %s %s: %s\n", name_.c_str(),
+                 static_cast<long long>(job.id), job.spec.run_id.c_str(), to_string(outcome), why);
   }
-  std::fprintf(stderr, "%s: job %lld of run %s %s: %s\n", name.c_str(),
-               static_cast<long long>(job.id), job.spec.run_id.c_str(), to_string(outcome), why);
-}
+
+  // Tells the burst of stale jobs, if any, once it has gone quiet (`quiet`), or at once.
+  void tell_stale(std::chrono::steady_clock::duration quiet = {}) {
+    std::lock_guard lock(mu_);
+    if (stale_ == 0 || std::chrono::steady_clock::now() - last_stale_ < quiet) return;
+    if (stale_ > 1) {
+      std::fprintf(stderr, "%s: acknowledged %zu stale jobs (their runs had ended or were gone)\n",
+                   name_.c_str(), stale_);
+    }
+    stale_ = 0;
+  }
+
+ private:
+  // Whether the run's header names this process as the one executing it (its lease's holder
+  // wrote it when its fetch took the lease).
+  bool executed_here(const std::string& run_id) const {
+    RunHeaderRow header;
+    return engine_.backend()->load_header(run_id, header).ok() &&
+           header.exec_worker == engine_.durable_env()->worker_id && !is_terminal(header.status);
+  }
+
+  Engine& engine_;
+  const std::string name_;
+  std::mutex mu_;
+  std::size_t stale_ = 0;  // acknowledged in this burst
+  std::chrono::steady_clock::time_point last_stale_;
+};
 
 // "SIGTERM", "SIGINT".
 std::string signal_name(int signal) {
@@ -112,11 +159,26 @@ class SecondSignal {
 }  // namespace
 
 void add_worker_options(CLI::App& cmd, WorkerLoopOptions& o) {
-  cmd.add_option("--threads", o.threads, "Worker threads")->check(CLI::Range(1, 256));
-  cmd.add_option("--lease-ttl", o.lease_ttl_s, "Run lease TTL in seconds")
-      ->check(CLI::PositiveNumber);
-  cmd.add_option("--sweep-interval", o.sweep_interval_s, "Recovery sweep interval in seconds")
-      ->check(CLI::PositiveNumber);
+  const DurabilityOptions durability;
+  const auto seconds_text = [](Duration d) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", seconds_of(d));
+    return std::string(text);
+  };
+  cmd.add_option("--threads", o.threads, "Worker threads")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
+  cmd.add_option("--lease-ttl", o.lease_ttl_s,
+                 "Run lease TTL in seconds: a dead worker's runs are taken over once their "
+                 "leases lapse (and a sweep finds them). Shorter: faster recovery, more "
+                 "heartbeats (each run in flight extends its lease every ttl/3)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd.add_option("--sweep-interval", o.sweep_interval_s,
+                 "Recovery sweep interval in seconds: how long a run whose lease lapsed may wait "
+                 "for a sweep to hand it back")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd.add_option("--shutdown-timeout", o.shutdown_timeout_s,
                  "Seconds the graceful stop on SIGTERM/SIGINT may take: runs in flight finish "
                  "their step and are handed back (a second signal hands them back at once)")
@@ -124,27 +186,34 @@ void add_worker_options(CLI::App& cmd, WorkerLoopOptions& o) {
       ->capture_default_str();
   cmd.add_option("--visibility-timeout", o.visibility_timeout_s,
                  "Seconds a fetched job stays invisible to other workers; a dead worker's job "
-                 "is delivered again sooner, once the sweeper finds its run's lease lapsed")
+                 "is delivered again sooner, once the sweeper finds its run's lease lapsed "
+                 "(default: 5 x --lease-ttl)")
       ->check(CLI::PositiveNumber);
   cmd.add_option("--snooze-delay", o.snooze_delay_s,
                  "Seconds (plus up to as much jitter) before a job whose run is held by "
-                 "another execution, or that this worker cannot serve, is tried again")
+                 "another execution, or that this worker cannot serve, is tried again "
+                 "(default " +
+                     seconds_text(durability.lock_snooze_base_delay) + ")")
       ->check(CLI::PositiveNumber);
   cmd.add_option("--snooze-max-attempts", o.snooze_max_attempts,
-                 "Snoozes allowed for contention other than a live duplicate")
+                 "Snoozes allowed for contention other than a live duplicate (default " +
+                     std::to_string(durability.lock_snooze_max_attempts) + ")")
       ->check(CLI::Range(1, 1000000));
   cmd.add_option("--max-interrupted-executions", o.max_interrupted_executions,
                  "Executions of one step that may be lost with their worker before the run fails "
-                 "(a poison pill; default 3)")
+                 "(a poison pill; default " +
+                     std::to_string(durability.max_interrupted_executions) + ")")
       ->check(CLI::Range(1, 1000000));
   cmd.add_option("--max-deliveries-without-progress", o.max_deliveries_without_progress,
                  "Deliveries of one run that may end without progress (their worker died or froze "
                  "anywhere in them: a crash loop) before the next fails it; 0: no limit "
-                 "(default 3)")
+                 "(default " +
+                     std::to_string(durability.max_deliveries_without_progress) + ")")
       ->check(CLI::Range(0, 1000000));
   cmd.add_option("--async-park-timeout", o.async_park_timeout_s,
                  "Seconds after an async unit's dispatch that a parked step reading it gives up "
-                 "(async_park_timeout; default 3600)")
+                 "(async_park_timeout; default " +
+                     seconds_text(durability.async_park_timeout) + ")")
       ->check(CLI::Range(0.001, 31536000.0));  // up to a year: a Duration holds it
   cmd.add_option("--reactors", o.reactors,
                  "Serve only these reactors' runs (comma-separated names; default: all)")
@@ -180,14 +249,25 @@ sigset_t block_stop_signals() {
 
 int serve(Engine& engine, const WorkerLoopOptions& o, const sigset_t& stop_signals,
           const std::string& name, const std::function<std::string()>& on_started) {
+  for (const std::string& reactor : o.reactors) {
+    if (engine.registry().find(reactor)) continue;
+    std::string known;
+    for (const auto& n : closest_first(reactor, engine.registry().names())) {
+      known += (known.empty() ? "" : ", ") + n;
+    }
+    std::fprintf(stderr, "%s: unknown reactor '%s' (registered: %s)\n", name.c_str(),
+                 reactor.c_str(), known.empty() ? "none" : known.c_str());
+    return 2;
+  }
   WorkerOptions options;
   options.threads = o.threads;
   options.reactors = o.reactors;
   options.sweep_interval = seconds(o.sweep_interval_s);
   options.shutdown_timeout = seconds(o.shutdown_timeout_s);
   if (o.visibility_timeout_s) options.visibility_timeout = seconds(*o.visibility_timeout_s);
-  options.on_delivery = [name](const Job& job, DeliveryOutcome outcome) {
-    log_delivery(name, job, outcome);
+  DeliveryLog log(engine, name);
+  options.on_delivery = [&log](const Job& job, DeliveryOutcome outcome) {
+    log.on_delivery(job, outcome);
   };
   std::optional<Worker> built;
   try {
@@ -210,7 +290,10 @@ int serve(Engine& engine, const WorkerLoopOptions& o, const sigset_t& stop_signa
     }
   }
   int signal = 0;
-  sigwait(&stop_signals, &signal);
+  const timespec tick{0, 250'000'000};
+  while ((signal = sigtimedwait(&stop_signals, nullptr, &tick)) < 0) {
+    log.tell_stale(std::chrono::seconds(1));  // a burst of stale jobs that has gone quiet
+  }
   std::fprintf(stderr,
                "%s: %s: stopping; runs in flight finish their step and are handed back "
                "(at most %g s; a second signal hands them back now)\n",
@@ -219,6 +302,7 @@ int serve(Engine& engine, const WorkerLoopOptions& o, const sigset_t& stop_signa
   SecondSignal second(worker, stop_signals, name);
   worker.wait();
   second.finish();
+  log.tell_stale();
   report(name,
          signal_name(signal) + (second.stopped_now() ? ", then at once on a second signal" : ""),
          worker.stats());

@@ -14,6 +14,7 @@
 
 #include "reactor/durability.hpp"
 #include "reactor/engine.hpp"
+#include "reactor/worker.hpp"
 
 namespace CLI {
 class App;
@@ -21,12 +22,17 @@ class App;
 
 namespace reactor::cli {
 
+// Seconds in a Duration, for the options' defaults.
+inline double seconds_of(Duration d) { return std::chrono::duration<double>(d).count(); }
+
 struct WorkerLoopOptions {
   int threads = 1;
-  double lease_ttl_s = 60;
-  double sweep_interval_s = 30;
+  // The library's defaults (DurabilityOptions::lease_ttl, WorkerOptions::sweep_interval): a
+  // worker that dies has its runs recovered within about their sum.
+  double lease_ttl_s = seconds_of(DurabilityOptions{}.lease_ttl);
+  double sweep_interval_s = seconds_of(WorkerOptions{}.sweep_interval);
   // WorkerOptions::shutdown_timeout: the longest the graceful stop may take.
-  double shutdown_timeout_s = 25;
+  double shutdown_timeout_s = seconds_of(WorkerOptions{}.shutdown_timeout);
   // WorkerOptions::visibility_timeout; unset: its default.
   std::optional<double> visibility_timeout_s;
   // Unset: the DurabilityOptions defaults.
@@ -40,7 +46,9 @@ struct WorkerLoopOptions {
 };
 
 // --threads, --lease-ttl, --sweep-interval, --shutdown-timeout, --visibility-timeout,
-// --snooze-delay, --snooze-max-attempts, --max-interrupted-executions and --reactors on `cmd`.
+// --snooze-delay, --snooze-max-attempts, --max-interrupted-executions,
+// --max-deliveries-without-progress, --async-park-timeout and --reactors on `cmd`, each --help
+// line with its default.
 void add_worker_options(CLI::App& cmd, WorkerLoopOptions& options);
 
 // `base` with the options' lease TTL, snooze settings and poison-pill limit.
@@ -55,8 +63,11 @@ sigset_t block_stop_signals();
 // and shutdown timeout until one of `stop_signals` arrives; then stops
 // gracefully (Worker::stop()), or at once (Worker::stop_now()) when a second
 // one arrives meanwhile, and reports. Every stderr line starts with `name`
-// ("reactor worker"). `on_started`, when given, is called once the worker's
-// threads are fetching; a non-empty return is an error: it is printed, the
+// ("reactor worker"). Jobs acknowledged because their runs had ended (stale:
+// duplicates, left over from a crash) are told in one line per burst
+// ("acknowledged N stale jobs"), after the first; a snooze on a run this
+// process itself executes (its own duplicate) is not told at all. `on_started`, when given, is
+// called once the worker's threads are fetching; a non-empty return is an error: it is printed, the
 // worker stops and serve() returns 1. An unknown reactor in `reactors`: 2.
 int serve(Engine& engine, const WorkerLoopOptions& options, const sigset_t& stop_signals,
           const std::string& name, const std::function<std::string()>& on_started = {});

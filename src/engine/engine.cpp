@@ -29,6 +29,17 @@ std::optional<std::string> inputs_limit_error(const Value& inputs, const Durabil
   return records::value_limit_error(inputs, o.max_value_bytes, "the inputs");
 }
 
+// The result of a start whose inputs were refused, as the run driver reports them: every field
+// error, and the inputs as given, redacted.
+RunResult invalid_inputs(const std::string& run_id, const Definition& def, const Value& inputs,
+                         std::vector<FieldError> errors) {
+  RunResult r = failed_result(run_id, def.name(), ErrorKind::kInputInvalid,
+                              "invalid inputs: " + describe(errors));
+  r.error->validation_errors = std::move(errors);
+  r.error->inputs = redact_inputs(*def.data(), inputs);
+  return r;
+}
+
 }  // namespace
 
 struct Engine::Impl {
@@ -76,7 +87,9 @@ struct Engine::Impl {
   ExecuteEnv env_for(const Definition& def, const RunOptions* run_options) {
     std::vector<std::shared_ptr<Observer>> observers = options.observers;
     for (const auto& o : def.data()->observers) observers.push_back(o);
-    const std::map<std::string, RunFn>* overrides = run_options ? &run_options->overrides : nullptr;
+    const std::map<std::string, RunFn>* overrides = run_options && !run_options->overrides.empty()
+                                                        ? &run_options->overrides
+                                                        : &options.step_overrides;
     return ExecuteEnv{*options.clock, std::move(observers), overrides,
                       pool,           next_seed(),          options.durability.max_value_bytes};
   }
@@ -138,8 +151,14 @@ RunResult Engine::run(const Definition& definition, Value inputs, const RunOptio
       return failed_result("", definition.name(), ErrorKind::kInputInvalid, why);
     }
   }
-  Run run = create_run(definition, std::move(inputs), options.run_id);
   if (impl_->durable && options.overrides.empty() && !options.on_checkpoint) {
+    // Refused before the run is created: a durable start with invalid inputs stores nothing, as
+    // run_in_background stores nothing (the run driver would store it failed, steps pending).
+    if (std::vector<FieldError> errors = validate_inputs(*definition.data(), inputs);
+        !errors.empty()) {
+      return invalid_inputs(options.run_id, definition, inputs, std::move(errors));
+    }
+    Run run = create_run(definition, std::move(inputs), options.run_id);
     DurableEnv& env = *impl_->durable;
     RunResult r = run_synchronously(env, definition, std::move(run));
     // A fan-out map or the hand-off point handed the run to the workers; inline jobs are those
@@ -150,7 +169,7 @@ RunResult Engine::run(const Definition& definition, Value inputs, const RunOptio
     }
     return r;
   }
-  return resume(definition, std::move(run), options);
+  return resume(definition, create_run(definition, std::move(inputs), options.run_id), options);
 }
 
 Status Engine::run_due_jobs(const std::string& reactor) {

@@ -58,6 +58,7 @@ MapProgress progress_of(const MapRow& m) {
   p.total = m.total;
   p.released = m.released;
   p.done = m.done;
+  p.interrupted = m.interrupted;
   p.failed = m.failed;
   p.undone = m.undone;
   return p;

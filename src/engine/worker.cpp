@@ -12,6 +12,7 @@
 
 #include "durability/delivery.hpp"
 #include "durability/durable_env.hpp"
+#include "durability/presence.hpp"
 #include "durability/sweeper.hpp"
 
 namespace reactor {
@@ -45,10 +46,13 @@ struct Worker::Impl {
     sweeper = std::make_unique<Sweeper>(env.backend, env.clock, options.sweep_interval,
                                         options.sweep_limit,
                                         [&env](const std::string& r) { return env.queue_for(r); });
+    presence = std::make_unique<PresenceKeeper>(
+        env.backend, options.queues, env.worker_id + "/" + new_run_id(), env.options.lease_ttl);
   }
 
   void fetch_loop(std::stop_token stop, InFlight& in_flight);
   void sweep_loop(std::stop_token stop);
+  void presence_loop(std::stop_token stop);
   void count(DeliveryOutcome o);
   void thread_done();
   void abandon_in_flight();
@@ -56,6 +60,7 @@ struct Worker::Impl {
   Engine& engine;
   WorkerOptions options;
   std::unique_ptr<Sweeper> sweeper;
+  std::unique_ptr<PresenceKeeper> presence;  // who serves these queues, for callers that ask
   std::vector<std::jthread> threads;
   // One per fetch thread: what it is executing, for stop_now().
   std::vector<std::unique_ptr<InFlight>> in_flight;
@@ -213,6 +218,18 @@ void Worker::Impl::sweep_loop(std::stop_token stop) {
   }
 }
 
+// Keeps the serving leases of the worker's queues while it runs (durability/presence.hpp), and
+// lets them go when it stops, so that a caller sees at once that nobody serves them.
+void Worker::Impl::presence_loop(std::stop_token stop) {
+  DurableEnv& env = *engine.durable_env();
+  for (;;) {
+    env.clock.wait_until(env.clock.now() + env.options.lease_ttl / 3, stop);
+    if (stop.stop_requested()) break;
+    presence->renew();
+  }
+  presence->release();
+}
+
 Worker::Worker(Engine& engine, WorkerOptions options)
     : impl_(std::make_unique<Impl>(engine, std::move(options))) {}
 
@@ -243,6 +260,12 @@ void Worker::start() {
       impl_->thread_done();
     });
   }
+  // Seen serving its queues as soon as start() returns: a caller asking right after finds it.
+  impl_->presence->renew();
+  impl_->threads.emplace_back([this](std::stop_token s) {
+    impl_->presence_loop(s);
+    impl_->thread_done();
+  });
 }
 
 void Worker::stop() {

@@ -200,11 +200,11 @@ bool RunDriver::fail_overdue_readers(Lock& lock) {
   for (std::size_t u : dispatched_) {
     std::optional<std::int64_t> until = read_deadline(u);
     if (!until || now < *until) continue;
-    const std::string why =
-        caller ? "async_wait_timeout: async unit '" + path_of(u) + "' did not finish within " +
-                     seconds_of(*ex_.hooks().async_wait)
-               : "async_park_timeout: async unit '" + path_of(u) + "' did not finish within " +
-                     seconds_of(ex_.hooks().async_park_timeout) + " of its dispatch";
+    const std::string why = caller ? "async unit '" + path_of(u) + "' did not finish within " +
+                                         seconds_of(*ex_.hooks().async_wait)
+                                   : "async unit '" + path_of(u) + "' did not finish within " +
+                                         seconds_of(ex_.hooks().async_park_timeout) +
+                                         " of its dispatch";
     for (std::size_t d : def_.steps[u].dependents) {
       if (run_.steps[d].status != StepStatus::kPending || !reads_result_of(def_, d, u)) continue;
       Attempt a;

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "execution/checkpoint_delta.hpp"
-#include "execution/fan_out.hpp"
+#include "execution/fan_out_port.hpp"
 #include "execution/thread_pool.hpp"
 #include "reactor/clock.hpp"
 #include "reactor/definition.hpp"
@@ -71,7 +71,7 @@ struct ExecuteHooks {
   std::optional<Duration> async_wait;
   // A parked run's reader of an async unit fails this long after the unit's dispatch.
   Duration async_park_timeout = std::chrono::hours(1);
-  // Where fan-out maps send their elements (durability/fan_out.hpp); nullptr:
+  // Where fan-out maps send their elements (durability/durable_fan_out.hpp); nullptr:
   // a fan-out map runs inline.
   FanOut* fan_out = nullptr;
 };

@@ -19,9 +19,24 @@ Execution::Execution(Run& root, const ExecuteEnv& env, const ExecuteHooks& hooks
   if (root_is_new) delta_.created.push_back(&root);
 }
 
+// One element's step ("tickets[1]/email") first, then the step of every element
+// ("tickets/email"): the paths of reactor/definition.hpp, the same in-process and durable. An
+// async_step's body runs as the one step of its unit, named as the step ("notify[0]/notify"):
+// the async_step's own path ("notify") names it.
 const RunFn* Execution::override_for(const std::string& path) const {
   if (overrides_ == nullptr) return nullptr;
   auto it = overrides_->find(path);
+  if (it != overrides_->end() || path.find('[') == std::string::npos) {
+    return it == overrides_->end() ? nullptr : &it->second;
+  }
+  const std::string every = without_indices(path);
+  it = overrides_->find(every);
+  const auto slash = every.rfind('/');
+  if (it == overrides_->end() && slash != std::string::npos) {
+    const std::string unit = every.substr(0, slash);
+    const std::string last = every.substr(slash + 1);
+    if (unit == last || unit.ends_with("/" + last)) it = overrides_->find(unit);
+  }
   return it == overrides_->end() ? nullptr : &it->second;
 }
 

@@ -47,6 +47,8 @@ class Execution {
   // The same, for what another execution did (its worker and token).
   void trace_as(TraceType type, const std::string& step, int attempt, std::string outcome,
                 std::string message, std::string worker, std::uint64_t token);
+  // An event of another run of the tree (a fan-out map's element), as it was traced there.
+  void append_trace(TraceEvent e) { root_.trace.push_back(std::move(e)); }
 
   // Record what changed, for the next checkpoint. Caller holds mutex().
   void touch_step(const Run& run, std::size_t i) { delta_.steps.emplace_back(&run, i); }

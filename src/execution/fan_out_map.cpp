@@ -263,7 +263,11 @@ void RunDriver::roll_back_elements(std::size_t i, Lock& lock,
         lock.lock();
         return;
       }
-      s = ex_.fan_out()->roll_back(map_id, it->index, failures);
+      std::vector<TraceEvent> undone;
+      s = ex_.fan_out()->roll_back(map_id, it->index, failures, undone);
+      lock.lock();
+      for (TraceEvent& e : undone) ex_.append_trace(std::move(e));
+      lock.unlock();
     }
     end = first;
   }

@@ -1,6 +1,6 @@
-// FanOut: how an execution hands the elements of a fan-out map to workers
+// FanOut: the port through which an execution hands the elements of a fan-out map to workers
 // (docs/maps.md). The durable layer implements it over the store
-// (durability/fan_out.hpp); an execution without one runs a fan-out map inline,
+// (durability/durable_fan_out.hpp); an execution without one runs a fan-out map inline,
 // as a map without fan_out runs.
 #pragma once
 
@@ -56,10 +56,13 @@ class FanOut {
                        std::vector<MapSlotRow>& out) = 0;
   // Rolls element `index` back — its completed steps, newest first — under
   // its own lease, and files its slot undone; the failures of its undos are
-  // appended to `failures`. An element rolled back before is left as it is.
+  // appended to `failures`, and the trace events of its undos (paths
+  // "<map path>[i]/<step>") to `undone`, for the owner's trace, as an inline
+  // map's undos are in it. An element rolled back before is left as it is.
   // Durable when it returns ok.
   virtual Status roll_back(const std::string& map_id, std::uint32_t index,
-                           std::vector<RollbackFailure>& failures) = 0;
+                           std::vector<RollbackFailure>& failures,
+                           std::vector<TraceEvent>& undone) = 0;
 };
 
 }  // namespace reactor

@@ -11,17 +11,6 @@
 #include "records/value_limits.hpp"
 
 namespace reactor {
-namespace {
-
-// The error of a failed child run (composed reactor or map element). A child that failed
-// before any of its steps ran (its inputs were rejected) names no step: name the child instead.
-std::optional<RunError> child_failure(const Run& child) {
-  std::optional<RunError> e = child.error;
-  if (e && e->step.empty()) e->step = child.path;
-  return e;
-}
-
-}  // namespace
 
 // Readies step i to start (the caller holds the lock; it is released around
 // the arguments' transforms, user code): its arguments (a map's source) are
@@ -166,171 +155,6 @@ void RunDriver::validate_output(const StepSpec& spec, Attempt& a) {
   a.validation_errors = std::move(errors);
 }
 
-// The child run at children[k] of step i, created on first use. Caller holds
-// the lock.
-Run& RunDriver::child_run(std::size_t i, std::size_t k, const Value& inputs,
-                          const std::string& path, Lock&, const DefinitionData& child) {
-  auto& children = run_.steps[i].children;
-  if (children.size() <= k) {
-    children.push_back(make_child_run(child, run_, path, inputs, ex_.now_ms()));
-    ex_.touch_created(children.back());
-  }
-  return children[k];
-}
-
-Value child_inputs(const StepSpec& spec, const Args& args) {
-  Value inputs = args.to_json();
-  if (spec.declares_arguments) return inputs;
-  // Without arguments the child takes the parent's inputs it declares, and no others.
-  Value declared = Value::object();
-  for (const InputSpec& in : spec.child->inputs) {
-    if (auto it = inputs.find(in.name); it != inputs.end()) declared[in.name] = std::move(*it);
-  }
-  return declared;
-}
-
-RunDriver::Attempt RunDriver::run_compose(const StepSpec& spec, const Args& args) {
-  const std::size_t i = spec.index;
-  Value inputs = child_inputs(spec, args);
-  Run* child = nullptr;
-  {
-    Lock lock(ex_.mutex());
-    child = &child_run(i, 0, std::move(inputs), path_of(i), lock, *spec.child);
-  }
-  RunDriver(ex_, *spec.child, *child).drive();
-  Lock lock(ex_.mutex());
-  Attempt a;
-  switch (child->status) {
-    case RunStatus::kCompleted:
-      a.result = Success(child->value);
-      break;
-    case RunStatus::kHalted:
-      // A child's Halt halts the parent: the saga as a whole stops.
-      a.result = Halt(child->value);
-      break;
-    case RunStatus::kFailed:
-      a.result = Failure(child->error ? child->error->message : "child failed", false);
-      a.child_error = child_failure(*child);
-      break;
-    default:
-      a.interrupted = true;  // the tree was stopped mid-child
-  }
-  if (!a.interrupted && a.result.ok()) check_value_limits(spec, a);  // its steps' values together
-  return a;
-}
-
-// A fan-out map dispatches its elements when the execution has somewhere to send them;
-// otherwise (and without fan_out) they run here, one after another.
-RunDriver::Attempt RunDriver::run_map(std::size_t i, Launch& l) {
-  const StepSpec& spec = def_.steps[i];
-  if (spec.fan_out && ex_.fan_out() != nullptr) return dispatch_map(i, l);
-  if (spec.map_source) return run_map_inline(i, l.items);
-  // source_pages(), read whole: an inline map holds its elements in its run anyway.
-  Value items = Value::array();
-  for (std::uint32_t first = 0;; first += MapResults::kPageSize) {
-    Value page;
-    if (Status s = map_items(spec, l, first, MapResults::kPageSize, page); !s.ok()) {
-      return Attempt::unresolved(ArgumentError{s.message(), {}});
-    }
-    for (auto& item : page) items.push_back(std::move(item));
-    if (items.size() > kMaxMapElements) {
-      return Attempt::unresolved(ArgumentError{"source_pages of map '" + spec.name +
-                                                   "' has more than " +
-                                                   std::to_string(kMaxMapElements) + " elements",
-                                               {}});
-    }
-    if (page.size() < MapResults::kPageSize) break;
-  }
-  return run_map_inline(i, items);
-}
-
-RunDriver::Attempt RunDriver::run_map_inline(std::size_t i, const Value& items) {
-  const StepSpec& spec = def_.steps[i];
-  {
-    Lock lock(ex_.mutex());
-    run_.steps[i].children.reserve(items.size());  // child references stay valid
-  }
-  std::vector<ElementOutcome> outcomes;
-  outcomes.reserve(items.size());
-  Attempt a;
-  for (std::size_t k = 0; k < items.size(); ++k) {
-    Args args;
-    if (auto err = resolve_arguments(spec, run_, &items[k], args)) {
-      err->message = "element " + std::to_string(k) + ": " + err->message;
-      a = Attempt::unresolved(*err);
-      break;
-    }
-    Run* child = nullptr;
-    {
-      Lock lock(ex_.mutex());
-      child = &child_run(i, k, element_inputs(spec, args),
-                         path_of(i) + "[" + std::to_string(k) + "]", lock, *spec.child);
-    }
-    RunDriver(ex_, *spec.child, *child).drive();
-    Lock lock(ex_.mutex());
-    if (child->status == RunStatus::kCompleted) {
-      outcomes.push_back(ElementOutcome{k, true, child->value, {}});
-      continue;
-    }
-    if (child->status == RunStatus::kHalted) {
-      a.result = Halt(child->value);
-      return a;
-    }
-    if (child->status != RunStatus::kFailed) {
-      a.interrupted = true;
-      return a;
-    }
-    outcomes.push_back(
-        ElementOutcome{k, false, nullptr, child->error ? child->error->message : ""});
-    if (spec.atomic) {
-      a.result = Failure(child->error ? child->error->message : "element failed", false);
-      a.child_error = child_failure(*child);
-      break;
-    }
-  }
-  if (a.result.ok()) {
-    if (!spec.collect) {
-      Value out = Value::array();
-      for (const auto& o : outcomes) {
-        if (spec.atomic) {
-          out.push_back(o.value);
-        } else {
-          out.push_back(o.ok ? Value{{"index", o.index}, {"ok", true}, {"value", o.value}}
-                             : Value{{"index", o.index}, {"ok", false}, {"error", o.error}});
-        }
-      }
-      a.result = Success(std::move(out));
-    } else {
-      auto body = [&](std::stop_token) { return Success(spec.collect(MapResults(outcomes))); };
-      a.result = invoke_user_code(body, std::nullopt, ex_.clock()).result;
-    }
-    check_value_limits(spec, a);  // the elements' values together may be past them
-    if (a.result.ok()) return a;
-    a.body_started = false;  // the elements roll back; the map itself has no side effect
-  }
-  // The map failed: undo its completed elements, highest index first.
-  Lock lock(ex_.mutex());
-  std::vector<RollbackFailure> failures;
-  auto& children = run_.steps[i].children;
-  for (std::size_t k = children.size(); k-- > 0;) {
-    RunDriver(ex_, *spec.child, children[k]).undo_completed(lock, failures);
-  }
-  if (!a.child_error) {
-    RunError e;
-    e.kind = a.kind;
-    e.step = path_of(i);
-    e.reactor = def_.name;
-    e.exception_type = a.result.exception_type();
-    e.message = a.result.message();
-    e.attempts = run_.steps[i].attempts;
-    e.retryable = false;
-    a.child_error = e;
-  }
-  for (auto& f : failures) a.child_error->rollback_failures.push_back(std::move(f));
-  a.body_started = false;
-  return a;
-}
-
 void RunDriver::mark_done(std::size_t i, Release which) {
   for (auto d : def_.steps[i].dependents) {
     if (which != Release::kAll && reads_result_of(def_, d, i) != (which == Release::kReaders)) {
@@ -409,10 +233,18 @@ void RunDriver::record_failure(std::size_t i, int attempt_no, Attempt a, Lock& l
   const std::string message = a.result.message();
   rec.error = message;
   rec.body_started = a.body_started;
-  // An argument that could not be resolved is no execution of the step.
-  const bool ran = a.kind != ErrorKind::kArgumentResolution || a.body_started;
-  ex_.trace(ran ? TraceType::kRun : TraceType::kUnresolved, path_of(i), attempt_no, "failure",
-            message);
+  // A step that failed before its body could start is no execution of it: its arguments could
+  // not be resolved, or the async unit it reads failed or did not finish in time.
+  const bool unresolved = a.kind == ErrorKind::kArgumentResolution;
+  const bool not_started = a.kind == ErrorKind::kAsyncUnitFailed ||
+                           a.kind == ErrorKind::kAsyncWaitTimeout ||
+                           a.kind == ErrorKind::kAsyncParkTimeout;
+  if ((unresolved || not_started) && !a.body_started) {
+    ex_.trace(TraceType::kUnresolved, path_of(i), attempt_no,
+              unresolved ? "failure" : "not_started", message);
+  } else {
+    ex_.trace(TraceType::kRun, path_of(i), attempt_no, "failure", message);
+  }
 
   const bool may_retry = !a.child_error && a.result.retryable() && !failing_ && !halting_ &&
                          attempt_no < spec.retry.max_attempts();

@@ -157,6 +157,7 @@ void fields(M& m, V& v) {
   v("done", m.done);
   v("failed", m.failed);
   v("undone", m.undone);
+  v.optional("interrupted", m.interrupted);
 }
 
 // What one element of a map came to.

@@ -69,6 +69,10 @@ Status BackendWrapper::release_lease(const std::string& key, const std::string& 
   return target_->release_lease(key, owner, token);
 }
 
+Status BackendWrapper::peek_lease(const std::string& key, Lease& out) {
+  return target_->peek_lease(key, out);
+}
+
 Status BackendWrapper::load_map(const std::string& map_id, MapRow& out) {
   return target_->load_map(map_id, out);
 }

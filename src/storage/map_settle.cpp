@@ -11,7 +11,8 @@ void count(MapRow& map, SlotState state, int by) {
 
 }  // namespace
 
-SettleOutcome apply_settle(MapRow& map, std::optional<SlotState> before, SlotState now) {
+SettleOutcome apply_settle(MapRow& map, std::optional<SlotState> before, SlotState now,
+                           std::uint32_t interrupted) {
   SettleOutcome out;
   if (before) {
     if (*before != now) {
@@ -21,6 +22,7 @@ SettleOutcome apply_settle(MapRow& map, std::optional<SlotState> before, SlotSta
     return out;
   }
   ++map.done;
+  map.interrupted += interrupted;
   count(map, now, +1);
   if (now == SlotState::kFailed && map.atomic && map.state == MapState::kRunning) {
     map.state = MapState::kFailing;

@@ -22,8 +22,10 @@ struct SettleOutcome {
 };
 
 // Applies slot state `now` of a slot that was `before` (nullopt: a new slot)
-// to `map`. A slot written again in the state it had changes nothing; only a
-// new slot releases an element or settles the map.
-SettleOutcome apply_settle(MapRow& map, std::optional<SlotState> before, SlotState now);
+// to `map`, whose element lost `interrupted` executions with their workers. A
+// slot written again in the state it had changes nothing; only a new slot
+// counts its element's lost executions, releases an element or settles the map.
+SettleOutcome apply_settle(MapRow& map, std::optional<SlotState> before, SlotState now,
+                           std::uint32_t interrupted = 0);
 
 }  // namespace reactor::storage

@@ -120,9 +120,11 @@ class AsyncUnits : public ::testing::Test {
 
   std::unique_ptr<Engine> make_engine(std::shared_ptr<Clock> clock,
                                       Duration wait = std::chrono::seconds(30),
-                                      Duration park = std::chrono::hours(1)) {
+                                      Duration park = std::chrono::hours(1),
+                                      bool wait_without_workers = false) {
     EngineOptions options = scenario_options(std::move(clock), store_, kLeaseTtl);
     options.durability.async_wait_timeout = wait;
+    options.durability.wait_without_workers = wait_without_workers;
     options.durability.async_park_timeout = park;
     options.observers.push_back(dispatches_);
     return std::make_unique<Engine>(std::move(options));
@@ -243,18 +245,38 @@ TYPED_TEST(AsyncUnits, AReaderThatReceivesTheFailureRollsTheRunBack) {
   EXPECT_EQ(this->fx_.count_containing('C', "bill"), 1);
 }
 
-// No worker runs the unit: the caller's reader fails after async_wait_timeout with a typed
-// error naming the unit, and the run rolls back.
+// Told to wait without a worker (wait_without_workers, `start --wait`), the caller's reader
+// fails after async_wait_timeout with a typed error naming the unit once, traced as a step that
+// did not start, and the run rolls back at once. (The unit's job, run later by a worker, finds
+// its run ended and runs nothing: tests/integration/cli_async_wait.sh.)
 TYPED_TEST(AsyncUnits, TheCallersWaitTimesOut) {
-  this->engine_ = this->make_engine(SystemClock::instance(), 200ms);
+  this->engine_ = this->make_engine(SystemClock::instance(), 200ms, std::chrono::hours(1),
+                                    /*wait_without_workers=*/true);
   this->add(unit_order(this->fx_, /*read=*/true, /*child=*/false));
   RunResult r = this->engine_->run("Read", Value::object());
   ASSERT_EQ(r.status, RunStatus::kFailed) << r.trace_summary();
   ASSERT_TRUE(r.error.has_value());
   EXPECT_EQ(r.error->kind, ErrorKind::kAsyncWaitTimeout);
-  EXPECT_NE(r.error->message.find("'bill'"), std::string::npos) << r.error->message;
+  EXPECT_EQ(r.error->message, "async unit 'bill' did not finish within 200 ms");
+  EXPECT_EQ(r.trace_summary(),
+            "ran reserve; dispatched bill; ran side; did not start close; undid side, reserve");
   EXPECT_EQ(this->fx_.count_containing('U', "reserve"), 1);
   EXPECT_EQ(this->fx_.count_containing('S', "bill"), 0);
+}
+
+// No worker serves the unit's queue: the caller does not wait async_wait_timeout for nobody,
+// it hands the run to the workers at once (waiting, no error); a worker started later ends it.
+TYPED_TEST(AsyncUnits, ACallerThatNoWorkerServesHandsTheRunOffAtOnce) {
+  this->engine_ = this->make_engine(this->factory_.clock(), std::chrono::hours(1));
+  this->add(unit_order(this->fx_, /*read=*/true, /*child=*/false));
+  RunResult r = this->engine_->run("Read", Value::object());
+  EXPECT_EQ(r.status, RunStatus::kWaiting) << r.trace_summary();
+  EXPECT_FALSE(r.error.has_value());
+  EXPECT_EQ(this->fx_.count_containing('S', "bill"), 0);
+  this->start_worker();
+  r = this->wait_for_end(r.run_id);
+  EXPECT_EQ(r.status, RunStatus::kCompleted) << r.trace_summary();
+  EXPECT_EQ(r.value, (Value{{"invoice", 42}}));
 }
 
 // In a worker, the reader's run parks: suspended, its thread free — a second run completes on

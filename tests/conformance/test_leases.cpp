@@ -1,5 +1,6 @@
 // Leases: acquire, contend, expire, extend, release; tokens only grow.
 #include "conformance/conformance_support.hpp"
+#include "durability/presence.hpp"
 
 namespace reactor::conformance {
 namespace {
@@ -83,6 +84,54 @@ TYPED_TEST(LeaseConformance, ReleaseByHolderFreesTheKey) {
   ASSERT_TRUE(this->db().release_lease(key, "A", a.token).ok());
   EXPECT_EQ(this->acquire(key, "D", false).owner, "C");
   EXPECT_EQ(this->load("r1").fencing_token, c.token);
+}
+
+// peek_lease shows a live lease as it stands and takes nothing; a free, released or expired
+// one shows no owner (by the store's clock), and a run's lease is peeked like any other.
+TYPED_TEST(LeaseConformance, PeekShowsTheLiveHolderAndTakesNothing) {
+  Lease seen;
+  ASSERT_TRUE(this->db().peek_lease("k", seen).ok());
+  EXPECT_EQ(seen.owner, "");
+  Lease a = this->acquire("k", "A", true, this->kShortTtl);
+  ASSERT_TRUE(this->db().peek_lease("k", seen).ok());
+  EXPECT_EQ(seen.owner, "A");
+  EXPECT_EQ(seen.token, a.token);
+  EXPECT_EQ(seen.expires_at_ms, a.expires_at_ms);
+  this->acquire("k", "B", false);  // peeking took nothing from its holder
+  this->advance_to(a.expires_at_ms);
+  ASSERT_TRUE(this->db().peek_lease("k", seen).ok());
+  EXPECT_EQ(seen.owner, "");
+  Lease b = this->acquire("k", "B", true);
+  ASSERT_TRUE(this->db().release_lease("k", "B", b.token).ok());
+  ASSERT_TRUE(this->db().peek_lease("k", seen).ok());
+  EXPECT_EQ(seen.owner, "");
+
+  this->create({header("r1", RunStatus::kRunning)});
+  Lease run = this->acquire(run_lease_key("r1"), "W", true);
+  ASSERT_TRUE(this->db().peek_lease(run_lease_key("r1"), seen).ok());
+  EXPECT_EQ(seen.owner, "W");
+  EXPECT_EQ(seen.token, run.token);
+}
+
+// Presence (durability/presence.hpp): the workers serving a queue keep one lease on it between
+// them; a caller sees the queue served while one does, and not once the last lets go.
+TYPED_TEST(LeaseConformance, APresenceLeaseShowsWhetherAWorkerServesAQueue) {
+  EXPECT_FALSE(queue_is_served(this->db(), "q"));
+  PresenceKeeper first(this->db(), {"q", "r"}, "w1", this->kLeaseTtl);
+  PresenceKeeper second(this->db(), {"q"}, "w2", this->kLeaseTtl);
+  first.renew();
+  second.renew();  // finds it held: leaves it to the first
+  EXPECT_TRUE(queue_is_served(this->db(), "q"));
+  EXPECT_TRUE(queue_is_served(this->db(), "r"));
+  EXPECT_FALSE(queue_is_served(this->db(), "s"));
+  first.renew();  // extends its own
+  first.release();
+  EXPECT_FALSE(queue_is_served(this->db(), "q"));
+  second.renew();  // takes it over
+  EXPECT_TRUE(queue_is_served(this->db(), "q"));
+  EXPECT_FALSE(queue_is_served(this->db(), "r"));
+  second.release();
+  EXPECT_FALSE(queue_is_served(this->db(), "q"));
 }
 
 TYPED_TEST(LeaseConformance, EmptyKeyOrOwnerIsInvalid) {

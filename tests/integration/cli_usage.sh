@@ -22,18 +22,8 @@ stop_worker "${pids[-1]}" TERM
 [[ $stopped_rc -eq 0 ]] || bad "the worker exited $stopped_rc on SIGTERM"
 
 # --- usage errors: exit 2, naming the argument
-# usage NAME PATTERN ARGS...: `reactor ARGS` exits 2 and its stderr matches PATTERN.
-usage() {
-  local what=$1 pattern=$2 rc=0
-  shift 2
-  "$reactor" "$@" >"$dir/out" 2>"$dir/err" || rc=$?
-  if [[ $rc -ne 2 ]]; then
-    bad "$what: exit $rc, expected 2 (reactor $*)"
-  elif ! grep -q -- "$pattern" "$dir/err"; then
-    bad "$what: the message does not say '$pattern':"
-    cat "$dir/err" >&2
-  fi
-}
+# usage NAME PATTERN ARGS...: refused (worker_env.sh), for a usage error.
+usage() { refused "$@"; }
 usage "an unknown option" "--bogus" runs --storage "$db" --bogus
 usage "an unknown command" "unknown command 'bogus'" bogus
 usage "a missing reactor name" "reactor is required" start --storage "$db"

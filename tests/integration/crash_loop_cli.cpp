@@ -1,9 +1,16 @@
-// crash-loop-cli: a user's program on cli_main whose own code kills its worker outside any step
-// body — in a fan-out map's collect(), which the owner runs when its map has settled — for the
-// crash_loop test (issue 30). Tally's elements each return their index, or "crash" when the
-// run asks for it; collect() then dies of SIGSEGV, as a user's bug there would, in every worker
-// that delivers the owner's resume. Echo is a one-step reactor that shows other runs go on.
+// crash-loop-cli: a user's program on cli_main for the process tests of its own reactors.
+// - Tally (the crash_loop test, issue 30): its own code kills its worker outside any step body,
+//   in a fan-out map's collect(), which the owner runs when its map has settled. Its elements
+//   each return their index, or "crash" when the run asks for it; collect() then dies of
+//   SIGSEGV, as a user's bug there would, in every worker that delivers the owner's resume.
+// - Echo: one step, to show that other runs go on.
+// - Receipt (the cli_async_wait test, issue 23): reserve, then an async_step bill that close
+//   reads; each appends "S|U <idempotency key> <pid>" to $REACTOR_LEDGER as the examples do.
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <csignal>
+#include <cstdlib>
 #include <reactor/cli.hpp>
 #include <reactor/reactor.hpp>
 #include <string>
@@ -11,6 +18,41 @@
 using namespace reactor;
 
 namespace {
+
+// One line of evidence per side effect, appended whole (O_APPEND), as the examples' ledger does.
+void ledger(char kind, const StepContext& ctx) {
+  const char* path = std::getenv("REACTOR_LEDGER");
+  if (path == nullptr) return;
+  const std::string line =
+      std::string(1, kind) + " " + ctx.idempotency_key() + " " + std::to_string(::getpid()) + "\n";
+  const int fd = ::open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+  if (fd < 0) return;
+  (void)!::write(fd, line.data(), line.size());
+  ::close(fd);
+}
+
+Definition receipt() {
+  return Builder("Receipt")
+      .step("reserve",
+            [](const Args&, StepContext& ctx) {
+              ledger('S', ctx);
+              return Success("reserved");
+            })
+      .undo([](const Value&, const Args&, StepContext& ctx) {
+        ledger('U', ctx);
+        return Success();
+      })
+      .async_step("bill",
+                  [](const Args&, StepContext& ctx) {
+                    ledger('S', ctx);
+                    return Success(Value{{"invoice", 7}});
+                  })
+      .wait_for("reserve")
+      .step("close", [](const Args& a) { return Success(a["bill"]); })
+      .argument("bill", result("bill"))
+      .returns("close")
+      .build();
+}
 
 Definition tally_element() {
   return Builder("Tally.element")
@@ -69,6 +111,7 @@ int main(int argc, char** argv) {
   Engine engine;
   engine.registry().add(tally());
   engine.registry().add(echo());
+  engine.registry().add(receipt());
   CliOptions options;
   options.description = "a collect() that crashes its worker (the crash_loop test)";
   return cli_main(engine, argc, argv, options);

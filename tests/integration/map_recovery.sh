@@ -112,4 +112,12 @@ awk -v count="$count" -v victim="$victim" -v threads="$worker_threads" \
     exit bad ? 1 : 0
   }
 ' "$dir/result" "$dir/map_row" "$dir/slots" "$dir/in_flight" "$dir/ledger" || fail=1
+# The map's row counts the executions lost with the killed worker (show's maps line): at least
+# one per element it was inside of, at most one per thread it had.
+lost=$("$reactor" --storage "$db" show "$id" --json | jq -r '.maps[0].interrupted')
+hit=$(wc -l <"$dir/in_flight")
+if ((lost < hit || lost > worker_threads)); then
+  echo "map_recovery: the map counts $lost interrupted executions; $hit to $worker_threads expected" >&2
+  fail=1
+fi
 exit $fail

@@ -201,6 +201,19 @@ stop_worker() {
   for p in "${pids[@]}"; do [[ $p == "$pid" ]] || kept+=("$p"); done
   pids=("${kept[@]}")
 }
+# refused NAME PATTERN ARGS...: `$reactor ARGS` exits 2 and its stderr matches PATTERN.
+refused() {
+  local what=$1 pattern=$2 rc=0
+  shift 2
+  "$reactor" "$@" >"$dir/out" 2>"$dir/err" || rc=$?
+  if [[ $rc -ne 2 ]]; then
+    bad "$what: exit $rc, expected 2 (reactor $*)"
+  elif ! grep -q -- "$pattern" "$dir/err"; then
+    bad "$what: the message does not say '$pattern':"
+    cat "$dir/err" >&2
+  fi
+}
+
 # bad MESSAGE: reports a failed check, naming the test (its script's name), and marks the test
 # failed ($fail) without stopping it, so that one run reports every check that fails.
 fail=0

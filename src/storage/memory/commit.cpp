@@ -85,7 +85,8 @@ bool MemoryBackend::apply_settle(const MapSettle& settle, std::int64_t now) {
     it->second = slot;
   }
   MapRow& m = map->second;
-  const storage::SettleOutcome out = storage::apply_settle(m, before, slot.state);
+  const storage::SettleOutcome out =
+      storage::apply_settle(m, before, slot.state, settle.interrupted);
   if (out.release) {
     const std::string id = element_run_id(m.map_id, *out.release);
     if (auto run = runs_.find(id); run != runs_.end()) {

@@ -51,4 +51,12 @@ Status MemoryBackend::release_lease(const std::string& key, const std::string& o
   return Status::Ok();
 }
 
+Status MemoryBackend::peek_lease(const std::string& key, Lease& out) {
+  std::lock_guard lock(mu_);
+  out = Lease{key, "", 0, 0};
+  auto it = leases_.find(key);
+  if (it != leases_.end() && lease_live(it->second, storage::now_ms(*clock_))) out = it->second;
+  return Status::Ok();
+}
+
 }  // namespace reactor

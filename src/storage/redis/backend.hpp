@@ -52,6 +52,7 @@ class RedisBackend final : public Backend {
                       Duration ttl) override;
   Status release_lease(const std::string& key, const std::string& owner,
                        std::uint64_t token) override;
+  Status peek_lease(const std::string& key, Lease& out) override;
   Status find_orphans(std::size_t limit, std::vector<RunHeaderRow>& out) override;
   Status purge_expired(std::size_t limit, std::size_t& purged) override;
   Status load_map(const std::string& map_id, MapRow& out) override;

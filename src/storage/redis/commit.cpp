@@ -21,7 +21,7 @@ using redis::text;
 namespace {
 
 // The settle section of the commit script's arguments: 0, or 1 and the slot (its map, index and
-// state, then its record).
+// state, its element's lost executions, then its record).
 void append_settle_args(const CommitRequest& c, std::vector<std::string>& args) {
   if (!c.settle) {
     args.emplace_back("0");
@@ -32,6 +32,7 @@ void append_settle_args(const CommitRequest& c, std::vector<std::string>& args) 
   args.push_back(slot.map_id);
   args.push_back(std::to_string(slot.index));
   args.emplace_back(to_string(slot.state));
+  args.push_back(std::to_string(c.settle->interrupted));
   args.push_back(records::encode_slot_record(slot));
 }
 
@@ -56,7 +57,7 @@ std::vector<std::string> commit_args(const CommitRequest& c) {
                                    c.create ? "1" : "0"};
   // + 8 row counts, the prefix that run() puts first, and room for a fetch's
   args.reserve(args.size() + 19 + 9 * c.headers.size() + 2 * c.inputs.size() + 3 * c.steps.size() +
-               3 * c.trace.size() + 6 * c.enqueue.size() + 27 * c.maps.size() + (c.settle ? 4 : 0));
+               3 * c.trace.size() + 6 * c.enqueue.size() + 27 * c.maps.size() + (c.settle ? 5 : 0));
   // Each row's fields appended one by one (an initializer list would copy
   // every body twice).
   args.push_back(std::to_string(c.headers.size()));

@@ -42,4 +42,12 @@ Status RedisBackend::release_lease(const std::string& key, const std::string& ow
              [](const redisReply&) { return Status::Ok(); });
 }
 
+Status RedisBackend::peek_lease(const std::string& key, Lease& out) {
+  return run(ScriptId::kPeekLease, {key}, [&](const redisReply& r) {
+    out = Lease{key, text(element(r, 0)), static_cast<std::uint64_t>(integer(element(r, 1))),
+                integer(element(r, 2))};
+    return Status::Ok();
+  });
+}
+
 }  // namespace reactor

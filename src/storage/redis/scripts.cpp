@@ -24,6 +24,7 @@ const std::map<ScriptId, const char*>& names() {
       {ScriptId::kAcquireLease, "acquire_lease"},
       {ScriptId::kExtendLease, "extend_lease"},
       {ScriptId::kReleaseLease, "release_lease"},
+      {ScriptId::kPeekLease, "peek_lease"},
       {ScriptId::kLoadRun, "load_run"},
       {ScriptId::kLoadHeader, "load_header"},
       {ScriptId::kListRuns, "list_runs"},

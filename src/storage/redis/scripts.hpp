@@ -32,7 +32,8 @@ enum class ScriptId {
   kAcquireLease,           // also the sweepers' window claims
   kExtendLease,
   kReleaseLease,
-  kLoadRun,  // one consistent snapshot of a root run and its children
+  kPeekLease,  // a lease as it stands, taking nothing
+  kLoadRun,    // one consistent snapshot of a root run and its children
   kLoadHeader,
   kListRuns,
   kCountRuns,  // how many roots match a status and a reactor

@@ -204,6 +204,10 @@ class ArgsWriter {
       args_.push_back(std::to_string(value));
     }
   }
+  template <typename T>
+  void optional(std::string_view key, const T& value) {
+    (*this)(key, value);
+  }
 
  private:
   std::vector<std::string>& args_;
@@ -236,6 +240,11 @@ class HashReader {
       auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
       if (ec != std::errc() || end != text.data() + text.size()) wrong(key, text);
     }
+  }
+  // A field added in a later layout: absent, `out` keeps its default.
+  template <typename T>
+  void optional(std::string_view key, T& out) {
+    if (hash_.find(key) != hash_.end()) (*this)(key, out);
   }
 
  private:

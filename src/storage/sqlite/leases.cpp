@@ -83,4 +83,17 @@ Status SqliteBackend::release_lease(const std::string& key, const std::string& o
   });
 }
 
+Status SqliteBackend::peek_lease(const std::string& key, Lease& out) {
+  out = Lease{key, "", 0, 0};
+  return transact(Mode::kRead, "peek_lease", [&](Connection& db) -> Status {
+    Statement st = db.prepare(
+        "SELECT owner, token, expires_at FROM leases WHERE key = ? AND owner IS NOT NULL AND "
+        "expires_at > ?");
+    st.bind(key, now_ms());
+    if (st.step())
+      out = Lease{key, st.text(0), static_cast<std::uint64_t>(st.int64(1)), st.int64(2)};
+    return Status::Ok();
+  });
+}
+
 }  // namespace reactor

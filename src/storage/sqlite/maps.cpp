@@ -90,7 +90,8 @@ Status SqliteBackend::write_maps(Connection& db, const CommitRequest& c, std::in
         "ON CONFLICT(map_id, idx) DO UPDATE SET state = excluded.state, body = excluded.body")
       .bind(slot.map_id, slot.index, std::string(to_string(slot.state)), slot.body)
       .run();
-  const storage::SettleOutcome out = storage::apply_settle(map, before, slot.state);
+  const storage::SettleOutcome out =
+      storage::apply_settle(map, before, slot.state, c.settle->interrupted);
   upsert_map(db, map);
   if (out.release) {
     const std::string id = element_run_id(map.map_id, *out.release);

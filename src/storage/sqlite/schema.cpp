@@ -120,8 +120,11 @@ void maps(Connection& db) {
 // Version 5: runs.deliveries, the deliveries of a run since its last progress, counted by the
 // fetch and cleared by a commit of progress (Delivery::run_deliveries; docs/durability.md).
 // Builds of version 4 would never clear it, so they refuse the file instead.
+// And maps.interrupted: the executions of a map's elements lost with their workers.
 void runs_deliveries(Connection& db) {
-  db.exec("ALTER TABLE runs ADD COLUMN deliveries INTEGER NOT NULL DEFAULT 0");
+  db.exec(
+      "ALTER TABLE runs ADD COLUMN deliveries INTEGER NOT NULL DEFAULT 0;"
+      "ALTER TABLE maps ADD COLUMN interrupted INTEGER NOT NULL DEFAULT 0");
 }
 
 }  // namespace
@@ -132,7 +135,8 @@ const std::vector<Migration>& migrations() {
       {2, "run headers name their steps; untouched steps have no row", &headers_name_their_steps},
       {3, "waiting runs; runs.wake_at, exec_token, exec_worker", &runs_wake_at},
       {4, "run headers count their steps and name none; maps, map_slots", &maps},
-      {5, "runs.deliveries: deliveries since the run's last progress", &runs_deliveries},
+      {5, "runs.deliveries: deliveries since the run's last progress; maps.interrupted",
+       &runs_deliveries},
   };
   return list;
 }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "reactor/reactor.hpp"
 #include "reactor/schema.hpp"
 
 namespace reactor {
@@ -12,6 +13,23 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
+
+// Every error of `v` as "field: message", the way an input error reads.
+std::vector<std::string> errors_of(const Schema& schema, const std::string& field, const Value& v) {
+  std::vector<FieldError> errors;
+  schema.validate(field, v, errors);
+  std::vector<std::string> out;
+  for (const FieldError& e : errors) out.push_back(e.field + ": " + e.message);
+  return out;
+}
+
+Schema traveller() {
+  return object().properties({
+      {"email", string().min_length(3)},
+      {"age", integer().min(0).optional()},
+      {"seat", string().default_value("any")},
+  });
+}
 
 std::vector<std::string> messages(const Schema& schema, const Value& v) {
   std::vector<FieldError> errors;
@@ -191,6 +209,149 @@ TEST(SchemaTest, PresenceFlags) {
   EXPECT_FALSE(string().is_redacted());
   EXPECT_TRUE(string().redacted().is_redacted());
   EXPECT_EQ(integer().type(), ValueType::kInteger);
+}
+
+TEST(SchemaTest, ArrayOfObjectsNamesTheMissingMember) {
+  const Value travellers = Value::parse(R"([
+    {"email": "ann@x"}, {"email": "bob@x", "age": 40}, {"age": 7}
+  ])");
+  EXPECT_THAT(errors_of(array().items(traveller()), "travellers", travellers),
+              ElementsAre("travellers[2].email: is missing"));
+}
+
+TEST(SchemaTest, WrongTypeDeepInsideNamesItsPath) {
+  const Schema line = object().properties({{"sku", string()}, {"qty", integer().min(1)}});
+  const Schema order = object().properties({{"lines", array().min_length(1).items(line)}});
+  const Value v = Value::parse(R"({"lines": [{"sku": "a", "qty": 1}, {"sku": 5, "qty": 0}]})");
+  EXPECT_THAT(errors_of(order, "order", v), ElementsAre("order.lines[1].sku: must be a string",
+                                                        "order.lines[1].qty: must be at least 1"));
+  // A present null is a value, checked like any other.
+  EXPECT_THAT(errors_of(traveller(), "t", Value::parse(R"({"email": null})")),
+              ElementsAre("t.email: must be a string"));
+}
+
+TEST(SchemaTest, OptionalMembersMayBeAbsentAndUnknownMembersAreAllowed) {
+  EXPECT_THAT(errors_of(traveller(), "t", Value::parse(R"({"email": "ann@x"})")), IsEmpty());
+  EXPECT_THAT(errors_of(traveller(), "t", Value::parse(R"({"email": "ann@x", "pet": "cat"})")),
+              IsEmpty());
+  // An optional member that is present is still checked.
+  EXPECT_THAT(errors_of(traveller(), "t", Value::parse(R"({"email": "ann@x", "age": -1})")),
+              ElementsAre("t.age: must be at least 0"));
+}
+
+TEST(SchemaTest, ItemsAndPropertiesOnTheWrongKindGiveTheTypeErrorOnly) {
+  EXPECT_THAT(errors_of(array().items(integer()), "f", Value::object()),
+              ElementsAre("f: must be an array"));
+  EXPECT_THAT(errors_of(array().items(integer()), "f", Value(3)),
+              ElementsAre("f: must be an array"));
+  EXPECT_THAT(errors_of(traveller(), "f", Value::array({1})), ElementsAre("f: must be an object"));
+  EXPECT_THAT(errors_of(traveller(), "f", Value("x")), ElementsAre("f: must be an object"));
+  // On any(), each applies to the kind it is meaningful for.
+  const Schema loose = any().items(integer()).properties({{"id", integer()}});
+  EXPECT_THAT(errors_of(loose, "f", Value("x")), IsEmpty());
+  EXPECT_THAT(errors_of(loose, "f", Value::array({"a"})), ElementsAre("f[0]: must be an integer"));
+  EXPECT_THAT(errors_of(loose, "f", Value::object()), ElementsAre("f.id: is missing"));
+}
+
+TEST(SchemaTest, NestedArraysNameEveryIndex) {
+  const Schema matrix = array().items(array().items(integer()).length(2, 2));
+  EXPECT_THAT(errors_of(matrix, "matrix", Value::parse("[[1, 2], [3, 4]]")), IsEmpty());
+  EXPECT_THAT(
+      errors_of(matrix, "matrix", Value::parse(R"([[1, 2], ["a", 4], [5]])")),
+      ElementsAre("matrix[1][0]: must be an integer", "matrix[2]: length must be at least 2"));
+}
+
+TEST(SchemaTest, ParentPredicatesAndNestedErrorsAreAllReported) {
+  const Schema s = array().min_length(3).items(integer());
+  EXPECT_THAT(errors_of(s, "f", Value::parse(R"([1, "x"])")),
+              ElementsAre("f: length must be at least 3", "f[1]: must be an integer"));
+}
+
+TEST(SchemaTest, ParentCheckRunsOnlyWhenNestedValuesPass) {
+  int calls = 0;
+  const Schema s = object()
+                       .properties({{"n", integer()}})
+                       .check([&calls](const Value& v) -> std::optional<std::string> {
+                         ++calls;
+                         if (v["n"].get<int>() > 9) return "n must be small";
+                         return std::nullopt;
+                       });
+  EXPECT_THAT(errors_of(s, "f", Value::parse(R"({"n": "x"})")),
+              ElementsAre("f.n: must be an integer"));
+  EXPECT_EQ(calls, 0);
+  EXPECT_THAT(errors_of(s, "f", Value::parse(R"({"n": 10})")), ElementsAre("f: n must be small"));
+  EXPECT_EQ(calls, 1);
+}
+
+TEST(SchemaTest, MemberNamesThatReadAsPathsAreQuoted) {
+  const Schema s = object().properties({{"content.type", string()}, {"", integer()}});
+  EXPECT_THAT(errors_of(s, "headers", Value::object()),
+              ElementsAre(R"(headers["content.type"]: is missing)", R"(headers[""]: is missing)"));
+}
+
+TEST(SchemaTest, MemberListedTwiceIsRejectedWhenDeclared) {
+  EXPECT_THROW(object().properties({{"a", integer()}, {"a", string()}}), std::invalid_argument);
+}
+
+TEST(SchemaTest, NestedMessagesNeverContainTheValue) {
+  const std::string secret = "s3cr3t-t0k3n";
+  const Schema s = array().items(object().properties(
+      {{"token", string().min_length(100).pattern("^x$").one_of({"a"})}, {"pin", integer()}}));
+  std::vector<FieldError> errors;
+  s.validate("creds",
+             Value::parse(R"([{"token": ")" + secret + R"(", "pin": ")" + secret + R"("}])"),
+             errors);
+  ASSERT_EQ(errors.size(), 4u);
+  for (const FieldError& e : errors) {
+    EXPECT_EQ(e.message.find(secret), std::string::npos) << e.message;
+    EXPECT_EQ(e.field.find(secret), std::string::npos) << e.field;
+  }
+}
+
+TEST(SchemaTest, CopiesShareNestedSchemasAndAccessorsReadThem) {
+  Schema original = array().items(traveller());
+  const Schema copy = original;
+  original.items(integer());  // replaces the original's element schema, not the copy's
+  ASSERT_NE(copy.item_schema(), nullptr);
+  EXPECT_EQ(copy.item_schema()->type(), ValueType::kObject);
+  EXPECT_EQ(original.item_schema()->type(), ValueType::kInteger);
+  const Schema::Members& members = copy.item_schema()->members();
+  ASSERT_EQ(members.size(), 3u);
+  EXPECT_EQ(members[0].first, "email");
+  EXPECT_FALSE(members[0].second.is_optional());
+  EXPECT_TRUE(members[1].second.is_optional());
+  EXPECT_EQ(string().item_schema(), nullptr);
+  EXPECT_THAT(string().members(), IsEmpty());
+}
+
+// The example of docs/concepts.md ("Nested inputs"): the path in FieldError::field is what the
+// run's error message shows.
+TEST(SchemaTest, NestedInputErrorReadsInTheRunError) {
+  Definition trip = Builder("Trip")
+                        .input("travellers", array().min_length(1).items(object().properties({
+                                                 {"email", string().pattern(R"(.+@.+)")},
+                                                 {"age", integer().min(0).optional()},
+                                             })))
+                        .input("matrix", array().items(array().items(integer())).optional())
+                        .step("book", [](const Args& a) { return Success(a["travellers"].size()); })
+                        .build();
+
+  Engine engine;
+  RunResult r = engine.run(trip, Value::parse(R"({
+    "travellers": [{"email": "ann@x"}, {"email": "bob@x", "age": 40}, {"age": 7}],
+    "matrix": [[1, 2], ["3"]]
+  })"));
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->kind, ErrorKind::kInputInvalid);
+  EXPECT_THAT(r.error->validation_errors,
+              ElementsAre(FieldError{"travellers[2].email", "is missing"},
+                          FieldError{"matrix[1][0]", "must be an integer"}));
+  EXPECT_EQ(r.error->message,
+            "invalid inputs: travellers[2].email: is missing; matrix[1][0]: must be an integer");
+
+  r = engine.run(trip, Value::parse(R"({"travellers": [{"email": "ann@x", "age": 30}]})"));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r.value["book"], 1);
 }
 
 TEST(SchemaTest, FieldErrorJsonRoundTrip) {

@@ -417,3 +417,117 @@ TEST(TestingHeader, AMockOfAnAsyncStepIsTheBodyItsJobRuns) {
   EXPECT_EQ(r.step("notify")->result, "mocked");
   EXPECT_EQ(r.step("notify")->status, StepStatus::kCompleted);
 }
+
+namespace {
+
+// A trip: book, then a fan-out map of ticket emails (one element per traveller), then an
+// invoice unit whose render a test may mock. Each email is undone, so a failure after them
+// lists their undos.
+Definition trip(std::atomic<int>& emails) {
+  const Definition email =
+      Builder("Trip.ticket")
+          .input("who", string())
+          .step("email",
+                [&emails](const Args& a) {
+                  ++emails;
+                  return Success("sent to " + a.get<std::string>("who"));
+                })
+          .argument("who", input("who"))
+          .undo([](const Value&, const Args&, StepContext&) { return Success(); })
+          .returns("email")
+          .build();
+  const Definition invoice = Builder("Trip.invoice")
+                                 .step("render", [](const Args&) { return Success("pdf"); })
+                                 .returns("render")
+                                 .build();
+  return Builder("Trip")
+      .step("book",
+            [](const Args&) {
+              return Success(Value::array({"ann", "bob"}));
+            })
+      .undo([](const Value&, const Args&, StepContext&) { return Success(); })
+      .map("tickets", email)
+      .source(result("book"))
+      .argument("who", element("tickets"))
+      .fan_out(2)
+      .async_reactor("invoice", invoice)
+      .wait_for("tickets")
+      .step("close", [](const Args& a) { return Success(a["invoice"]); })
+      .argument("invoice", result("invoice"))
+      .returns("close")
+      .build();
+}
+
+// The same TestRun, in-process or durable.
+TestRun trip_run(std::atomic<int>& emails, bool durable) {
+  TestRun t(trip(emails));
+  if (durable) t.durable();
+  return t;
+}
+
+}  // namespace
+
+// One path syntax in both modes (issue 23, item 1): a map's step ("tickets/email", every
+// element), one element's ("tickets[1]/email") and a unit's step ("invoice/render").
+TEST(TestingHeader, FailAtTakesTheSamePathsInProcessAndDurable) {
+  for (const bool durable : {false, true}) {
+    SCOPED_TRACE(durable ? "durable" : "in-process");
+    std::atomic<int> emails{0};
+    RunResult one = trip_run(emails, durable).fail_at("tickets[1]/email", "bounced").run();
+    EXPECT_THAT(one, HasStatus(RunStatus::kFailed));
+    ASSERT_TRUE(one.error);
+    EXPECT_EQ(one.error->message, "bounced");
+    EXPECT_EQ(emails.load(), 1);  // element 0 sent, element 1 forced to fail
+
+    emails = 0;
+    RunResult every = trip_run(emails, durable).fail_at("tickets/email", "bounced").run();
+    EXPECT_THAT(every, HasStatus(RunStatus::kFailed));
+    EXPECT_EQ(emails.load(), 0);
+
+    emails = 0;
+    RunResult mocked = trip_run(emails, durable)
+                           .mock_step("invoice/render", [](const Args&) { return Success("mock"); })
+                           .run();
+    EXPECT_THAT(mocked, HasStatus(RunStatus::kCompleted));
+    EXPECT_EQ(mocked.value, "mock");
+    EXPECT_EQ(emails.load(), 2);
+  }
+}
+
+// A path that names no step is an error when it is given, naming it and the nearest real one.
+TEST(TestingHeader, APathThatNamesNoStepIsRefusedWithTheNearestOne) {
+  std::atomic<int> emails{0};
+  for (const char* path :
+       {"tickets/emial", "ticket[1]/email", "tickets[x]/email", "book[0]/email", "tickets[1]"}) {
+    SCOPED_TRACE(path);
+    try {
+      TestRun(trip(emails)).fail_at(path);
+      ADD_FAILURE() << "accepted";
+    } catch (const std::invalid_argument& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find(std::string("no step '") + path + "' in Trip"), std::string::npos)
+          << what;
+      EXPECT_NE(what.find("the nearest is '"), std::string::npos) << what;
+    }
+  }
+  try {
+    TestRun(trip(emails)).mock_step("tickets/emial", [](const Args&) { return Success(); });
+    ADD_FAILURE() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("the nearest is 'tickets/email'"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_NO_THROW(TestRun(trip(emails)).fail_at("invoice[0]/render").fail_at("tickets[0]/email"));
+}
+// The owner's trace lists what its elements undid, in-process and durable alike (issue 23, item
+// 4): a test's expected rollback carries over from one mode to the other.
+TEST(TestingHeader, ElementUndosAreInTheOwnersTraceInBothModes) {
+  for (const bool durable : {false, true}) {
+    SCOPED_TRACE(durable ? "durable" : "in-process");
+    std::atomic<int> emails{0};
+    RunResult r = trip_run(emails, durable).fail_at("close", "nope").run();
+    EXPECT_THAT(r, HasStatus(RunStatus::kFailed));
+    const std::string trace = r.trace_summary();
+    EXPECT_TRUE(trace.ends_with("; undid tickets[1]/email, tickets[0]/email, book")) << trace;
+  }
+}

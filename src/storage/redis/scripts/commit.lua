@@ -25,7 +25,8 @@
 --                        at once; a run with no job gets this one (the sweeper's recovery)
 --               maps    (the number of fields k, then k field name/value pairs: MapRow's
 --                        field list, map_id first): each row upserted whole
---               settle  (0 or 1 of map id, index, slot state, slot record): includes/maps
+--               settle  (0 or 1 of map id, index, slot state, the element's lost executions,
+--                        slot record): includes/maps
 -- The body reads them as A (ARGV, as a local). commit_then_fetch runs this script whole inside
 -- a function whose ARGV is its commit's slice of the arguments.
 -- Returns 1 when applied (or applied before under this nonce), 0 when fenced out, and the id of
@@ -199,8 +200,8 @@ for _ = 1, rows() do
   upsert_map({take(2 * k)})
 end
 if rows() == 1 then
-  local map_id, index, state, record = take(4)
-  settle(map_id, index, state, record, wakeups)
+  local map_id, index, state, interrupted, record = take(5)
+  settle(map_id, index, state, record, wakeups, tonumber(interrupted))
 end
 send_wakeups(wakeups)
 if ack_job ~= '' then ack(ack_job, ack_owner) end

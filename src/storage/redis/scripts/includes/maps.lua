@@ -84,7 +84,7 @@ local MAP_FIELDS = {'total', 'atomic', 'state', 'released', 'done', 'failed', 'u
 -- failure of an atomic map, release the next element, and settle the map once every released
 -- element has reported. A slot written again in another state moves it between the failed and
 -- undone counts only. A map that does not exist (purged with its owner) takes nothing.
-local function settle(map_id, index, state, record, wakeups)
+local function settle(map_id, index, state, record, wakeups, interrupted)
   local v = redis.call('HMGET', map_key(map_id), unpack(MAP_FIELDS))
   if not v[1] then return end
   local m = {map_id = map_id, total = tonumber(v[1]), atomic = v[2] == '1', state = v[3],
@@ -107,6 +107,7 @@ local function settle(map_id, index, state, record, wakeups)
   end
   m.done = add32(m.done, 1)
   count(m, state, 1)
+  if interrupted > 0 then redis.call('HINCRBY', map_key(map_id), 'interrupted', interrupted) end
   if state == SLOT_FAILED and m.atomic and m.state == MAP_RUNNING then m.state = MAP_FAILING end
   local release
   if m.state == MAP_RUNNING and m.released < m.total then
