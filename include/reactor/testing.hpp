@@ -91,8 +91,10 @@ class TestRun {
     static_assert(StepFunction<F>, REACTOR_STEP_FUNCTION_MESSAGE("TestRun::mock_step(path, fn)"));
     if constexpr (std::is_invocable_r_v<StepResult, F&, const Args&, StepContext&>) {
       return override_at(path, RunFn(std::move(fn)));
-    } else {
+    } else if constexpr (std::is_invocable_r_v<StepResult, F&, const Args&>) {
       return override_at(path, [f = std::move(fn)](const Args& a, StepContext&) { return f(a); });
+    } else {
+      return *this;  // the static_assert above said why
     }
   }
 
