@@ -28,11 +28,15 @@ class Registry {
   // reactor's queue, which the workers serving it fetch from. `name` itself
   // when it is unknown.
   std::string home_of(const std::string& name) const;
+  // Whether the step at `path` ("invoice", "payment/invoice", "m[3]/notify") of a run of
+  // `reactor` is an async unit (reactor/definition.hpp, step paths). False for a reactor or a
+  // path it does not know.
+  bool is_async_unit(const std::string& reactor, const std::string& path) const;
 
  private:
   mutable std::shared_mutex mu_;
   std::map<std::string, Definition> by_name_;
-  std::map<std::string, Definition> parts_;  // element reactors, by name
+  std::map<std::string, Definition> parts_;   // element reactors, by name
   std::map<std::string, std::string> homes_;  // element reactor -> reactor registered with it
 };
 

@@ -61,6 +61,12 @@ std::string Registry::home_of(const std::string& name) const {
   return it == homes_.end() ? name : it->second;
 }
 
+bool Registry::is_async_unit(const std::string& reactor, const std::string& path) const {
+  const std::optional<Definition> def = find(reactor);
+  const StepSpec* step = def ? find_step_path(*def, without_indices(path)) : nullptr;
+  return step != nullptr && step->kind == StepKind::kAsync;
+}
+
 std::vector<std::string> Registry::names() const {
   std::shared_lock lock(mu_);
   std::vector<std::string> out;

@@ -37,6 +37,15 @@ DeliveryOutcome committed(const Status& s, DeliveryOutcome if_ok) {
   return s.ok() ? if_ok : DeliveryOutcome::kBackendError;
 }
 
+// `run` as its element of a fan-out map, when its id says it is one (its record may be unread).
+void tie_to_its_map(Run& run) {
+  std::string map_id;
+  std::uint32_t index = 0;
+  if (!run.element_of && parse_element_run_id(run.id, map_id, index)) {
+    run.element_of = ElementOf{map_id, index};
+  }
+}
+
 // A terminal record for a run this process cannot execute. Cannot throw: the record writer
 // never does, and if making the header fails even so (memory), the job is left to its next
 // delivery rather than the worker taken down.
@@ -50,11 +59,7 @@ DeliveryOutcome fail_run(DurableEnv& env, const Writer& w, Run run, ErrorKind ki
     CommitRequest c = w.fenced();
     c.headers.push_back(records::encode_header(run, env.expiry_ms()));
     // A map's element fails only its slot: its map settles without it all the same.
-    std::string map_id;
-    std::uint32_t index = 0;
-    if (!run.element_of && parse_element_run_id(run.id, map_id, index)) {
-      run.element_of = ElementOf{map_id, index};
-    }
+    tie_to_its_map(run);
     c.settle = settle_of(run);
     w.finish_with(c);
     return committed(env.backend.commit(c), DeliveryOutcome::kFailedRun);
@@ -134,16 +139,6 @@ DeliveryOutcome fail_unreadable(DurableEnv& env, const Delivery& d, const Writer
   return fail_run(env, w, std::move(header), ErrorKind::kCorruptRecord, why.message());
 }
 
-// The slot a run that is an element of a fan-out map fills when it ends, failed with `error`:
-// its map settles without it all the same.
-std::optional<MapSettle> failed_slot(const std::string& run_id, const RunError& error) {
-  std::string map_id;
-  std::uint32_t index = 0;
-  if (!parse_element_run_id(run_id, map_id, index)) return std::nullopt;
-  MapSlotRow slot{map_id, index, SlotState::kFailed, records::encode_value(Value(error))};
-  return MapSettle{std::move(slot)};
-}
-
 // Sets the run aside as quarantined, reading nothing of it (decoding it may be what crashed):
 // its header row as the fetch found it, its status alone changed, and its job acknowledged.
 DeliveryOutcome quarantine(DurableEnv& env, const Delivery& d, const Writer& w,
@@ -158,8 +153,13 @@ DeliveryOutcome quarantine(DurableEnv& env, const Delivery& d, const Writer& w,
     header.exec_worker = env.worker_id;
     c.headers.push_back(std::move(header));
   }
-  c.settle = failed_slot(d.job.spec.run_id,
-                         engine_error(ErrorKind::kPoisonDelivery, d.job.spec.reactor, why));
+  // An element's slot is filed failed, so its map settles: the run as far as its job names it.
+  Run shell;
+  shell.id = d.job.spec.run_id;
+  shell.status = RunStatus::kQuarantined;
+  shell.error = engine_error(ErrorKind::kPoisonDelivery, d.job.spec.reactor, why);
+  tie_to_its_map(shell);
+  c.settle = settle_of(shell);
   w.finish_with(c);
   return committed(env.backend.commit(c), DeliveryOutcome::kFailedRun);
 }
@@ -232,10 +232,7 @@ void replan(Run& run, const Definition& def) {
 bool is_unit_run(const Registry& registry, const Run& run) {
   if (!run.element_of) return false;
   const std::string& map_id = run.element_of->map_id;
-  const std::optional<Definition> owner = registry.find(registry.home_of(run.reactor));
-  if (!owner) return false;
-  const StepSpec* step = find_step_path(*owner, map_id.substr(map_id.find(':') + 1));
-  return step != nullptr && step->kind == StepKind::kAsync;
+  return registry.is_async_unit(registry.home_of(run.reactor), map_id.substr(map_id.find(':') + 1));
 }
 
 // An async unit whose run ended before the unit started — a reader gave up waiting and the run

@@ -36,10 +36,6 @@ RunResult existing(DurableEnv& env, const Definition& def, Run asked, const Stat
       why.message() + (s.code() == StatusCode::kNotFound ? "" : "; " + s.to_string()));
 }
 
-}  // namespace
-
-namespace {
-
 // Whether `d` (or a reactor it composes) dispatches an async unit: the work only a worker does
 // that a caller may wait for.
 bool has_async_units(const DefinitionData& d) {

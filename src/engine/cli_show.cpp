@@ -28,25 +28,6 @@ struct MapsOfRun {
   bool is_unit = false;  // the element is an async unit's run
 };
 
-// Whether the step at `path` ("invoice", "payment/invoice", "m[3]/notify") of a run of `reactor`
-// is an async unit, as the registry defines it. False when the registry does not know it.
-bool is_async_unit(const Registry& registry, const std::string& reactor, const std::string& path) {
-  std::optional<Definition> def = registry.find(reactor);
-  if (!def) return false;
-  std::shared_ptr<const DefinitionData> at = def->data();
-  for (std::size_t begin = 0;;) {
-    const std::size_t end = path.find('/', begin);
-    std::string name = path.substr(begin, end == std::string::npos ? end : end - begin);
-    name = name.substr(0, name.find('['));
-    const StepSpec* step = Definition(at).find_step(name);
-    if (step == nullptr) return false;
-    if (end == std::string::npos) return step->kind == StepKind::kAsync;
-    if (!step->child) return false;
-    at = step->child;
-    begin = end + 1;
-  }
-}
-
 // The worker that last ran step `path`, as the trace says ("" in process). An element's or a
 // unit's run traces its steps under its own path ("invoice[0]/render" for step "render").
 std::string ran_on(const RunResult& r, const std::string& path) {
@@ -64,7 +45,7 @@ std::string ran_on(const RunResult& r, const std::string& path) {
 void sort_units(Engine& engine, const RunResult& r, MapsOfRun& out) {
   std::vector<MapProgress> maps;
   for (MapProgress& m : out.maps) {
-    if (!is_async_unit(engine.registry(), r.reactor, m.step)) {
+    if (!engine.registry().is_async_unit(r.reactor, m.step)) {
       maps.push_back(std::move(m));
       continue;
     }
@@ -76,7 +57,7 @@ void sort_units(Engine& engine, const RunResult& r, MapsOfRun& out) {
   }
   out.maps = std::move(maps);
   if (out.element) {
-    out.is_unit = is_async_unit(engine.registry(), out.element->owner_reactor, out.element->step);
+    out.is_unit = engine.registry().is_async_unit(out.element->owner_reactor, out.element->step);
   }
 }
 

@@ -5,30 +5,24 @@
 //   SIGSEGV, as a user's bug there would, in every worker that delivers the owner's resume.
 // - Echo: one step, to show that other runs go on.
 // - Receipt (the cli_async_wait test, issue 23): reserve, then an async_step bill that close
-//   reads; each appends "S|U <idempotency key> <pid>" to $REACTOR_LEDGER as the examples do.
-#include <fcntl.h>
-#include <unistd.h>
-
+//   reads; each appends "S|U <idempotency key> <pid>" to the examples' ledger ($REACTOR_LEDGER).
 #include <csignal>
 #include <cstdlib>
 #include <reactor/cli.hpp>
 #include <reactor/reactor.hpp>
 #include <string>
 
+#include "order_saga/order_saga.hpp"
+
 using namespace reactor;
 
 namespace {
 
-// One line of evidence per side effect, appended whole (O_APPEND), as the examples' ledger does.
+// One line of evidence per side effect, in the examples' ledger ($REACTOR_LEDGER).
 void ledger(char kind, const StepContext& ctx) {
-  const char* path = std::getenv("REACTOR_LEDGER");
-  if (path == nullptr) return;
-  const std::string line =
-      std::string(1, kind) + " " + ctx.idempotency_key() + " " + std::to_string(::getpid()) + "\n";
-  const int fd = ::open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
-  if (fd < 0) return;
-  (void)!::write(fd, line.data(), line.size());
-  ::close(fd);
+  static const char* path = std::getenv("REACTOR_LEDGER");
+  static const examples::Ledger kLedger(path != nullptr ? path : "");
+  kLedger.append(kind, ctx.idempotency_key());
 }
 
 Definition receipt() {
