@@ -60,11 +60,13 @@ struct MapProgress {
   std::uint32_t total = 0;     // elements
   std::uint32_t released = 0;  // handed to the queue so far
   // Elements that reported (completed, failed or halted), rolled back ones
-  // included; of those, the ones that failed, and the completed ones rolled
-  // back since.
+  // included, and those cancelled; of those, the ones that failed, the
+  // completed ones rolled back since, and the ones that never ran because the
+  // owner was failing before a worker started them (cancelled).
   std::uint32_t done = 0;
   std::uint32_t failed = 0;
   std::uint32_t undone = 0;
+  std::uint32_t cancelled = 0;
   // Executions of the elements' steps lost with their workers and run again.
   std::uint32_t interrupted = 0;
 

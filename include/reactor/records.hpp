@@ -146,23 +146,31 @@ struct MapRow {
   std::uint32_t done = 0;
   std::uint32_t failed = 0;
   std::uint32_t undone = 0;
+  // Of the slots present, the elements filed as never run because their owner ended first
+  // (SlotState::kCancelled).
+  std::uint32_t cancelled = 0;
   // Executions of its elements' steps lost with their workers and run again (each element's
   // StepRecord::interrupted, added by the settle that files its slot).
   std::uint32_t interrupted = 0;
 };
 
-enum class SlotState { kCompleted, kFailed, kHalted, kUndone };
+// kCancelled: the element never ran — its owner was failing or halting before a worker started
+// it (FanOut::cancel) —, its body the error its run was failed with (owner_ended).
+enum class SlotState { kCompleted, kFailed, kHalted, kUndone, kCancelled };
 const char* to_string(SlotState s);
 SlotState slot_state_from_string(const std::string& s);
 
 // What element `index` of a map came to: its value (completed), its run's
-// error as JSON (failed), its Halt reason (halted). An undone slot keeps the
-// value it had.
+// error as JSON (failed, cancelled), its Halt reason (halted). An undone slot
+// keeps the value it had.
 struct MapSlotRow {
   std::string map_id;
   std::uint32_t index = 0;
   SlotState state = SlotState::kCompleted;
   std::string body;  // JSON text
+  // The element run's executions lost with their workers (its steps' interrupted, summed): added
+  // to the map's count when the slot is new; the owner copies their trace events into its own.
+  std::uint32_t interrupted = 0;
 };
 
 // The run id of element `index` of map `map_id`, and back: false when `run_id`
@@ -179,11 +187,12 @@ bool parse_element_run_id(const std::string& run_id, std::string& map_id, std::u
 // and sets the owner's wake_at to now (a `waiting` owner whose resume job is
 // lost is then found by the sweeper). A slot written again changes no count:
 // a map is settled once, its owner resumed once.
+//
+// A new cancelled slot stops the map releasing elements (as an atomic map's failure does), and
+// one of the next element to release counts as released: the map settles once the elements
+// already out have reported.
 struct MapSettle {
   MapSlotRow slot;
-  // The element run's executions lost with their workers (its steps' interrupted, summed):
-  // added to the map's count when the slot is new.
-  std::uint32_t interrupted = 0;
 };
 
 }  // namespace reactor

@@ -66,9 +66,9 @@ class Schema {
   // included, must meet its schema. Members not listed are allowed and not checked. Replaces an
   // earlier properties(); throws std::invalid_argument if a name is listed twice.
   //
-  // Nested defaults are not filled in (only an input's own default is; a member's default only
-  // makes it optional), and redacted() on a member or an element masks nothing: redact the whole
-  // input instead. Messages never quote a value, at any depth.
+  // A member's default_value() is filled in when the member is absent, as an input's is
+  // (fill_defaults), and a redacted() member or element is masked wherever its input would be
+  // (mask). Messages never quote a value, at any depth.
   Schema& properties(Members members);
 
   // Presence (meaningful for inputs): absent optional inputs are simply not
@@ -87,6 +87,14 @@ class Schema {
   const Schema* item_schema() const { return items_.get(); }
   // The members set by properties(), empty when none.
   const Members& members() const;
+
+  // Fills in the default_value() of every absent member of `v`, at every depth the schema
+  // nests (properties() of objects, items() of arrays); a value not of the type a nested schema
+  // is for is left as it is. Validation comes after, so a default is checked like a given value.
+  void fill_defaults(Value& v) const;
+  // A copy of `v` with what is redacted() replaced by "[REDACTED]": `v` itself, or its redacted
+  // members and elements at every depth the schema nests.
+  Value mask(const Value& v) const;
 
   // Appends one FieldError per broken rule of `v` (a present value), nested values included;
   // a nested error's FieldError::field is its path from `field`. Recurses only as deep as the

@@ -13,12 +13,15 @@ std::vector<FieldError> validate_inputs(const DefinitionData& def, Value& inputs
     auto it = inputs.find(in.name);
     if (it == inputs.end()) {
       if (in.schema.default_val()) {
-        inputs[in.name] = *in.schema.default_val();
+        Value filled = *in.schema.default_val();
+        in.schema.fill_defaults(filled);
+        inputs[in.name] = std::move(filled);
       } else if (!in.schema.is_optional()) {
         errors.push_back({in.name, "is missing"});
       }
       continue;
     }
+    in.schema.fill_defaults(*it);
     in.schema.validate(in.name, *it, errors);
   }
   for (auto it = inputs.begin(); it != inputs.end(); ++it) {
@@ -33,7 +36,7 @@ Value redact_inputs(const DefinitionData& def, const Value& inputs) {
   Value out = inputs;
   if (!out.is_object()) return out;
   for (const auto& in : def.inputs) {
-    if (in.schema.is_redacted() && out.contains(in.name)) out[in.name] = "[REDACTED]";
+    if (auto it = out.find(in.name); it != out.end()) *it = in.schema.mask(*it);
   }
   return out;
 }

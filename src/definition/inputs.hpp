@@ -9,11 +9,13 @@
 
 namespace reactor {
 
-// Applies defaults to `inputs` and returns every field error (empty: valid).
+// Applies defaults to `inputs`, nested members' included, and returns every field error (empty:
+// valid).
 // Undeclared inputs are errors too: a typo must not pass silently.
 std::vector<FieldError> validate_inputs(const DefinitionData& def, Value& inputs);
 
-// A copy of `inputs` with every redacted field replaced by "[REDACTED]".
+// A copy of `inputs` with every redacted field — an input, or a member or element of one —
+// replaced by "[REDACTED]".
 Value redact_inputs(const DefinitionData& def, const Value& inputs);
 
 // "amount: must be at least 1; order_id: is missing"

@@ -253,4 +253,36 @@ void Schema::validate_nested(const std::string& field, const Value& v,
   }
 }
 
+void Schema::fill_defaults(Value& v) const {
+  if (items_ && v.is_array()) {
+    for (Value& element : v) items_->fill_defaults(element);
+  }
+  if (properties_ && v.is_object()) {
+    for (const auto& [name, member] : *properties_) {
+      auto it = v.find(name);
+      if (it != v.end()) {
+        member.fill_defaults(*it);
+      } else if (member.default_val()) {
+        Value filled = *member.default_val();
+        member.fill_defaults(filled);
+        v[name] = std::move(filled);
+      }
+    }
+  }
+}
+
+Value Schema::mask(const Value& v) const {
+  if (redacted_) return Value("[REDACTED]");
+  Value out = v;
+  if (items_ && out.is_array()) {
+    for (Value& element : out) element = items_->mask(element);
+  }
+  if (properties_ && out.is_object()) {
+    for (const auto& [name, member] : *properties_) {
+      if (auto it = out.find(name); it != out.end()) *it = member.mask(*it);
+    }
+  }
+  return out;
+}
+
 }  // namespace reactor

@@ -207,16 +207,6 @@ DeliveryOutcome put_back_until(DurableEnv& env, const Delivery& d, const std::st
   return committed(hand_back(env, d, owner, delay), DeliveryOutcome::kSuspended);
 }
 
-bool any_step_executed(const Run& run) {
-  if (run.status == RunStatus::kRollingBack || run.status == RunStatus::kWaiting) return true;
-  for (const StepRecord& step : run.steps) {
-    if (step.status != StepStatus::kPending || step.attempts > 0 || !step.children.empty()) {
-      return true;
-    }
-  }
-  return false;
-}
-
 // The run as `def` would have created it, with its id, inputs and times: its inputs are
 // validated again when it starts (pending), against the definition it now runs on.
 void replan(Run& run, const Definition& def) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "base/run_errors.hpp"
 #include "reactor/limits.hpp"
 #include "records/codec.hpp"
 #include "records/run_rows.hpp"
@@ -13,6 +14,8 @@ namespace {
 
 // Element runs created per commit: one commit stays short for the other writers of the store.
 constexpr std::uint32_t kElementsPerCommit = 256;
+// Slots read per request while looking for the elements to cancel.
+constexpr std::uint32_t kSlotPage = 256;
 
 // The executions of `run`'s steps (its composed children's too) lost with their workers.
 std::uint32_t lost_executions(const Run& run) {
@@ -45,7 +48,8 @@ std::optional<MapSettle> settle_of(const Run& run) {
       slot.state = SlotState::kCompleted;
       slot.body = records::encode_value(run.value);
   }
-  return MapSettle{std::move(slot), lost_executions(run)};
+  slot.interrupted = lost_executions(run);
+  return MapSettle{std::move(slot)};
 }
 
 DurableFanOut::DurableFanOut(DurableEnv& env, const Writer& owner, const Run& root)
@@ -155,6 +159,25 @@ Status DurableFanOut::take_element(const std::string& id, Lease& lease) {
   }
 }
 
+// Element run `id` as its definition reads it, for the owner to roll it back or cancel it.
+Status DurableFanOut::load_element(const std::string& id, Run& run,
+                                   std::optional<Definition>& def) {
+  StoredRun stored;
+  Status s = env_.backend.load_run(id, stored);
+  if (s.ok()) s = records::decode_run(stored, run);
+  if (!s.ok()) return s;
+  def = env_.registry.find(run.reactor);
+  if (!def || def->fingerprint() != run.fingerprint) {
+    return Status::Unavailable("element run " + id + " cannot be rolled back here: reactor '" +
+                               run.reactor + "' is not registered as it ran");
+  }
+  records::name_steps(run, *def->data());
+  if (auto why = records::run_shape_error(run, *def->data(), env_.options.max_value_bytes)) {
+    return Status::Corruption(*why);
+  }
+  return Status::Ok();
+}
+
 // Rolls element `index` back as its own run would: its completed steps undone newest first, each
 // committed under its lease, and the last commit files its slot undone.
 Status DurableFanOut::roll_back(const std::string& map_id, std::uint32_t index,
@@ -164,22 +187,9 @@ Status DurableFanOut::roll_back(const std::string& map_id, std::uint32_t index,
   Lease lease;
   if (Status s = take_element(id, lease); !s.ok()) return s;
   Writer w{env_, lease, std::nullopt, ""};
-  StoredRun stored;
   Run run;
-  Status s = env_.backend.load_run(id, stored);
-  if (s.ok()) s = records::decode_run(stored, run);
-  std::optional<Definition> def = env_.registry.find(run.reactor);
-  if (s.ok() && (!def || def->fingerprint() != run.fingerprint)) {
-    s = Status::Unavailable("element run " + id + " cannot be rolled back here: reactor '" +
-                            run.reactor + "' is not registered as it ran");
-  }
-  if (s.ok()) records::name_steps(run, *def->data());
-  if (s.ok()) {
-    if (auto why = records::run_shape_error(run, *def->data(), env_.options.max_value_bytes)) {
-      s = Status::Corruption(*why);
-    }
-  }
-  if (!s.ok()) {
+  std::optional<Definition> def;
+  if (Status s = load_element(id, run, def); !s.ok()) {
     (void)env_.backend.release_lease(lease.key, lease.owner, lease.token);  // else it lapses
     return s;
   }
@@ -198,6 +208,88 @@ Status DurableFanOut::roll_back(const std::string& map_id, std::uint32_t index,
       MapSettle{MapSlotRow{map_id, index, SlotState::kUndone, records::encode_value(run.value)}};
   w.finish_with(c);
   return env_.backend.commit(c);
+}
+
+bool any_step_executed(const Run& run) {
+  if (run.status == RunStatus::kRollingBack || run.status == RunStatus::kWaiting) return true;
+  for (const StepRecord& step : run.steps) {
+    if (step.status != StepStatus::kPending || step.attempts > 0 || !step.children.empty()) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The candidates are the released elements without a slot, and the next one to release; each is
+// filed under its own lease, so one a worker fetches meanwhile is either cancelled before it
+// starts (the worker then finds it ended) or left to run.
+Status DurableFanOut::cancel(const std::string& map_id, std::uint32_t& cancelled) {
+  MapRow map;
+  Status s = env_.backend.load_map(map_id, map);
+  if (!s.ok() || map.state == MapState::kSettled) return s;
+  std::vector<std::uint32_t> unreported;
+  for (std::uint32_t first = 0; s.ok() && first < map.released; first += kSlotPage) {
+    std::vector<MapSlotRow> page;
+    s = env_.backend.load_map_slots(map_id, first, std::min(kSlotPage, map.released - first), page);
+    std::uint32_t next = first;
+    for (const MapSlotRow& slot : page) {
+      while (next < slot.index) unreported.push_back(next++);
+      next = slot.index + 1;
+    }
+    while (next < std::min(first + kSlotPage, map.released)) unreported.push_back(next++);
+  }
+  if (map.state == MapState::kRunning && map.released < map.total) {
+    unreported.push_back(map.released);
+  }
+  for (std::size_t k = 0; s.ok() && k < unreported.size(); ++k) {
+    bool filed = false;
+    s = cancel_element(map_id, unreported[k], filed);
+    cancelled += filed ? 1 : 0;
+  }
+  return s;
+}
+
+// Files element `index` never run, if nobody holds it and none of its steps ran.
+Status DurableFanOut::cancel_element(const std::string& map_id, std::uint32_t index,
+                                     bool& cancelled) {
+  const std::string id = element_run_id(map_id, index);
+  Lease lease;
+  bool granted = false;
+  Status s = env_.backend.acquire_lease(run_lease_key(id), owner_.lease.owner + "/" + id,
+                                        env_.options.lease_ttl, granted, lease);
+  if (!s.ok() || !granted) return s;  // an execution holds it: it reports when it ends
+  Writer w{env_, lease, std::nullopt, ""};
+  Run run;
+  std::optional<Definition> def;
+  s = load_element(id, run, def);
+  if (!s.ok() || is_terminal(run.status) || any_step_executed(run)) {
+    (void)env_.backend.release_lease(lease.key, lease.owner, lease.token);  // else it lapses
+    return s;
+  }
+  run.status = RunStatus::kFailed;
+  run.error = engine_error(ErrorKind::kOwnerEnded, run.reactor,
+                           "its run " + owner_id_ + " was ending before it started: nothing ran");
+  run.updated_at_ms = env_.now_ms();
+  CommitRequest c = w.fenced();
+  c.headers.push_back(records::encode_header(run, 0));
+  c.settle = MapSettle{
+      MapSlotRow{map_id, index, SlotState::kCancelled, records::encode_value(Value(*run.error))}};
+  w.finish_with(c);
+  s = env_.backend.commit(c);
+  cancelled = s.ok();
+  return s;
+}
+
+Status DurableFanOut::lost_executions(const std::string& map_id, std::uint32_t index,
+                                      std::vector<TraceEvent>& lost) {
+  StoredRun stored;
+  Run run;
+  Status s = env_.backend.load_run(element_run_id(map_id, index), stored);
+  if (s.ok()) s = records::decode_run(stored, run);
+  for (const TraceEvent& e : run.trace) {
+    if (e.type == TraceType::kInterrupted) lost.push_back(e);
+  }
+  return s;
 }
 
 }  // namespace reactor

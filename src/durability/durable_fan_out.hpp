@@ -28,16 +28,25 @@ class DurableFanOut final : public FanOut {
   Status roll_back(const std::string& map_id, std::uint32_t index,
                    std::vector<RollbackFailure>& failures,
                    std::vector<TraceEvent>& undone) override;
+  Status cancel(const std::string& map_id, std::uint32_t& cancelled) override;
+  Status lost_executions(const std::string& map_id, std::uint32_t index,
+                         std::vector<TraceEvent>& lost) override;
 
  private:
   Run element_run(const Map& map, std::uint32_t index, Value inputs) const;
   Status take_element(const std::string& id, Lease& lease);
+  Status load_element(const std::string& id, Run& run, std::optional<Definition>& def);
+  Status cancel_element(const std::string& map_id, std::uint32_t index, bool& cancelled);
 
   DurableEnv& env_;
   const Writer& owner_;
   const std::string owner_id_;
   const std::string owner_reactor_;
 };
+
+// Whether an execution of `run` got as far as starting a step (or past it): a run that did not
+// has had no side effect, since a step is marked started in a commit before its body runs.
+bool any_step_executed(const Run& run);
 
 // The slot a terminal element run fills (its value, its error or its Halt
 // reason); nothing for a run that is no map's element or not terminal.

@@ -86,7 +86,8 @@ Value map_json(const MapProgress& m) {
                {"batch_size", m.batch_size},
                {"atomic", m.atomic},
                {"owner_id", m.owner_id},
-               {"interrupted", m.interrupted}};
+               {"interrupted", m.interrupted},
+               {"cancelled", m.cancelled}};
 }
 
 void print_json(const RunResult& r, const MapsOfRun& extra) {
@@ -152,9 +153,9 @@ void print_maps(const std::vector<MapProgress>& maps) {
   for (const MapProgress& m : maps) {
     std::printf(
         "  %-28s %-16s total=%u done=%u failed=%u in_flight=%u rolled_back=%u batch=%u "
-        "interrupted=%u\n",
+        "interrupted=%u cancelled=%u\n",
         m.step.c_str(), to_string(m.state), m.total, m.done, m.failed, m.in_flight(), m.undone,
-        m.batch_size, m.interrupted);
+        m.batch_size, m.interrupted, m.cancelled);
   }
 }
 

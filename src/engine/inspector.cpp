@@ -59,6 +59,7 @@ MapProgress progress_of(const MapRow& m) {
   p.released = m.released;
   p.done = m.done;
   p.interrupted = m.interrupted;
+  p.cancelled = m.cancelled;
   p.failed = m.failed;
   p.undone = m.undone;
   return p;

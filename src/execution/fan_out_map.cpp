@@ -168,12 +168,14 @@ RunDriver::Attempt RunDriver::collect_slots(std::size_t i, const MapRow& map) {
       a.interrupted = true;
       return a;
     }
+    trace_lost_elements(i, page);
     for (const MapSlotRow& slot : page) {
       if (slot.state == SlotState::kHalted) {
         a.result = Halt(records::decode_slot_body(slot, ex_.max_value_bytes()).value);
         return a;
       }
-      if (slot.state == SlotState::kFailed && spec.atomic) {
+      const bool failed = slot.state == SlotState::kFailed || slot.state == SlotState::kCancelled;
+      if (failed && spec.atomic) {
         RunError e = *records::decode_slot_body(slot, ex_.max_value_bytes()).error;
         if (e.step.empty()) e.step = path_of(i) + "[" + std::to_string(slot.index) + "]";
         a.result = Failure(e.message, false);
@@ -217,6 +219,43 @@ MapResults RunDriver::outcomes(const MapRow& map, bool completed_only) {
         }
         return out;
       });
+}
+
+// The executions of map i's elements lost with their workers, from the elements' own traces,
+// into the owner's ("lost tickets[1]/email"), as its slots are read: only the elements whose
+// slot counts one are read. A trace that cannot be read leaves them out; the maps line of
+// `reactor show` counts them all the same.
+void RunDriver::trace_lost_elements(std::size_t i, const std::vector<MapSlotRow>& page) {
+  std::vector<TraceEvent> lost;
+  for (const MapSlotRow& slot : page) {
+    if (slot.interrupted > 0) (void)ex_.fan_out()->lost_executions(map_id_of(i), slot.index, lost);
+  }
+  if (lost.empty()) return;
+  Lock lock(ex_.mutex());
+  for (TraceEvent& e : lost) ex_.append_trace(std::move(e));
+}
+
+// The run is failing: its fan-out maps release no more elements, and the elements no worker
+// has started are filed never run (FanOut::cancel), so that it waits only for those running —
+// with no worker at all, for none. (A halting run is not rolled back: its maps run to their
+// end.) Once per map and execution. The caller holds the lock; it is let go around the store.
+// True when a map was cancelled: look again whether it settled.
+bool RunDriver::cancel_maps(Lock& lock) {
+  if (!failing_ || ex_.fan_out() == nullptr) return false;
+  bool any = false;
+  for (const std::size_t i : dispatched_) {
+    if (def_.steps[i].kind != StepKind::kMap || !cancelled_.insert(i).second) continue;
+    std::uint32_t cancelled = 0;
+    lock.unlock();
+    Status s = ex_.fan_out()->cancel(map_id_of(i), cancelled);
+    lock.lock();
+    if (!s.ok()) {
+      ex_.stop(s);
+      return false;
+    }
+    any = true;
+  }
+  return any;
 }
 
 // Whether step i's elements ran as runs of their own (and have a map record).

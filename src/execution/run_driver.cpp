@@ -187,7 +187,7 @@ void RunDriver::forward(Lock& lock) {
       if (ex_.halted_from_outside()) break;
       if (collect_settled(lock)) continue;
       if (awaits_children()) {
-        if (fail_overdue_readers(lock) || wait_for_units(lock)) continue;
+        if (fail_overdue_readers(lock) || wait_for_units(lock) || cancel_maps(lock)) continue;
         wait_for_maps();
         break;
       }
@@ -341,8 +341,9 @@ void RunDriver::launch_after_retry_wait(std::size_t i, Lock&) {
 
 // Nothing runs but fan-out maps and async units (and maybe retries waiting): the run is handed
 // back until one settles — its last run enqueues the run's resume —, the earliest retry is due,
-// or a step reading a unit has waited async_park_timeout for it (a parked run). Even a failing
-// or halting run waits for its maps: their completed elements are rolled back after.
+// or a step reading a unit has waited async_park_timeout for it (a parked run). A failing run
+// still waits for its maps' elements already running (cancel_maps filed the others), to roll
+// back what they completed; a halting one for all of them.
 void RunDriver::wait_for_maps() {
   std::int64_t due = INT64_MAX;
   if (!stop_launching()) {

@@ -147,6 +147,8 @@ class RunDriver {
   Attempt collect_slots(std::size_t i, const MapRow& map);
   MapResults outcomes(const MapRow& map, bool completed_only);
   bool fanned_out(std::size_t i);
+  bool cancel_maps(Lock& lock);
+  void trace_lost_elements(std::size_t i, const std::vector<MapSlotRow>& page);
   void roll_back_elements(std::size_t i, Lock& lock, std::vector<RollbackFailure>& failures);
 
   // rollback.cpp — compensation of failed steps, undo of completed ones.
@@ -171,6 +173,7 @@ class RunDriver {
   std::priority_queue<std::size_t, std::vector<std::size_t>, std::greater<>> ready_;
   std::set<std::size_t> retry_waiting_;
   std::set<std::size_t> dispatched_;  // fan-out maps and async units waiting for their runs
+  std::set<std::size_t> cancelled_;   // fan-out maps this execution stopped (cancel_maps)
   std::set<std::size_t> relaunched_;  // async units started before, by an execution since lost
   std::optional<std::int64_t> caller_wait_until_;  // when a caller stops waiting for units
   int in_flight_ = 0;                              // steps prepared and not yet recorded

@@ -32,6 +32,10 @@ class BodyAsString {
   void raw_json(std::string_view key, S& text) {
     v_(key, text);
   }
+  template <typename T>
+  void optional(std::string_view key, T& value) {
+    v_.optional(key, value);
+  }
 
  private:
   V& v_;
@@ -204,7 +208,7 @@ SlotBody decode_slot_body(const MapSlotRow& slot, std::size_t max_value_bytes) {
   };
   SlotBody out;
   Value body = parse_value(slot.body);  // depth-limited: a stored text never recurses deeper
-  if (slot.state != SlotState::kFailed) {
+  if (slot.state != SlotState::kFailed && slot.state != SlotState::kCancelled) {
     within_limits(body, "the slot's value");
     out.value = std::move(body);
     return out;

@@ -158,6 +158,7 @@ void fields(M& m, V& v) {
   v("failed", m.failed);
   v("undone", m.undone);
   v.optional("interrupted", m.interrupted);
+  v.optional("cancelled", m.cancelled);
 }
 
 // What one element of a map came to.
@@ -167,6 +168,7 @@ void fields(S& s, V& v) {
   v("index", s.index);
   v("state", s.state);
   v.raw_json("body", s.body);
+  v.optional("interrupted", s.interrupted);
 }
 
 }  // namespace reactor::records

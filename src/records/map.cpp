@@ -36,6 +36,8 @@ const char* to_string(SlotState s) {
       return "halted";
     case SlotState::kUndone:
       return "undone";
+    case SlotState::kCancelled:
+      return "cancelled";
   }
   return "unknown";
 }
@@ -45,6 +47,7 @@ SlotState slot_state_from_string(const std::string& s) {
   if (s == "failed") return SlotState::kFailed;
   if (s == "halted") return SlotState::kHalted;
   if (s == "undone") return SlotState::kUndone;
+  if (s == "cancelled") return SlotState::kCancelled;
   throw std::invalid_argument("unknown slot state '" + s + "'");
 }
 

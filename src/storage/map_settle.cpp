@@ -7,12 +7,13 @@ namespace {
 void count(MapRow& map, SlotState state, int by) {
   if (state == SlotState::kFailed) map.failed += by;
   if (state == SlotState::kUndone) map.undone += by;
+  if (state == SlotState::kCancelled) map.cancelled += by;
 }
 
 }  // namespace
 
-SettleOutcome apply_settle(MapRow& map, std::optional<SlotState> before, SlotState now,
-                           std::uint32_t interrupted) {
+SettleOutcome apply_settle(MapRow& map, std::optional<SlotState> before, const MapSlotRow& slot) {
+  const SlotState now = slot.state;
   SettleOutcome out;
   if (before) {
     if (*before != now) {
@@ -22,11 +23,13 @@ SettleOutcome apply_settle(MapRow& map, std::optional<SlotState> before, SlotSta
     return out;
   }
   ++map.done;
-  map.interrupted += interrupted;
+  map.interrupted += slot.interrupted;
   count(map, now, +1);
-  if (now == SlotState::kFailed && map.atomic && map.state == MapState::kRunning) {
-    map.state = MapState::kFailing;
-  }
+  const bool stops = (now == SlotState::kFailed && map.atomic) || now == SlotState::kCancelled;
+  if (stops && map.state == MapState::kRunning) map.state = MapState::kFailing;
+  // The next element to release, cancelled before its release: it counts as released (and
+  // reported), so that the map settles once those already out report.
+  if (now == SlotState::kCancelled && slot.index >= map.released) map.released = slot.index + 1;
   if (map.state == MapState::kRunning && map.released < map.total) {
     out.release = map.released++;
   }

@@ -21,11 +21,10 @@ struct SettleOutcome {
   bool settled = false;
 };
 
-// Applies slot state `now` of a slot that was `before` (nullopt: a new slot)
-// to `map`, whose element lost `interrupted` executions with their workers. A
-// slot written again in the state it had changes nothing; only a new slot
-// counts its element's lost executions, releases an element or settles the map.
-SettleOutcome apply_settle(MapRow& map, std::optional<SlotState> before, SlotState now,
-                           std::uint32_t interrupted = 0);
+// Applies `slot` (its state now) of a slot that was `before` (nullopt: a new
+// slot) to `map`. A slot written again in the state it had changes nothing;
+// only a new slot counts its element's lost executions, releases an element,
+// stops the map (a failure of an atomic map, a cancelled element) or settles it.
+SettleOutcome apply_settle(MapRow& map, std::optional<SlotState> before, const MapSlotRow& slot);
 
 }  // namespace reactor::storage

@@ -43,14 +43,9 @@ Definition doubler(Effects& fx, const std::string& name = "Doubler") {
       .build();
 }
 
-// reserve → map "m" over input "items" (each element a Doubler) → after. `after` fails when the
-// input "fail_after" is true. fan_out(batch) unless batch is 0 (inline).
-Definition summing(Effects& fx, const std::string& name, std::uint32_t batch, bool atomic = true,
-                   const Definition* element_def = nullptr) {
-  Builder b(name);
-  b.input("items", array())
-      .input("fail_at", any().optional())
-      .input("fail_after", boolean().default_value(false))
+// Step "reserve", undone by an undo; both logged.
+Builder& add_reserve(Builder& b, Effects& fx) {
+  return b
       .step("reserve",
             [&fx](const Args&, StepContext& ctx) -> StepResult {
               fx.add('S', ctx.idempotency_key());
@@ -59,7 +54,18 @@ Definition summing(Effects& fx, const std::string& name, std::uint32_t batch, bo
       .undo([&fx](const Value&, const Args&, StepContext& ctx) -> StepResult {
         fx.add('U', ctx.idempotency_key());
         return Success();
-      })
+      });
+}
+
+// reserve → map "m" over input "items" (each element a Doubler) → after. `after` fails when the
+// input "fail_after" is true. fan_out(batch) unless batch is 0 (inline).
+Definition summing(Effects& fx, const std::string& name, std::uint32_t batch, bool atomic = true,
+                   const Definition* element_def = nullptr) {
+  Builder b(name);
+  b.input("items", array())
+      .input("fail_at", any().optional())
+      .input("fail_after", boolean().default_value(false));
+  add_reserve(b, fx)
       .map("m", element_def ? *element_def : doubler(fx))
       .source(input("items"))
       .argument("x", element("m"))
@@ -67,10 +73,11 @@ Definition summing(Effects& fx, const std::string& name, std::uint32_t batch, bo
       .wait_for("reserve")
       .atomic(atomic);
   if (batch > 0) b.fan_out(batch);
-  b.step("after", [](const Args& a) -> StepResult {
-     if (a.get<bool>("fail")) return Failure("after fails", false);
-     return Success(a["m"]);
-   })
+  b.step("after",
+         [](const Args& a) -> StepResult {
+           if (a.get<bool>("fail")) return Failure("after fails", false);
+           return Success(a["m"]);
+         })
       .argument("m", result("m"))
       .argument("fail", input("fail_after"));
   return b.returns("after").build();
@@ -145,7 +152,8 @@ class FanOutScenarios : public ::testing::Test {
   std::string describe(const std::string& id) {
     std::string out;
     RunResult r;
-    if (engine_->find(id, r).ok()) out += to_string(r.status) + std::string(" ") + r.trace_summary();
+    if (engine_->find(id, r).ok())
+      out += to_string(r.status) + std::string(" ") + r.trace_summary();
     bool job = false;
     (void)store_->has_job(id, job);
     out += job ? " (has a job)" : " (no job)";
@@ -402,9 +410,10 @@ TYPED_TEST(FanOutScenarios, AnUnreadableElementOrAChangedOneFailsOnlyThatElement
   RunHeaderRow moved;
   ASSERT_TRUE(this->store_->load_header(id + ":m[3]", moved).ok());
   moved.fingerprint = "another-graph";
-  StepRow executed{moved.id, 0, R"({"attempts":1,"body_started":true,"completion_seq":0,)"
-                                R"("error":"","finished_at_ms":0,"name":"double","result":null,)"
-                                R"("retry_at_ms":0,"started_at_ms":1,"status":"pending"})"};
+  StepRow executed{moved.id, 0,
+                   R"({"attempts":1,"body_started":true,"completion_seq":0,)"
+                   R"("error":"","finished_at_ms":0,"name":"double","result":null,)"
+                   R"("retry_at_ms":0,"started_at_ms":1,"status":"pending"})"};
   garble.headers.push_back(moved);
   garble.steps.push_back(executed);
   ASSERT_TRUE(this->store_->commit(garble).ok());
@@ -438,6 +447,68 @@ TYPED_TEST(FanOutScenarios, AnElementLostWithItsWorkerRunsAgainAndReleasesTheNex
   for (int i = 0; i < 6; ++i) {
     EXPECT_EQ(this->fx_.count('S', id + ":m[" + std::to_string(i) + "]/double"), 1) << i;
   }
+  // The owner's trace says what its elements lost, as theirs do (issue 23, item 4).
+  for (const std::string step : {"m[0]/double", "m[1]/double"}) {
+    EXPECT_EQ(std::count_if(r.trace.begin(), r.trace.end(),
+                            [&](const TraceEvent& e) {
+                              return e.type == TraceType::kInterrupted && e.step == step;
+                            }),
+              1)
+        << step << ": " << r.trace_summary();
+  }
+  EXPECT_NE(r.trace_summary().find("lost m[0]/double"), std::string::npos) << r.trace_summary();
+  EXPECT_EQ(this->map_of(id).interrupted, 2u);
+}
+
+// The owner fails while its map's elements wait for a worker (none runs): it does not wait for
+// them. The released elements and the next one are filed never run — their runs failed
+// owner_ended, their slots cancelled —, the map releases no more and settles, and the run rolls
+// back at once; a worker started later runs none of them (issue 23, item 2).
+TYPED_TEST(FanOutScenarios, AFailingOwnerCancelsTheElementsNoWorkerStarted) {
+  Effects& fx = this->fx_;
+  Builder b("Sum");
+  b.input("items", array());
+  this->engine_->registry().add(
+      add_reserve(b, fx)
+          .map("m", doubler(fx))
+          .source(input("items"))
+          .argument("x", element("m"))
+          .wait_for("reserve")
+          .fan_out(2)
+          .step("boom", [](const Args&) -> StepResult { return Failure("boom", false); })
+          .wait_for("reserve")
+          .build());
+  // In this process, with no worker: m's first two elements are released, and boom fails.
+  RunResult r = this->engine_->run("Sum", {{"items", items(5)}});
+  ASSERT_EQ(r.status, RunStatus::kFailed) << this->describe(r.run_id);
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->step, "boom");
+  EXPECT_EQ(fx.keys('U', r.run_id), std::vector<std::string>{":reserve"});
+  const MapRow m = this->map_of(r.run_id);
+  EXPECT_EQ(m.state, MapState::kSettled);
+  EXPECT_EQ(m.cancelled, 3u);  // the two released, and the next one to release
+  EXPECT_EQ(m.released, 3u);
+  EXPECT_EQ(m.done, 3u);
+  for (std::uint32_t i = 0; i < 5; ++i) {
+    RunHeaderRow h;
+    ASSERT_TRUE(this->store_->load_header(element_run_id(m.map_id, i), h).ok()) << i;
+    EXPECT_EQ(h.status, i < 3 ? RunStatus::kFailed : RunStatus::kPending) << i;
+  }
+  RunResult element;
+  ASSERT_TRUE(this->engine_->find(r.run_id + ":m[0]", element).ok());
+  ASSERT_TRUE(element.error);
+  EXPECT_EQ(element.error->kind, ErrorKind::kOwnerEnded);
+  // A worker now: the elements' jobs find their runs ended and run nothing.
+  this->start_worker(1);
+  for (const std::string e : {":m[0]", ":m[1]"}) {
+    bool has_job = true;
+    for (int k = 0; k < 400 && has_job; ++k) {
+      ASSERT_TRUE(this->store_->has_job(r.run_id + e, has_job).ok());
+      if (has_job) std::this_thread::sleep_for(5ms);
+    }
+    EXPECT_FALSE(has_job) << e;
+  }
+  EXPECT_EQ(fx.count('S', r.run_id + ":m[0]/double") + fx.count('S', r.run_id + ":m[1]/double"), 0);
 }
 
 // M2: the owner's resume, enqueued by the last element, is lost; the sweeper finds the owner

@@ -126,12 +126,12 @@ TEST(OpenBackend, SqliteAbsolutePathCreatesAWalDatabaseAtTheLatestSchemaVersion)
   EXPECT_EQ(b->describe(), "sqlite://" + file);
   EXPECT_TRUE(fs::exists(file));
   EXPECT_EQ(query_one(file, "PRAGMA journal_mode"), "wal");
-  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "5");
+  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "6");
 }
 
-// A file of version 1 (no runs.wake_at, no maps, no runs.deliveries) is migrated to the latest version, which the builds
-// before it then refuse. tests/conformance/test_stored_corpus.cpp reads files the old builds
-// wrote themselves.
+// A file of version 1 (no runs.wake_at, no maps, no runs.deliveries) is migrated to the latest
+// version, which the builds before it then refuse. tests/conformance/test_stored_corpus.cpp reads
+// files the old builds wrote themselves.
 TEST(OpenBackend, SqliteSchemaVersion1IsMigratedToTheLatest) {
   TempDir dir;
   const std::string file = dir.path() + "/v1.db";
@@ -155,7 +155,7 @@ TEST(OpenBackend, SqliteSchemaVersion1IsMigratedToTheLatest) {
   RunHeaderRow h;
   EXPECT_TRUE(b->load_header("r1", h).ok());
   EXPECT_EQ(h.wake_at_ms, 0);
-  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "5");
+  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "6");
 }
 
 TEST(OpenBackend, SqliteRelativePaths) {

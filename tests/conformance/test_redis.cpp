@@ -487,8 +487,8 @@ TEST_F(RedisBackendTest, AnotherKeyLayoutIsRefused) {
   }
 }
 
-// Layouts 3 to 5 differ from 6 only in what builds before 6 could read: a store of any is read
-// as it is and recorded as 6, which those builds then refuse. (Stores those builds wrote
+// Layouts 3 to 6 differ from 7 only in what builds before 7 could read: a store of any is read
+// as it is and recorded as 7, which those builds then refuse. (Stores those builds wrote
 // themselves are read by tests/conformance/test_stored_corpus.cpp.)
 TEST_F(RedisBackendTest, AStoreOfTheLayoutBeforeIsReadAndRecordedAsThisOne) {
   ASSERT_TRUE(db_->commit(create_with_job("r1", "q")).ok());
@@ -498,7 +498,7 @@ TEST_F(RedisBackendTest, AStoreOfTheLayoutBeforeIsReadAndRecordedAsThisOne) {
   ASSERT_TRUE(s.ok()) << s.to_string();
   RunHeaderRow h;
   EXPECT_TRUE(b->load_header("r1", h).ok());
-  EXPECT_EQ(reply_text(factory_.raw().command({"GET", factory_.prefix() + "layout_version"})), "6");
+  EXPECT_EQ(reply_text(factory_.raw().command({"GET", factory_.prefix() + "layout_version"})), "7");
 }
 
 // The keys docs/redis.md lists, and nothing else; every key of a run carries its hash tag.

@@ -7,6 +7,9 @@
 #   - `start --wait --async-wait-timeout 1` with no worker: the reader fails after 1 s, the error
 #     printed once (no doubled kind), the run failed and rolled back at once (reserve undone);
 #     a worker started later runs nothing of the unit (its run fails owner_ended);
+#   - the same with Trip, whose fan_out(2) map of emails was dispatched beside the unit: the
+#     run does not wait for the emails either — no worker started them, so they are filed never
+#     run (show's maps line: cancelled=2) — and a worker started later runs none of them;
 #   - with a worker serving the queue, `start` waits for the unit and completes in the caller.
 reactor=$1  # crash-loop-cli
 source "$(dirname "$0")/worker_env.sh"
@@ -40,6 +43,17 @@ grep -q "async_wait_timeout: async_wait_timeout" "$dir/out" && bad "the error re
 [[ $(count U "$waited:reserve") -eq 1 ]] || bad "its reserve was not undone at once"
 if ((fail)); then cat "$dir/out" >&2; fi
 
+# 2b. The same with a fan-out map dispatched beside the unit: it holds nothing up.
+began=$SECONDS
+timeout 20 "$reactor" start Trip --storage "$db" --wait --async-wait-timeout 1 >"$dir/out" 2>&1 || true
+trip=$(run_of)
+((SECONDS - began < 10)) || bad "the failing Trip waited $((SECONDS - began)) s for its map"
+[[ $(status_of "$trip") == failed ]] || bad "the Trip that timed out is $(status_of "$trip"), not failed"
+[[ $(count U "$trip:reserve") -eq 1 ]] || bad "the Trip's reserve was not undone at once"
+"$reactor" --storage "$db" show "$trip" >"$dir/show"
+grep -Eq "tickets .* cancelled=2" "$dir/show" || bad "show does not count the 2 emails cancelled"
+if ((fail)); then cat "$dir/out" "$dir/show" >&2; fi
+
 # A worker now: the handed-off run completes; the unit of the failed one runs nothing.
 worker
 wait_completed "$handed" || bad "the handed-off run did not complete in a worker"
@@ -49,6 +63,11 @@ wait_status "$waited:bill[0]" failed || bad "the unit of the failed run did not 
   bad "the unit of the failed run did not end owner_ended"
 [[ $(count S "$waited:bill[0]/bill") -eq 0 ]] || bad "the unit of the failed run ran its bill"
 [[ $(count U "$waited:reserve") -eq 1 ]] || bad "the failed run was rolled back again"
+wait_status "$trip:bill[0]" failed || bad "the unit of the failed Trip did not end"
+for k in 0 1; do
+  [[ $(status_of "$trip:tickets[$k]") == failed ]] || bad "email $k is $(status_of "$trip:tickets[$k]")"
+  [[ $(count S "$trip:tickets[$k]/email") -eq 0 ]] || bad "email $k of the failed Trip ran"
+done
 
 # 3. A worker serves the queue: start waits and completes here.
 start_receipt

@@ -22,7 +22,14 @@ grep -q "done 2,000/2,000  in flight   0  failed 0  rolled back 0  settled" "$di
   bad "demo --map's progress line did not reach 2,000/2,000 settled"
 grep -q "^ledger: element steps started again after the kill: [0-4] " "$dir/out" ||
   bad "demo --map does not say what the ledger shows"
-grep -q "^trace: dispatched sum; ran sum$" "$dir/out" || bad "demo --map's trace does not read 'dispatched sum; ran sum'"
+# The trace: the map dispatched then collected, and between them the element executions lost
+# with the killed worker — at least those the ledger shows started again.
+trace=$(sed -n 's/^trace: //p' "$dir/out")
+[[ $trace =~ ^dispatched\ sum\;\ (lost\ [^\;]*\;\ )?ran\ sum$ ]] ||
+  bad "demo --map's trace does not read 'dispatched sum; [lost …; ]ran sum'"
+restarted=$(sed -n 's/^ledger: element steps started again after the kill: \([0-9]*\) .*/\1/p' "$dir/out")
+lost=$(grep -o 'sum\[[0-9]*\]/add' <<<"$trace" | wc -l)
+((lost >= ${restarted:-0})) || bad "the trace lists $lost lost executions, the ledger $restarted started again"
 
 # The store it leaves, as it says to inspect it.
 show=$(sed -n 's/^the run and its map: //p' "$dir/out")

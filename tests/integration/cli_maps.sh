@@ -40,14 +40,14 @@ grep -q "runs shown" "$dir/out" && bad "runs --limit 10 counts element runs it d
 "$reactor" --storage "$db" show "$id" >"$dir/show" 2>&1 || bad "show $id failed"
 grep -q '^value    {"count":30,"sum":900}$' "$dir/show" || bad "show $id has not the value {count 30, sum 900}"
 grep -q "^maps$" "$dir/show" || bad "show $id has no maps section"
-grep -Eq "^  sum +settled +total=30 done=30 failed=0 in_flight=0 rolled_back=0 batch=4 interrupted=0$" "$dir/show" ||
+grep -Eq "^  sum +settled +total=30 done=30 failed=0 in_flight=0 rolled_back=0 batch=4 interrupted=0 cancelled=0$" "$dir/show" ||
   bad "show $id does not print the map's progress (total 30, done 30, settled)"
 grep -q "^trace    dispatched sum; ran sum$" "$dir/show" || bad "show $id: the trace does not read 'dispatched sum; ran sum'"
 if ((fail)); then cat "$dir/show" >&2; fi
 "$reactor" --storage "$db" show "$id" --json >"$dir/show.json" 2>&1 || bad "show $id --json failed"
 tr -d ' \n' <"$dir/show.json" >"$dir/flat.json"
 # (members in name order)
-grep -q "\"maps\":\[{\"atomic\":true,\"batch_size\":4,\"done\":30,\"failed\":0,\"in_flight\":0,\"interrupted\":0,\"map_id\":\"$id:sum\",\"owner_id\":\"$id\",\"released\":30,\"rolled_back\":0,\"state\":\"settled\",\"step\":\"sum\",\"total\":30}\]" "$dir/flat.json" ||
+grep -q "\"maps\":\[{\"atomic\":true,\"batch_size\":4,\"cancelled\":0,\"done\":30,\"failed\":0,\"in_flight\":0,\"interrupted\":0,\"map_id\":\"$id:sum\",\"owner_id\":\"$id\",\"released\":30,\"rolled_back\":0,\"state\":\"settled\",\"step\":\"sum\",\"total\":30}\]" "$dir/flat.json" ||
   { bad "show --json has no map object with total 30 and done 30:"; cat "$dir/show.json" >&2; }
 
 # `show` of an element run: its map and owner; --json says so too.

@@ -6,6 +6,8 @@
 // - Echo: one step, to show that other runs go on.
 // - Receipt (the cli_async_wait test, issue 23): reserve, then an async_step bill that close
 //   reads; each appends "S|U <idempotency key> <pid>" to the examples' ledger ($REACTOR_LEDGER).
+// - Trip (the same test): Receipt with a fan_out(2) map of two ticket emails beside the bill,
+//   which close reads too; each email appends S and U lines as reserve does.
 #include <csignal>
 #include <cstdlib>
 #include <reactor/cli.hpp>
@@ -25,13 +27,14 @@ void ledger(char kind, const StepContext& ctx) {
   kLedger.append(kind, ctx.idempotency_key());
 }
 
-Definition receipt() {
-  return Builder("Receipt")
-      .step("reserve",
-            [](const Args&, StepContext& ctx) {
-              ledger('S', ctx);
-              return Success("reserved");
-            })
+// Step reserve (undone by an undo), then an async_step bill after it.
+Builder reserve_then_bill(const std::string& name) {
+  Builder b(name);
+  b.step("reserve",
+         [](const Args&, StepContext& ctx) {
+           ledger('S', ctx);
+           return Success("reserved");
+         })
       .undo([](const Value&, const Args&, StepContext& ctx) {
         ledger('U', ctx);
         return Success();
@@ -41,9 +44,49 @@ Definition receipt() {
                     ledger('S', ctx);
                     return Success(Value{{"invoice", 7}});
                   })
+      .wait_for("reserve");
+  return b;
+}
+
+Definition receipt() {
+  return reserve_then_bill("Receipt")
+      .step("close", [](const Args& a) { return Success(a["bill"]); })
+      .argument("bill", result("bill"))
+      .returns("close")
+      .build();
+}
+
+Definition ticket_email() {
+  return Builder("Trip.email")
+      .input("ticket", integer())
+      .step("email",
+            [](const Args& a, StepContext& ctx) {
+              ledger('S', ctx);
+              return Success(a["ticket"]);
+            })
+      .argument("ticket", input("ticket"))
+      .undo([](const Value&, const Args&, StepContext& ctx) {
+        ledger('U', ctx);
+        return Success();
+      })
+      .returns("email")
+      .build();
+}
+
+Definition trip() {
+  return reserve_then_bill("Trip")
+      .map("tickets", ticket_email())
+      .source_pages([](const Args&, std::size_t offset, std::size_t limit) {
+        Value page = Value::array();
+        for (std::size_t i = offset; i < 2 && i < offset + limit; ++i) page.push_back(i);
+        return page;
+      })
+      .argument("ticket", element("tickets"))
+      .fan_out(2)
       .wait_for("reserve")
       .step("close", [](const Args& a) { return Success(a["bill"]); })
       .argument("bill", result("bill"))
+      .argument("tickets", result("tickets"))
       .returns("close")
       .build();
 }
@@ -106,6 +149,7 @@ int main(int argc, char** argv) {
   engine.registry().add(tally());
   engine.registry().add(echo());
   engine.registry().add(receipt());
+  engine.registry().add(trip());
   CliOptions options;
   options.description = "a collect() that crashes its worker (the crash_loop test)";
   return cli_main(engine, argc, argv, options);

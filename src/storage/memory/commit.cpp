@@ -85,8 +85,7 @@ bool MemoryBackend::apply_settle(const MapSettle& settle, std::int64_t now) {
     it->second = slot;
   }
   MapRow& m = map->second;
-  const storage::SettleOutcome out =
-      storage::apply_settle(m, before, slot.state, settle.interrupted);
+  const storage::SettleOutcome out = storage::apply_settle(m, before, slot);
   if (out.release) {
     const std::string id = element_run_id(m.map_id, *out.release);
     if (auto run = runs_.find(id); run != runs_.end()) {

@@ -32,7 +32,7 @@ void append_settle_args(const CommitRequest& c, std::vector<std::string>& args) 
   args.push_back(slot.map_id);
   args.push_back(std::to_string(slot.index));
   args.emplace_back(to_string(slot.state));
-  args.push_back(std::to_string(c.settle->interrupted));
+  args.push_back(std::to_string(slot.interrupted));
   args.push_back(records::encode_slot_record(slot));
 }
 

@@ -49,10 +49,11 @@ const char* script_name(ScriptId id);
 // Throws std::logic_error if the build embedded no script of that name.
 const std::string& script_source(ScriptId id);
 
-// The version of the key layout written by this build (docs/redis.md). 6: a
-// header's body counts its run's steps and names none (header version 4). 5: a
+// The version of the key layout written by this build (docs/redis.md). 7: a map
+// slot may be `cancelled` (an element never run). 6: a header's body counts its
+// run's steps and names none (header version 4). 5: a
 // header record holds its body inline and its wake time; runs may be waiting.
-constexpr int kLayoutVersion = 6;
+constexpr int kLayoutVersion = 7;
 // The oldest version this build reads as it is: a store of a version from
 // here up to kLayoutVersion is recorded as kLayoutVersion when opened, so the
 // builds before it refuse the store instead of misreading what this one wrote.

@@ -86,12 +86,13 @@ Status SqliteBackend::write_maps(Connection& db, const CommitRequest& c, std::in
     if (st.step()) before = slot_state_from_string(st.text(0));
   }
   db.prepare(
-        "INSERT INTO map_slots(map_id, idx, state, body) VALUES (?, ?, ?, ?) "
-        "ON CONFLICT(map_id, idx) DO UPDATE SET state = excluded.state, body = excluded.body")
-      .bind(slot.map_id, slot.index, std::string(to_string(slot.state)), slot.body)
+        "INSERT INTO map_slots(map_id, idx, state, body, interrupted) VALUES (?, ?, ?, ?, ?) "
+        "ON CONFLICT(map_id, idx) DO UPDATE SET state = excluded.state, body = excluded.body, "
+        "interrupted = excluded.interrupted")
+      .bind(slot.map_id, slot.index, std::string(to_string(slot.state)), slot.body,
+            slot.interrupted)
       .run();
-  const storage::SettleOutcome out =
-      storage::apply_settle(map, before, slot.state, c.settle->interrupted);
+  const storage::SettleOutcome out = storage::apply_settle(map, before, slot);
   upsert_map(db, map);
   if (out.release) {
     const std::string id = element_run_id(map.map_id, *out.release);
@@ -139,7 +140,8 @@ Status SqliteBackend::load_map_slots(const std::string& map_id, std::uint32_t fi
   Status s = transact(Mode::kRead, "load_map_slots", [&](Connection& db) -> Status {
     slots.clear();
     Statement st = db.prepare(
-        "SELECT idx, state, body FROM map_slots WHERE map_id = ? AND idx >= ? AND idx < ? "
+        "SELECT idx, state, body, interrupted FROM map_slots WHERE map_id = ? AND idx >= ? AND idx "
+        "< ? "
         "ORDER BY idx");
     st.bind(map_id, first, static_cast<std::int64_t>(first) + limit);
     while (st.step()) {
@@ -153,6 +155,7 @@ Status SqliteBackend::load_map_slots(const std::string& map_id, std::uint32_t fi
                                   e.what());
       }
       slot.body = st.text(2);
+      slot.interrupted = static_cast<std::uint32_t>(st.int64(3));
       slots.push_back(std::move(slot));
     }
     return Status::Ok();

@@ -127,6 +127,14 @@ void runs_deliveries(Connection& db) {
       "ALTER TABLE maps ADD COLUMN interrupted INTEGER NOT NULL DEFAULT 0");
 }
 
+// Version 6: cancelled elements (SlotState::kCancelled): maps.cancelled counts them; and each
+// slot keeps its element's lost executions, which the owner copies into its trace.
+void cancelled_elements(Connection& db) {
+  db.exec(
+      "ALTER TABLE maps ADD COLUMN cancelled INTEGER NOT NULL DEFAULT 0;"
+      "ALTER TABLE map_slots ADD COLUMN interrupted INTEGER NOT NULL DEFAULT 0");
+}
+
 }  // namespace
 
 const std::vector<Migration>& migrations() {
@@ -137,6 +145,8 @@ const std::vector<Migration>& migrations() {
       {4, "run headers count their steps and name none; maps, map_slots", &maps},
       {5, "runs.deliveries: deliveries since the run's last progress; maps.interrupted",
        &runs_deliveries},
+      {6, "maps.cancelled, map_slots.interrupted: elements never run, lost executions per slot",
+       &cancelled_elements},
   };
   return list;
 }

@@ -354,6 +354,52 @@ TEST(SchemaTest, NestedInputErrorReadsInTheRunError) {
   EXPECT_EQ(r.value["book"], 1);
 }
 
+// A member's default is filled in at any depth, as an input's is, and checked like a given value.
+TEST(SchemaTest, NestedDefaultsAreFilledIn) {
+  Schema trip = array().items(object().properties({
+      {"email", string()},
+      {"seat", string().default_value("any")},
+      {"meal", object()
+                   .default_value(Value::object())
+                   .properties({
+                       {"kind", string().one_of({"veg", "any"}).default_value("any")},
+                   })},
+  }));
+  Value v = Value::parse(R"([{"email": "a@x"}, {"email": "b@x", "seat": "12A", "meal": {}}, 7])");
+  trip.fill_defaults(v);
+  EXPECT_EQ(v, Value::parse(R"([
+    {"email": "a@x", "seat": "any", "meal": {"kind": "any"}},
+    {"email": "b@x", "seat": "12A", "meal": {"kind": "any"}},
+    7])"));
+  Schema bad = object().properties({{"n", integer().default_value("x")}});
+  Value empty = Value::object();
+  bad.fill_defaults(empty);
+  EXPECT_THAT(errors_of(bad, "f", empty), ElementsAre("f.n: must be an integer"));
+}
+
+// redacted() on a member or an element masks it wherever the input is shown: a run's error,
+// its observers' run_start.
+TEST(SchemaTest, NestedRedactedValuesAreMasked) {
+  Definition pay =
+      Builder("Pay")
+          .input("card", object().properties({
+                             {"number", string().redacted()},
+                             {"holder", string()},
+                         }))
+          .input("pins", array().items(integer().redacted()).default_value(Value::array()))
+          .input("amount", integer().min(1))
+          .step("charge", [](const Args&) { return Success(); })
+          .build();
+  Engine engine;
+  RunResult r = engine.run(pay, Value::parse(R"({
+    "card": {"number": "4111", "holder": "Ann"}, "pins": [1234, 5678], "amount": 0})"));
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->inputs, Value::parse(R"({
+    "card": {"number": "[REDACTED]", "holder": "Ann"},
+    "pins": ["[REDACTED]", "[REDACTED]"], "amount": 0})"));
+  EXPECT_EQ(r.error->inputs.dump().find("4111"), std::string::npos);
+}
+
 TEST(SchemaTest, FieldErrorJsonRoundTrip) {
   const FieldError e{"amount", "must be at least 1"};
   const Value j = e;

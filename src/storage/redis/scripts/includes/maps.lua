@@ -9,7 +9,7 @@
 -- The names these scripts compare and write, as the records spell them (src/records/map.cpp,
 -- records.cpp): they are stored, so they never change.
 local MAP_RUNNING, MAP_FAILING, MAP_SETTLED = 'running', 'failing', 'settled'
-local SLOT_FAILED, SLOT_UNDONE = 'failed', 'undone'
+local SLOT_FAILED, SLOT_UNDONE, SLOT_CANCELLED = 'failed', 'undone', 'cancelled'
 -- How long a settled map's wake token is kept: a map's own keys have no expiry (they go with
 -- their tree root), and a caller blocked in wait_for_settle reads the row before it waits.
 local SETTLED_TTL_MS = 3600000
@@ -29,6 +29,7 @@ local function add32(x, by) return (x + by) % 4294967296 end
 local function count(m, state, by)
   if state == SLOT_FAILED then m.failed = add32(m.failed, by) end
   if state == SLOT_UNDONE then m.undone = add32(m.undone, by) end
+  if state == SLOT_CANCELLED then m.cancelled = add32(m.cancelled, by) end
 end
 
 -- A header record with its leading status and updated_at rewritten (the record codec writes
@@ -77,7 +78,7 @@ end
 
 -- The map fields a settle reads, and the counters it may write back.
 local MAP_FIELDS = {'total', 'atomic', 'state', 'released', 'done', 'failed', 'undone', 'queue',
-                    'element_reactor', 'owner_id', 'owner_reactor'}
+                    'element_reactor', 'owner_id', 'owner_reactor', 'cancelled'}
 
 -- Slot `index` of map `map_id` written as `record` (MapSlotRow's record) in `state`, and, when
 -- the slot is new, what map_settle.cpp's apply_settle() does: count it, stop releasing after a
@@ -90,7 +91,7 @@ local function settle(map_id, index, state, record, wakeups, interrupted)
   local m = {map_id = map_id, total = tonumber(v[1]), atomic = v[2] == '1', state = v[3],
              released = tonumber(v[4]), done = tonumber(v[5]), failed = tonumber(v[6]),
              undone = tonumber(v[7]), queue = v[8], element_reactor = v[9], owner_id = v[10],
-             owner_reactor = v[11]}
+             owner_reactor = v[11], cancelled = tonumber(v[12] or '0')}
   local slots = slots_key(map_id)
   local old = redis.call('ZRANGEBYSCORE', slots, index, index)[1]
   if old then redis.call('ZREM', slots, old) end
@@ -101,14 +102,21 @@ local function settle(map_id, index, state, record, wakeups, interrupted)
     if before ~= state then
       count(m, before, -1)
       count(m, state, 1)
-      redis.call('HSET', map_key(map_id), 'failed', int(m.failed), 'undone', int(m.undone))
+      redis.call('HSET', map_key(map_id), 'failed', int(m.failed), 'undone', int(m.undone),
+                 'cancelled', int(m.cancelled))
     end
     return
   end
   m.done = add32(m.done, 1)
   count(m, state, 1)
   if interrupted > 0 then redis.call('HINCRBY', map_key(map_id), 'interrupted', interrupted) end
-  if state == SLOT_FAILED and m.atomic and m.state == MAP_RUNNING then m.state = MAP_FAILING end
+  local stops = (state == SLOT_FAILED and m.atomic) or state == SLOT_CANCELLED
+  if stops and m.state == MAP_RUNNING then m.state = MAP_FAILING end
+  -- The next element to release, cancelled before its release: it counts as released (and
+  -- reported), so that the map settles once those already out report.
+  if state == SLOT_CANCELLED and tonumber(index) >= m.released then
+    m.released = tonumber(index) + 1
+  end
   local release
   if m.state == MAP_RUNNING and m.released < m.total then
     release = m.released
@@ -120,7 +128,8 @@ local function settle(map_id, index, state, record, wakeups, interrupted)
   local settled = m.state ~= MAP_SETTLED and all_out and m.done >= m.released
   if settled then m.state = MAP_SETTLED end
   redis.call('HSET', map_key(map_id), 'state', m.state, 'released', int(m.released), 'done',
-             int(m.done), 'failed', int(m.failed), 'undone', int(m.undone))
+             int(m.done), 'failed', int(m.failed), 'undone', int(m.undone), 'cancelled',
+             int(m.cancelled))
   local now = now_ms()
   if release then release_element(m, release, now, wakeups) end
   if settled then
