@@ -25,6 +25,7 @@
 #include "reactor/definition.hpp"
 #include "reactor/durability.hpp"
 #include "reactor/ids.hpp"
+#include "reactor/logger.hpp"
 #include "reactor/observer.hpp"
 #include "reactor/registry.hpp"
 #include "reactor/run.hpp"
@@ -40,6 +41,9 @@ struct EngineOptions {
   std::shared_ptr<Clock> clock;
   // Called for every run, before the reactor's own observers.
   std::vector<std::shared_ptr<Observer>> observers;
+  // Where the engine and its workers tell what no caller waits for (reactor/logger.hpp).
+  // Default: stderr_logger().
+  std::shared_ptr<Logger> logger;
   // Seed of the jitter generator; 0 picks a random seed.
   std::uint64_t random_seed = 0;
   // Most threads the pool for parallel branches (max_concurrency > 1) may
@@ -92,6 +96,7 @@ class Engine {
   Registry& registry() { return registry_; }
   const Registry& registry() const { return registry_; }
   Clock& clock() const;
+  Logger& logger() const;
 
   // Validates the inputs, then runs the reactor to its end in this process.
   // With a backend the run is durable (stored, leased, checkpointed), except

@@ -20,6 +20,7 @@
 #include "reactor/leases.hpp"
 #include "reactor/limits.hpp"
 #include "reactor/log_middleware.hpp"
+#include "reactor/logger.hpp"
 #include "reactor/map_results.hpp"
 #include "reactor/map_store.hpp"
 #include "reactor/observer.hpp"

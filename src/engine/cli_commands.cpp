@@ -47,6 +47,8 @@ std::unique_ptr<Engine> open_store(const Context& ctx, const std::string& comman
   EngineOptions options = ctx.options.engine;
   options.backend = std::move(backend);
   options.durability = durability;
+  // Its messages are the program's: "reactor: worker: fetch failed: …".
+  if (!options.logger) options.logger = stderr_logger(ctx.program);
   auto engine = std::make_unique<Engine>(std::move(options));
   const Registry& registered = ctx.definitions.registry();
   for (const std::string& name : registered.names()) {

@@ -46,6 +46,7 @@ struct Engine::Impl {
   Impl(EngineOptions o, Registry& registry)
       : options(std::move(o)), pool(options.max_parallel_threads) {
     if (!options.clock) options.clock = SystemClock::instance();
+    if (!options.logger) options.logger = stderr_logger();
     // Seeded once: a random_device per run costs microseconds on some VMs.
     base_seed = options.random_seed != 0
                     ? options.random_seed
@@ -90,8 +91,13 @@ struct Engine::Impl {
     const std::map<std::string, RunFn>* overrides = run_options && !run_options->overrides.empty()
                                                         ? &run_options->overrides
                                                         : &options.step_overrides;
-    return ExecuteEnv{*options.clock, std::move(observers), overrides,
-                      pool,           next_seed(),          options.durability.max_value_bytes};
+    return ExecuteEnv{*options.clock,
+                      std::move(observers),
+                      *options.logger,
+                      overrides,
+                      pool,
+                      next_seed(),
+                      options.durability.max_value_bytes};
   }
 
   std::uint64_t next_seed() { return base_seed + seeds_used++; }
@@ -112,6 +118,7 @@ Engine::Engine(EngineOptions options)
 Engine::~Engine() = default;
 
 Clock& Engine::clock() const { return *impl_->options.clock; }
+Logger& Engine::logger() const { return *impl_->options.logger; }
 
 Backend* Engine::backend() const { return impl_->options.backend.get(); }
 

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <condition_variable>
 #include <csignal>
-#include <cstdio>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -112,8 +111,8 @@ void Worker::Impl::abandon_in_flight() {
     Status s = abandon(env, *slot);
     if (!s.ok()) {
       // Its job becomes visible again after the visibility timeout, its lease lapses.
-      std::fprintf(stderr, "reactor worker: could not hand back a run in flight: %s\n",
-                   s.to_string().c_str());
+      engine.logger().log(LogLevel::kWarning,
+                          "worker: could not hand back a run in flight: " + s.to_string());
     }
   }
 }
@@ -157,7 +156,7 @@ void Worker::Impl::fetch_loop(std::stop_token stop, InFlight& in_flight) {
       s = was_idle ? env.backend.wait_then_fetch(f, idle, d) : env.backend.fetch(f, d);
     }
     if (!s.ok()) {
-      std::fprintf(stderr, "reactor worker: fetch failed: %s\n", s.to_string().c_str());
+      engine.logger().log(LogLevel::kError, "worker: fetch failed: " + s.to_string());
       std::this_thread::sleep_for(idle);
     }
     was_idle = s.ok() && !d;
@@ -178,9 +177,9 @@ void Worker::Impl::fetch_loop(std::stop_token stop, InFlight& in_flight) {
     // once would find nothing too, so the next try waits for an enqueue first.
     was_idle = ahead.fetched && !ahead.delivery;
     if (o == DeliveryOutcome::kHandedBack) {
-      std::fprintf(stderr,
-                   "reactor worker: job %lld for reactor '%s' is not served here; handed back\n",
-                   static_cast<long long>(d->job.id), d->job.spec.reactor.c_str());
+      engine.logger().log(LogLevel::kWarning, "worker: job " + std::to_string(d->job.id) +
+                                                  " for reactor '" + d->job.spec.reactor +
+                                                  "' is not served here; handed back");
     }
     count(o);
     if (options.on_delivery) options.on_delivery(d->job, o);
@@ -191,8 +190,9 @@ void Worker::Impl::fetch_loop(std::stop_token stop, InFlight& in_flight) {
     Status s = hand_back(env, *ahead.delivery, ahead.request.owner, Duration::zero());
     if (!s.ok()) {
       // Its job becomes visible again after the visibility timeout, its run's lease lapses.
-      std::fprintf(stderr, "reactor worker: could not hand back job %lld: %s\n",
-                   static_cast<long long>(ahead.delivery->job.id), s.to_string().c_str());
+      engine.logger().log(LogLevel::kWarning, "worker: could not hand back job " +
+                                                  std::to_string(ahead.delivery->job.id) + ": " +
+                                                  s.to_string());
     }
   }
 }
@@ -203,7 +203,7 @@ void Worker::Impl::sweep_loop(std::stop_token stop) {
   while (!stop.stop_requested()) {
     SweepReport r = sweeper->sweep_if_due(owner);
     if (!r.status.ok()) {
-      std::fprintf(stderr, "reactor worker: sweep failed: %s\n", r.status.to_string().c_str());
+      engine.logger().log(LogLevel::kError, "worker: sweep failed: " + r.status.to_string());
     }
     if (r.swept) {
       std::lock_guard lock(mu);

@@ -15,6 +15,7 @@
 #include "execution/thread_pool.hpp"
 #include "reactor/clock.hpp"
 #include "reactor/definition.hpp"
+#include "reactor/logger.hpp"
 #include "reactor/observer.hpp"
 #include "reactor/run.hpp"
 #include "reactor/status.hpp"
@@ -79,6 +80,7 @@ struct ExecuteHooks {
 struct ExecuteEnv {
   Clock& clock;
   std::vector<std::shared_ptr<Observer>> observers;
+  Logger& logger;  // where an observer's exception is told
   const std::map<std::string, RunFn>* overrides = nullptr;
   ThreadPool& pool;
   std::uint64_t jitter_seed = 0;

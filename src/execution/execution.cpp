@@ -7,7 +7,7 @@ namespace reactor {
 Execution::Execution(Run& root, const ExecuteEnv& env, const ExecuteHooks& hooks, bool root_is_new)
     : root_(root),
       clock_(env.clock),
-      observers_(env.observers),
+      observers_(env.observers, env.logger),
       overrides_(env.overrides != nullptr && !env.overrides->empty() ? env.overrides : nullptr),
       hooks_(hooks),
       max_value_bytes_(env.max_value_bytes != 0 ? env.max_value_bytes : SIZE_MAX),

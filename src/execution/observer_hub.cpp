@@ -1,11 +1,12 @@
 #include "execution/observer_hub.hpp"
 
-#include <cstdio>
+#include <string>
 
 namespace reactor {
 
-void ObserverHub::log_failure(const char* event, const char* what) {
-  std::fprintf(stderr, "reactor: observer threw in %s: %s (ignored)\n", event, what);
+void ObserverHub::log_failure(const char* event, const char* what) const {
+  logger_->log(LogLevel::kError,
+               std::string("observer threw in ") + event + ": " + what + " (ignored)");
 }
 
 }  // namespace reactor

@@ -1,19 +1,19 @@
 // ObserverHub: calls every observer of a run, and keeps an observer's
-// exception from reaching the run (it is logged to stderr instead).
+// exception from reaching the run (it is told to the engine's Logger instead).
 #pragma once
 
 #include <memory>
 #include <vector>
 
+#include "reactor/logger.hpp"
 #include "reactor/observer.hpp"
 
 namespace reactor {
 
 class ObserverHub {
  public:
-  ObserverHub() = default;
-  explicit ObserverHub(std::vector<std::shared_ptr<Observer>> observers)
-      : observers_(std::move(observers)) {}
+  ObserverHub(std::vector<std::shared_ptr<Observer>> observers, Logger& logger)
+      : observers_(std::move(observers)), logger_(&logger) {}
 
   bool empty() const { return observers_.empty(); }
 
@@ -32,9 +32,10 @@ class ObserverHub {
   }
 
  private:
-  static void log_failure(const char* event, const char* what);
+  void log_failure(const char* event, const char* what) const;
 
   std::vector<std::shared_ptr<Observer>> observers_;
+  Logger* logger_;
 };
 
 }  // namespace reactor

@@ -1,6 +1,7 @@
 // Middleware (observers): every hook fires, in order, for successful and failing runs; an
 // observer that throws is logged and never changes the run; LogMiddleware writes one
 // key=value line per event carrying run id, reactor and step.
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
 
@@ -214,6 +215,31 @@ TEST(Middleware, ThrowingObserverNeverBreaksTheRunAndIsLogged) {
     EXPECT_THAT(err, HasSubstr("observer threw")) << std_exception;
     EXPECT_THAT(err, HasSubstr(std_exception ? "observer bug" : "unknown exception"));
   }
+}
+
+// EngineOptions::logger takes what an observer throws, instead of stderr.
+TEST(Middleware, AnObserversExceptionGoesToTheEnginesLogger) {
+  struct Recording final : Logger {
+    void log(LogLevel level, std::string_view message) override {
+      std::lock_guard lock(mu);
+      lines.push_back(std::string(to_string(level)) + " " + std::string(message));
+    }
+    std::mutex mu;
+    std::vector<std::string> lines;
+  };
+  auto logger = std::make_shared<Recording>();
+  auto thrower = std::make_shared<ThrowingObserver>();
+  EngineOptions o = with_clock(manual_clock());
+  o.observers = {thrower};
+  o.logger = logger;
+  Engine engine(o);
+  ::testing::internal::CaptureStderr();
+  (void)engine.run(failing_saga(true), Value::object());
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+  ASSERT_FALSE(logger->lines.empty());
+  EXPECT_THAT(logger->lines.front(), HasSubstr("error observer threw in "));
+  EXPECT_THAT(logger->lines.front(), HasSubstr(": observer bug (ignored)"));
+  EXPECT_EQ(&engine.logger(), logger.get());
 }
 
 TEST(Middleware, LogMiddlewareWritesOneKeyValueLinePerEvent) {
