@@ -1,12 +1,12 @@
 // reactor-bench worker: the worker of the W1 benchmark's child processes and
 // of the peer contender. It serves BenchSaga (BENCH_STEPS, BENCH_STEP_MS and
 // the harness's BENCH_REDIS_* from the environment) through the loop of
-// `reactor worker` (src/engine/cli_worker.hpp), with the same options.
+// `reactor worker` (src/cli/worker_loop.hpp), with the same options.
 #pragma once
 
 #include <string>
 
-#include "engine/cli_worker.hpp"
+#include "cli/worker_loop.hpp"
 
 namespace reactor_bench {
 

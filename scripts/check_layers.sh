@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 # Layers, lowest first.
-layers=(base definition records execution storage durability observe engine)
+layers=(base definition records execution storage durability observe engine cli)
 declare -A rank
 for i in "${!layers[@]}"; do rank[${layers[$i]}]=$i; done
 
@@ -23,8 +23,8 @@ declare -A header_layer=(
   [backend_wrapper]=storage
   [durability]=durability
   [log_middleware]=observe
-  [engine]=engine [worker]=engine [inspector]=engine [cli]=engine [reactor]=engine
-  [testing]=engine
+  [engine]=engine [worker]=engine [inspector]=engine [cli]=cli [reactor]=cli
+  [testing]=cli
 )
 
 layer_of_include() {  # the layer an include names, or "" for one outside src/ and include/
@@ -84,6 +84,14 @@ while IFS= read -r hit; do
   fail=1
 done < <(grep -rnE '(Value|json|nlohmann::json|ordered_json)::parse\(|Value::from_(cbor|msgpack|bson|ubjson)\(' \
   src include --include='*.[ch]pp' | grep -v '^src/records/' || true)
+
+# One log sink (reactor/logger.hpp): the library tells what it has to tell through the engine's
+# Logger. Only the command line (src/cli/), whose output is its interface, prints.
+while IFS= read -r hit; do
+  echo "check_layers: $hit: printed outside src/cli/ (use the engine's Logger)"
+  fail=1
+done < <(grep -rnE '\b(std::)?(fprintf|printf|puts|fputs)\(|std::(cout|cerr|clog)\b' \
+  src include --include='*.[ch]pp' | grep -v '^src/cli/' || true)
 
 if ((fail)); then
   echo "check_layers: FAILED (layers, lowest first: ${layers[*]})"

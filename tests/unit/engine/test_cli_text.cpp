@@ -1,7 +1,7 @@
 // How the command line writes counts, times and the URLs in its messages.
 #include <gtest/gtest.h>
 
-#include "engine/cli_text.hpp"
+#include "cli/text.hpp"
 #include "storage/backend_url.hpp"
 
 namespace {

@@ -1,17 +1,34 @@
 // `start`: one run of a registered reactor, its inputs inline, from a file or from stdin.
+#include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
 
+#include "cli/command.hpp"
+#include "cli/text.hpp"
 #include "durability/sync_run.hpp"
-#include "engine/cli_commands.hpp"
-#include "engine/cli_text.hpp"
 #include "records/codec.hpp"
 
 namespace reactor::cli {
 
 namespace {
+
+struct StartOptions {
+  std::string reactor;
+  // Inline JSON, "@PATH" (a file) or "-" (stdin).
+  std::string input = "{}";
+  std::string input_file;  // --input-file PATH; exclusive with --input
+  bool background = false;
+  bool json = false;  // the run result as JSON; with --background {"id", "status"}
+  // --id: the run's id (a business key makes the start idempotent); empty: a fresh UUID.
+  std::string run_id;
+  // --async-wait-timeout: DurabilityOptions::async_wait_timeout; unset: its default.
+  std::optional<double> async_wait_timeout_s;
+  // --wait: wait for async units even when no worker serves their queue
+  // (DurabilityOptions::wait_without_workers).
+  bool wait = false;
+};
 
 // Appends everything `f` holds to `out`, however large; false on a read error.
 bool read_whole(std::FILE* f, std::string& out) {
@@ -94,8 +111,6 @@ void say_if_nobody_serves(Engine& engine, const std::string& reactor, const std:
                        "here for its async units (--wait: wait for one here)");
 }
 
-}  // namespace
-
 int run_start(const Context& ctx, const StartOptions& o) {
   const std::string who = ctx.program + " start";
   // Before anything is read or opened: nothing is stored for a name nobody registered.
@@ -169,5 +184,42 @@ int run_start(const Context& ctx, const StartOptions& o) {
   if (r.error) print_error(who, std::string(to_string(r.error->kind)) + ": " + r.error->message);
   return exit_code(r);
 }
+
+class StartCommand final : public Command {
+ public:
+  const char* name() const override { return "start"; }
+  const char* description() const override { return "Start one run of a registered reactor"; }
+  void declare(CLI::App& sub) override {
+    StartOptions& o = options_;
+    sub.add_option("reactor", o.reactor, "Registered reactor name")->required();
+    auto* input = sub.add_option(
+        "--input", o.input,
+        "Inputs: a JSON object, @PATH (a file holding one) or - (read from stdin); default {}");
+    sub.add_option("--input-file", o.input_file, "Inputs: a file holding a JSON object")
+        ->excludes(input);
+    sub.add_flag("--background", o.background,
+                 "Persist the run with its job and print its id at once");
+    sub.add_flag("--json", o.json,
+                 "Print the run result as JSON (with --background: {\"id\", \"status\"})");
+    sub.add_option("--id", o.run_id,
+                   "The run's id, e.g. a business key: starting it again with the same inputs "
+                   "gives the stored run, with others a run_id_conflict");
+    sub.add_option("--async-wait-timeout", o.async_wait_timeout_s,
+                   "Seconds a step reading an async unit waits for it here before it fails "
+                   "(async_wait_timeout; default 30; 0: hand the run to the workers instead)")
+        ->check(CLI::Range(0.0, 31536000.0));  // up to a year: a Duration holds it
+    sub.add_flag("--wait", o.wait,
+                 "Wait here for the run's async units even when no worker serves their queue "
+                 "now (by default the run then goes on in a worker at once)");
+  }
+  int run(const Context& ctx) override { return run_start(ctx, options_); }
+
+ private:
+  StartOptions options_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> start_command() { return std::make_unique<StartCommand>(); }
 
 }  // namespace reactor::cli

@@ -1,4 +1,4 @@
-#include "engine/cli_worker.hpp"
+#include "cli/worker_loop.hpp"
 
 #include <pthread.h>
 #include <unistd.h>

@@ -1,12 +1,13 @@
 // `show`: one stored run — a root, a fan-out map's element run or an async unit's run — with
 // where each step ran, the progress of every fan-out map it dispatched and the async units it
 // sent off (docs/async.md), as the Inspector reads them.
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
 
-#include "engine/cli_commands.hpp"
-#include "engine/cli_text.hpp"
+#include "cli/command.hpp"
+#include "cli/text.hpp"
 #include "reactor/inspector.hpp"
 
 namespace reactor::cli {
@@ -183,8 +184,6 @@ void print_text(const RunResult& r, const MapsOfRun& extra) {
   std::printf("trace    %s\n", r.trace_summary().c_str());
 }
 
-}  // namespace
-
 int run_show(const Context& ctx, const std::string& run_id, bool json) {
   const std::string who = ctx.program + " show";
   auto engine = open_store(ctx, "show", StoreUse::kMustExist, ctx.options.engine.durability);
@@ -208,5 +207,27 @@ int run_show(const Context& ctx, const std::string& run_id, bool json) {
   }
   return 0;
 }
+
+class ShowCommand final : public Command {
+ public:
+  const char* name() const override { return "show"; }
+  const char* description() const override {
+    return "Show one stored run: status, steps, fan-out maps' progress, trace, error";
+  }
+  void declare(CLI::App& sub) override {
+    sub.add_option("run_id", run_id_, "Run id (a map's element run too: '<run>:<map>[i]')")
+        ->required();
+    sub.add_flag("--json", json_, "Print the run result as JSON");
+  }
+  int run(const Context& ctx) override { return run_show(ctx, run_id_, json_); }
+
+ private:
+  std::string run_id_;
+  bool json_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> show_command() { return std::make_unique<ShowCommand>(); }
 
 }  // namespace reactor::cli

@@ -1,4 +1,4 @@
-#include "engine/cli_text.hpp"
+#include "cli/text.hpp"
 
 #include <cstdio>
 #include <ctime>

@@ -1,0 +1,61 @@
+#include "cli/context.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "base/suggest.hpp"
+#include "cli/text.hpp"
+
+namespace reactor::cli {
+
+std::pair<std::string, StorageSource> storage_from_environment(const std::string& default_storage) {
+  const char* named = std::getenv(kStorageVariable);
+  if (named != nullptr && *named != '\0') return {named, StorageSource::kEnvironment};
+  return {default_storage, StorageSource::kDefault};
+}
+
+std::unique_ptr<Engine> open_store(const Context& ctx, const std::string& command, StoreUse use,
+                                   const DurabilityOptions& durability) {
+  const bool guessed = ctx.storage_source == StorageSource::kDefault;
+  // A store nobody named is said on stderr (stdout stays the command's output): a command run in
+  // another directory must not serve or read a store there unnoticed.
+  if (guessed) print_error("storage", ctx.storage + " (default)");
+  OpenOptions open;
+  open.clock = ctx.options.engine.clock;
+  open.create = use == StoreUse::kMayCreate;
+  std::unique_ptr<Backend> backend;
+  if (Status s = open_backend(ctx.storage, open, backend); !s.ok()) {
+    std::string message = "cannot open storage: " + s.to_string();
+    if (s.code() == StatusCode::kNotFound && command == "worker") {
+      std::error_code ec;
+      const std::string here = std::filesystem::current_path(ec).string();
+      message += std::string("; ") + (guessed ? "the default store" : "the store") +
+                 (here.empty() ? "" : " (in " + here + ")") +
+                 " is not made by a worker unless asked: name the store with --storage URL or " +
+                 kStorageVariable + "=URL, or add --create to make a new one";
+    }
+    print_error(ctx.program + " " + command, message);
+    return nullptr;
+  }
+  EngineOptions options = ctx.options.engine;
+  options.backend = std::move(backend);
+  options.durability = durability;
+  // Its messages are the program's: "reactor: worker: fetch failed: …".
+  if (!options.logger) options.logger = stderr_logger(ctx.program);
+  auto engine = std::make_unique<Engine>(std::move(options));
+  const Registry& registered = ctx.definitions.registry();
+  for (const std::string& name : registered.names()) {
+    if (auto definition = registered.find(name)) engine->registry().add(*definition);
+  }
+  return engine;
+}
+
+std::string registered_closest_first(const Context& ctx, const std::string& name) {
+  std::string out;
+  for (const std::string& n : closest_first(name, ctx.definitions.registry().names())) {
+    out += (out.empty() ? "" : ", ") + n;
+  }
+  return out.empty() ? "none" : out;
+}
+
+}  // namespace reactor::cli
