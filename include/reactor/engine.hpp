@@ -34,8 +34,6 @@
 
 namespace reactor {
 
-struct DurableEnv;
-
 struct EngineOptions {
   // Every wait (retry backoff, timeouts) goes through it. Default: real time.
   std::shared_ptr<Clock> clock;
@@ -166,12 +164,23 @@ class Engine {
   // Starts a run record without running it (status kPending).
   Run create_run(const Definition& definition, Value inputs, const std::string& run_id = "") const;
 
-  // The durable runtime of an engine with a backend (nullptr otherwise): what
-  // the library's Worker executes deliveries through. Its type is internal to
-  // the library (src/durability/durable_env.hpp) and not installed.
-  DurableEnv* durable_env() const;
+  // The queue the jobs of `reactor` go to: DurabilityOptions::queue_for of its home reactor
+  // (an element reactor's is the reactor that registered it), or that name.
+  std::string queue_for(const std::string& reactor) const;
+  // This process as run headers and trace events name the execution that wrote them:
+  // "<host>:<pid>". Empty without a backend.
+  std::string worker_id() const;
+  // Whether a synchronous run() of `reactor` would hand the run to the workers at once rather
+  // than wait here for its async units, because no worker serves their queue now (docs/async.md;
+  // one read of the store). False without a backend, with inline_jobs, with
+  // async_wait_timeout 0 (it never waits anyway), when the reactor has no async unit or is not
+  // registered, and with wait_without_workers.
+  bool hands_off_unserved(const std::string& reactor) const;
 
  private:
+  // The library's Worker reaches the durable runtime through it (src/engine/engine_access.hpp,
+  // not installed).
+  friend struct EngineAccess;
   struct Impl;
   Registry registry_;
   std::unique_ptr<Impl> impl_;

@@ -7,7 +7,6 @@
 
 #include "cli/command.hpp"
 #include "cli/text.hpp"
-#include "durability/durable_env.hpp"
 
 namespace reactor::cli {
 
@@ -42,8 +41,8 @@ int run_enqueue(const Context& ctx, const std::string& run_id, bool force) {
   }
   // On the reactor's queue, as the engine routes it (DurabilityOptions::queue_for).
   CommitRequest c;
-  c.enqueue.push_back(JobSpec{engine->durable_env()->queue_for(run.reactor), JobKind::kResume,
-                              run.id, run.reactor, to_unix_ms(engine->clock().now()), 0});
+  c.enqueue.push_back(JobSpec{engine->queue_for(run.reactor), JobKind::kResume, run.id, run.reactor,
+                              to_unix_ms(engine->clock().now()), 0});
   if (Status s = backend.commit(c); !s.ok()) {
     print_error(who, s.to_string());
     return 1;

@@ -7,7 +7,6 @@
 
 #include "cli/command.hpp"
 #include "cli/text.hpp"
-#include "durability/sync_run.hpp"
 #include "records/codec.hpp"
 
 namespace reactor::cli {
@@ -97,16 +96,10 @@ int exit_code(const RunResult& r) {
 }
 
 // Before a synchronous start that would wait for its async units: says so when no worker serves
-// their queue, so the run goes on in a worker rather than here (durability/presence.hpp).
+// their queue, so the run goes on in a worker rather than here (Engine::hands_off_unserved).
 void say_if_nobody_serves(Engine& engine, const std::string& reactor, const std::string& who) {
-  const std::optional<Definition> def = engine.registry().find(reactor);
-  DurableEnv* env = engine.durable_env();
-  if (!def || env == nullptr || env->options.inline_jobs ||
-      env->options.async_wait_timeout <= Duration::zero() ||
-      waits_for_a_worker(*env, *def->data())) {
-    return;
-  }
-  print_error(who, "no worker serves queue '" + env->queue_for(reactor) +
+  if (!engine.hands_off_unserved(reactor)) return;
+  print_error(who, "no worker serves queue '" + engine.queue_for(reactor) +
                        "' now: the run goes on in a worker once one starts, rather than wait "
                        "here for its async units (--wait: wait for one here)");
 }

@@ -12,7 +12,6 @@
 #include <thread>
 
 #include "base/suggest.hpp"
-#include "durability/durable_env.hpp"
 #include "reactor/worker.hpp"
 
 namespace reactor::cli {
@@ -84,7 +83,7 @@ class DeliveryLog {
   bool executed_here(const std::string& run_id) const {
     RunHeaderRow header;
     return engine_.backend()->load_header(run_id, header).ok() &&
-           header.exec_worker == engine_.durable_env()->worker_id && !is_terminal(header.status);
+           header.exec_worker == engine_.worker_id() && !is_terminal(header.status);
   }
 
   Engine& engine_;
@@ -104,7 +103,7 @@ std::string signal_name(int signal) {
 std::string queues_of(Engine& engine, const std::vector<std::string>& reactors) {
   std::string out;
   for (const auto& name : reactors.empty() ? engine.registry().names() : reactors) {
-    out += (out.empty() ? "" : ", ") + engine.durable_env()->queue_for(name);
+    out += (out.empty() ? "" : ", ") + engine.queue_for(name);
   }
   return out.empty() ? "none" : out;
 }

@@ -17,6 +17,14 @@
 
 namespace reactor {
 
+// The queue of a reactor's jobs: `options.queue_for` of its home reactor (Registry::home_of: an
+// element reactor's is the reactor that registered it, which its workers serve), or that name.
+inline std::string queue_of(const Registry& registry, const DurabilityOptions& options,
+                            const std::string& reactor) {
+  const std::string home = registry.home_of(reactor);
+  return options.queue_for ? options.queue_for(home) : home;
+}
+
 struct DurableEnv {
   Registry& registry;
   Backend& backend;
@@ -40,11 +48,8 @@ struct DurableEnv {
   // This process, in trace events and run headers: "<host>:<pid>".
   std::string worker_id;
 
-  // The queue of a reactor's jobs; an element reactor's are its home reactor's
-  // (Registry::home_of), which its workers serve.
   std::string queue_for(const std::string& reactor) const {
-    const std::string home = registry.home_of(reactor);
-    return options.queue_for ? options.queue_for(home) : home;
+    return queue_of(registry, options, reactor);
   }
   std::int64_t now_ms() const { return to_unix_ms(clock.now()); }
   std::int64_t expiry_ms() const { return to_unix_ms(clock.now() + options.context_ttl); }

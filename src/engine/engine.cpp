@@ -15,6 +15,7 @@
 #include "durability/start.hpp"
 #include "durability/sweeper.hpp"
 #include "durability/sync_run.hpp"
+#include "engine/engine_access.hpp"
 #include "execution/execute.hpp"
 #include "reactor/ids.hpp"
 #include "records/run_shape.hpp"
@@ -111,7 +112,25 @@ struct Engine::Impl {
   std::unique_ptr<DurableEnv> durable;
 };
 
-DurableEnv* Engine::durable_env() const { return impl_->durable.get(); }
+DurableEnv* EngineAccess::durable_env(const Engine& engine) { return engine.impl_->durable.get(); }
+
+std::string Engine::queue_for(const std::string& reactor) const {
+  return queue_of(registry_, impl_->options.durability, reactor);
+}
+
+std::string Engine::worker_id() const {
+  return impl_->durable ? impl_->durable->worker_id : std::string();
+}
+
+bool Engine::hands_off_unserved(const std::string& reactor) const {
+  const DurableEnv* env = impl_->durable.get();
+  const std::optional<Definition> def = registry_.find(reactor);
+  if (!def || env == nullptr || env->options.inline_jobs ||
+      env->options.async_wait_timeout <= Duration::zero()) {
+    return false;
+  }
+  return !waits_for_a_worker(*impl_->durable, *def->data());
+}
 
 Engine::Engine(EngineOptions options)
     : impl_(std::make_unique<Impl>(std::move(options), registry_)) {}

@@ -13,6 +13,7 @@
 #include "durability/durable_env.hpp"
 #include "durability/presence.hpp"
 #include "durability/sweeper.hpp"
+#include "engine/engine_access.hpp"
 
 namespace reactor {
 
@@ -28,10 +29,10 @@ std::string unknown_reactor(const Registry& registry, const std::string& name) {
 
 struct Worker::Impl {
   Impl(Engine& e, WorkerOptions o) : engine(e), options(std::move(o)) {
-    if (engine.durable_env() == nullptr) {
+    if (EngineAccess::durable_env(engine) == nullptr) {
       throw std::invalid_argument("a Worker needs an engine with a backend");
     }
-    DurableEnv& env = *engine.durable_env();
+    DurableEnv& env = *EngineAccess::durable_env(engine);
     if (options.visibility_timeout <= Duration::zero()) {
       options.visibility_timeout = env.options.lease_ttl * 5;
     }
@@ -106,7 +107,7 @@ void Worker::Impl::thread_done() {
 }
 
 void Worker::Impl::abandon_in_flight() {
-  DurableEnv& env = *engine.durable_env();
+  DurableEnv& env = *EngineAccess::durable_env(engine);
   for (auto& slot : in_flight) {
     Status s = abandon(env, *slot);
     if (!s.ok()) {
@@ -118,7 +119,7 @@ void Worker::Impl::abandon_in_flight() {
 }
 
 void Worker::Impl::fetch_loop(std::stop_token stop, InFlight& in_flight) {
-  DurableEnv& env = *engine.durable_env();
+  DurableEnv& env = *EngineAccess::durable_env(engine);
   // Idle back-off: start short so a fresh job is picked up at once, double
   // up to poll_interval while the queues stay empty. A backend whose wait an
   // enqueue ends (Redis) blocks for idle_wait at once: that costs no latency,
@@ -198,7 +199,7 @@ void Worker::Impl::fetch_loop(std::stop_token stop, InFlight& in_flight) {
 }
 
 void Worker::Impl::sweep_loop(std::stop_token stop) {
-  DurableEnv& env = *engine.durable_env();
+  DurableEnv& env = *EngineAccess::durable_env(engine);
   const std::string owner = new_run_id();
   while (!stop.stop_requested()) {
     SweepReport r = sweeper->sweep_if_due(owner);
@@ -221,7 +222,7 @@ void Worker::Impl::sweep_loop(std::stop_token stop) {
 // Keeps the serving leases of the worker's queues while it runs (durability/presence.hpp), and
 // lets them go when it stops, so that a caller sees at once that nobody serves them.
 void Worker::Impl::presence_loop(std::stop_token stop) {
-  DurableEnv& env = *engine.durable_env();
+  DurableEnv& env = *EngineAccess::durable_env(engine);
   for (;;) {
     env.clock.wait_until(env.clock.now() + env.options.lease_ttl / 3, stop);
     if (stop.stop_requested()) break;
@@ -243,7 +244,7 @@ Worker::~Worker() {
 }
 
 void Worker::start() {
-  DurableEnv& env = *impl_->engine.durable_env();
+  DurableEnv& env = *EngineAccess::durable_env(impl_->engine);
   impl_->durable_steps_at_start = env.durable_steps.load(std::memory_order_relaxed);
   impl_->round_trips_at_start = env.backend.round_trips();
   for (int i = 0; i < impl_->options.threads; ++i) {
@@ -301,7 +302,7 @@ void Worker::wait() {
 }
 
 WorkerStats Worker::stats() const {
-  DurableEnv& env = *impl_->engine.durable_env();
+  DurableEnv& env = *EngineAccess::durable_env(impl_->engine);
   std::lock_guard lock(impl_->mu);
   WorkerStats out = impl_->stats;
   out.durable_steps =

@@ -269,13 +269,25 @@ TYPED_TEST(AsyncUnits, TheCallersWaitTimesOut) {
 TYPED_TEST(AsyncUnits, ACallerThatNoWorkerServesHandsTheRunOffAtOnce) {
   this->engine_ = this->make_engine(this->factory_.clock(), std::chrono::hours(1));
   this->add(unit_order(this->fx_, /*read=*/true, /*child=*/false));
+  // What `reactor start` says first (Engine::hands_off_unserved), and for which queue.
+  EXPECT_TRUE(this->engine_->hands_off_unserved("Read"));
+  EXPECT_EQ(this->engine_->queue_for("Read"), "Read");
+  EXPECT_FALSE(this->engine_->hands_off_unserved("NoSuchReactor"));
   RunResult r = this->engine_->run("Read", Value::object());
   EXPECT_EQ(r.status, RunStatus::kWaiting) << r.trace_summary();
   EXPECT_FALSE(r.error.has_value());
   EXPECT_EQ(this->fx_.count_containing('S', "bill"), 0);
   this->start_worker();
+  for (int k = 0; k < 400 && this->engine_->hands_off_unserved("Read"); ++k) {
+    std::this_thread::sleep_for(5ms);  // until the worker's presence lease is in
+  }
+  EXPECT_FALSE(this->engine_->hands_off_unserved("Read"));
   r = this->wait_for_end(r.run_id);
   EXPECT_EQ(r.status, RunStatus::kCompleted) << r.trace_summary();
+  // The trace names the worker that ran each step: this process (Engine::worker_id).
+  ASSERT_FALSE(r.trace.empty());
+  EXPECT_EQ(r.trace.back().worker, this->engine_->worker_id());
+  EXPECT_NE(this->engine_->worker_id(), "");
   EXPECT_EQ(r.value, (Value{{"invoice", 42}}));
 }
 

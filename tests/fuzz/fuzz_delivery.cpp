@@ -10,7 +10,7 @@
 #include <string>
 
 #include "durability/delivery.hpp"
-#include "durability/durable_env.hpp"
+#include "engine/engine_access.hpp"
 #include "fuzz_targets.hpp"
 #include "reactor/reactor.hpp"
 
@@ -104,7 +104,7 @@ void delivery(std::string_view input) {
   options.random_seed = 1;
   Engine engine(std::move(options));
   engine.registry().add(delivery_owner(atomic));
-  DurableEnv& env = *engine.durable_env();
+  DurableEnv& env = *EngineAccess::durable_env(engine);
   const std::string queue = env.queue_for("FuzzOwner");
 
   // The owner runs up to its map, dispatches element 0 and waits.
