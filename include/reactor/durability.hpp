@@ -98,10 +98,13 @@ struct DurabilityOptions {
 
 // What became of one delivered job (Worker's on_delivery, and its stats).
 enum class DeliveryOutcome {
-  kFinished,      // the run reached a terminal status here
-  kSuspended,     // the run is waiting (a retry's backoff, …): handed back, lease released
-  kSnoozed,       // the run's lease was held by a live execution: put off
-  kHandedBack,    // this process does not serve the reactor: given back untouched
+  kFinished,   // the run reached a terminal status here
+  kSuspended,  // the run is waiting (a retry's backoff, …): handed back, lease released
+  kSnoozed,    // the run's lease was held by a live execution: put off
+  kNotServed,  // this process does not serve the reactor: put back untouched
+  // Its worker is stopping: the steps in flight finished, and the run was released unfinished,
+  // its job due again for another worker.
+  kReleased,
   kAcknowledged,  // nothing to do (the run is gone or ended)
   kFailedRun,     // the run could not be read or resumed: marked failed
   kLeaseLost,     // a newer writer took the run: stopped, nothing written

@@ -76,10 +76,11 @@ struct WorkerStats {
   std::uint64_t jobs = 0;           // deliveries handled
   std::uint64_t runs_finished = 0;  // runs this worker took to a terminal status
   std::uint64_t snoozed = 0;        // deliveries put off by lease contention
-  std::uint64_t handed_back = 0;    // jobs for reactors this worker does not serve
+  std::uint64_t not_served = 0;     // jobs for reactors this worker does not serve, put back
+  std::uint64_t released = 0;       // runs released unfinished as it stopped (DeliveryOutcome)
   std::uint64_t lease_lost = 0;     // executions stopped by a newer writer
   std::uint64_t sweeps = 0;
-  std::uint64_t requeued = 0;  // runs the sweeper handed back to the queue
+  std::uint64_t requeued = 0;  // runs the sweeper put back in the queue
   // Since start(), for the whole engine this worker serves (so for the
   // process, when the worker is its only user of the engine):
   // commits that recorded step progress (a step's result, failure, retry or

@@ -59,7 +59,7 @@ class DeliveryLog {
       case DeliveryOutcome::kBackendError:
         why = "the store failed; the job will be redelivered";
         break;
-      default:  // finished, suspended; handed_back is reported by the worker
+      default:  // finished, suspended, released; not_served is reported by the worker
         return;
     }
     std::fprintf(stderr, "%s: job %lld of run %s %s: %s\n", name_.c_str(),

@@ -16,8 +16,10 @@ const char* to_string(DeliveryOutcome o) {
       return "suspended";
     case DeliveryOutcome::kSnoozed:
       return "snoozed";
-    case DeliveryOutcome::kHandedBack:
-      return "handed_back";
+    case DeliveryOutcome::kNotServed:
+      return "not_served";
+    case DeliveryOutcome::kReleased:
+      return "released";
     case DeliveryOutcome::kAcknowledged:
       return "acknowledged";
     case DeliveryOutcome::kFailedRun:
@@ -204,7 +206,7 @@ Status unstart_and_release(DurableEnv& env, const Delivery& d, const std::string
 DeliveryOutcome put_back_until(DurableEnv& env, const Delivery& d, const std::string& owner,
                                std::int64_t until_ms) {
   const Duration delay = std::chrono::milliseconds(until_ms - env.now_ms());
-  return committed(hand_back(env, d, owner, delay), DeliveryOutcome::kSuspended);
+  return committed(put_back(env, d, owner, delay), DeliveryOutcome::kSuspended);
 }
 
 // The run as `def` would have created it, with its id, inputs and times: its inputs are
@@ -257,7 +259,7 @@ DeliveryOutcome execute_delivery(DurableEnv& env, const Definition& def, Run run
   auto entry = env.keeper.keep(w.lease, env.options.lease_ttl, o.asked_at);
   file_in_flight(o.in_flight, entry, d, w.job_owner);
   ExecuteHooks hooks = hooks_for(w, *entry, o.yield_on_retry_wait, starts && d.run_started);
-  hooks.hand_back = o.hand_back;
+  hooks.release_requested = o.release_requested;
   DurableFanOut fan_out(env, w, run);
   hooks.fan_out = &fan_out;
   // Who wrote the run last (as it was read), and from now on this execution.
@@ -280,7 +282,7 @@ DeliveryOutcome execute_delivery(DurableEnv& env, const Definition& def, Run run
   if (is_terminal(run.status)) return DeliveryOutcome::kFinished;
   // The commit that suspended or handed back the run also released it and enqueued its job.
   if (run.status == RunStatus::kWaiting) return DeliveryOutcome::kSuspended;
-  if (out.handed_back) return DeliveryOutcome::kHandedBack;
+  if (out.released_unfinished) return DeliveryOutcome::kReleased;
   return DeliveryOutcome::kBackendError;  // cannot happen: say so loudly
 }
 
@@ -297,7 +299,7 @@ Status abandon(DurableEnv& env, InFlight& in_flight) {
   return released.ok() ? job : released;
 }
 
-Status hand_back(DurableEnv& env, const Delivery& d, const std::string& owner, Duration delay) {
+Status put_back(DurableEnv& env, const Delivery& d, const std::string& owner, Duration delay) {
   Status released = d.run_leased ? unstart_and_release(env, d, owner) : Status::Ok();
   // The job goes back even when the run could not be released: its lease lapses.
   Status job = env.backend.release_job(d.job.id, owner, delay);
@@ -310,8 +312,8 @@ DeliveryOutcome process_delivery(DurableEnv& env, const Delivery& d, const std::
   auto def = env.registry.find(job.reactor);
   if (!def) {
     // Misrouted: another service's reactor. Hand it back untouched.
-    return committed(hand_back(env, d, owner, env.options.lock_snooze_base_delay),
-                     DeliveryOutcome::kHandedBack);
+    return committed(put_back(env, d, owner, env.options.lock_snooze_base_delay),
+                     DeliveryOutcome::kNotServed);
   }
   if (!d.run_leased) return snooze(env, d, owner);
 

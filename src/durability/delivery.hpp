@@ -32,8 +32,8 @@ struct DeliveryOptions {
   // The commit that ends the run also fetches the worker's next job here.
   NextDelivery* next = nullptr;
   // Set by a worker shutting down: the steps in flight finish, then the run is
-  // handed back unfinished (ExecuteHooks::hand_back).
-  const std::atomic<bool>* hand_back = nullptr;
+  // handed back unfinished (ExecuteHooks::release_requested).
+  const std::atomic<bool>* release_requested = nullptr;
   // Filed here while the run executes, for abandon().
   InFlight* in_flight = nullptr;
 };
@@ -51,7 +51,7 @@ Status abandon(DurableEnv& env, InFlight& in_flight);
 // Gives back a delivered job this process will not execute (a worker that
 // stops with a job it fetched ahead): its run is released as it was found and
 // the job is due again after `delay`. Returns the first error of the two.
-Status hand_back(DurableEnv& env, const Delivery& delivery, const std::string& owner,
-                 Duration delay);
+Status put_back(DurableEnv& env, const Delivery& delivery, const std::string& owner,
+                Duration delay);
 
 }  // namespace reactor

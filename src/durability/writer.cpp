@@ -32,7 +32,7 @@ Status Writer::checkpoint(const Run& root, const CheckpointDelta& delta) const {
   c.create = std::find(delta.created.begin(), delta.created.end(), &root) != delta.created.end();
   const bool suspends = root.status == RunStatus::kWaiting;
   Status s;
-  if (delta.hand_back) {
+  if (delta.release_unfinished) {
     // Handed back unfinished: its job due at once for another worker, in the same commit.
     c.enqueue.push_back(env.resume_job(root, env.now_ms()));
     finish_with(c);

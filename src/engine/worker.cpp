@@ -65,7 +65,7 @@ struct Worker::Impl {
   // One per fetch thread: what it is executing, for stop_now().
   std::vector<std::unique_ptr<InFlight>> in_flight;
   // Set by stop(): runs in flight are handed back after their step.
-  std::atomic<bool> handing_back{false};
+  std::atomic<bool> releasing{false};
   // Real time, not the engine's clock: a shutdown bounds a real process's stop.
   std::optional<std::chrono::steady_clock::time_point> stop_deadline;
   std::mutex done_mu;
@@ -89,8 +89,11 @@ void Worker::Impl::count(DeliveryOutcome o) {
     case DeliveryOutcome::kSnoozed:
       ++stats.snoozed;
       break;
-    case DeliveryOutcome::kHandedBack:
-      ++stats.handed_back;
+    case DeliveryOutcome::kNotServed:
+      ++stats.not_served;
+      break;
+    case DeliveryOutcome::kReleased:
+      ++stats.released;
       break;
     case DeliveryOutcome::kLeaseLost:
       ++stats.lease_lost;
@@ -171,13 +174,13 @@ void Worker::Impl::fetch_loop(std::stop_token stop, InFlight& in_flight) {
     DeliveryOptions how;
     how.asked_at = asked_at;
     how.next = &ahead;
-    how.hand_back = &handing_back;
+    how.release_requested = &releasing;
     how.in_flight = &in_flight;
     DeliveryOutcome o = process_delivery(env, *d, f.owner, how);
     // The run's last commit fetched and found nothing due: fetching again at
     // once would find nothing too, so the next try waits for an enqueue first.
     was_idle = ahead.fetched && !ahead.delivery;
-    if (o == DeliveryOutcome::kHandedBack) {
+    if (o == DeliveryOutcome::kNotServed) {
       engine.logger().log(LogLevel::kWarning, "worker: job " + std::to_string(d->job.id) +
                                                   " for reactor '" + d->job.spec.reactor +
                                                   "' is not served here; handed back");
@@ -188,7 +191,7 @@ void Worker::Impl::fetch_loop(std::stop_token stop, InFlight& in_flight) {
   // Stopping with a job fetched ahead: it goes back, due at once, for a
   // worker that stays.
   if (ahead.delivery) {
-    Status s = hand_back(env, *ahead.delivery, ahead.request.owner, Duration::zero());
+    Status s = put_back(env, *ahead.delivery, ahead.request.owner, Duration::zero());
     if (!s.ok()) {
       // Its job becomes visible again after the visibility timeout, its run's lease lapses.
       engine.logger().log(LogLevel::kWarning, "worker: could not hand back job " +
@@ -275,7 +278,7 @@ void Worker::stop() {
     if (impl_->stop_deadline) return;
     impl_->stop_deadline = std::chrono::steady_clock::now() + impl_->options.shutdown_timeout;
   }
-  impl_->handing_back = true;
+  impl_->releasing = true;
   for (auto& t : impl_->threads) t.request_stop();
 }
 

@@ -24,7 +24,7 @@ struct CheckpointDelta {
   std::size_t trace_begin = 0;
   // The last commit of this execution, which hands the run back unfinished
   // (a worker shutting down): it stays running, for another worker to carry on.
-  bool hand_back = false;
+  bool release_unfinished = false;
 
   bool empty() const { return created.empty() && headers.empty() && steps.empty(); }
 };

@@ -37,15 +37,15 @@ ExecuteOutcome execute_run(Run& root, const Definition& def, const ExecuteEnv& e
     ex.touch_header(root);
     ex.checkpoint(/*force=*/true);
     out.suspended = !ex.stopped();
-  } else if (!ex.stopped() && ex.handing_back() && !is_terminal(root.status)) {
+  } else if (!ex.stopped() && ex.releasing() && !is_terminal(root.status)) {
     // Every driver has unwound with what was in flight recorded: hand the run back. At the
     // hand-off point the trace says so: what precedes ran in the caller.
     if (ex.handing_off()) {
       ex.trace(TraceType::kHandOff, ex.hand_off_step(), 0, ex.hand_off_where(), {}, ex.now_ms());
     }
-    ex.hand_back();
-    out.handed_back = !ex.stopped();
-    out.handed_off = out.handed_back && ex.handing_off();
+    ex.release_unfinished();
+    out.released_unfinished = !ex.stopped();
+    out.handed_off = out.released_unfinished && ex.handing_off();
   }
   out.stopped = ex.stopped();
   out.stop_reason = ex.stop_reason();

@@ -54,8 +54,8 @@ struct ExecuteHooks {
   int max_interrupted_executions = 3;
   // While set (a worker shutting down): no further step starts; once the
   // steps in flight are recorded, the run is handed back unfinished in one
-  // commit (CheckpointDelta::hand_back) and ExecuteOutcome::handed_back set.
-  const std::atomic<bool>* hand_back = nullptr;
+  // commit (CheckpointDelta::release_unfinished) and ExecuteOutcome::released_unfinished set.
+  const std::atomic<bool>* release_requested = nullptr;
   // The caller of a durable run (Engine::run): at the reactor's hand-off point
   // (DefinitionData::hand_off) the run is handed back the same way, for a
   // worker to go on with, and ExecuteOutcome::handed_off is set. A worker
@@ -95,8 +95,8 @@ struct ExecuteOutcome {
   // The root was suspended (it is `waiting`; Run::suspension says until what:
   // a retry's due time, or its fan-out maps).
   bool suspended = false;
-  // The run was handed back unfinished (ExecuteHooks::hand_back).
-  bool handed_back = false;
+  // The run was handed back unfinished (ExecuteHooks::release_requested).
+  bool released_unfinished = false;
   // ... at its hand-off point (ExecuteHooks::hand_off): a worker goes on with it.
   bool handed_off = false;
 };

@@ -76,8 +76,8 @@ void Execution::checkpoint_at(std::int64_t now, bool force) {
   marks_ = 0;
 }
 
-void Execution::hand_back() {
-  delta_.hand_back = true;
+void Execution::release_unfinished() {
+  delta_.release_unfinished = true;
   touch_header(root_);
   checkpoint(/*force=*/true);
 }

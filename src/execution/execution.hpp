@@ -99,10 +99,10 @@ class Execution {
   // observers): the root's, or for an element run of a fan-out map its origin's.
   const std::string& origin() const { return origin_; }
   FanOut* fan_out() const { return hooks_.fan_out; }
-  // Whether the run is to be handed back: by a worker shutting down (hooks().hand_back), or by
-  // the caller at the reactor's hand-off point (hand_off_at).
-  bool handing_back() const {
-    return hand_off_ || (hooks_.hand_back != nullptr && hooks_.hand_back->load());
+  // Whether the run is to be handed back: by a worker shutting down (hooks().release_requested), or
+  // by the caller at the reactor's hand-off point (hand_off_at).
+  bool releasing() const {
+    return hand_off_ || (hooks_.release_requested != nullptr && hooks_.release_requested->load());
   }
   // The root reached its hand-off point at step `path` ("after" or "before" it): no further
   // step starts, and once those in flight are recorded the rest goes to a worker
@@ -117,9 +117,9 @@ class Execution {
   const std::string& hand_off_step() const { return hand_off_step_; }
   const char* hand_off_where() const { return hand_off_where_; }
   // Stop launching steps and rollback actions: stopped, yielded or handing back.
-  bool halted_from_outside() const { return stopped() || yielded() || handing_back(); }
+  bool halted_from_outside() const { return stopped() || yielded() || releasing(); }
   // The commit that hands the run back unfinished. Caller holds mutex().
-  void hand_back();
+  void release_unfinished();
 
   // Uniform in [0, max]. Thread-safe.
   Duration jitter(Duration max) { return jitter_(max); }

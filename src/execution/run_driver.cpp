@@ -203,7 +203,7 @@ void RunDriver::forward(Lock& lock) {
   // A run handed back with nothing left to run ends here rather than for the next worker.
   const bool all_ran =
       !failing_ && !halting_ && ready_.empty() && retry_waiting_.empty() && !awaits_children();
-  if (ex_.stopped() || ex_.yielded() || (ex_.handing_back() && !all_ran)) return;
+  if (ex_.stopped() || ex_.yielded() || (ex_.releasing() && !all_ran)) return;
   if (failing_) {
     run_.status = RunStatus::kRollingBack;
     ex_.touch_header(run_);

@@ -5,7 +5,6 @@
 #include <functional>
 #include <optional>
 #include <string>
-
 #include <typeinfo>
 
 #include "reactor/args.hpp"

@@ -62,5 +62,18 @@ grep -q "worker: stopped (SIGINT) after " "$dir/worker.log" ||
   bad "the last line of the second worker does not say it stopped on SIGINT"
 [[ $(count E "$run:ship") -ge 1 ]] || bad "run $run never ended its last step"
 
-[[ $fail -eq 0 ]] && echo "cli_worker_shutdown: start and stop lines; SIGTERM graceful, a second at once; SIGINT graceful; run $run completed"
+# One SIGTERM while a step runs: the step finishes and the run is released unfinished (a
+# delivery `released`), never told as a job this worker does not serve; another worker ends it.
+third_run=$(start_order 62)
+worker --shutdown-timeout 20
+third=${pids[-1]}
+wait_started "$third_run:reserve" || bad "the third worker did not start run $third_run"
+kill -TERM "$third"
+stop_worker "$third"
+[[ $stopped_rc -eq 0 ]] || bad "the worker exited $stopped_rc on one SIGTERM"
+grep -q "not served here" "$dir/worker.log" && bad "a run released at shutdown was told as not served here"
+worker
+wait_completed "$third_run" || bad "run $third_run was not completed after a graceful stop"
+
+[[ $fail -eq 0 ]] && echo "cli_worker_shutdown: start and stop lines; SIGTERM graceful, a second at once; SIGINT graceful; runs $run and $third_run completed"
 exit $fail

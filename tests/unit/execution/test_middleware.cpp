@@ -145,7 +145,7 @@ TEST(Middleware, CompensateCompleteSkippedAndHaltEvents) {
               ::testing::IsSupersetOf({"compensate_start c", "compensate_complete c"}));
 
   auto rec2 = std::make_shared<RecordingObserver>();
-  Definition d = Builder("Signals")
+  Definition d = Builder("SkipThenHalt")
                      .observe(rec2)
                      .step("s", [](const Args&) { return Skipped(); })
                      .step("h", [](const Args&) { return Halt("wait"); })
@@ -153,10 +153,10 @@ TEST(Middleware, CompensateCompleteSkippedAndHaltEvents) {
                      .build();
   RunResult halted = engine.run(d, Value::object());
   ASSERT_EQ(halted.status, RunStatus::kHalted);
-  EXPECT_EQ(rec2->events(),
-            (std::vector<std::string>{
-                "run_start [Signals]", "step_start s#1", "step_complete(skipped) s#1",
-                "step_start h#1", "step_complete(halt) h#1", "run_complete(halted) [Signals]"}));
+  EXPECT_EQ(rec2->events(), (std::vector<std::string>{"run_start [SkipThenHalt]", "step_start s#1",
+                                                      "step_complete(skipped) s#1",
+                                                      "step_start h#1", "step_complete(halt) h#1",
+                                                      "run_complete(halted) [SkipThenHalt]"}));
 }
 
 TEST(Middleware, ComposedChildEventsCarryTheChildReactorAndStepPaths) {

@@ -26,7 +26,7 @@ struct SignalKit {
 
 }  // namespace
 
-TEST(Signals, HaltStopsTheRunWithoutRollback) {
+TEST(HaltAndSkipped, HaltStopsTheRunWithoutRollback) {
   SignalKit k;
   auto observer = std::make_shared<RecordingObserver>();
   Definition d = Builder("Approval")
@@ -68,7 +68,7 @@ TEST(Signals, HaltStopsTheRunWithoutRollback) {
   EXPECT_EQ(observer->events().back(), "run_complete(halted) [Approval]");
 }
 
-TEST(Signals, HaltIsNotRetried) {
+TEST(HaltAndSkipped, HaltIsNotRetried) {
   auto clock = manual_clock();
   Counters calls;
   Definition d = Builder("Approval")
@@ -87,7 +87,7 @@ TEST(Signals, HaltIsNotRetried) {
   EXPECT_THAT(clock->sleeps(), IsEmpty());
 }
 
-TEST(Signals, SkippedValueFlowsOnAndIsNeverUndone) {
+TEST(HaltAndSkipped, SkippedValueFlowsOnAndIsNeverUndone) {
   SignalKit k;
   Definition d = Builder("Loyalty")
                      .step("reserve",
@@ -130,7 +130,7 @@ TEST(Signals, SkippedValueFlowsOnAndIsNeverUndone) {
   EXPECT_EQ(k.log.count("undo points"), 0);
 }
 
-TEST(Signals, SkippedStepCountsAsDoneForDependentsAndTheRunValue) {
+TEST(HaltAndSkipped, SkippedStepCountsAsDoneForDependentsAndTheRunValue) {
   Definition d = Builder("Loyalty")
                      .step("points", [](const Args&) { return Skipped(5); })
                      .step("total", [](const Args& a) { return Success(a["p"].get<int>() + 1); })
