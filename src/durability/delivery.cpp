@@ -270,7 +270,7 @@ DeliveryOutcome execute_delivery(DurableEnv& env, const Definition& def, Run run
   ExecuteOutcome out = env.execute(run, def, hooks, /*run_is_new=*/false);
   file_in_flight(o.in_flight, nullptr, d, w.job_owner);
   env.keeper.drop(entry);
-  if (out.stopped) {
+  if (out.stopped()) {
     if (out.stop_reason.code() == StatusCode::kLeaseLost) return DeliveryOutcome::kLeaseLost;
     // A record the run read on its way (a map's slot, a unit's) is unreadable: reading it again
     // will not help, so the run fails rather than its job bounce for ever.
@@ -280,10 +280,16 @@ DeliveryOutcome execute_delivery(DurableEnv& env, const Definition& def, Run run
     return DeliveryOutcome::kBackendError;
   }
   if (is_terminal(run.status)) return DeliveryOutcome::kFinished;
-  // The commit that suspended or handed back the run also released it and enqueued its job.
-  if (run.status == RunStatus::kWaiting) return DeliveryOutcome::kSuspended;
-  if (out.released_unfinished) return DeliveryOutcome::kReleased;
-  return DeliveryOutcome::kBackendError;  // cannot happen: say so loudly
+  // The commit that suspended or released the run also let its lease go and enqueued its job.
+  switch (out.end) {
+    case ExecuteOutcome::End::kSuspended:
+      return DeliveryOutcome::kSuspended;
+    case ExecuteOutcome::End::kReleased:
+    case ExecuteOutcome::End::kHandedOff:
+      return DeliveryOutcome::kReleased;
+    default:
+      return DeliveryOutcome::kBackendError;  // cannot happen: say so loudly
+  }
 }
 
 }  // namespace

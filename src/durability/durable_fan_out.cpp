@@ -197,7 +197,7 @@ Status DurableFanOut::roll_back(const std::string& map_id, std::uint32_t index,
   const std::size_t traced = run.trace.size();
   ExecuteOutcome out = env_.undo(run, *def, hooks_for(w, *entry, false), failures);
   env_.keeper.drop(entry);
-  if (out.stopped) return out.stop_reason;
+  if (out.stopped()) return out.stop_reason;
   for (std::size_t k = traced; k < run.trace.size(); ++k) {
     if (run.trace[k].type == TraceType::kUndo) undone.push_back(run.trace[k]);
   }

@@ -88,13 +88,13 @@ RunResult run_synchronously(DurableEnv& env, const Definition& def, Run run) {
   }
   ExecuteOutcome out = env.execute(run, def, hooks, /*run_is_new=*/true);
   env.keeper.drop(entry);
-  if (out.stopped && out.stop_reason.code() == StatusCode::kAlreadyExists) {
+  if (out.stopped() && out.stop_reason.code() == StatusCode::kAlreadyExists) {
     // Nothing was written under this lease; let it go for whoever holds the run.
     (void)env.backend.release_lease(lease.key, lease.owner, lease.token);  // else it lapses
     return existing(env, def, std::move(run), out.stop_reason);
   }
   RunResult r = make_run_result(run);
-  if (out.stopped) {
+  if (out.stopped()) {
     // The run did not advance durably past its last commit: say so, and let
     // recovery (the sweeper, once the lease lapses) carry it on.
     r.error = engine_error(ErrorKind::kInternal, run.reactor,

@@ -38,11 +38,11 @@ RunDriver::Attempt RunDriver::run_async(std::size_t i, const Launch& l) {
   }
   if (ex_.fan_out() == nullptr) {
     Attempt a = run_compose(spec, l.args);
-    if (a.interrupted) return a;
+    if (a.cut_short()) return a;
     if (a.result.outcome() == Outcome::kHalt) {
       a.result = Failure("async unit '" + spec.name + "' halted", false);
     }
-    a.unit_outcome = true;
+    a.came = Attempt::Came::kUnitOutcome;
     return a;
   }
   FanOut::Map map;
@@ -60,10 +60,10 @@ RunDriver::Attempt RunDriver::run_async(std::size_t i, const Launch& l) {
   if (Status s = ex_.fan_out()->dispatch(map, total); !s.ok()) {
     Lock lock(ex_.mutex());
     ex_.stop(s);
-    a.interrupted = true;
+    a.came = Attempt::Came::kCutShort;
     return a;
   }
-  a.dispatched = true;
+  a.came = Attempt::Came::kDispatched;
   return a;
 }
 
@@ -72,7 +72,7 @@ RunDriver::Attempt RunDriver::run_async(std::size_t i, const Launch& l) {
 std::optional<RunDriver::Attempt> RunDriver::collect_unit(std::size_t i) {
   const std::string map_id = map_id_of(i);
   Attempt a;
-  a.unit_outcome = true;
+  a.came = Attempt::Came::kUnitOutcome;
   std::vector<MapSlotRow> slot;
   Status s = ex_.fan_out() != nullptr ? ex_.fan_out()->slots(map_id, 0, 1, slot)
                                       : Status::Unavailable("no store to collect a unit from");
@@ -97,7 +97,7 @@ std::optional<RunDriver::Attempt> RunDriver::collect_unit(std::size_t i) {
   if (!s.ok()) {
     Lock lock(ex_.mutex());
     ex_.stop(s);
-    a.interrupted = true;
+    a.came = Attempt::Came::kCutShort;
   }
   return a;
 }

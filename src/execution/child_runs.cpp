@@ -70,9 +70,9 @@ RunDriver::Attempt RunDriver::run_compose(const StepSpec& spec, const Args& args
       a.child_error = child_failure(*child);
       break;
     default:
-      a.interrupted = true;  // the tree was stopped mid-child
+      a.came = Attempt::Came::kCutShort;  // the tree was stopped mid-child
   }
-  if (!a.interrupted && a.result.ok()) check_value_limits(spec, a);  // its steps' values together
+  if (!a.cut_short() && a.result.ok()) check_value_limits(spec, a);  // its steps' values together
   return a;
 }
 
@@ -134,7 +134,7 @@ RunDriver::Attempt RunDriver::run_map_inline(std::size_t i, const Value& items) 
       return a;
     }
     if (child->status != RunStatus::kFailed) {
-      a.interrupted = true;
+      a.came = Attempt::Came::kCutShort;
       return a;
     }
     outcomes.push_back(

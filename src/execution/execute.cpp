@@ -36,7 +36,7 @@ ExecuteOutcome execute_run(Run& root, const Definition& def, const ExecuteEnv& e
                           : Suspension{SuspensionKind::kChildren, ex.children_give_up_ms(), {}, 0};
     ex.touch_header(root);
     ex.checkpoint(/*force=*/true);
-    out.suspended = !ex.stopped();
+    out.end = ExecuteOutcome::End::kSuspended;
   } else if (!ex.stopped() && ex.releasing() && !is_terminal(root.status)) {
     // Every driver has unwound with what was in flight recorded: hand the run back. At the
     // hand-off point the trace says so: what precedes ran in the caller.
@@ -44,12 +44,13 @@ ExecuteOutcome execute_run(Run& root, const Definition& def, const ExecuteEnv& e
       ex.trace(TraceType::kHandOff, ex.hand_off_step(), 0, ex.hand_off_where(), {}, ex.now_ms());
     }
     ex.release_unfinished();
-    out.released_unfinished = !ex.stopped();
-    out.handed_off = out.released_unfinished && ex.handing_off();
+    out.end = ex.handing_off() ? ExecuteOutcome::End::kHandedOff : ExecuteOutcome::End::kReleased;
   }
-  out.stopped = ex.stopped();
-  out.stop_reason = ex.stop_reason();
-  if (out.handed_off) notify_hand_off(ex, def, lock);
+  if (ex.stopped()) {
+    out.end = ExecuteOutcome::End::kStopped;
+    out.stop_reason = ex.stop_reason();
+  }
+  if (out.end == ExecuteOutcome::End::kHandedOff) notify_hand_off(ex, def, lock);
   return out;
 }
 
@@ -62,8 +63,10 @@ ExecuteOutcome execute_undo(Run& root, const Definition& def, const ExecuteEnv& 
   }
   ExecuteOutcome out;
   std::lock_guard lock(ex.mutex());
-  out.stopped = ex.stopped();
-  out.stop_reason = ex.stop_reason();
+  if (ex.stopped()) {
+    out.end = ExecuteOutcome::End::kStopped;
+    out.stop_reason = ex.stop_reason();
+  }
   return out;
 }
 

@@ -88,17 +88,21 @@ struct ExecuteEnv {
   std::size_t max_value_bytes = 0;
 };
 
+// How an execution of a run ended: one answer.
 struct ExecuteOutcome {
-  // A commit was refused: the run stopped where its last commit left it.
-  bool stopped = false;
-  Status stop_reason;
-  // The root was suspended (it is `waiting`; Run::suspension says until what:
-  // a retry's due time, or its fan-out maps).
-  bool suspended = false;
-  // The run was handed back unfinished (ExecuteHooks::release_requested).
-  bool released_unfinished = false;
-  // ... at its hand-off point (ExecuteHooks::hand_off): a worker goes on with it.
-  bool handed_off = false;
+  enum class End {
+    kReturned,   // it went as far as it could here: its status says where (terminal, or left
+                 // for its caller)
+    kSuspended,  // the root is `waiting` (Run::suspension says until what: a retry's due time,
+                 // its fan-out maps and async units)
+    kReleased,   // released unfinished on a stop request (ExecuteHooks::release_requested)
+    kHandedOff,  // released at its hand-off point (ExecuteHooks::hand_off): a worker goes on
+    kStopped,    // a commit was refused: stopped where its last commit left it (stop_reason)
+  };
+  End end = End::kReturned;
+  Status stop_reason;  // kStopped's
+
+  bool stopped() const { return end == End::kStopped; }
 };
 
 // Drives `root` (pending, running, waiting or rolling back) until it is

@@ -96,11 +96,11 @@ RunDriver::Attempt RunDriver::dispatch_map(std::size_t i, const Launch& l) {
   if (!s.ok()) {
     Lock lock(ex_.mutex());
     ex_.stop(s);
-    a.interrupted = true;
+    a.came = Attempt::Came::kCutShort;
     return a;
   }
   if (total == 0) return collect_map(i, MapRow{});  // nothing to wait for
-  a.dispatched = true;
+  a.came = Attempt::Came::kDispatched;
   return a;
 }
 
@@ -114,7 +114,7 @@ bool RunDriver::collect_settled(Lock& lock) {
       std::optional<Attempt> a = collect_unit(i);
       lock.lock();
       if (!a) continue;
-      if (a->interrupted || ex_.stopped()) return false;
+      if (a->cut_short() || ex_.stopped()) return false;
       dispatched_.erase(i);
       record(i, run_.steps[i].attempts, std::move(*a), lock);
       return true;
@@ -133,7 +133,7 @@ bool RunDriver::collect_settled(Lock& lock) {
     lock.unlock();
     Attempt a = collect_map(i, map);
     lock.lock();
-    if (a.interrupted || ex_.stopped()) return false;
+    if (a.cut_short() || ex_.stopped()) return false;
     record(i, run_.steps[i].attempts, std::move(a), lock);
     return true;
   }
@@ -151,7 +151,7 @@ RunDriver::Attempt RunDriver::collect_map(std::size_t i, const MapRow& map) {
     Attempt a;
     Lock lock(ex_.mutex());
     ex_.stop(Status::Corruption("map " + map.map_id + ": unreadable slot: " + e.what()));
-    a.interrupted = true;
+    a.came = Attempt::Came::kCutShort;
     return a;
   }
 }
@@ -165,7 +165,7 @@ RunDriver::Attempt RunDriver::collect_slots(std::size_t i, const MapRow& map) {
     if (Status s = ex_.fan_out()->slots(map.map_id, first, kSlotPage, page); !s.ok()) {
       Lock lock(ex_.mutex());
       ex_.stop(s);
-      a.interrupted = true;
+      a.came = Attempt::Came::kCutShort;
       return a;
     }
     trace_lost_elements(i, page);

@@ -50,13 +50,16 @@ class RunDriver {
     // its error becomes the run's, and the step is neither retried nor
     // compensated.
     std::optional<RunError> child_error;
-    // The tree stopped mid-child: record nothing.
-    bool interrupted = false;
-    // A fan-out map's elements (an async unit) were dispatched: the step waits for them.
-    bool dispatched = false;
-    // An async unit finished (settled, or ran inline): its outcome is the unit's, recorded by
-    // record_unit — a failure is no failure of the run unless a step reads it.
-    bool unit_outcome = false;
+    // What the attempt came to, besides its result, one of:
+    enum class Came {
+      kOutcome,      // the step's outcome, recorded as such
+      kCutShort,     // the tree stopped mid-child (or a store read failed): record nothing
+      kDispatched,   // a fan-out map's elements (an async unit) went out: the step waits for them
+      kUnitOutcome,  // an async unit's own outcome (settled, or run inline), recorded by
+                     // record_unit: a failure is no failure of the run unless a step reads it
+    };
+    Came came = Came::kOutcome;
+    bool cut_short() const { return came == Came::kCutShort; }
     // What a transform threw, when an argument could not be resolved.
     std::string exception_type;
 

@@ -62,7 +62,7 @@ void RunDriver::execute(Launch& l, Lock& lock) {
               : spec.kind == StepKind::kAsync   ? run_async(i, l)
                                                 : run_plain(spec, l.args, l.attempt_no);
   lock.lock();
-  if (a.interrupted || ex_.stopped()) return;
+  if (a.cut_short() || ex_.stopped()) return;
   record(i, l.attempt_no, std::move(a), lock);
 }
 
@@ -179,11 +179,11 @@ void RunDriver::record(std::size_t i, int attempt_no, Attempt a, Lock& lock) {
   StepRecord& rec = run_.steps[i];
   const std::int64_t now = ex_.now_ms();
   const std::string& path = path_of(i);
-  if (a.unit_outcome) {
+  if (a.came == Attempt::Came::kUnitOutcome) {
     record_unit(i, attempt_no, std::move(a), lock);
     return;
   }
-  if (a.dispatched) {
+  if (a.came == Attempt::Came::kDispatched) {
     // Its elements run as jobs of their own; it is collected when the map settles.
     rec.status = StepStatus::kDispatched;
     dispatched_.insert(i);
