@@ -105,7 +105,11 @@ run_stage release "reactor_cli travel_cli crash_loop_cli reactor_bench" -LE "uni
 # The sanitizer presets compile with line tables only (-g1), ASan at -O0: its build takes half
 # the time it took at -O1 -g on 2 cores (the longest part of this script), its tests a few
 # seconds more.
+# Each test process appends the rows of the run machine it took (tests/support/transition_log.hpp);
+# every row must have been taken, and no illegal event sent (scripts/check_transitions.sh).
+rm -f build/asan/transitions.log
 run_stage asan "reactor_unit_tests reactor_conformance_tests reactor_fuzz_replay" -LE integration
+bash scripts/check_transitions.sh build/asan/transitions.log
 TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1} \
   run_binary_stage tsan reactor_concurrency_tests
 

@@ -1,6 +1,7 @@
 #include "durability/delivery.hpp"
 
 #include "base/run_errors.hpp"
+#include "base/run_machine.hpp"
 #include "durability/durable_fan_out.hpp"
 #include "records/codec.hpp"
 #include "records/run_rows.hpp"
@@ -54,7 +55,7 @@ void tie_to_its_map(Run& run) {
 DeliveryOutcome fail_run(DurableEnv& env, const Writer& w, Run run, ErrorKind kind,
                          std::string message) noexcept {
   try {
-    run.status = RunStatus::kFailed;
+    advance(run, RunEvent::kFailOutright);
     run.suspension.reset();
     run.error = engine_error(kind, run.reactor, std::move(message));
     run.updated_at_ms = env.now_ms();
@@ -158,7 +159,7 @@ DeliveryOutcome quarantine(DurableEnv& env, const Delivery& d, const Writer& w,
   // An element's slot is filed failed, so its map settles: the run as far as its job names it.
   Run shell;
   shell.id = d.job.spec.run_id;
-  shell.status = RunStatus::kQuarantined;
+  advance(shell, RunEvent::kQuarantine);
   shell.error = engine_error(ErrorKind::kPoisonDelivery, d.job.spec.reactor, why);
   tie_to_its_map(shell);
   c.settle = settle_of(shell);
@@ -216,7 +217,7 @@ void replan(Run& run, const Definition& def) {
   run.steps.assign(def.steps().size(), StepRecord{});
   for (std::size_t i = 0; i < run.steps.size(); ++i) run.steps[i].name = def.steps()[i].name;
   run.next_completion_seq = 1;
-  if (run.status == RunStatus::kRunning) run.status = RunStatus::kEnqueued;
+  if (run.status == RunStatus::kRunning) advance(run, RunEvent::kReplan);
 }
 
 // Whether `run` is the run of an async unit (not an element of a fan-out map): its map's step in
@@ -255,7 +256,7 @@ void file_in_flight(InFlight* in_flight, std::shared_ptr<LeaseKeeper::Entry> lea
 DeliveryOutcome execute_delivery(DurableEnv& env, const Definition& def, Run run, const Writer& w,
                                  const Delivery& d, const DeliveryOptions& o) {
   const bool starts = run.status == RunStatus::kEnqueued;
-  if (starts) run.status = RunStatus::kPending;
+  if (starts) advance(run, RunEvent::kDeliver);
   auto entry = env.keeper.keep(w.lease, env.options.lease_ttl, o.asked_at);
   file_in_flight(o.in_flight, entry, d, w.job_owner);
   ExecuteHooks hooks = hooks_for(w, *entry, o.yield_on_retry_wait, starts && d.run_started);

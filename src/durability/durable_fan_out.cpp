@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "base/run_errors.hpp"
+#include "base/run_machine.hpp"
 #include "reactor/limits.hpp"
 #include "records/codec.hpp"
 #include "records/run_rows.hpp"
@@ -106,7 +107,7 @@ Status DurableFanOut::dispatch(const Map& map, std::uint32_t& total) {
   const std::int64_t now = env_.now_ms();
   const std::string queue = env_.queue_for(owner_reactor_);
   for (Run& e : window) {
-    e.status = RunStatus::kEnqueued;
+    advance(e, RunEvent::kEnqueue);
     auto written = std::find_if(c.headers.begin(), c.headers.end(),
                                 [&](const RunHeaderRow& h) { return h.id == e.id; });
     if (written != c.headers.end()) {
@@ -266,7 +267,7 @@ Status DurableFanOut::cancel_element(const std::string& map_id, std::uint32_t in
     (void)env_.backend.release_lease(lease.key, lease.owner, lease.token);  // else it lapses
     return s;
   }
-  run.status = RunStatus::kFailed;
+  advance(run, RunEvent::kFailOutright);
   run.error = engine_error(ErrorKind::kOwnerEnded, run.reactor,
                            "its run " + owner_id_ + " was ending before it started: nothing ran");
   run.updated_at_ms = env_.now_ms();

@@ -1,5 +1,6 @@
 #include "durability/start.hpp"
 
+#include "base/run_machine.hpp"
 #include "records/codec.hpp"
 #include "records/run_rows.hpp"
 
@@ -12,7 +13,7 @@ namespace {
 void add_enqueued(DurableEnv& env, const Run& run, std::int64_t now, std::int64_t expires,
                   CommitRequest& c) {
   Run enqueued = run;
-  enqueued.status = RunStatus::kEnqueued;
+  advance(enqueued, RunEvent::kEnqueue);
   records::encode_whole_run(enqueued, expires, c);
   c.create = true;  // a start never overwrites a run
   c.enqueue.push_back(

@@ -1,5 +1,6 @@
 #include "execution/execute.hpp"
 
+#include "base/run_machine.hpp"
 #include "execution/execution.hpp"
 #include "execution/run_driver.hpp"
 
@@ -29,7 +30,7 @@ ExecuteOutcome execute_run(Run& root, const Definition& def, const ExecuteEnv& e
   if (!ex.stopped() && ex.yielded()) {
     // Every driver of the tree has unwound: the root is suspended in one
     // commit, with whatever its branches recorded meanwhile.
-    root.status = RunStatus::kWaiting;
+    advance(root, RunEvent::kSuspend);
     // A retry's due time wakes it by then; its fan-out maps, when they settle.
     root.suspension = ex.yield_at_ms()
                           ? Suspension{SuspensionKind::kUntil, *ex.yield_at_ms(), {}, 0}

@@ -3,6 +3,7 @@
 // by a crash resumes without repeating finished compensations or undos.
 #include <algorithm>
 
+#include "base/run_machine.hpp"
 #include "execution/argument_resolver.hpp"
 #include "execution/run_driver.hpp"
 #include "execution/step_invoker.hpp"
@@ -39,7 +40,7 @@ void RunDriver::rollback(Lock& lock) {
   }
   undo_completed(lock, run_.error->rollback_failures);
   if (ex_.halted_from_outside()) return;
-  run_.status = RunStatus::kFailed;
+  advance(run_, RunEvent::kRolledBack);
   ex_.touch_header(run_);
   ex_.checkpoint(/*force=*/true);
   RunError error = *run_.error;

@@ -1,6 +1,7 @@
 #include "execution/run_driver.hpp"
 
 #include "base/run_errors.hpp"
+#include "base/run_machine.hpp"
 #include "definition/inputs.hpp"
 #include "reactor/ids.hpp"
 
@@ -30,7 +31,7 @@ void RunDriver::drive() {
   Lock lock(ex_.mutex());
   if (run_.status == RunStatus::kWaiting) {
     // Resumed: whatever it waited for is re-checked where it waited.
-    run_.status = RunStatus::kRunning;
+    advance(run_, RunEvent::kResume);
     run_.suspension.reset();
     ex_.touch_header(run_);
   }
@@ -49,7 +50,7 @@ bool RunDriver::start(Lock& lock) {
         engine_error(ErrorKind::kInputInvalid, def_.name, "invalid inputs: " + describe(errors));
     e.validation_errors = std::move(errors);
     e.inputs = redact_inputs(def_, run_.inputs);
-    run_.status = RunStatus::kFailed;
+    advance(run_, RunEvent::kRejectInputs);
     run_.error = e;
     ex_.touch_header(run_);
     ex_.checkpoint(/*force=*/true);
@@ -58,7 +59,7 @@ bool RunDriver::start(Lock& lock) {
     lock.lock();
     return false;
   }
-  run_.status = RunStatus::kRunning;
+  advance(run_, RunEvent::kStart);
   ex_.touch_header(run_);
   // Written before the first step starts: a run a worker took is seen as
   // running (and a new synchronous run exists in storage) from then on.
@@ -205,7 +206,7 @@ void RunDriver::forward(Lock& lock) {
       !failing_ && !halting_ && ready_.empty() && retry_waiting_.empty() && !awaits_children();
   if (ex_.stopped() || ex_.yielded() || (ex_.releasing() && !all_ran)) return;
   if (failing_) {
-    run_.status = RunStatus::kRollingBack;
+    advance(run_, RunEvent::kFail);
     ex_.touch_header(run_);
     ex_.checkpoint(/*force=*/true);
   } else if (halting_) {
@@ -396,7 +397,7 @@ void RunDriver::finish_completed(Lock& lock) {
     run_.value = Value::object();
     for (const auto& rec : run_.steps) run_.value[rec.name] = rec.result;
   }
-  run_.status = RunStatus::kCompleted;
+  advance(run_, RunEvent::kComplete);
   ex_.touch_header(run_);
   ex_.checkpoint(/*force=*/true);
   lock.unlock();
@@ -409,7 +410,7 @@ void RunDriver::finish_halted(Lock& lock) {
   for (const auto& rec : run_.steps) {
     if (rec.status == StepStatus::kHalted) run_.value = rec.result;
   }
-  run_.status = RunStatus::kHalted;
+  advance(run_, RunEvent::kHalt);
   ex_.touch_header(run_);
   ex_.checkpoint(/*force=*/true);
   lock.unlock();

@@ -1,6 +1,8 @@
 // A deploy changes a reactor's graph while runs wait in the queue: a run none of whose steps
 // has executed starts on the definition registered now; a run that has executed a step cannot
 // change graphs and fails with definition_changed.
+#include <filesystem>
+
 #include "unit/durability/durable_fixture.hpp"
 
 namespace reactor::durable_test {
@@ -24,7 +26,9 @@ Definition version(int v, std::atomic<int>& ran) {
   return b.build();
 }
 
-class Deploy : public ::testing::Test {
+// On memory, and on SQLite, whose fetch files the run it delivers `running` (the run is then
+// replanned from running).
+class Deploy : public ::testing::TestWithParam<std::string> {
  protected:
   std::unique_ptr<Engine> engine_on(const Definition& d) {
     EngineOptions o;
@@ -36,9 +40,19 @@ class Deploy : public ::testing::Test {
     return engine;
   }
   void SetUp() override {
+    std::string url = "memory:";
+    if (GetParam() == "sqlite") {
+      dir_ = std::filesystem::temp_directory_path() / ("reactor-deploy-" + new_run_id());
+      std::filesystem::create_directories(dir_);
+      url = "sqlite://" + (dir_ / "deploy.db").string();
+    }
     std::unique_ptr<Backend> b;
-    ASSERT_TRUE(open_backend("memory:", clock_, b).ok());
+    ASSERT_TRUE(open_backend(url, clock_, b).ok());
     store_ = std::move(b);
+  }
+  void TearDown() override {
+    store_.reset();
+    if (!dir_.empty()) std::filesystem::remove_all(dir_);
   }
   RunResult run_to_end(Engine& engine, const std::string& id) {
     WorkerOptions w;
@@ -53,9 +67,13 @@ class Deploy : public ::testing::Test {
 
   std::shared_ptr<ManualClock> clock_ = std::make_shared<ManualClock>();
   std::shared_ptr<Backend> store_;
+  std::filesystem::path dir_;
 };
 
-TEST_F(Deploy, ARunThatNeverStartedRunsOnTheDefinitionRegisteredNow) {
+INSTANTIATE_TEST_SUITE_P(Backends, Deploy, ::testing::Values("memory", "sqlite"),
+                         [](const auto& info) { return info.param; });
+
+TEST_P(Deploy, ARunThatNeverStartedRunsOnTheDefinitionRegisteredNow) {
   std::atomic<int> ran{0};
   const Definition v1 = version(1, ran), v2 = version(2, ran);
   ASSERT_NE(v1.fingerprint(), v2.fingerprint());
@@ -69,7 +87,25 @@ TEST_F(Deploy, ARunThatNeverStartedRunsOnTheDefinitionRegisteredNow) {
   EXPECT_EQ(r.step("added")->status, StepStatus::kCompleted);
 }
 
-TEST_F(Deploy, ARunThatExecutedAStepFailsWithDefinitionChanged) {
+// Its first delivery died before any step ran (on SQLite the fetch had filed it running): the
+// next one replans it on the definition registered now, as a run never delivered.
+TEST_P(Deploy, ARunWhoseFirstDeliveryDiedBeforeAnyStepRunsOnTheDefinitionRegisteredNow) {
+  std::atomic<int> ran{0};
+  const Definition v1 = version(1, ran), v2 = version(2, ran);
+  std::string id;
+  ASSERT_TRUE(engine_on(v1)->run_in_background("Deployed", {{"n", 41}}, id).ok());
+  std::optional<Delivery> dead;
+  ASSERT_TRUE(store_->fetch(FetchRequest{{"Deployed"}, "dead", 1s, 1s, "dead:1"}, dead).ok());
+  ASSERT_TRUE(dead);
+  clock_->advance(2s);  // its job is visible again, its lease lapsed
+  auto deployed = engine_on(v2);
+  RunResult r = run_to_end(*deployed, id);
+  ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
+  EXPECT_EQ(r.value, 42);
+  EXPECT_EQ(ran.load(), 1);
+}
+
+TEST_P(Deploy, ARunThatExecutedAStepFailsWithDefinitionChanged) {
   std::atomic<int> ran{0};
   // v1 with a second step that waits for a retry: "first" executes, then the run is waiting.
   Definition v1 = Builder("Deployed")

@@ -104,11 +104,6 @@ struct ThrowingObserver : Observer {
   void on_undo_fail(const EventContext&, const std::string&) override { boom(); }
 };
 
-RunResult without_timestamps(RunResult r) {
-  for (auto& e : r.trace) e.at_ms = 0;
-  return r;
-}
-
 }  // namespace
 
 TEST(Middleware, HooksFireInOrderForASuccessfulRun) {

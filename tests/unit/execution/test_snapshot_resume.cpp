@@ -52,11 +52,6 @@ struct Snapshot {
   std::map<std::string, int> counters;
 };
 
-RunResult without_timestamps(RunResult r) {
-  for (auto& e : r.trace) e.at_ms = 0;
-  return r;
-}
-
 // Child runs get fresh ids in every execution; everything else in a snapshot is deterministic.
 Value without_ids(Value j) {
   if (j.is_object()) {
