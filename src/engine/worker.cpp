@@ -51,6 +51,9 @@ struct Worker::Impl {
   }
 
   void fetch_loop(std::stop_token stop, InFlight& in_flight);
+  bool execute(DurableEnv& env, const Delivery& d, const std::string& owner, TimePoint asked_at,
+               NextDelivery& ahead, InFlight& in_flight);
+  void put_back_ahead(DurableEnv& env, NextDelivery& ahead);
   void sweep_loop(std::stop_token stop);
   void presence_loop(std::stop_token stop);
   void count(DeliveryOutcome o);
@@ -170,34 +173,42 @@ void Worker::Impl::fetch_loop(std::stop_token stop, InFlight& in_flight) {
     }
     idle = first_idle;
     ahead.request = request();
-    ahead.fetched = false;
-    DeliveryOptions how;
-    how.asked_at = asked_at;
-    how.next = &ahead;
-    how.release_requested = &releasing;
-    how.in_flight = &in_flight;
-    DeliveryOutcome o = process_delivery(env, *d, f.owner, how);
-    // The run's last commit fetched and found nothing due: fetching again at
-    // once would find nothing too, so the next try waits for an enqueue first.
-    was_idle = ahead.fetched && !ahead.delivery;
-    if (o == DeliveryOutcome::kNotServed) {
-      engine.logger().log(LogLevel::kWarning, "worker: job " + std::to_string(d->job.id) +
-                                                  " for reactor '" + d->job.spec.reactor +
-                                                  "' is not served here; handed back");
-    }
-    count(o);
-    if (options.on_delivery) options.on_delivery(d->job, o);
+    was_idle = execute(env, *d, f.owner, asked_at, ahead, in_flight);
   }
-  // Stopping with a job fetched ahead: it goes back, due at once, for a
-  // worker that stays.
-  if (ahead.delivery) {
-    Status s = put_back(env, *ahead.delivery, ahead.request.owner, Duration::zero());
-    if (!s.ok()) {
-      // Its job becomes visible again after the visibility timeout, its run's lease lapses.
-      engine.logger().log(LogLevel::kWarning, "worker: could not hand back job " +
-                                                  std::to_string(ahead.delivery->job.id) + ": " +
-                                                  s.to_string());
-    }
+  put_back_ahead(env, ahead);
+}
+
+// Executes delivery `d`, fetched for `owner`; the commit that ends its run may fetch the next
+// into `ahead` (asking as ahead.request). True when that fetch found nothing due: fetching again
+// at once would find nothing too, so the next try waits for an enqueue first.
+bool Worker::Impl::execute(DurableEnv& env, const Delivery& d, const std::string& owner,
+                           TimePoint asked_at, NextDelivery& ahead, InFlight& in_flight) {
+  ahead.fetched = false;
+  DeliveryOptions how;
+  how.asked_at = asked_at;
+  how.next = &ahead;
+  how.release_requested = &releasing;
+  how.in_flight = &in_flight;
+  const DeliveryOutcome o = process_delivery(env, d, owner, how);
+  if (o == DeliveryOutcome::kNotServed) {
+    engine.logger().log(LogLevel::kWarning, "worker: job " + std::to_string(d.job.id) +
+                                                " for reactor '" + d.job.spec.reactor +
+                                                "' is not served here; handed back");
+  }
+  count(o);
+  if (options.on_delivery) options.on_delivery(d.job, o);
+  return ahead.fetched && !ahead.delivery;
+}
+
+// Stopping with a job fetched ahead: it goes back, due at once, for a worker that stays.
+void Worker::Impl::put_back_ahead(DurableEnv& env, NextDelivery& ahead) {
+  if (!ahead.delivery) return;
+  Status s = put_back(env, *ahead.delivery, ahead.request.owner, Duration::zero());
+  if (!s.ok()) {
+    // Its job becomes visible again after the visibility timeout, its run's lease lapses.
+    engine.logger().log(LogLevel::kWarning, "worker: could not hand back job " +
+                                                std::to_string(ahead.delivery->job.id) + ": " +
+                                                s.to_string());
   }
 }
 

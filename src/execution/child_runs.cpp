@@ -146,26 +146,32 @@ RunDriver::Attempt RunDriver::run_map_inline(std::size_t i, const Value& items) 
     }
   }
   if (a.result.ok()) {
-    if (!spec.collect) {
-      Value out = Value::array();
-      for (const auto& o : outcomes) {
-        if (spec.atomic) {
-          out.push_back(o.value);
-        } else {
-          out.push_back(o.ok ? Value{{"index", o.index}, {"ok", true}, {"value", o.value}}
-                             : Value{{"index", o.index}, {"ok", false}, {"error", o.error}});
-        }
-      }
-      a.result = Success(std::move(out));
-    } else {
-      auto body = [&](std::stop_token) { return Success(spec.collect(MapResults(outcomes))); };
-      a.result = invoke_user_code(body, std::nullopt, ex_.clock()).result;
-    }
-    check_value_limits(spec, a);  // the elements' values together may be past them
+    collect_inline(spec, outcomes, a);
     if (a.result.ok()) return a;
     a.body_started = false;  // the elements roll back; the map itself has no side effect
   }
-  // The map failed: undo its completed elements, highest index first.
+  undo_inline_elements(i, a);
+  return a;
+}
+
+// What an inline map's outcomes come to: collect() over them, or their array.
+void RunDriver::collect_inline(const StepSpec& spec, const std::vector<ElementOutcome>& outcomes,
+                               Attempt& a) {
+  if (!spec.collect) {
+    Value out = Value::array();
+    for (const auto& o : outcomes) out.push_back(element_entry(o, spec.atomic));
+    a.result = Success(std::move(out));
+  } else {
+    auto body = [&](std::stop_token) { return Success(spec.collect(MapResults(outcomes))); };
+    a.result = invoke_user_code(body, std::nullopt, ex_.clock()).result;
+  }
+  check_value_limits(spec, a);  // the elements' values together may be past them
+}
+
+// An inline map i failed: its completed elements are undone, highest index first, and the
+// failures of their undos join the step's error.
+void RunDriver::undo_inline_elements(std::size_t i, Attempt& a) {
+  const StepSpec& spec = def_.steps[i];
   Lock lock(ex_.mutex());
   std::vector<RollbackFailure> failures;
   auto& children = run_.steps[i].children;
@@ -185,7 +191,12 @@ RunDriver::Attempt RunDriver::run_map_inline(std::size_t i, const Value& items) 
   }
   for (auto& f : failures) a.child_error->rollback_failures.push_back(std::move(f));
   a.body_started = false;
-  return a;
+}
+
+Value element_entry(const ElementOutcome& o, bool atomic) {
+  if (atomic) return o.value;
+  return o.ok ? Value{{"index", o.index}, {"ok", true}, {"value", o.value}}
+              : Value{{"index", o.index}, {"ok", false}, {"error", o.error}};
 }
 
 }  // namespace reactor

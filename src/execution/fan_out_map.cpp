@@ -183,13 +183,7 @@ RunDriver::Attempt RunDriver::collect_slots(std::size_t i, const MapRow& map) {
         return a;
       }
       if (spec.collect) continue;
-      ElementOutcome o = outcome_of(slot, ex_.max_value_bytes());
-      if (spec.atomic) {
-        all.push_back(std::move(o.value));
-      } else {
-        all.push_back(o.ok ? Value{{"index", o.index}, {"ok", true}, {"value", o.value}}
-                           : Value{{"index", o.index}, {"ok", false}, {"error", o.error}});
-      }
+      all.push_back(element_entry(outcome_of(slot, ex_.max_value_bytes()), spec.atomic));
     }
   }
   if (!spec.collect) {

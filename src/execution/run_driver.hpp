@@ -118,6 +118,9 @@ class RunDriver {
   Attempt run_compose(const StepSpec& spec, const Args& args);
   Attempt run_map(std::size_t i, Launch& l);
   Attempt run_map_inline(std::size_t i, const Value& items);
+  void collect_inline(const StepSpec& spec, const std::vector<ElementOutcome>& outcomes,
+                      Attempt& a);
+  void undo_inline_elements(std::size_t i, Attempt& a);
   void validate_output(const StepSpec& spec, Attempt& a);
   void check_value_limits(const StepSpec& spec, Attempt& a) const;
   void record(std::size_t i, int attempt_no, Attempt a, Lock& lock);
@@ -196,6 +199,10 @@ class RunDriver {
 // The inputs a composed child or an async unit is started with: the step's arguments, or
 // without any, the run's inputs the child declares.
 Value child_inputs(const StepSpec& spec, const Args& args);
+
+// One element's entry in the value of a map without collect(): its value (an atomic map), or
+// {"index", "ok": true, "value"} / {"index", "ok": false, "error"}.
+Value element_entry(const ElementOutcome& o, bool atomic);
 
 // A new, pending child run of `parent`.
 Run make_child_run(const DefinitionData& def, const Run& parent, std::string path, Value inputs,
