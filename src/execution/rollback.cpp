@@ -51,6 +51,23 @@ void RunDriver::rollback(Lock& lock) {
 
 // Compensates failed step i once, if its body started. A composed child or
 // map has already rolled itself back; there is nothing left to compensate.
+// Step i's compensate, called with the error it failed with (its arguments resolved again).
+// The caller does not hold the lock.
+StepResult RunDriver::call_compensate(std::size_t i, const std::string& error) {
+  const StepSpec& spec = def_.steps[i];
+  Args args;
+  if (auto err = resolve_arguments(spec, run_, nullptr, args)) {
+    return Failure("arguments: " + err->message, false);
+  }
+  const std::string path = path_of(i);
+  auto body = [&](std::stop_token stop) {
+    StepContext ctx(ex_.origin(), def_.name, path, run_.steps[i].attempts, stop, ex_.clock());
+    if (spec.factory) return spec.factory()->compensate(error, args, ctx);
+    return spec.compensate(error, args, ctx);
+  };
+  return invoke_user_code(body, std::nullopt, ex_.clock()).result;
+}
+
 void RunDriver::compensate(std::size_t i, Lock& lock) {
   StepRecord& rec = run_.steps[i];
   if (rec.status != StepStatus::kFailed) return;
@@ -79,18 +96,7 @@ void RunDriver::compensate(std::size_t i, Lock& lock) {
   lock.unlock();
   ex_.observers().notify("compensate_start",
                          [&](Observer& o) { o.on_compensate_start(event(i, 0)); });
-  Args args;
-  StepResult r = Success();
-  if (auto err = resolve_arguments(spec, run_, nullptr, args)) {
-    r = Failure("arguments: " + err->message, false);
-  } else {
-    auto body = [&](std::stop_token stop) {
-      StepContext ctx(ex_.origin(), def_.name, path, rec.attempts, stop, ex_.clock());
-      if (spec.factory) return spec.factory()->compensate(error, args, ctx);
-      return spec.compensate(error, args, ctx);
-    };
-    r = invoke_user_code(body, std::nullopt, ex_.clock()).result;
-  }
+  const StepResult r = call_compensate(i, error);
   lock.lock();
   ex_.trace(TraceType::kCompensate, path, rec.attempts, r.ok() ? "success" : "failure",
             r.ok() ? "" : r.message());

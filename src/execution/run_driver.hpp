@@ -125,6 +125,8 @@ class RunDriver {
   void check_value_limits(const StepSpec& spec, Attempt& a) const;
   void record(std::size_t i, int attempt_no, Attempt a, Lock& lock);
   void record_failure(std::size_t i, int attempt_no, Attempt a, Lock& lock);
+  void schedule_retry(std::size_t i, int attempt_no, const std::string& message, Lock& lock);
+  void fail_at(std::size_t i, int attempt_no, Attempt a);
   // Which dependents of a finished step to release: an async unit releases the steps that do
   // not read it when it is dispatched, and its readers when it finishes.
   enum class Release { kAll, kNonReaders, kReaders };
@@ -160,6 +162,7 @@ class RunDriver {
   // rollback.cpp — compensation of failed steps, undo of completed ones.
   void rollback(Lock& lock);
   void compensate(std::size_t i, Lock& lock);
+  StepResult call_compensate(std::size_t i, const std::string& error);
   void undo(std::size_t i, Lock& lock, std::vector<RollbackFailure>& failures);
 
   // Shared helpers.

@@ -227,6 +227,48 @@ void RunDriver::record(std::size_t i, int attempt_no, Attempt a, Lock& lock) {
 
 // A failed attempt: schedule the next one, or make the failure final and
 // start the rollback. Caller holds the lock; it is released around observers.
+// Step i's attempt failed and may be tried again: it waits for its retry's due time, its
+// backoff's jitter drawn now.
+void RunDriver::schedule_retry(std::size_t i, int attempt_no, const std::string& message,
+                               Lock& lock) {
+  const StepSpec& spec = def_.steps[i];
+  StepRecord& rec = run_.steps[i];
+  Duration delay = spec.retry.delay_before_jitter(attempt_no) + ex_.jitter(spec.retry.jitter());
+  rec.status = StepStatus::kRetryScheduled;
+  rec.retry_at_ms = to_unix_ms(ex_.clock().now() + delay);
+  retry_waiting_.insert(i);
+  ex_.touch_step(run_, i);
+  if (ex_.observers().empty()) return;
+  lock.unlock();
+  ex_.observers().notify(
+      "step_retry", [&](Observer& o) { o.on_step_retry(event(i, attempt_no), delay, message); });
+  lock.lock();
+}
+
+// Step i failed for good and is the first to: its error (a child's, or its own) is the run's,
+// and the run rolls back once nothing else runs.
+void RunDriver::fail_at(std::size_t i, int attempt_no, Attempt a) {
+  failing_ = true;
+  run_.failed_step = i;
+  if (a.child_error) {
+    run_.error = std::move(a.child_error);
+  } else {
+    RunError e;
+    e.kind = a.kind;
+    e.step = path_of(i);
+    e.reactor = def_.name;
+    e.exception_type = a.exception_type.empty() ? a.result.exception_type() : a.exception_type;
+    e.message = a.result.message();
+    e.details = a.result.value();
+    e.attempts = attempt_no;
+    e.retryable = a.result.retryable();
+    e.validation_errors = std::move(a.validation_errors);
+    run_.error = std::move(e);
+  }
+  run_.error->inputs = redact_inputs(def_, run_.inputs);
+  ex_.touch_header(run_);
+}
+
 void RunDriver::record_failure(std::size_t i, int attempt_no, Attempt a, Lock& lock) {
   StepRecord& rec = run_.steps[i];
   const StepSpec& spec = def_.steps[i];
@@ -249,40 +291,11 @@ void RunDriver::record_failure(std::size_t i, int attempt_no, Attempt a, Lock& l
   const bool may_retry = !a.child_error && a.result.retryable() && !failing_ && !halting_ &&
                          attempt_no < spec.retry.max_attempts();
   if (may_retry) {
-    Duration delay = spec.retry.delay_before_jitter(attempt_no) + ex_.jitter(spec.retry.jitter());
-    rec.status = StepStatus::kRetryScheduled;
-    rec.retry_at_ms = to_unix_ms(ex_.clock().now() + delay);
-    retry_waiting_.insert(i);
-    ex_.touch_step(run_, i);
-    if (ex_.observers().empty()) return;
-    lock.unlock();
-    ex_.observers().notify(
-        "step_retry", [&](Observer& o) { o.on_step_retry(event(i, attempt_no), delay, message); });
-    lock.lock();
+    schedule_retry(i, attempt_no, message, lock);
     return;
   }
   rec.status = StepStatus::kFailed;
-  if (!failing_) {
-    failing_ = true;
-    run_.failed_step = i;
-    if (a.child_error) {
-      run_.error = std::move(a.child_error);
-    } else {
-      RunError e;
-      e.kind = a.kind;
-      e.step = path_of(i);
-      e.reactor = def_.name;
-      e.exception_type = a.exception_type.empty() ? a.result.exception_type() : a.exception_type;
-      e.message = message;
-      e.details = a.result.value();
-      e.attempts = attempt_no;
-      e.retryable = a.result.retryable();
-      e.validation_errors = std::move(a.validation_errors);
-      run_.error = std::move(e);
-    }
-    run_.error->inputs = redact_inputs(def_, run_.inputs);
-    ex_.touch_header(run_);
-  }
+  if (!failing_) fail_at(i, attempt_no, std::move(a));
   ex_.touch_step(run_, i);
   if (ex_.observers().empty()) return;
   lock.unlock();
