@@ -224,7 +224,7 @@ bool any_step_executed(const Run& run) {
 // The candidates are the released elements without a slot, and the next one to release; each is
 // filed under its own lease, so one a worker fetches meanwhile is either cancelled before it
 // starts (the worker then finds it ended) or left to run.
-Status DurableFanOut::cancel(const std::string& map_id, std::uint32_t& cancelled) {
+Status DurableFanOut::cancel(const std::string& map_id) {
   MapRow map;
   Status s = env_.backend.load_map(map_id, map);
   if (!s.ok() || map.state == MapState::kSettled) return s;
@@ -243,16 +243,13 @@ Status DurableFanOut::cancel(const std::string& map_id, std::uint32_t& cancelled
     unreported.push_back(map.released);
   }
   for (std::size_t k = 0; s.ok() && k < unreported.size(); ++k) {
-    bool filed = false;
-    s = cancel_element(map_id, unreported[k], filed);
-    cancelled += filed ? 1 : 0;
+    s = cancel_element(map_id, unreported[k]);
   }
   return s;
 }
 
 // Files element `index` never run, if nobody holds it and none of its steps ran.
-Status DurableFanOut::cancel_element(const std::string& map_id, std::uint32_t index,
-                                     bool& cancelled) {
+Status DurableFanOut::cancel_element(const std::string& map_id, std::uint32_t index) {
   const std::string id = element_run_id(map_id, index);
   Lease lease;
   bool granted = false;
@@ -276,9 +273,7 @@ Status DurableFanOut::cancel_element(const std::string& map_id, std::uint32_t in
   c.settle = MapSettle{
       MapSlotRow{map_id, index, SlotState::kCancelled, records::encode_value(Value(*run.error))}};
   w.finish_with(c);
-  s = env_.backend.commit(c);
-  cancelled = s.ok();
-  return s;
+  return env_.backend.commit(c);
 }
 
 Status DurableFanOut::lost_executions(const std::string& map_id, std::uint32_t index,

@@ -28,7 +28,7 @@ class DurableFanOut final : public FanOut {
   Status roll_back(const std::string& map_id, std::uint32_t index,
                    std::vector<RollbackFailure>& failures,
                    std::vector<TraceEvent>& undone) override;
-  Status cancel(const std::string& map_id, std::uint32_t& cancelled) override;
+  Status cancel(const std::string& map_id) override;
   Status lost_executions(const std::string& map_id, std::uint32_t index,
                          std::vector<TraceEvent>& lost) override;
 
@@ -36,7 +36,7 @@ class DurableFanOut final : public FanOut {
   Run element_run(const Map& map, std::uint32_t index, Value inputs) const;
   Status take_element(const std::string& id, Lease& lease);
   Status load_element(const std::string& id, Run& run, std::optional<Definition>& def);
-  Status cancel_element(const std::string& map_id, std::uint32_t index, bool& cancelled);
+  Status cancel_element(const std::string& map_id, std::uint32_t index);
 
   DurableEnv& env_;
   const Writer& owner_;

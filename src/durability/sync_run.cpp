@@ -48,12 +48,17 @@ bool has_async_units(const DefinitionData& d) {
 
 }  // namespace
 
-// Whether a caller of `d` waits for its async units here: only while a worker serves their
-// queue (durability/presence.hpp), unless told to wait all the same — waiting for nobody would
-// only end in async_wait_timeout. Without a wait the run is handed to the workers instead.
-bool waits_for_a_worker(DurableEnv& env, const DefinitionData& d) {
-  if (!has_async_units(d)) return true;
-  return env.options.wait_without_workers || queue_is_served(env.backend, env.queue_for(d.name));
+// A caller waits for a unit only while a worker serves its queue (durability/presence.hpp), unless
+// told to wait all the same: waiting for nobody would only end in async_wait_timeout.
+CallerWait caller_wait(DurableEnv& env, const DefinitionData& d) {
+  if (env.options.inline_jobs || env.options.async_wait_timeout <= Duration::zero()) {
+    return CallerWait::kNever;
+  }
+  if (!has_async_units(d) || env.options.wait_without_workers ||
+      queue_is_served(env.backend, env.queue_for(d.name))) {
+    return CallerWait::kWaits;
+  }
+  return CallerWait::kNobodyServes;
 }
 
 RunResult run_synchronously(DurableEnv& env, const Definition& def, Run run) {
@@ -82,8 +87,7 @@ RunResult run_synchronously(DurableEnv& env, const Definition& def, Run run) {
   // A step reading an async unit waits for it here, woken by the store; with inline jobs (or
   // no wait) the run is handed back instead: the caller runs the unit's job itself
   // (Engine::run), or a worker parks the run.
-  if (!env.options.inline_jobs && env.options.async_wait_timeout > Duration::zero() &&
-      waits_for_a_worker(env, *def.data())) {
+  if (caller_wait(env, *def.data()) == CallerWait::kWaits) {
     hooks.async_wait = env.options.async_wait_timeout;
   }
   ExecuteOutcome out = env.execute(run, def, hooks, /*run_is_new=*/true);

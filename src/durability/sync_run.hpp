@@ -11,9 +11,12 @@ namespace reactor {
 // if this process dies), and commits every step.
 RunResult run_synchronously(DurableEnv& env, const Definition& def, Run run);
 
-// Whether a caller of `d` waits for its async units (DurabilityOptions::async_wait_timeout):
-// only while a live worker serves their queue, or when told to wait all the same
-// (wait_without_workers). One read of the store when `d` has units; none otherwise.
-bool waits_for_a_worker(DurableEnv& env, const DefinitionData& d);
+// What a caller of `d` does about its async units (docs/async.md): it never waits (inline_jobs
+// run them in the caller; an async_wait_timeout of 0 hands the run to the workers), it waits
+// (no units to wait for, a live worker serves their queue, or wait_without_workers), or nobody
+// serves their queue and the run goes to the workers at once. One read of the store when the
+// caller may wait and `d` has units; none otherwise.
+enum class CallerWait { kNever, kWaits, kNobodyServes };
+CallerWait caller_wait(DurableEnv& env, const DefinitionData& d);
 
 }  // namespace reactor

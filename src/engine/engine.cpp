@@ -123,13 +123,9 @@ std::string Engine::worker_id() const {
 }
 
 bool Engine::hands_off_unserved(const std::string& reactor) const {
-  const DurableEnv* env = impl_->durable.get();
   const std::optional<Definition> def = registry_.find(reactor);
-  if (!def || env == nullptr || env->options.inline_jobs ||
-      env->options.async_wait_timeout <= Duration::zero()) {
-    return false;
-  }
-  return !waits_for_a_worker(*impl_->durable, *def->data());
+  return def && impl_->durable &&
+         caller_wait(*impl_->durable, *def->data()) == CallerWait::kNobodyServes;
 }
 
 Engine::Engine(EngineOptions options)

@@ -239,9 +239,8 @@ bool RunDriver::cancel_maps(Lock& lock) {
   bool any = false;
   for (const std::size_t i : dispatched_) {
     if (def_.steps[i].kind != StepKind::kMap || !cancelled_.insert(i).second) continue;
-    std::uint32_t cancelled = 0;
     lock.unlock();
-    Status s = ex_.fan_out()->cancel(map_id_of(i), cancelled);
+    Status s = ex_.fan_out()->cancel(map_id_of(i));
     lock.lock();
     if (!s.ok()) {
       ex_.stop(s);

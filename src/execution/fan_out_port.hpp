@@ -66,9 +66,9 @@ class FanOut {
   // The run is failing before map `map_id` settled: files each element that no
   // execution has started (none holds its lease, none of its steps ran) as never run — its run
   // failed owner_ended, its slot cancelled —, the next one to release too, so that the map
-  // releases no more and settles once the elements already started report. Adds how many it
-  // filed to `cancelled`. Durable when it returns ok; a map settled already is left as it is.
-  virtual Status cancel(const std::string& map_id, std::uint32_t& cancelled) = 0;
+  // releases no more and settles once the elements already started report (MapRow::cancelled
+  // counts them). Durable when it returns ok; a map settled already is left as it is.
+  virtual Status cancel(const std::string& map_id) = 0;
   // The executions of element `index`'s steps lost with their workers, as its own trace has
   // them (paths "<map path>[i]/<step>"), appended to `lost` for the owner's trace.
   virtual Status lost_executions(const std::string& map_id, std::uint32_t index,
