@@ -93,6 +93,17 @@ while IFS= read -r hit; do
 done < <(grep -rnE '\b(std::)?(fprintf|printf|puts|fputs)\(|std::(cout|cerr|clog)\b' \
   src include --include='*.[ch]pp' | grep -v '^src/cli/' || true)
 
+# Execution free of durability (docs/architecture.md, "The port"): execution talks to its port
+# (src/execution/execution_port.hpp) in its own terms. Leases, fencing and workers belong to
+# src/durability/; an identifier naming one in src/execution/ (comments and texts aside) is a
+# concept in the wrong room.
+while IFS= read -r file; do
+  while IFS= read -r hit; do
+    echo "check_layers: $file:$hit: a durability concept in src/execution/ (use its port)"
+    fail=1
+  done < <(sed -E 's://.*$::; s/"([^"\\]|\\.)*"/""/g' "$file" | grep -niE 'lease|fenc|worker' || true)
+done < <(find src/execution -name '*.[ch]pp')
+
 if ((fail)); then
   echo "check_layers: FAILED (layers, lowest first: ${layers[*]})"
   exit 1

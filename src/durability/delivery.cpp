@@ -3,6 +3,7 @@
 #include "base/run_errors.hpp"
 #include "base/run_machine.hpp"
 #include "durability/durable_fan_out.hpp"
+#include "durability/durable_port.hpp"
 #include "records/codec.hpp"
 #include "records/run_rows.hpp"
 #include "records/run_shape.hpp"
@@ -259,16 +260,16 @@ DeliveryOutcome execute_delivery(DurableEnv& env, const Definition& def, Run run
   if (starts) advance(run, RunEvent::kDeliver);
   auto entry = env.keeper.keep(w.lease, env.options.lease_ttl, o.asked_at);
   file_in_flight(o.in_flight, entry, d, w.job_owner);
-  ExecuteHooks hooks = hooks_for(w, *entry, o.yield_on_retry_wait, starts && d.run_started);
-  hooks.release_requested = o.release_requested;
   DurableFanOut fan_out(env, w, run);
-  hooks.fan_out = &fan_out;
+  DurablePort port(w, *entry, &fan_out);
+  port.set_stop_flag(o.release_requested);
   // Who wrote the run last (as it was read), and from now on this execution.
-  hooks.previous_token = run.exec_token;
-  hooks.previous_worker = run.exec_worker;
+  port.set_previous(run.exec_token, run.exec_worker);
   run.exec_token = w.lease.token;
   run.exec_worker = env.worker_id;
-  ExecuteOutcome out = env.execute(run, def, hooks, /*run_is_new=*/false);
+  ExecuteOutcome out = env.execute(
+      run, def, durable_options(env.options, port, o.yield_on_retry_wait, starts && d.run_started),
+      /*run_is_new=*/false);
   file_in_flight(o.in_flight, nullptr, d, w.job_owner);
   env.keeper.drop(entry);
   if (out.stopped()) {
@@ -285,7 +286,7 @@ DeliveryOutcome execute_delivery(DurableEnv& env, const Definition& def, Run run
   switch (out.end) {
     case ExecuteOutcome::End::kSuspended:
       return DeliveryOutcome::kSuspended;
-    case ExecuteOutcome::End::kReleased:
+    case ExecuteOutcome::End::kLeftUnfinished:
     case ExecuteOutcome::End::kHandedOff:
       return DeliveryOutcome::kReleased;
     default:

@@ -31,12 +31,13 @@ struct DurableEnv {
   Clock& clock;
   const DurabilityOptions& options;
   LeaseKeeper& keeper;
-  // Runs the executor on a run tree with the given hooks; a new run (not
+  // Runs the executor on a run tree with the given options; a new run (not
   // stored yet) is written whole by its first commit.
-  std::function<ExecuteOutcome(Run&, const Definition&, ExecuteHooks, bool run_is_new)> execute;
+  std::function<ExecuteOutcome(Run&, const Definition&, const ExecuteOptions&, bool run_is_new)>
+      execute;
   // Undoes the completed steps of a stored run, newest first (execute_undo): a fan-out map's
   // element, rolled back by its owner.
-  std::function<ExecuteOutcome(Run&, const Definition&, ExecuteHooks,
+  std::function<ExecuteOutcome(Run&, const Definition&, const ExecuteOptions&,
                                std::vector<RollbackFailure>& failures)>
       undo;
   // Jitter for snoozes: uniform in [0, max].

@@ -4,6 +4,7 @@
 
 #include "base/run_errors.hpp"
 #include "base/run_machine.hpp"
+#include "durability/durable_port.hpp"
 #include "reactor/limits.hpp"
 #include "records/codec.hpp"
 #include "records/run_rows.hpp"
@@ -54,7 +55,11 @@ std::optional<MapSettle> settle_of(const Run& run) {
 }
 
 DurableFanOut::DurableFanOut(DurableEnv& env, const Writer& owner, const Run& root)
-    : env_(env), owner_(owner), owner_id_(root.id), owner_reactor_(root.reactor) {}
+    : env_(env),
+      owner_(owner),
+      owner_id_(root.id),
+      owner_reactor_(root.reactor),
+      unit_wait_{std::nullopt, env.options.async_park_timeout} {}
 
 Run DurableFanOut::element_run(const Map& map, std::uint32_t index, Value inputs) const {
   Run e;
@@ -196,7 +201,8 @@ Status DurableFanOut::roll_back(const std::string& map_id, std::uint32_t index,
   }
   auto entry = env_.keeper.keep(lease, env_.options.lease_ttl, env_.clock.now());
   const std::size_t traced = run.trace.size();
-  ExecuteOutcome out = env_.undo(run, *def, hooks_for(w, *entry, false), failures);
+  DurablePort port(w, *entry, /*fan_out=*/nullptr);
+  ExecuteOutcome out = env_.undo(run, *def, durable_options(env_.options, port, false), failures);
   env_.keeper.drop(entry);
   if (out.stopped()) return out.stop_reason;
   for (std::size_t k = traced; k < run.trace.size(); ++k) {

@@ -31,6 +31,10 @@ class DurableFanOut final : public FanOut {
   Status cancel(const std::string& map_id) override;
   Status lost_executions(const std::string& map_id, std::uint32_t index,
                          std::vector<TraceEvent>& lost) override;
+  UnitWait unit_wait() const override { return unit_wait_; }
+  // How the readers of its async units wait (FanOut::UnitWait): by default the run parks,
+  // DurabilityOptions::async_park_timeout at most.
+  void set_unit_wait(UnitWait w) { unit_wait_ = w; }
 
  private:
   Run element_run(const Map& map, std::uint32_t index, Value inputs) const;
@@ -42,6 +46,7 @@ class DurableFanOut final : public FanOut {
   const Writer& owner_;
   const std::string owner_id_;
   const std::string owner_reactor_;
+  UnitWait unit_wait_;
 };
 
 // Whether an execution of `run` got as far as starting a step (or past it): a run that did not

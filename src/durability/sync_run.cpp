@@ -3,6 +3,7 @@
 #include "base/run_errors.hpp"
 #include "definition/inputs.hpp"
 #include "durability/durable_fan_out.hpp"
+#include "durability/durable_port.hpp"
 #include "durability/load.hpp"
 #include "durability/presence.hpp"
 #include "durability/start.hpp"
@@ -80,17 +81,17 @@ RunResult run_synchronously(DurableEnv& env, const Definition& def, Run run) {
   run.exec_token = lease.token;
   run.exec_worker = env.worker_id;
   auto entry = env.keeper.keep(lease, env.options.lease_ttl, asked_at);
-  ExecuteHooks hooks = hooks_for(w, *entry, false);
   DurableFanOut fan_out(env, w, run);  // a fan-out map hands the run to the workers
-  hooks.fan_out = &fan_out;
-  hooks.hand_off = true;  // and so does the reactor's hand-off point
   // A step reading an async unit waits for it here, woken by the store; with inline jobs (or
   // no wait) the run is handed back instead: the caller runs the unit's job itself
   // (Engine::run), or a worker parks the run.
   if (caller_wait(env, *def.data()) == CallerWait::kWaits) {
-    hooks.async_wait = env.options.async_wait_timeout;
+    fan_out.set_unit_wait({env.options.async_wait_timeout, env.options.async_park_timeout});
   }
-  ExecuteOutcome out = env.execute(run, def, hooks, /*run_is_new=*/true);
+  DurablePort port(w, *entry, &fan_out);
+  ExecuteOptions options = durable_options(env.options, port, /*suspend_on_retry_wait=*/false);
+  options.hand_off = true;  // and so does the reactor's hand-off point
+  ExecuteOutcome out = env.execute(run, def, options, /*run_is_new=*/true);
   env.keeper.drop(entry);
   if (out.stopped() && out.stop_reason.code() == StatusCode::kAlreadyExists) {
     // Nothing was written under this lease; let it go for whoever holds the run.

@@ -32,8 +32,9 @@ Status Writer::checkpoint(const Run& root, const CheckpointDelta& delta) const {
   c.create = std::find(delta.created.begin(), delta.created.end(), &root) != delta.created.end();
   const bool suspends = root.status == RunStatus::kWaiting;
   Status s;
-  if (delta.release_unfinished) {
-    // Handed back unfinished: its job due at once for another worker, in the same commit.
+  if (delta.leave_unfinished) {
+    // Left unfinished (a stop request, a hand-off): its job due at once for another worker, in the
+    // same commit.
     c.enqueue.push_back(env.resume_job(root, env.now_ms()));
     finish_with(c);
     s = env.backend.commit(c);
@@ -60,30 +61,6 @@ Status Writer::checkpoint(const Run& root, const CheckpointDelta& delta) const {
   }
   if (s.ok() && !delta.steps.empty()) env.durable_steps.fetch_add(1, std::memory_order_relaxed);
   return s;
-}
-
-ExecuteHooks hooks_for(const Writer& w, LeaseKeeper::Entry& entry, bool yield_on_retry_wait,
-                       bool start_is_stored) {
-  ExecuteHooks h;
-  h.start_is_stored = start_is_stored;
-  h.token = w.lease.token;
-  h.worker = w.env.worker_id;
-  h.max_interrupted_executions = w.env.options.max_interrupted_executions;
-  h.commit = [&w, &entry](const Run& root, const CheckpointDelta& delta) {
-    if (entry.lost) return Status::LeaseLost("lease of run " + root.id + " was taken over");
-    return w.checkpoint(root, delta);
-  };
-  h.yield_on_retry_wait = yield_on_retry_wait;
-  h.checkpoint_min_interval = w.env.options.checkpoint_min_interval;
-  h.hung_step_grace = w.env.options.hung_step_grace;
-  h.async_park_timeout = w.env.options.async_park_timeout;
-  h.on_hung_step = [&entry] { entry.abandoned = true; };
-  // Principle 10: a lease is trusted only until its deadline; no body starts without enough of it.
-  const Duration margin = w.env.options.lease_margin > Duration::zero()
-                              ? w.env.options.lease_margin
-                              : w.env.options.lease_ttl / 3;
-  h.before_body = [&w, &entry, margin] { return w.env.keeper.ensure(entry, margin); };
-  return h;
 }
 
 void encode_delta(const Run& root, const CheckpointDelta& delta, std::int64_t expires_at_ms,

@@ -40,11 +40,6 @@ struct Writer {
   Status checkpoint(const Run& root, const CheckpointDelta& delta) const;
 };
 
-// The hooks an execution under `w` commits through. `entry` is the lease's
-// heartbeat: once it is lost, commits are refused without asking the store.
-ExecuteHooks hooks_for(const Writer& w, LeaseKeeper::Entry& entry, bool yield_on_retry_wait,
-                       bool start_is_stored = false);
-
 // The rows `delta` names, with trace rows from delta.trace_begin on. A run
 // created since the last checkpoint brings its inputs and step rows along;
 // the root's header always goes (expiry is re-stamped on every write).

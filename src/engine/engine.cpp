@@ -41,6 +41,17 @@ RunResult invalid_inputs(const std::string& run_id, const Definition& def, const
   return r;
 }
 
+// An in-process execution whose every write is handed to RunOptions::on_checkpoint (a test's
+// snapshots): nothing is stored.
+class CheckpointCallback final : public ExecutionPort {
+ public:
+  explicit CheckpointCallback(const std::function<Status(const Run&)>& fn) : fn_(fn) {}
+  Status write(Run& root, const CheckpointDelta&) override { return fn_(root); }
+
+ private:
+  const std::function<Status(const Run&)>& fn_;
+};
+
 }  // namespace
 
 struct Engine::Impl {
@@ -60,12 +71,12 @@ struct Engine::Impl {
     // Built in place: its step counter is atomic, so it can be neither copied nor moved.
     durable = std::make_unique<DurableEnv>(
         registry, *options.backend, *options.clock, options.durability, *keeper,
-        [this](Run& run, const Definition& def, ExecuteHooks hooks, bool run_is_new) {
-          return execute(run, def, nullptr, hooks, run_is_new);
+        [this](Run& run, const Definition& def, const ExecuteOptions& x, bool run_is_new) {
+          return execute(run, def, nullptr, x, run_is_new);
         },
-        [this](Run& run, const Definition& def, ExecuteHooks hooks,
+        [this](Run& run, const Definition& def, const ExecuteOptions& x,
                std::vector<RollbackFailure>& failures) {
-          return execute_undo(run, def, env_for(def, nullptr), hooks, failures);
+          return execute_undo(run, def, env_for(def, nullptr), x, failures);
         },
         [this](Duration max) { return snooze_jitter(max); });
     durable->worker_id = process_id();
@@ -82,8 +93,8 @@ struct Engine::Impl {
   }
 
   ExecuteOutcome execute(Run& run, const Definition& def, const RunOptions* run_options,
-                         const ExecuteHooks& hooks, bool root_is_new) {
-    return execute_run(run, def, env_for(def, run_options), hooks, root_is_new);
+                         const ExecuteOptions& x, bool root_is_new) {
+    return execute_run(run, def, env_for(def, run_options), x, root_is_new);
   }
 
   ExecuteEnv env_for(const Definition& def, const RunOptions* run_options) {
@@ -225,13 +236,10 @@ RunResult Engine::resume(const Definition& definition, Run run, const RunOptions
     return failed_result(run.id, run.reactor, ErrorKind::kCorruptRecord, *why);
   }
   if (!is_terminal(run.status)) {
-    ExecuteHooks hooks;
-    if (options.on_checkpoint) {
-      hooks.commit = [&options](const Run& root, const CheckpointDelta&) {
-        return options.on_checkpoint(root);
-      };
-    }
-    impl_->execute(run, definition, &options, hooks, false);
+    CheckpointCallback port(options.on_checkpoint);
+    ExecuteOptions x;
+    if (options.on_checkpoint) x.port = &port;
+    impl_->execute(run, definition, &options, x, false);
   }
   return make_run_result(std::move(run));
 }

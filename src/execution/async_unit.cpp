@@ -21,8 +21,8 @@ std::string seconds_of(Duration d) {
 
 }  // namespace
 
-// Dispatches unit i: its run created and its job enqueued in one commit fenced by this
-// execution's lease. Without a store (an in-process engine) the unit runs here, as a composed
+// Dispatches unit i: its run created and its job enqueued in one write, through the port's
+// FanOut. Without one (an in-process engine) the unit runs here, as a composed
 // child whose outcome is the unit's. Inputs the unit's reactor rejects fail this step.
 RunDriver::Attempt RunDriver::run_async(std::size_t i, const Launch& l) {
   const StepSpec& spec = l.spec(def_);
@@ -104,7 +104,7 @@ std::optional<RunDriver::Attempt> RunDriver::collect_unit(std::size_t i) {
 
 // Unit i is dispatched: the steps that do not read it go on, and so may the hand-off.
 void RunDriver::record_dispatch(std::size_t i, int attempt_no, Lock& lock) {
-  mark_done(i, Release::kNonReaders);
+  mark_done(i, Unblock::kNonReaders);
   (void)hands_off(i, HandOff::Kind::kAfter);
   if (ex_.observers().empty()) return;
   const std::string unit_run = element_run_id(map_id_of(i), 0);
@@ -135,7 +135,7 @@ void RunDriver::record_unit(std::size_t i, int attempt_no, Attempt a, Lock& lock
   }
   ex_.trace(TraceType::kRun, path_of(i), attempt_no, ok ? "success" : "failure",
             ok ? "" : rec.error, now);
-  mark_done(i, was_dispatched ? Release::kReaders : Release::kAll);
+  mark_done(i, was_dispatched ? Unblock::kReaders : Unblock::kAll);
   if (!was_dispatched) (void)hands_off(i, HandOff::Kind::kAfter);
   ex_.touch_step(run_, i);
   ex_.touch_header(run_);
@@ -186,25 +186,30 @@ bool RunDriver::awaits_children() const {
 // began; a parked run's, async_park_timeout after the unit's dispatch. nullopt: not yet known.
 std::optional<std::int64_t> RunDriver::read_deadline(std::size_t unit) const {
   if (def_.steps[unit].kind != StepKind::kAsync || !readers_waiting(unit)) return std::nullopt;
-  if (ex_.hooks().async_wait) return caller_wait_until_;
+  if (caller_waits()) return caller_wait_until_;
   return run_.steps[unit].started_at_ms +
-         std::chrono::duration_cast<std::chrono::milliseconds>(ex_.hooks().async_park_timeout)
-             .count();
+         std::chrono::duration_cast<std::chrono::milliseconds>(unit_wait().park_for).count();
 }
+
+FanOut::UnitWait RunDriver::unit_wait() const {
+  return ex_.fan_out() != nullptr ? ex_.fan_out()->unit_wait() : FanOut::UnitWait{};
+}
+
+bool RunDriver::caller_waits() const { return unit_wait().block_for.has_value(); }
 
 // The readers of a unit still running past their deadline fail, typed, naming it: the run rolls
 // back (without waiting for the unit). True when one did.
 bool RunDriver::fail_overdue_readers(Lock& lock) {
   const std::int64_t now = ex_.now_ms();
-  const bool caller = ex_.hooks().async_wait.has_value();
+  const FanOut::UnitWait wait = unit_wait();
+  const bool caller = wait.block_for.has_value();
   for (std::size_t u : dispatched_) {
     std::optional<std::int64_t> until = read_deadline(u);
     if (!until || now < *until) continue;
     const std::string why = caller ? "async unit '" + path_of(u) + "' did not finish within " +
-                                         seconds_of(*ex_.hooks().async_wait)
+                                         seconds_of(*wait.block_for)
                                    : "async unit '" + path_of(u) + "' did not finish within " +
-                                         seconds_of(ex_.hooks().async_park_timeout) +
-                                         " of its dispatch";
+                                         seconds_of(wait.park_for) + " of its dispatch";
     for (std::size_t d : def_.steps[u].dependents) {
       if (run_.steps[d].status != StepStatus::kPending || !reads_result_of(def_, d, u)) continue;
       Attempt a;
@@ -222,7 +227,8 @@ bool RunDriver::fail_overdue_readers(Lock& lock) {
 // the store, until async_wait_timeout since it began waiting; then the run is handed back
 // (wait_for_maps) for a worker to go on with. True: a unit may have finished; look again.
 bool RunDriver::wait_for_units(Lock& lock) {
-  if (!ex_.hooks().async_wait || ex_.fan_out() == nullptr) return false;
+  const std::optional<Duration> block_for = unit_wait().block_for;
+  if (!block_for) return false;
   std::optional<std::size_t> unit;
   for (std::size_t i : dispatched_) {
     if (def_.steps[i].kind != StepKind::kAsync) continue;
@@ -232,8 +238,7 @@ bool RunDriver::wait_for_units(Lock& lock) {
   const std::int64_t now = ex_.now_ms();
   if (!caller_wait_until_) {
     caller_wait_until_ =
-        now +
-        std::chrono::duration_cast<std::chrono::milliseconds>(*ex_.hooks().async_wait).count();
+        now + std::chrono::duration_cast<std::chrono::milliseconds>(*block_for).count();
   }
   if (now >= *caller_wait_until_) return false;
   const std::string map_id = map_id_of(*unit);

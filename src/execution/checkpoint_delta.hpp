@@ -20,11 +20,14 @@ struct CheckpointDelta {
   std::vector<const Run*> headers;
   // (run, step index) pairs whose StepRecord changed.
   std::vector<std::pair<const Run*, std::size_t>> steps;
+  // Of those, the steps this execution marked as started (an attempt counted, its body about to
+  // start): the writer may stamp them with who executes them before they are written.
+  std::vector<std::pair<Run*, std::size_t>> started;
   // The root's trace events from this index on are new.
   std::size_t trace_begin = 0;
-  // The last commit of this execution, which hands the run back unfinished
-  // (a worker shutting down): it stays running, for another worker to carry on.
-  bool release_unfinished = false;
+  // The last write of this execution, which leaves the run unfinished (a stop request, a
+  // hand-off): it stays running, for another execution to carry on.
+  bool leave_unfinished = false;
 
   bool empty() const { return created.empty() && headers.empty() && steps.empty(); }
 };

@@ -22,8 +22,8 @@ void notify_hand_off(Execution& ex, const Definition& def, std::unique_lock<RunM
 }  // namespace
 
 ExecuteOutcome execute_run(Run& root, const Definition& def, const ExecuteEnv& env,
-                           const ExecuteHooks& hooks, bool root_is_new) {
-  Execution ex(root, env, hooks, root_is_new);
+                           const ExecuteOptions& options, bool root_is_new) {
+  Execution ex(root, env, options, root_is_new);
   RunDriver(ex, *def.data(), root).drive();
   ExecuteOutcome out;
   std::unique_lock lock(ex.mutex());
@@ -38,14 +38,15 @@ ExecuteOutcome execute_run(Run& root, const Definition& def, const ExecuteEnv& e
     ex.touch_header(root);
     ex.checkpoint(/*force=*/true);
     out.end = ExecuteOutcome::End::kSuspended;
-  } else if (!ex.stopped() && ex.releasing() && !is_terminal(root.status)) {
-    // Every driver has unwound with what was in flight recorded: hand the run back. At the
+  } else if (!ex.stopped() && ex.leaving() && !is_terminal(root.status)) {
+    // Every driver has unwound with what was in flight recorded: leave the run. At the
     // hand-off point the trace says so: what precedes ran in the caller.
     if (ex.handing_off()) {
       ex.trace(TraceType::kHandOff, ex.hand_off_step(), 0, ex.hand_off_where(), {}, ex.now_ms());
     }
-    ex.release_unfinished();
-    out.end = ex.handing_off() ? ExecuteOutcome::End::kHandedOff : ExecuteOutcome::End::kReleased;
+    ex.leave_unfinished();
+    out.end =
+        ex.handing_off() ? ExecuteOutcome::End::kHandedOff : ExecuteOutcome::End::kLeftUnfinished;
   }
   if (ex.stopped()) {
     out.end = ExecuteOutcome::End::kStopped;
@@ -56,8 +57,8 @@ ExecuteOutcome execute_run(Run& root, const Definition& def, const ExecuteEnv& e
 }
 
 ExecuteOutcome execute_undo(Run& root, const Definition& def, const ExecuteEnv& env,
-                            const ExecuteHooks& hooks, std::vector<RollbackFailure>& failures) {
-  Execution ex(root, env, hooks, /*root_is_new=*/false);
+                            const ExecuteOptions& options, std::vector<RollbackFailure>& failures) {
+  Execution ex(root, env, options, /*root_is_new=*/false);
   {
     std::unique_lock lock(ex.mutex());
     RunDriver(ex, *def.data(), root).undo_completed(lock, failures);

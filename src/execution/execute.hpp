@@ -3,7 +3,6 @@
 // durable runs) alike.
 #pragma once
 
-#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -11,6 +10,7 @@
 #include <vector>
 
 #include "execution/checkpoint_delta.hpp"
+#include "execution/execution_port.hpp"
 #include "execution/fan_out_port.hpp"
 #include "execution/thread_pool.hpp"
 #include "reactor/clock.hpp"
@@ -22,59 +22,26 @@
 
 namespace reactor {
 
-// How the durable layer plugs into one execution.
-struct ExecuteHooks {
-  // Writes what changed. Called under the run's lock after every recorded
-  // step (coalesced by checkpoint_min_interval) and always for terminal
-  // states. A non-ok status stops the whole tree where it is.
-  std::function<Status(const Run& root, const CheckpointDelta& delta)> commit;
-  // Instead of sleeping until a retry is due when nothing else can run,
-  // suspend the root until then: it ends `waiting`, its suspension set, in a
-  // commit the hook sees (ExecuteOutcome::suspended).
-  bool yield_on_retry_wait = false;
-  // The store already records the run as running (the fetch that delivered
-  // it said so): starting it writes nothing before the first step.
-  bool start_is_stored = false;
+// How one execution goes: the port it talks to and the choices it is given.
+struct ExecuteOptions {
+  // Whoever keeps the run (execution/execution_port.hpp); nullptr: in process — nothing is
+  // written, maps and units run inline, nothing was lost before.
+  ExecutionPort* port = nullptr;
+  // Instead of sleeping until a retry is due when nothing else can run, suspend the root until
+  // then: it ends `waiting`, its suspension set, in a write the port sees
+  // (ExecuteOutcome::End::kSuspended).
+  bool suspend_on_retry_wait = false;
+  // The run is written as running already (what delivered it said so): starting it writes
+  // nothing before the first step.
+  bool start_written = false;
   Duration checkpoint_min_interval{0};
-  // Called once when a step keeps running hung_step_grace past its timeout.
-  std::function<void()> on_hung_step;
-  // Who executes the run: its lease's fencing token and the worker's id,
-  // written into every trace event and into the record of every step it
-  // starts (0 and "" in process).
-  std::uint64_t token = 0;
-  std::string worker;
-  // Who wrote the root's header last before this execution (Run::exec_token,
-  // exec_worker as stored): an execution under another token that left a
-  // step started, or (having written nothing since its fetch) the steps it
-  // was about to start, lost them; they are recorded as interrupted.
-  std::uint64_t previous_token = 0;
-  std::string previous_worker;
-  // A step whose executions were lost this many times fails the run
-  // (ErrorKind::kInterrupted) instead of killing workers for ever.
-  int max_interrupted_executions = 3;
-  // While set (a worker shutting down): no further step starts; once the
-  // steps in flight are recorded, the run is handed back unfinished in one
-  // commit (CheckpointDelta::release_unfinished) and ExecuteOutcome::released_unfinished set.
-  const std::atomic<bool>* release_requested = nullptr;
-  // The caller of a durable run (Engine::run): at the reactor's hand-off point
-  // (DefinitionData::hand_off) the run is handed back the same way, for a
-  // worker to go on with, and ExecuteOutcome::handed_off is set. A worker
-  // never sets it: a run hands off at most once.
-  bool hand_off = false;
-  // Called before every step body, compensate and undo starts (under the run's
-  // lock): a non-ok status (the run's lease can no longer be proven ours)
-  // stops the tree there, the body not started.
-  std::function<Status()> before_body;
+  // How long a step may keep running past its timeout before ExecutionPort::step_hung.
   Duration hung_step_grace{0};
-  // A caller (Engine::run) waits this long, woken by the store, for an async unit a step reads
-  // (DurabilityOptions::async_wait_timeout); unset: the run is handed back (a worker parks it)
-  // instead.
-  std::optional<Duration> async_wait;
-  // A parked run's reader of an async unit fails this long after the unit's dispatch.
-  Duration async_park_timeout = std::chrono::hours(1);
-  // Where fan-out maps send their elements (durability/durable_fan_out.hpp); nullptr:
-  // a fan-out map runs inline.
-  FanOut* fan_out = nullptr;
+  // The caller of a durable run (Engine::run): at the reactor's hand-off point
+  // (DefinitionData::hand_off) the run is left unfinished the same way as on a stop request,
+  // for another execution to go on with, and ExecuteOutcome::End::kHandedOff is the answer.
+  // A run hands off at most once.
+  bool hand_off = false;
 };
 
 struct ExecuteEnv {
@@ -91,13 +58,13 @@ struct ExecuteEnv {
 // How an execution of a run ended: one answer.
 struct ExecuteOutcome {
   enum class End {
-    kReturned,   // it went as far as it could here: its status says where (terminal, or left
-                 // for its caller)
-    kSuspended,  // the root is `waiting` (Run::suspension says until what: a retry's due time,
-                 // its fan-out maps and async units)
-    kReleased,   // released unfinished on a stop request (ExecuteHooks::release_requested)
-    kHandedOff,  // released at its hand-off point (ExecuteHooks::hand_off): a worker goes on
-    kStopped,    // a commit was refused: stopped where its last commit left it (stop_reason)
+    kReturned,        // it went as far as it could here: its status says where (terminal, or left
+                      // for its caller)
+    kSuspended,       // the root is `waiting` (Run::suspension says until what: a retry's due time,
+                      // its fan-out maps and async units)
+    kLeftUnfinished,  // left unfinished on a stop request (ExecutionPort::stop_requested)
+    kHandedOff,       // left unfinished at its hand-off point (ExecuteOptions::hand_off)
+    kStopped,         // a write was refused: stopped where its last write left it (stop_reason)
   };
   End end = End::kReturned;
   Status stop_reason;  // kStopped's
@@ -106,15 +73,15 @@ struct ExecuteOutcome {
 };
 
 // Drives `root` (pending, running, waiting or rolling back) until it is
-// terminal, it is suspended, or a commit is refused. With `root_is_new`, the first commit
+// terminal, it is suspended, or a write is refused. With `root_is_new`, the first write
 // writes the whole tree.
 ExecuteOutcome execute_run(Run& root, const Definition& def, const ExecuteEnv& env,
-                           const ExecuteHooks& hooks, bool root_is_new);
+                           const ExecuteOptions& options, bool root_is_new);
 
 // Undoes the completed steps of `root` (a stored run; its status stays), newest first, each
-// committed before the next starts, and appends the failures of its undos to `failures`. Used
+// written before the next starts, and appends the failures of its undos to `failures`. Used
 // to roll back an element of a fan-out map.
 ExecuteOutcome execute_undo(Run& root, const Definition& def, const ExecuteEnv& env,
-                            const ExecuteHooks& hooks, std::vector<RollbackFailure>& failures);
+                            const ExecuteOptions& options, std::vector<RollbackFailure>& failures);
 
 }  // namespace reactor

@@ -4,12 +4,14 @@
 
 namespace reactor {
 
-Execution::Execution(Run& root, const ExecuteEnv& env, const ExecuteHooks& hooks, bool root_is_new)
+Execution::Execution(Run& root, const ExecuteEnv& env, const ExecuteOptions& options,
+                     bool root_is_new)
     : root_(root),
       clock_(env.clock),
       observers_(env.observers, env.logger),
       overrides_(env.overrides != nullptr && !env.overrides->empty() ? env.overrides : nullptr),
-      hooks_(hooks),
+      options_(options),
+      fan_out_(options.port != nullptr ? options.port->fan_out() : nullptr),
       max_value_bytes_(env.max_value_bytes != 0 ? env.max_value_bytes : SIZE_MAX),
       pool_(env.pool),
       origin_(root.element_of ? root.element_of->origin() : root.root_id),
@@ -43,13 +45,13 @@ const RunFn* Execution::override_for(const std::string& path) const {
 void Execution::trace(TraceType type, const std::string& step, int attempt, std::string outcome,
                       std::string message, std::optional<std::int64_t> at_ms) {
   root_.trace.push_back(TraceEvent{type, step, attempt, std::move(outcome), std::move(message),
-                                   at_ms ? *at_ms : now_ms(), hooks_.worker, hooks_.token});
+                                   at_ms ? *at_ms : now_ms()});
 }
 
 void Execution::trace_as(TraceType type, const std::string& step, int attempt, std::string outcome,
-                         std::string message, std::string worker, std::uint64_t token) {
+                         std::string message, const Executor& by) {
   root_.trace.push_back(TraceEvent{type, step, attempt, std::move(outcome), std::move(message),
-                                   now_ms(), std::move(worker), token});
+                                   now_ms(), by.id, by.epoch});
 }
 
 void Execution::checkpoint(bool force) { checkpoint_at(now_ms(), force); }
@@ -57,35 +59,36 @@ void Execution::checkpoint(bool force) { checkpoint_at(now_ms(), force); }
 void Execution::checkpoint_at(std::int64_t now, bool force) {
   root_.updated_at_ms = now;
   if (stopped()) return;
-  if (!hooks_.commit) {
-    delta_ = CheckpointDelta{{}, {}, {}, root_.trace.size(), false};
-    marks_ = 0;
+  if (options_.port == nullptr) {
+    delta_ = CheckpointDelta{};
+    delta_.trace_begin = root_.trace.size();
     return;
   }
   const auto min_gap =
-      std::chrono::duration_cast<std::chrono::milliseconds>(hooks_.checkpoint_min_interval).count();
+      std::chrono::duration_cast<std::chrono::milliseconds>(options_.checkpoint_min_interval)
+          .count();
   if (!force && min_gap > 0 && now - last_commit_ms_ < min_gap) return;
-  Status s = hooks_.commit(root_, delta_);
+  Status s = options_.port->write(root_, delta_);
   if (!s.ok()) {
     stop_reason_ = s;
     stopped_.store(true, std::memory_order_relaxed);
     return;
   }
   last_commit_ms_ = now;
-  delta_ = CheckpointDelta{{}, {}, {}, root_.trace.size(), false};
-  marks_ = 0;
+  delta_ = CheckpointDelta{};
+  delta_.trace_begin = root_.trace.size();
 }
 
-void Execution::release_unfinished() {
-  delta_.release_unfinished = true;
+void Execution::leave_unfinished() {
+  delta_.leave_unfinished = true;
   touch_header(root_);
   checkpoint(/*force=*/true);
 }
 
 bool Execution::may_start_body() {
   if (stopped()) return false;
-  if (!hooks_.before_body) return true;
-  Status s = hooks_.before_body();
+  if (options_.port == nullptr) return true;
+  Status s = options_.port->may_start();
   if (s.ok()) return true;
   stop_reason_ = s;
   stopped_.store(true, std::memory_order_relaxed);

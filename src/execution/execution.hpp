@@ -1,5 +1,5 @@
 // Execution: what every level of one run tree shares while it executes — the
-// root run, the lock that guards it, the clock, observers, the durable hooks,
+// root run, the lock that guards it, the clock, observers, the port and its options,
 // and what changed since the last checkpoint.
 #pragma once
 
@@ -24,12 +24,12 @@ namespace reactor {
 
 class Execution {
  public:
-  Execution(Run& root, const ExecuteEnv& env, const ExecuteHooks& hooks, bool root_is_new);
+  Execution(Run& root, const ExecuteEnv& env, const ExecuteOptions& options, bool root_is_new);
 
   Run& root() { return root_; }
   Clock& clock() { return clock_; }
   const ObserverHub& observers() const { return observers_; }
-  const ExecuteHooks& hooks() const { return hooks_; }
+  const ExecuteOptions& options() const { return options_; }
   ThreadPool& pool() { return pool_; }
   // The step bodies to replace, by path (tests), or nullptr.
   const RunFn* override_for(const std::string& path) const;
@@ -44,9 +44,9 @@ class Execution {
   // `at_ms` lets the hot path reuse the time it already read for the record.
   void trace(TraceType type, const std::string& step, int attempt, std::string outcome,
              std::string message = {}, std::optional<std::int64_t> at_ms = std::nullopt);
-  // The same, for what another execution did (its worker and token).
+  // The same, for what another execution did.
   void trace_as(TraceType type, const std::string& step, int attempt, std::string outcome,
-                std::string message, std::string worker, std::uint64_t token);
+                std::string message, const Executor& by);
   // An event of another run of the tree (a fan-out map's element), as it was traced there.
   void append_trace(TraceEvent e) { root_.trace.push_back(std::move(e)); }
 
@@ -54,9 +54,9 @@ class Execution {
   void touch_step(const Run& run, std::size_t i) { delta_.steps.emplace_back(&run, i); }
   // A step marked as started: written with the next commit, which it does not
   // call for by itself (has_unsaved_steps).
-  void touch_mark(const Run& run, std::size_t i) {
+  void touch_mark(Run& run, std::size_t i) {
     delta_.steps.emplace_back(&run, i);
-    ++marks_;
+    delta_.started.emplace_back(&run, i);
   }
   void touch_header(const Run& run) { delta_.headers.push_back(&run); }
   void touch_created(const Run& run) { delta_.created.push_back(&run); }
@@ -68,16 +68,18 @@ class Execution {
   void checkpoint(bool force = false);
   // Whether a step record or a new run awaits its commit: what must be
   // durable before another step starts.
-  bool has_unsaved_steps() const { return delta_.steps.size() > marks_ || !delta_.created.empty(); }
+  bool has_unsaved_steps() const {
+    return delta_.steps.size() > delta_.started.size() || !delta_.created.empty();
+  }
   void checkpoint_at(std::int64_t now_ms, bool force = false);
   bool stopped() const { return stopped_.load(std::memory_order_relaxed); }
-  // Whether user code may start now (hooks().before_body); when not, the
+  // Whether user code may start now (ExecutionPort::may_start); when not, the
   // tree is stopped with its reason. Caller holds mutex().
   bool may_start_body();
   const Status& stop_reason() const { return stop_reason_; }
 
-  // Hands the run back instead of waiting for a retry due at `due_ms`
-  // (hooks().yield_on_retry_wait): every driver unwinds.
+  // Suspends the run instead of waiting for a retry due at `due_ms`
+  // (ExecuteOptions::suspend_on_retry_wait): every driver unwinds.
   void yield_until(std::int64_t due_ms);
   // Hands the run back until its fan-out maps settle (their last element
   // enqueues its resume): every driver unwinds.
@@ -98,11 +100,12 @@ class Execution {
   // The root id a step of this tree is named under (idempotency keys,
   // observers): the root's, or for an element run of a fan-out map its origin's.
   const std::string& origin() const { return origin_; }
-  FanOut* fan_out() const { return hooks_.fan_out; }
-  // Whether the run is to be handed back: by a worker shutting down (hooks().release_requested), or
-  // by the caller at the reactor's hand-off point (hand_off_at).
-  bool releasing() const {
-    return hand_off_ || (hooks_.release_requested != nullptr && hooks_.release_requested->load());
+  FanOut* fan_out() const { return fan_out_; }
+  ExecutionPort* port() const { return options_.port; }
+  // Whether the run is to be left unfinished: on a stop request (ExecutionPort::stop_requested),
+  // or at the reactor's hand-off point (hand_off_at).
+  bool leaving() const {
+    return hand_off_ || (options_.port != nullptr && options_.port->stop_requested());
   }
   // The root reached its hand-off point at step `path` ("after" or "before" it): no further
   // step starts, and once those in flight are recorded the rest goes to a worker
@@ -116,10 +119,10 @@ class Execution {
   bool handing_off() const { return hand_off_; }
   const std::string& hand_off_step() const { return hand_off_step_; }
   const char* hand_off_where() const { return hand_off_where_; }
-  // Stop launching steps and rollback actions: stopped, yielded or handing back.
-  bool halted_from_outside() const { return stopped() || yielded() || releasing(); }
-  // The commit that hands the run back unfinished. Caller holds mutex().
-  void release_unfinished();
+  // Stop launching steps and rollback actions: stopped, yielded or leaving.
+  bool halted_from_outside() const { return stopped() || yielded() || leaving(); }
+  // The write that leaves the run unfinished. Caller holds mutex().
+  void leave_unfinished();
 
   // Uniform in [0, max]. Thread-safe.
   Duration jitter(Duration max) { return jitter_(max); }
@@ -132,12 +135,12 @@ class Execution {
   Clock& clock_;
   ObserverHub observers_;
   const std::map<std::string, RunFn>* overrides_;
-  const ExecuteHooks& hooks_;
+  const ExecuteOptions& options_;
+  FanOut* fan_out_;
   std::size_t max_value_bytes_;
   ThreadPool& pool_;
   RunMutex mu_;
   CheckpointDelta delta_;
-  std::size_t marks_ = 0;  // of delta_.steps, the launch marks (touch_mark)
   std::int64_t last_commit_ms_ = 0;
   std::atomic<bool> stopped_{false};
   Status stop_reason_;

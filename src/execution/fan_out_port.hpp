@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,14 @@ class FanOut {
   // releases no more and settles once the elements already started report (MapRow::cancelled
   // counts them). Durable when it returns ok; a map settled already is left as it is.
   virtual Status cancel(const std::string& map_id) = 0;
+  // How the readers of an async unit wait for it: a caller blocks, woken by the store, at most
+  // `block_for` since it began waiting; without it the run is suspended (parked) and its
+  // readers give up `park_for` after the unit's dispatch.
+  struct UnitWait {
+    std::optional<Duration> block_for;
+    Duration park_for = std::chrono::hours(1);
+  };
+  virtual UnitWait unit_wait() const = 0;
   // The executions of element `index`'s steps lost with their workers, as its own trace has
   // them (paths "<map path>[i]/<step>"), appended to `lost` for the owner's trace.
   virtual Status lost_executions(const std::string& map_id, std::uint32_t index,

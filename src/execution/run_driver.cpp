@@ -66,7 +66,7 @@ bool RunDriver::start(Lock& lock) {
   // When the fetch that delivered the root run filed it as running already,
   // its header goes with the first step's commit instead. A composed child
   // always is: it must exist in storage before its first step runs.
-  const bool stored = ex_.hooks().start_is_stored && &run_ == &ex_.root();
+  const bool stored = ex_.options().start_written && &run_ == &ex_.root();
   if (!stored) ex_.checkpoint();
   if (!ex_.observers().empty()) {
     Value redacted = redact_inputs(def_, run_.inputs);
@@ -82,29 +82,24 @@ bool RunDriver::start(Lock& lock) {
 // from any snapshot continues exactly where the snapshot was taken.
 void RunDriver::rebuild_schedule() {
   const auto n = def_.steps.size();
-  const ExecuteHooks& hooks = ex_.hooks();
   waiting_on_.assign(n, 0);
-  bool previous_wrote_steps = false;
+  std::vector<std::size_t> started;  // steps recorded as started whose end is not recorded
   for (std::size_t i = 0; i < n; ++i) {
     StepRecord& rec = run_.steps[i];
-    if (hooks.previous_token != 0 && rec.token == hooks.previous_token) previous_wrote_steps = true;
-    if (rec.status == StepStatus::kRunning && def_.steps[i].kind != StepKind::kStep) {
-      // A composed child, an inline map or an async unit's dispatch has no side effect of its
-      // own: it carries on with its runs, whose steps account for their own executions. A
-      // unit's dispatch may have been committed: it is done again only if it was not.
-      if (def_.steps[i].kind == StepKind::kAsync) relaunched_.insert(i);
-      rec.status = StepStatus::kPending;
-      rec.attempts = rec.attempts > 0 ? rec.attempts - 1 : 0;
-    } else if (rec.status == StepStatus::kRunning) {
-      if (hooks.token != 0 && rec.token != hooks.token) {
-        // Started under another execution, which never recorded its end: it was lost with it.
-        record_lost(i, rec.worker, rec.token, /*stored_as_started=*/true);
-      } else {
-        // A snapshot taken mid-attempt, in process: that attempt never finished; run it again.
-        rec.status = StepStatus::kPending;
-        rec.attempts = rec.attempts > 0 ? rec.attempts - 1 : 0;
-      }
+    if (rec.status != StepStatus::kRunning) continue;
+    if (def_.steps[i].kind == StepKind::kStep) {
+      started.push_back(i);
+      continue;
     }
+    // A composed child, an inline map or an async unit's dispatch has no side effect of its
+    // own: it carries on with its runs, whose steps account for their own executions. A
+    // unit's dispatch may have been written: it is done again only if it was not.
+    if (def_.steps[i].kind == StepKind::kAsync) relaunched_.insert(i);
+    rec.status = StepStatus::kPending;
+    rec.attempts = rec.attempts > 0 ? rec.attempts - 1 : 0;
+  }
+  restart_unrecorded(started);
+  for (std::size_t i = 0; i < n; ++i) {
     for (auto dep : def_.steps[i].dependencies) {
       if (!dependency_met(i, dep)) ++waiting_on_[i];
     }
@@ -119,36 +114,60 @@ void RunDriver::rebuild_schedule() {
     if (st == StepStatus::kFailed) failing_ = true;
     if (st == StepStatus::kHalted) halting_ = true;
   }
-  // The execution before this one wrote nothing since the fetch that handed it the run (no
-  // step carries its token): the steps it was about to start — the first ready ones, in
-  // definition order, up to max_concurrency, as forward() starts them — were lost with it.
-  const bool taken_over =
-      hooks.token != 0 && hooks.previous_token != 0 && hooks.previous_token != hooks.token;
-  if (&run_ == &ex_.root() && taken_over && !previous_wrote_steps &&
-      run_.status == RunStatus::kRunning && !failing_ && !halting_) {
-    auto first = ready_;
-    for (int k = 0; k < def_.max_concurrency && !first.empty(); ++k, first.pop()) {
-      if (def_.steps[first.top()].kind != StepKind::kStep) continue;  // no side effect to lose
-      record_lost(first.top(), hooks.previous_worker, hooks.previous_token,
-                  /*stored_as_started=*/false);
-    }
+  if (&run_ == &ex_.root() && run_.status == RunStatus::kRunning && !failing_ && !halting_) {
+    check_first_steps_lost();
   }
 }
 
-// An execution of step i lost with the worker that ran it (or was about to): traced under that
-// worker's id and token, counted, and past max_interrupted_executions the step fails — its
-// executions keep dying with their worker, a poison pill — instead of killing workers for ever.
-// Caller holds the lock.
-void RunDriver::record_lost(std::size_t i, const std::string& worker, std::uint64_t token,
-                            bool stored_as_started) {
+// Steps recorded as started with no end recorded: an earlier execution lost them
+// (ExecutionPort::lost_attempts), or a snapshot was taken mid-attempt in process, whose attempt
+// never finished and runs again.
+void RunDriver::restart_unrecorded(const std::vector<std::size_t>& started) {
+  if (started.empty()) return;
+  std::vector<LostAttempt> lost;
+  if (ex_.port() != nullptr) lost = ex_.port()->lost_attempts(run_, started, AttemptsAre::kStarted);
+  auto next_lost = lost.begin();
+  for (std::size_t i : started) {
+    if (next_lost != lost.end() && next_lost->step == i) {
+      record_lost(*next_lost++, /*stored_as_started=*/true);
+      continue;
+    }
+    StepRecord& rec = run_.steps[i];
+    rec.status = StepStatus::kPending;
+    rec.attempts = rec.attempts > 0 ? rec.attempts - 1 : 0;
+  }
+}
+
+// The execution before this one may have lost the steps it was about to start, having written
+// nothing of them: the first ready ones, in definition order, up to max_concurrency, as
+// forward() starts them (ExecutionPort::lost_attempts says whether it did).
+void RunDriver::check_first_steps_lost() {
+  if (ex_.port() == nullptr) return;
+  std::vector<std::size_t> first;
+  auto ready = ready_;
+  for (int k = 0; k < def_.max_concurrency && !ready.empty(); ++k, ready.pop()) {
+    if (def_.steps[ready.top()].kind == StepKind::kStep) first.push_back(ready.top());
+  }
+  if (first.empty()) return;
+  for (const LostAttempt& l : ex_.port()->lost_attempts(run_, first, AttemptsAre::kAboutToStart)) {
+    record_lost(l, /*stored_as_started=*/false);
+  }
+}
+
+// An attempt of a step lost by an earlier execution (or about to start when it was lost):
+// traced under who executed it, counted, and when the port gives up on the step
+// (LostAttempt::gives_up) it fails — its executions keep dying, a poison pill — instead of
+// taking every execution down with it. Caller holds the lock.
+void RunDriver::record_lost(const LostAttempt& l, bool stored_as_started) {
+  const std::size_t i = l.step;
   StepRecord& rec = run_.steps[i];
   if (!stored_as_started) ++rec.attempts;
   ++rec.interrupted;
   rec.status = StepStatus::kPending;
   ex_.trace_as(TraceType::kInterrupted, path_of(i), rec.attempts, "interrupted",
-               "the execution was lost with its worker", worker, token);
+               "the execution was lost with its worker", l.by);
   ex_.touch_step(run_, i);
-  if (rec.interrupted < ex_.hooks().max_interrupted_executions) return;
+  if (!l.gives_up) return;
   rec.status = StepStatus::kFailed;
   rec.body_started = true;  // it may have had its side effect: it is compensated
   rec.error = "step '" + path_of(i) + "' was interrupted " + std::to_string(rec.interrupted) +
@@ -168,11 +187,12 @@ void RunDriver::record_lost(std::size_t i, const std::string& worker, std::uint6
 bool RunDriver::stop_launching() const { return halting_ || failing_ || ex_.halted_from_outside(); }
 
 // Whether step i is where the root hands off, `kind` of it: then no further step starts, and
-// execute_run hands the run to a worker once the steps in flight are recorded. Only the caller
-// of a durable run hands off (ExecuteHooks::hand_off), and only at its own reactor's point.
+// execute_run leaves the run to another execution once the steps in flight are recorded. Only
+// the caller of a durable run hands off (ExecuteOptions::hand_off), and only at its own
+// reactor's point.
 bool RunDriver::hands_off(std::size_t i, HandOff::Kind kind) {
   const std::optional<HandOff>& h = def_.hand_off;
-  if (!h || h->step != i || h->kind != kind || !ex_.hooks().hand_off || &run_ != &ex_.root()) {
+  if (!h || h->step != i || h->kind != kind || !ex_.options().hand_off || &run_ != &ex_.root()) {
     return false;
   }
   ex_.hand_off_at(path_of(i), to_string(kind));
@@ -204,7 +224,7 @@ void RunDriver::forward(Lock& lock) {
   // A run handed back with nothing left to run ends here rather than for the next worker.
   const bool all_ran =
       !failing_ && !halting_ && ready_.empty() && retry_waiting_.empty() && !awaits_children();
-  if (ex_.stopped() || ex_.yielded() || (ex_.releasing() && !all_ran)) return;
+  if (ex_.stopped() || ex_.yielded() || (ex_.leaving() && !all_ran)) return;
   if (failing_) {
     advance(run_, RunEvent::kFail);
     ex_.touch_header(run_);
@@ -251,7 +271,7 @@ bool RunDriver::prepare_burst(Lock& lock) {
   burst_.clear();  // a member: no allocation per step
   while (!stop_launching() && in_flight_ < max && !ready_.empty()) {
     std::size_t i = ready_.top();
-    if (hands_off(i, HandOff::Kind::kBefore)) break;  // it stays ready, for the worker
+    if (hands_off(i, HandOff::Kind::kBefore)) break;  // it stays ready, for whoever goes on
     ready_.pop();
     ++in_flight_;  // its place is taken while the lock is let go
     if (std::optional<Launch> l = prepare(i, lock)) {
@@ -308,7 +328,7 @@ void RunDriver::wait_settled(Lock& lock) {
 // Wakes the threads waiting in wait_settled (a wake-up nobody sleeps for would still cost a
 // lock of the condition's own). The caller holds the lock.
 void RunDriver::notify_settled() {
-  settled_epoch_.fetch_add(1, std::memory_order_release);
+  settled_epoch_.fetch_add(1, std::memory_order_acq_rel);
   if (settled_waiters_ > 0) settled_.notify_all();
 }
 
@@ -356,7 +376,7 @@ void RunDriver::wait_for_maps() {
   }
   std::int64_t give_up = INT64_MAX;  // a parked reader's deadline wakes the run to fail it
   for (auto i : dispatched_) {
-    if (std::optional<std::int64_t> until = read_deadline(i); until && !ex_.hooks().async_wait) {
+    if (std::optional<std::int64_t> until = read_deadline(i); until && !caller_waits()) {
       give_up = std::min(give_up, *until);
     }
   }
@@ -368,7 +388,7 @@ void RunDriver::wait_for_maps() {
 void RunDriver::sleep_until_next_retry(Lock& lock) {
   std::int64_t due = INT64_MAX;
   for (auto i : retry_waiting_) due = std::min(due, run_.steps[i].retry_at_ms);
-  if (due > ex_.now_ms() && ex_.hooks().yield_on_retry_wait) {
+  if (due > ex_.now_ms() && ex_.options().suspend_on_retry_wait) {
     // A worker does not hold a thread through a backoff: the root is
     // suspended until the retry is due (execute_run), and every driver unwinds.
     ex_.yield_until(due);

@@ -92,8 +92,9 @@ class RunDriver {
   bool start(Lock& lock);
   void forward(Lock& lock);
   void rebuild_schedule();
-  void record_lost(std::size_t i, const std::string& worker, std::uint64_t token,
-                   bool stored_as_started);
+  void restart_unrecorded(const std::vector<std::size_t>& started);
+  void check_first_steps_lost();
+  void record_lost(const LostAttempt& l, bool stored_as_started);
   void save_before_next_step();
   bool run_next(Lock& lock);
   bool prepare_burst(Lock& lock);
@@ -129,8 +130,8 @@ class RunDriver {
   void fail_at(std::size_t i, int attempt_no, Attempt a);
   // Which dependents of a finished step to release: an async unit releases the steps that do
   // not read it when it is dispatched, and its readers when it finishes.
-  enum class Release { kAll, kNonReaders, kReaders };
-  void mark_done(std::size_t i, Release which = Release::kAll);
+  enum class Unblock { kAll, kNonReaders, kReaders };
+  void mark_done(std::size_t i, Unblock which = Unblock::kAll);
   bool dependency_met(std::size_t step, std::size_t dep) const;
 
   // async_unit.cpp — async units (docs/async.md).
@@ -144,6 +145,8 @@ class RunDriver {
   std::optional<std::int64_t> read_deadline(std::size_t unit) const;
   bool fail_overdue_readers(Lock& lock);
   bool wait_for_units(Lock& lock);
+  FanOut::UnitWait unit_wait() const;
+  bool caller_waits() const;
 
   // fan_out_map.cpp — a fan-out map's elements as runs of their own (docs/maps.md).
   std::string map_id_of(std::size_t i) const;
@@ -163,6 +166,9 @@ class RunDriver {
   void rollback(Lock& lock);
   void compensate(std::size_t i, Lock& lock);
   StepResult call_compensate(std::size_t i, const std::string& error);
+  void step_hung() const {
+    if (ex_.port() != nullptr) ex_.port()->step_hung();
+  }
   void undo(std::size_t i, Lock& lock, std::vector<RollbackFailure>& failures);
 
   // Shared helpers.

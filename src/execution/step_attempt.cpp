@@ -15,8 +15,8 @@ namespace reactor {
 // Readies step i to start (the caller holds the lock; it is released around
 // the arguments' transforms, user code): its arguments (a map's source) are
 // resolved — one that cannot be is recorded as such, the body never started
-// and no attempt counted —, the lease allows a body to start, and the attempt
-// is counted and marked as started under this execution (committed before it
+// and no attempt counted —, the port allows a body to start, and the attempt
+// is counted and marked as started by this execution (written before it
 // starts, with the rest of the burst). nullopt: the step does not start.
 std::optional<RunDriver::Launch> RunDriver::prepare(std::size_t i, Lock& lock) {
   Launch l;
@@ -43,8 +43,6 @@ std::optional<RunDriver::Launch> RunDriver::prepare(std::size_t i, Lock& lock) {
   rec.status = StepStatus::kRunning;
   l.attempt_no = ++rec.attempts;
   rec.started_at_ms = ex_.now_ms();
-  rec.token = ex_.hooks().token;
-  rec.worker = ex_.hooks().worker;
   ex_.touch_mark(run_, i);
   return l;
 }
@@ -120,10 +118,10 @@ RunDriver::Attempt RunDriver::run_plain(const StepSpec& spec, const Args& args, 
     if (spec.factory) return spec.factory()->run(args, ctx);
     return spec.run(args, ctx);
   };
-  Invocation inv = spec.timeout
-                       ? invoke_user_code(body, spec.timeout, ex_.clock(), ex_.hooks().on_hung_step,
-                                          ex_.hooks().hung_step_grace)
-                       : Invocation{call_user_code(body), false};
+  Invocation inv = spec.timeout ? invoke_user_code(
+                                      body, spec.timeout, ex_.clock(), [this] { step_hung(); },
+                                      ex_.options().hung_step_grace)
+                                : Invocation{call_user_code(body), false};
   Attempt a;
   a.kind = inv.timed_out ? ErrorKind::kTimeout : ErrorKind::kStepFailed;
   a.result = std::move(inv.result);
@@ -155,9 +153,9 @@ void RunDriver::validate_output(const StepSpec& spec, Attempt& a) {
   a.validation_errors = std::move(errors);
 }
 
-void RunDriver::mark_done(std::size_t i, Release which) {
+void RunDriver::mark_done(std::size_t i, Unblock which) {
   for (auto d : def_.steps[i].dependents) {
-    if (which != Release::kAll && reads_result_of(def_, d, i) != (which == Release::kReaders)) {
+    if (which != Unblock::kAll && reads_result_of(def_, d, i) != (which == Unblock::kReaders)) {
       continue;
     }
     if (--waiting_on_[d] == 0 && run_.steps[d].status == StepStatus::kPending) ready_.push(d);

@@ -18,7 +18,7 @@ ThreadPool::~ThreadPool() {
 void ThreadPool::submit(std::function<void()> task) {
   std::lock_guard lock(mu_);
   queue_.push_back(std::move(task));
-  queued_.store(queue_.size(), std::memory_order_release);
+  queued_.store(queue_.size(), std::memory_order_relaxed);  // a hint: mu_ orders the queue
   // Queued work beyond the idle threads needs a thread of its own.
   if (static_cast<int>(queue_.size()) > idle_ && static_cast<int>(threads_.size()) < max_threads_) {
     threads_.emplace_back([this] { work(); });
@@ -33,7 +33,7 @@ void ThreadPool::work() {
     ++idle_;
     if (queue_.empty() && !closing_) {
       lock.unlock();
-      for (int k = 0; k < kIdleSpins && queued_.load(std::memory_order_acquire) == 0; ++k) {
+      for (int k = 0; k < kIdleSpins && queued_.load(std::memory_order_relaxed) == 0; ++k) {
         relax_cpu();
       }
       lock.lock();
@@ -43,7 +43,7 @@ void ThreadPool::work() {
     if (queue_.empty()) return;  // closing and drained
     auto task = std::move(queue_.front());
     queue_.pop_front();
-    queued_.store(queue_.size(), std::memory_order_release);
+    queued_.store(queue_.size(), std::memory_order_relaxed);  // a hint: mu_ orders the queue
     lock.unlock();
     task();
     lock.lock();

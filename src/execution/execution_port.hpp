@@ -1,0 +1,72 @@
+// ExecutionPort: all an execution asks of whoever keeps its run, in the execution's own terms
+// — write what changed, may user code start now, where map elements and async units go, stop
+// here, a step hung, which attempts an earlier execution lost. The durable layer implements
+// it (durability/durable_port.hpp); an in-process execution has none: nothing is written,
+// maps and units run inline, nothing was lost before it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "execution/checkpoint_delta.hpp"
+#include "execution/fan_out_port.hpp"
+#include "reactor/run.hpp"
+#include "reactor/status.hpp"
+
+namespace reactor {
+
+// Who executed an attempt, as the trace names it (TraceEvent's last two fields): opaque to the
+// execution, which only copies it into the event that records the attempt lost.
+struct Executor {
+  std::string id;
+  std::uint64_t epoch = 0;
+};
+
+// An attempt of a step that an earlier execution of the run lost (it ended without recording
+// the attempt's end): recorded as interrupted, and the step pending again.
+struct LostAttempt {
+  std::size_t step = 0;
+  Executor by;
+  // The step's executions were lost too often: it fails (ErrorKind::kInterrupted) rather than
+  // take down every execution that tries it.
+  bool gives_up = false;
+};
+
+// What `lost_attempts` is asked about.
+enum class AttemptsAre {
+  kStarted,      // steps recorded as started, with no end recorded
+  kAboutToStart  // the first steps this execution would start (the root's, when it goes on)
+};
+
+class ExecutionPort {
+ public:
+  virtual ~ExecutionPort() = default;
+
+  // Writes what changed. Called under the run's lock after recorded steps (coalesced by
+  // ExecuteOptions::checkpoint_min_interval) and always for terminal states. A non-ok status
+  // stops the whole tree where it is.
+  virtual Status write(Run& root, const CheckpointDelta& delta) = 0;
+  // Called before every step body, compensate and undo starts (under the run's lock): a non-ok
+  // status stops the tree there, the code not started.
+  virtual Status may_start() { return Status::Ok(); }
+  // Where fan-out maps send their elements and async units their runs; nullptr: they run
+  // inline.
+  virtual FanOut* fan_out() { return nullptr; }
+  // While true, no further step starts; once the steps in flight are recorded the run is left
+  // unfinished in one write (CheckpointDelta::leave_unfinished), for another execution.
+  virtual bool stop_requested() const { return false; }
+  // A step kept running past its timeout and ExecuteOptions::hung_step_grace: its thread is
+  // given up on. Called once per such step.
+  virtual void step_hung() {}
+  // Which of `steps` of `run` an earlier execution lost, in the order given.
+  virtual std::vector<LostAttempt> lost_attempts(const Run& run,
+                                                 const std::vector<std::size_t>& steps,
+                                                 AttemptsAre are) {
+    (void)run, (void)steps, (void)are;
+    return {};
+  }
+};
+
+}  // namespace reactor
