@@ -1,8 +1,5 @@
 #include "base/run_machine.hpp"
 
-#include <array>
-#include <atomic>
-
 namespace reactor {
 
 namespace {
@@ -11,33 +8,25 @@ using S = RunStatus;
 using E = RunEvent;
 constexpr std::optional<RunStatus> kAnyLive;  // any status that is not terminal
 
+bool live(RunStatus s) { return !is_terminal(s); }
+
 // The run's life. Read a row as "from, on event, to".
-constexpr std::array kTable{
-    RunTransition{S::kPending, E::kEnqueue, S::kEnqueued},
-    RunTransition{S::kEnqueued, E::kDeliver, S::kPending},
-    RunTransition{S::kPending, E::kStart, S::kRunning},
-    RunTransition{S::kPending, E::kRejectInputs, S::kFailed},
-    RunTransition{S::kRunning, E::kSuspend, S::kWaiting},
-    RunTransition{S::kWaiting, E::kResume, S::kRunning},
-    RunTransition{S::kRunning, E::kFail, S::kRollingBack},
-    RunTransition{S::kRollingBack, E::kRolledBack, S::kFailed},
-    RunTransition{S::kRunning, E::kComplete, S::kCompleted},
-    RunTransition{S::kRunning, E::kHalt, S::kHalted},
-    RunTransition{S::kRunning, E::kReplan, S::kEnqueued},
-    RunTransition{kAnyLive, E::kFailOutright, S::kFailed},
-    RunTransition{kAnyLive, E::kQuarantine, S::kQuarantined},
-};
-
-std::array<std::atomic<std::uint64_t>, kTable.size()> taken{};
-std::atomic<std::uint64_t> illegal{0};
-
-std::optional<std::size_t> row_of(RunStatus from, RunEvent event) {
-  for (std::size_t k = 0; k < kTable.size(); ++k) {
-    const RunTransition& row = kTable[k];
-    if (row.event == event && (row.from ? *row.from == from : !is_terminal(from))) return k;
-  }
-  return std::nullopt;
-}
+StateMachine<RunStatus, RunEvent, 13> machine{{{
+                                                  {S::kPending, E::kEnqueue, S::kEnqueued},
+                                                  {S::kEnqueued, E::kDeliver, S::kPending},
+                                                  {S::kPending, E::kStart, S::kRunning},
+                                                  {S::kPending, E::kRejectInputs, S::kFailed},
+                                                  {S::kRunning, E::kSuspend, S::kWaiting},
+                                                  {S::kWaiting, E::kResume, S::kRunning},
+                                                  {S::kRunning, E::kFail, S::kRollingBack},
+                                                  {S::kRollingBack, E::kRolledBack, S::kFailed},
+                                                  {S::kRunning, E::kComplete, S::kCompleted},
+                                                  {S::kRunning, E::kHalt, S::kHalted},
+                                                  {S::kRunning, E::kReplan, S::kEnqueued},
+                                                  {kAnyLive, E::kFailOutright, S::kFailed},
+                                                  {kAnyLive, E::kQuarantine, S::kQuarantined},
+                                              }},
+                                              live};
 
 }  // namespace
 
@@ -73,34 +62,16 @@ const char* to_string(RunEvent e) {
   return "unknown";
 }
 
-std::span<const RunTransition> run_transitions() { return kTable; }
+std::span<const RunTransition> run_transitions() { return machine.rows(); }
 
 std::optional<RunStatus> next_status(RunStatus from, RunEvent event) {
-  if (auto k = row_of(from, event)) return kTable[*k].to;
-  return std::nullopt;
+  return machine.next(from, event);
 }
 
-void advance(Run& run, RunEvent event) {
-  if (const std::optional<std::size_t> k = row_of(run.status, event)) {
-    taken[*k].fetch_add(1, std::memory_order_relaxed);
-    run.status = kTable[*k].to;
-    return;
-  }
-  illegal.fetch_add(1, std::memory_order_relaxed);
-  for (const RunTransition& row : kTable) {
-    if (row.event == event) {
-      run.status = row.to;
-      return;
-    }
-  }
-}
+void advance(Run& run, RunEvent event) { machine.apply(run.status, event); }
 
-std::vector<std::uint64_t> run_transitions_taken() {
-  std::vector<std::uint64_t> out;
-  for (const auto& n : taken) out.push_back(n.load(std::memory_order_relaxed));
-  return out;
-}
+std::vector<std::uint64_t> run_transitions_taken() { return machine.taken(); }
 
-std::uint64_t illegal_run_events() { return illegal.load(std::memory_order_relaxed); }
+std::uint64_t illegal_run_events() { return machine.illegal(); }
 
 }  // namespace reactor

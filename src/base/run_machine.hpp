@@ -1,5 +1,5 @@
 // The run's life as one state machine: every change of a run's status is an event applied by
-// advance(), which follows the table kRunTransitions — the whole life of a run in one screen.
+// advance(), which follows one table (run_machine.cpp) — the whole life of a run in one screen.
 // Rows are counted as they are taken, so that the test suite can say which were never reached
 // (scripts/check_transitions.sh), as Temporal's sdk-core keeps one table per machine.
 //
@@ -13,6 +13,7 @@
 #include <span>
 #include <vector>
 
+#include "base/state_machine.hpp"
 #include "reactor/run.hpp"
 #include "reactor/run_status.hpp"
 
@@ -38,11 +39,8 @@ enum class RunEvent {
 
 const char* to_string(RunEvent e);
 
-struct RunTransition {
-  std::optional<RunStatus> from;  // nullopt: from any status that is not terminal
-  RunEvent event;
-  RunStatus to;
-};
+// A row; `from` nullopt: from any status that is not terminal.
+using RunTransition = Transition<RunStatus, RunEvent>;
 
 // Every legal change of a run's status.
 std::span<const RunTransition> run_transitions();

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "base/run_errors.hpp"
+#include "base/step_machine.hpp"
 #include "definition/inputs.hpp"
 #include "execution/run_driver.hpp"
 #include "records/codec.hpp"
@@ -123,11 +124,11 @@ void RunDriver::record_unit(std::size_t i, int attempt_no, Attempt a, Lock& lock
   rec.finished_at_ms = now;
   const bool ok = a.result.ok();
   if (ok) {
-    rec.status = StepStatus::kCompleted;
+    advance(rec, StepEvent::kSucceed);
     rec.completion_seq = run_.next_completion_seq++;
     rec.result = std::move(a.result).value();
   } else {
-    rec.status = StepStatus::kUnitFailed;
+    advance(rec, StepEvent::kUnitFail);
     rec.error = a.result.message();
     RunError e = a.child_error ? *a.child_error : RunError{};
     if (!a.child_error) e.message = rec.error;

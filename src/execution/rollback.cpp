@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "base/run_machine.hpp"
+#include "base/step_machine.hpp"
 #include "execution/argument_resolver.hpp"
 #include "execution/run_driver.hpp"
 #include "execution/step_invoker.hpp"
@@ -23,7 +24,7 @@ void RunDriver::rollback(Lock& lock) {
   // Steps waiting for a retry get no further attempt: their last one failed.
   for (auto& rec : run_.steps) {
     if (rec.status == StepStatus::kRetryScheduled) {
-      rec.status = StepStatus::kFailed;
+      advance(rec, StepEvent::kFail);
       ex_.touch_step(run_, static_cast<std::size_t>(&rec - run_.steps.data()));
     }
   }
@@ -77,7 +78,7 @@ void RunDriver::compensate(std::size_t i, Lock& lock) {
     // before it (an inline map rolled its elements back itself as it failed).
     roll_back_elements(i, lock, run_.error->rollback_failures);
     if (ex_.halted_from_outside()) return;
-    rec.status = StepStatus::kCompensated;
+    advance(rec, StepEvent::kCompensate);
     ex_.touch_step(run_, i);
     ex_.touch_header(run_);
     ex_.checkpoint();
@@ -85,7 +86,7 @@ void RunDriver::compensate(std::size_t i, Lock& lock) {
   }
   const bool has_code = spec.factory || spec.compensate;
   if (spec.kind != StepKind::kStep || !rec.body_started || !has_code) {
-    rec.status = StepStatus::kCompensated;
+    advance(rec, StepEvent::kCompensate);
     ex_.touch_step(run_, i);
     ex_.checkpoint();
     return;
@@ -107,7 +108,7 @@ void RunDriver::compensate(std::size_t i, Lock& lock) {
     run_.error->message =
         "compensation of step '" + path + "' failed: " + r.message() + " (after: " + error + ")";
   }
-  rec.status = StepStatus::kCompensated;
+  advance(rec, StepEvent::kCompensate);
   ex_.touch_step(run_, i);
   ex_.touch_header(run_);  // the error may name a compensation failure
   ex_.checkpoint();
@@ -152,13 +153,13 @@ void RunDriver::undo(std::size_t i, Lock& lock, std::vector<RollbackFailure>& fa
     for (std::size_t k = rec.children.size(); k-- > 0;) {
       RunDriver(ex_, *spec.child, rec.children[k]).undo_completed(lock, failures);
     }
-    rec.status = StepStatus::kUndone;
+    advance(rec, StepEvent::kUndo);
     ex_.touch_step(run_, i);
     ex_.checkpoint();
     return;
   }
   if (!spec.factory && !spec.undo) {
-    rec.status = StepStatus::kUndone;
+    advance(rec, StepEvent::kUndo);
     ex_.touch_step(run_, i);
     ex_.checkpoint();
     return;
@@ -183,7 +184,7 @@ void RunDriver::undo(std::size_t i, Lock& lock, std::vector<RollbackFailure>& fa
   ex_.trace(TraceType::kUndo, path, rec.attempts, r.ok() ? "success" : "failure",
             r.ok() ? "" : r.message());
   if (!r.ok()) failures.push_back(failure_of(path, "undo", r));
-  rec.status = StepStatus::kUndone;
+  advance(rec, StepEvent::kUndo);
   ex_.touch_step(run_, i);
   ex_.touch_header(run_);
   ex_.checkpoint();

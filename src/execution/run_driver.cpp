@@ -2,6 +2,7 @@
 
 #include "base/run_errors.hpp"
 #include "base/run_machine.hpp"
+#include "base/step_machine.hpp"
 #include "definition/inputs.hpp"
 #include "reactor/ids.hpp"
 
@@ -95,7 +96,7 @@ void RunDriver::rebuild_schedule() {
     // own: it carries on with its runs, whose steps account for their own executions. A
     // unit's dispatch may have been written: it is done again only if it was not.
     if (def_.steps[i].kind == StepKind::kAsync) relaunched_.insert(i);
-    rec.status = StepStatus::kPending;
+    advance(rec, StepEvent::kRestart);
     rec.attempts = rec.attempts > 0 ? rec.attempts - 1 : 0;
   }
   restart_unrecorded(started);
@@ -133,7 +134,7 @@ void RunDriver::restart_unrecorded(const std::vector<std::size_t>& started) {
       continue;
     }
     StepRecord& rec = run_.steps[i];
-    rec.status = StepStatus::kPending;
+    advance(rec, StepEvent::kRestart);
     rec.attempts = rec.attempts > 0 ? rec.attempts - 1 : 0;
   }
 }
@@ -163,12 +164,12 @@ void RunDriver::record_lost(const LostAttempt& l, bool stored_as_started) {
   StepRecord& rec = run_.steps[i];
   if (!stored_as_started) ++rec.attempts;
   ++rec.interrupted;
-  rec.status = StepStatus::kPending;
+  advance(rec, StepEvent::kLose);
   ex_.trace_as(TraceType::kInterrupted, path_of(i), rec.attempts, "interrupted",
                "the execution was lost with its worker", l.by);
   ex_.touch_step(run_, i);
   if (!l.gives_up) return;
-  rec.status = StepStatus::kFailed;
+  advance(rec, StepEvent::kFail);
   rec.body_started = true;  // it may have had its side effect: it is compensated
   rec.error = "step '" + path_of(i) + "' was interrupted " + std::to_string(rec.interrupted) +
               " times: its executions keep dying with their worker";

@@ -3,6 +3,7 @@
 #include <optional>
 #include <vector>
 
+#include "base/step_machine.hpp"
 #include "definition/inputs.hpp"
 #include "execution/argument_resolver.hpp"
 #include "execution/run_driver.hpp"
@@ -40,7 +41,7 @@ std::optional<RunDriver::Launch> RunDriver::prepare(std::size_t i, Lock& lock) {
   }
   if (!ex_.may_start_body()) return std::nullopt;
   StepRecord& rec = run_.steps[i];
-  rec.status = StepStatus::kRunning;
+  advance(rec, StepEvent::kStart);
   l.attempt_no = ++rec.attempts;
   rec.started_at_ms = ex_.now_ms();
   ex_.touch_mark(run_, i);
@@ -183,7 +184,7 @@ void RunDriver::record(std::size_t i, int attempt_no, Attempt a, Lock& lock) {
   }
   if (a.came == Attempt::Came::kDispatched) {
     // Its elements run as jobs of their own; it is collected when the map settles.
-    rec.status = StepStatus::kDispatched;
+    advance(rec, StepEvent::kDispatch);
     dispatched_.insert(i);
     ex_.trace(TraceType::kRun, path, attempt_no, "dispatched", {}, now);
     ex_.touch_step(run_, i);
@@ -194,14 +195,14 @@ void RunDriver::record(std::size_t i, int attempt_no, Attempt a, Lock& lock) {
   const Outcome outcome = a.result.outcome();
   switch (outcome) {
     case Outcome::kSuccess:
-      rec.status = StepStatus::kCompleted;
+      advance(rec, StepEvent::kSucceed);
       rec.completion_seq = run_.next_completion_seq++;
       break;
     case Outcome::kSkipped:
-      rec.status = StepStatus::kSkipped;
+      advance(rec, StepEvent::kSkip);
       break;
     case Outcome::kHalt:
-      rec.status = StepStatus::kHalted;
+      advance(rec, StepEvent::kHalt);
       halting_ = true;
       break;
     case Outcome::kFailure:
@@ -232,7 +233,7 @@ void RunDriver::schedule_retry(std::size_t i, int attempt_no, const std::string&
   const StepSpec& spec = def_.steps[i];
   StepRecord& rec = run_.steps[i];
   Duration delay = spec.retry.delay_before_jitter(attempt_no) + ex_.jitter(spec.retry.jitter());
-  rec.status = StepStatus::kRetryScheduled;
+  advance(rec, StepEvent::kRetryLater);
   rec.retry_at_ms = to_unix_ms(ex_.clock().now() + delay);
   retry_waiting_.insert(i);
   ex_.touch_step(run_, i);
@@ -292,7 +293,7 @@ void RunDriver::record_failure(std::size_t i, int attempt_no, Attempt a, Lock& l
     schedule_retry(i, attempt_no, message, lock);
     return;
   }
-  rec.status = StepStatus::kFailed;
+  advance(rec, StepEvent::kFail);
   if (!failing_) fail_at(i, attempt_no, std::move(a));
   ex_.touch_step(run_, i);
   if (ex_.observers().empty()) return;

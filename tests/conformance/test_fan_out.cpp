@@ -239,6 +239,32 @@ TYPED_TEST(FanOutScenarios, EveryElementRunsAsAJobOfItsOwnAndTheMapCollectsInInd
   EXPECT_GE(this->store_->most_outstanding.load(), 1u);
 }
 
+// An element that returns Halt halts the map's run, with the element's value, as an inline map
+// does: nothing is rolled back (step machine: dispatched, halt, halted).
+TYPED_TEST(FanOutScenarios, AnElementsHaltHaltsTheRunWithItsValue) {
+  Definition halter = Builder("Halter")
+                          .input("x", integer())
+                          .input("fail_at", any().optional())
+                          .step("look",
+                                [](const Args& a) -> StepResult {
+                                  const std::int64_t x = a.get<std::int64_t>("x");
+                                  if (x == 2) return Halt(Value{{"stopped_at", x}});
+                                  return Success(x);
+                                })
+                          .argument("x", input("x"))
+                          .returns("look")
+                          .build();
+  this->engine_->registry().add(summing(this->fx_, "Sum", 2, true, &halter));
+  const std::string id = this->start("Sum", {{"items", items(4)}});
+  this->start_worker();
+  RunResult r = this->wait_for_end(id);
+  ASSERT_EQ(r.status, RunStatus::kHalted) << (r.error ? r.error->message : "");
+  EXPECT_EQ(r.value, (Value{{"stopped_at", 2}}));
+  EXPECT_EQ(r.step("m")->status, StepStatus::kHalted);
+  EXPECT_EQ(r.step("after")->status, StepStatus::kPending);
+  EXPECT_EQ(this->fx_.count('U', id + "/reserve"), 0) << "a halt rolls nothing back";
+}
+
 // I-7: an atomic failure gives the same Failure and undoes the same elements, highest index
 // first, inline and fanned out (one element out at a time, so the same elements completed).
 TYPED_TEST(FanOutScenarios, AnAtomicFailureIsTheSameInlineAndFannedOut) {

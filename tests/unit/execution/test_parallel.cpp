@@ -10,6 +10,7 @@ using namespace reactor;
 using namespace reactor_test;
 using std::chrono::milliseconds;
 using ::testing::ElementsAre;
+using ::testing::IsEmpty;
 
 namespace {
 
@@ -212,19 +213,26 @@ TEST(Parallel, ObserversRunWithoutTheRunLock) {
   EXPECT_TRUE(blocking->saw_b) << "b could not complete while a's step_fail observer ran";
 }
 
+// Two branches: "a" fails its first attempt (every one unless `recovers`) and is retried after
+// 100 ms, `a_retry` signalled when its retry is scheduled; "b" is the caller's to add.
+Builder retrying_a(Journal& log, Signal& a_retry, bool recovers, int attempts) {
+  Builder b("Retrying");
+  b.max_concurrency(2)
+      .observe(std::make_shared<SignalOn>("step_retry", "a", a_retry))
+      .step("a",
+            [&log, recovers](const Args&, StepContext& ctx) {
+              log.add("a#" + std::to_string(ctx.attempt()));
+              return ctx.attempt() == 1 || !recovers ? Failure("flaky") : Success("a");
+            })
+      .retries(fixed_backoff(attempts, milliseconds(100)));
+  return b;
+}
+
 TEST(Parallel, BranchWaitingForItsRetryWaitsBesideARunningSibling) {
   auto clock = manual_clock();
   Signal a_retry;
   Journal log;
-  Definition d = Builder("Retrying")
-                     .max_concurrency(2)
-                     .observe(std::make_shared<SignalOn>("step_retry", "a", a_retry))
-                     .step("a",
-                           [&](const Args&, StepContext& ctx) {
-                             log.add("a#" + std::to_string(ctx.attempt()));
-                             return ctx.attempt() == 1 ? Failure("flaky") : Success("a");
-                           })
-                     .retries(fixed_backoff(2, milliseconds(100)))
+  Definition d = retrying_a(log, a_retry, /*recovers=*/true, 2)
                      .step("b",
                            [&](const Args&) {
                              bool seen = a_retry.wait();
@@ -241,6 +249,37 @@ TEST(Parallel, BranchWaitingForItsRetryWaitsBesideARunningSibling) {
   EXPECT_EQ(log.count("b after a's retry was scheduled"), 1);
   EXPECT_THAT(clock->sleeps(), ElementsAre(milliseconds(100)));
   EXPECT_EQ(r.step("a")->attempts, 2);
+}
+
+// A branch waiting for its retry when a sibling fails for good gets no further attempt: its
+// last one failed, so it is filed failed and compensated with the rest (step machine:
+// retry_scheduled, fail, failed).
+TEST(Parallel, BranchWaitingForItsRetryFailsWhenASiblingFailsForGood) {
+  auto clock = manual_clock();
+  Signal a_retry;
+  Journal log;
+  Definition d = retrying_a(log, a_retry, /*recovers=*/false, 3)
+                     .compensate([&](const std::string& error, const Args&, StepContext&) {
+                       log.add("compensate a (" + error + ")");
+                       return Success();
+                     })
+                     .step("b",
+                           [&](const Args&) {
+                             a_retry.wait();
+                             return Failure("b is down", false);
+                           })
+                     .build();
+  Engine engine(with_clock(clock));
+  RunResult r = engine.run(d, Value::object());
+  EXPECT_EQ(r.status, RunStatus::kFailed);
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->step, "b");
+  EXPECT_EQ(log.count("a#1"), 1);
+  EXPECT_EQ(log.count("a#2"), 0) << "no retry starts once the run is failing";
+  EXPECT_EQ(log.count("compensate a (flaky)"), 1);
+  EXPECT_EQ(r.step("a")->status, StepStatus::kCompensated);
+  EXPECT_EQ(r.step("a")->attempts, 1);
+  EXPECT_THAT(clock->sleeps(), IsEmpty());
 }
 
 TEST(Parallel, ComposedChildrenRunInParallelBranches) {
