@@ -2,6 +2,8 @@
 // a job of its own — a fan-out map of one element, to the store — while the run goes on. Steps
 // that do not read it run as soon as it is dispatched; its readers wait for it: in a caller, a
 // wait the store wakes (async_wait_timeout); in a worker, the run parks (async_park_timeout).
+#include "execution/async_unit.hpp"
+
 #include <algorithm>
 
 #include "base/run_errors.hpp"
@@ -25,7 +27,7 @@ std::string seconds_of(Duration d) {
 // Dispatches unit i: its run created and its job enqueued in one write, through the port's
 // FanOut. Without one (an in-process engine) the unit runs here, as a composed
 // child whose outcome is the unit's. Inputs the unit's reactor rejects fail this step.
-RunDriver::Attempt RunDriver::run_async(std::size_t i, const Launch& l) {
+Attempt AsyncUnits::run_async(std::size_t i, const Launch& l) {
   const StepSpec& spec = l.spec(def_);
   Value inputs = child_inputs(spec, l.args);
   if (std::vector<FieldError> errors = validate_inputs(*spec.child, inputs); !errors.empty()) {
@@ -38,7 +40,7 @@ RunDriver::Attempt RunDriver::run_async(std::size_t i, const Launch& l) {
     return a;
   }
   if (ex_.fan_out() == nullptr) {
-    Attempt a = run_compose(spec, l.args);
+    Attempt a = d_.children_.run_compose(spec, l.args);
     if (a.cut_short()) return a;
     if (a.result.outcome() == Outcome::kHalt) {
       a.result = Failure("async unit '" + spec.name + "' halted", false);
@@ -47,11 +49,11 @@ RunDriver::Attempt RunDriver::run_async(std::size_t i, const Launch& l) {
     return a;
   }
   FanOut::Map map;
-  map.map_id = map_id_of(i);
+  map.map_id = d_.maps_.map_id_of(i);
   map.parent = &run_;
-  map.path = path_of(i);
+  map.path = d_.path_of(i);
   map.element = spec.child.get();
-  map.fresh = !relaunched_.contains(i);
+  map.fresh = !d_.relaunched_.contains(i);
   map.inputs = [&](std::uint32_t first, std::uint32_t, std::vector<Value>& out) {
     if (first == 0) out.push_back(inputs);
     return Status::Ok();
@@ -70,8 +72,8 @@ RunDriver::Attempt RunDriver::run_async(std::size_t i, const Launch& l) {
 
 // The unit's outcome, from its one slot — filed by the commit that ended its run, which
 // settled its map — or nullopt while it has none. A store that cannot be read stops the tree.
-std::optional<RunDriver::Attempt> RunDriver::collect_unit(std::size_t i) {
-  const std::string map_id = map_id_of(i);
+std::optional<Attempt> AsyncUnits::collect_unit(std::size_t i) {
+  const std::string map_id = d_.maps_.map_id_of(i);
   Attempt a;
   a.came = Attempt::Came::kUnitOutcome;
   std::vector<MapSlotRow> slot;
@@ -104,22 +106,23 @@ std::optional<RunDriver::Attempt> RunDriver::collect_unit(std::size_t i) {
 }
 
 // Unit i is dispatched: the steps that do not read it go on, and so may the hand-off.
-void RunDriver::record_dispatch(std::size_t i, int attempt_no, Lock& lock) {
-  mark_done(i, Unblock::kNonReaders);
-  (void)hands_off(i, HandOff::Kind::kAfter);
+void AsyncUnits::record_dispatch(std::size_t i, int attempt_no, Lock& lock) {
+  d_.attempts_.mark_done(i, StepAttempts::Unblock::kNonReaders);
+  (void)d_.hands_off(i, HandOff::Kind::kAfter);
   if (ex_.observers().empty()) return;
-  const std::string unit_run = element_run_id(map_id_of(i), 0);
+  const std::string unit_run = element_run_id(d_.maps_.map_id_of(i), 0);
   lock.unlock();
-  ex_.observers().notify("async_dispatch",
-                         [&](Observer& o) { o.on_async_dispatch(event(i, attempt_no), unit_run); });
+  ex_.observers().notify("async_dispatch", [&](Observer& o) {
+    o.on_async_dispatch(d_.event(i, attempt_no), unit_run);
+  });
   lock.lock();
 }
 
 // Unit i finished: completed with its value, or failed — rolled back by itself, a failure of
 // the run only for a step that reads it (failed_unit_read_by). Its readers go on.
-void RunDriver::record_unit(std::size_t i, int attempt_no, Attempt a, Lock& lock) {
+void AsyncUnits::record_unit(std::size_t i, int attempt_no, Attempt a, Lock& lock) {
   StepRecord& rec = run_.steps[i];
-  const bool was_dispatched = dispatched_.erase(i) > 0 || rec.status == StepStatus::kDispatched;
+  const bool was_dispatched = d_.dispatched_.erase(i) > 0 || rec.status == StepStatus::kDispatched;
   const std::int64_t now = ex_.now_ms();
   rec.finished_at_ms = now;
   const bool ok = a.result.ok();
@@ -134,10 +137,11 @@ void RunDriver::record_unit(std::size_t i, int attempt_no, Attempt a, Lock& lock
     if (!a.child_error) e.message = rec.error;
     rec.result = Value(e);
   }
-  ex_.trace(TraceType::kRun, path_of(i), attempt_no, ok ? "success" : "failure",
+  ex_.trace(TraceType::kRun, d_.path_of(i), attempt_no, ok ? "success" : "failure",
             ok ? "" : rec.error, now);
-  mark_done(i, was_dispatched ? Unblock::kReaders : Unblock::kAll);
-  if (!was_dispatched) (void)hands_off(i, HandOff::Kind::kAfter);
+  d_.attempts_.mark_done(
+      i, was_dispatched ? StepAttempts::Unblock::kReaders : StepAttempts::Unblock::kAll);
+  if (!was_dispatched) (void)d_.hands_off(i, HandOff::Kind::kAfter);
   ex_.touch_step(run_, i);
   ex_.touch_header(run_);
   if (ex_.observers().empty()) return;
@@ -145,21 +149,21 @@ void RunDriver::record_unit(std::size_t i, int attempt_no, Attempt a, Lock& lock
   lock.unlock();
   if (ok) {
     ex_.observers().notify("step_complete", [&](Observer& o) {
-      o.on_step_complete(event(i, attempt_no), Outcome::kSuccess);
+      o.on_step_complete(d_.event(i, attempt_no), Outcome::kSuccess);
     });
   } else {
     ex_.observers().notify("step_fail",
-                           [&](Observer& o) { o.on_step_fail(event(i, attempt_no), message); });
+                           [&](Observer& o) { o.on_step_fail(d_.event(i, attempt_no), message); });
   }
   lock.lock();
 }
 
 // Step i reads an async unit that failed: its attempt, failed with that unit's failure.
-std::optional<RunDriver::Attempt> RunDriver::failed_unit_read_by(std::size_t i) const {
+std::optional<Attempt> AsyncUnits::failed_unit_read_by(std::size_t i) const {
   for (std::size_t u : def_.steps[i].dependencies) {
     if (run_.steps[u].status != StepStatus::kUnitFailed || !reads_result_of(def_, i, u)) continue;
     Attempt a;
-    a.result = Failure("async unit '" + path_of(u) + "' failed: " + run_.steps[u].error, false);
+    a.result = Failure("async unit '" + d_.path_of(u) + "' failed: " + run_.steps[u].error, false);
     a.kind = ErrorKind::kAsyncUnitFailed;
     a.body_started = false;
     return a;
@@ -168,7 +172,7 @@ std::optional<RunDriver::Attempt> RunDriver::failed_unit_read_by(std::size_t i) 
 }
 
 // Whether a step that has not started reads unit `unit`.
-bool RunDriver::readers_waiting(std::size_t unit) const {
+bool AsyncUnits::readers_waiting(std::size_t unit) const {
   for (std::size_t d : def_.steps[unit].dependents) {
     if (run_.steps[d].status == StepStatus::kPending && reads_result_of(def_, d, unit)) return true;
   }
@@ -177,39 +181,39 @@ bool RunDriver::readers_waiting(std::size_t unit) const {
 
 // Whether the run waits for runs of its own: a fan-out map always (its elements are rolled back
 // with it), an async unit unless the run is failing or halting (a unit rolls itself back).
-bool RunDriver::awaits_children() const {
-  return std::any_of(dispatched_.begin(), dispatched_.end(), [&](std::size_t i) {
-    return def_.steps[i].kind != StepKind::kAsync || (!failing_ && !halting_);
+bool AsyncUnits::awaits_children() const {
+  return std::any_of(d_.dispatched_.begin(), d_.dispatched_.end(), [&](std::size_t i) {
+    return def_.steps[i].kind != StepKind::kAsync || (!d_.failing_ && !d_.halting_);
   });
 }
 
 // When the readers of unit `unit` stop waiting: a caller's wait ends async_wait_timeout after it
 // began; a parked run's, async_park_timeout after the unit's dispatch. nullopt: not yet known.
-std::optional<std::int64_t> RunDriver::read_deadline(std::size_t unit) const {
+std::optional<std::int64_t> AsyncUnits::read_deadline(std::size_t unit) const {
   if (def_.steps[unit].kind != StepKind::kAsync || !readers_waiting(unit)) return std::nullopt;
-  if (caller_waits()) return caller_wait_until_;
+  if (caller_waits()) return d_.caller_wait_until_;
   return run_.steps[unit].started_at_ms +
          std::chrono::duration_cast<std::chrono::milliseconds>(unit_wait().park_for).count();
 }
 
-FanOut::UnitWait RunDriver::unit_wait() const {
+FanOut::UnitWait AsyncUnits::unit_wait() const {
   return ex_.fan_out() != nullptr ? ex_.fan_out()->unit_wait() : FanOut::UnitWait{};
 }
 
-bool RunDriver::caller_waits() const { return unit_wait().block_for.has_value(); }
+bool AsyncUnits::caller_waits() const { return unit_wait().block_for.has_value(); }
 
 // The readers of a unit still running past their deadline fail, typed, naming it: the run rolls
 // back (without waiting for the unit). True when one did.
-bool RunDriver::fail_overdue_readers(Lock& lock) {
+bool AsyncUnits::fail_overdue_readers(Lock& lock) {
   const std::int64_t now = ex_.now_ms();
   const FanOut::UnitWait wait = unit_wait();
   const bool caller = wait.block_for.has_value();
-  for (std::size_t u : dispatched_) {
+  for (std::size_t u : d_.dispatched_) {
     std::optional<std::int64_t> until = read_deadline(u);
     if (!until || now < *until) continue;
-    const std::string why = caller ? "async unit '" + path_of(u) + "' did not finish within " +
+    const std::string why = caller ? "async unit '" + d_.path_of(u) + "' did not finish within " +
                                          seconds_of(*wait.block_for)
-                                   : "async unit '" + path_of(u) + "' did not finish within " +
+                                   : "async unit '" + d_.path_of(u) + "' did not finish within " +
                                          seconds_of(wait.park_for) + " of its dispatch";
     for (std::size_t d : def_.steps[u].dependents) {
       if (run_.steps[d].status != StepStatus::kPending || !reads_result_of(def_, d, u)) continue;
@@ -217,7 +221,7 @@ bool RunDriver::fail_overdue_readers(Lock& lock) {
       a.result = Failure(why, false);
       a.kind = caller ? ErrorKind::kAsyncWaitTimeout : ErrorKind::kAsyncParkTimeout;
       a.body_started = false;
-      record_failure(d, run_.steps[d].attempts, std::move(a), lock);
+      d_.attempts_.record_failure(d, run_.steps[d].attempts, std::move(a), lock);
     }
     return true;
   }
@@ -227,26 +231,26 @@ bool RunDriver::fail_overdue_readers(Lock& lock) {
 // A caller with nothing to run but async units waits for one — a step's unit first — woken by
 // the store, until async_wait_timeout since it began waiting; then the run is handed back
 // (wait_for_maps) for a worker to go on with. True: a unit may have finished; look again.
-bool RunDriver::wait_for_units(Lock& lock) {
+bool AsyncUnits::wait_for_units(Lock& lock) {
   const std::optional<Duration> block_for = unit_wait().block_for;
   if (!block_for) return false;
   std::optional<std::size_t> unit;
-  for (std::size_t i : dispatched_) {
+  for (std::size_t i : d_.dispatched_) {
     if (def_.steps[i].kind != StepKind::kAsync) continue;
     if (!unit || (readers_waiting(i) && !readers_waiting(*unit))) unit = i;
   }
   if (!unit) return false;
   const std::int64_t now = ex_.now_ms();
-  if (!caller_wait_until_) {
-    caller_wait_until_ =
+  if (!d_.caller_wait_until_) {
+    d_.caller_wait_until_ =
         now + std::chrono::duration_cast<std::chrono::milliseconds>(*block_for).count();
   }
-  if (now >= *caller_wait_until_) return false;
-  const std::string map_id = map_id_of(*unit);
+  if (now >= *d_.caller_wait_until_) return false;
+  const std::string map_id = d_.maps_.map_id_of(*unit);
   bool settled = false;
   lock.unlock();
   Status s = ex_.fan_out()->wait_for_settle(
-      map_id, std::chrono::milliseconds(*caller_wait_until_ - now), settled);
+      map_id, std::chrono::milliseconds(*d_.caller_wait_until_ - now), settled);
   lock.lock();
   if (!s.ok()) {
     ex_.stop(s);

@@ -1,6 +1,8 @@
 // Child runs attempted as one step of their parent: a composed reactor, and a map's elements
 // run here, one after another (a map without fan_out, or an execution with nowhere to send
 // them; a fan-out map's durable path is fan_out_map.cpp). Each child is a run of the tree.
+#include "execution/child_runs.hpp"
+
 #include <optional>
 #include <vector>
 
@@ -25,7 +27,7 @@ std::optional<RunError> child_failure(const Run& child) {
 
 // The child run at children[k] of step i, created on first use. Caller holds
 // the lock.
-Run& RunDriver::child_run(std::size_t i, std::size_t k, const Value& inputs,
+Run& ChildRuns::child_run(std::size_t i, std::size_t k, const Value& inputs,
                           const std::string& path, Lock&, const DefinitionData& child) {
   auto& children = run_.steps[i].children;
   if (children.size() <= k) {
@@ -46,13 +48,13 @@ Value child_inputs(const StepSpec& spec, const Args& args) {
   return declared;
 }
 
-RunDriver::Attempt RunDriver::run_compose(const StepSpec& spec, const Args& args) {
+Attempt ChildRuns::run_compose(const StepSpec& spec, const Args& args) {
   const std::size_t i = spec.index;
   Value inputs = child_inputs(spec, args);
   Run* child = nullptr;
   {
     Lock lock(ex_.mutex());
-    child = &child_run(i, 0, std::move(inputs), path_of(i), lock, *spec.child);
+    child = &child_run(i, 0, std::move(inputs), d_.path_of(i), lock, *spec.child);
   }
   RunDriver(ex_, *spec.child, *child).drive();
   Lock lock(ex_.mutex());
@@ -72,21 +74,22 @@ RunDriver::Attempt RunDriver::run_compose(const StepSpec& spec, const Args& args
     default:
       a.came = Attempt::Came::kCutShort;  // the tree was stopped mid-child
   }
-  if (!a.cut_short() && a.result.ok()) check_value_limits(spec, a);  // its steps' values together
+  if (!a.cut_short() && a.result.ok())
+    d_.attempts_.check_value_limits(spec, a);  // its steps' values together
   return a;
 }
 
 // A fan-out map dispatches its elements when the execution has somewhere to send them;
 // otherwise (and without fan_out) they run here, one after another.
-RunDriver::Attempt RunDriver::run_map(std::size_t i, Launch& l) {
+Attempt ChildRuns::run_map(std::size_t i, Launch& l) {
   const StepSpec& spec = def_.steps[i];
-  if (spec.fan_out && ex_.fan_out() != nullptr) return dispatch_map(i, l);
+  if (spec.fan_out && ex_.fan_out() != nullptr) return d_.maps_.dispatch_map(i, l);
   if (spec.map_source) return run_map_inline(i, l.items);
   // source_pages(), read whole: an inline map holds its elements in its run anyway.
   Value items = Value::array();
   for (std::uint32_t first = 0;; first += MapResults::kPageSize) {
     Value page;
-    if (Status s = map_items(spec, l, first, MapResults::kPageSize, page); !s.ok()) {
+    if (Status s = d_.maps_.map_items(spec, l, first, MapResults::kPageSize, page); !s.ok()) {
       return Attempt::unresolved(ArgumentError{s.message(), {}});
     }
     for (auto& item : page) items.push_back(std::move(item));
@@ -101,7 +104,7 @@ RunDriver::Attempt RunDriver::run_map(std::size_t i, Launch& l) {
   return run_map_inline(i, items);
 }
 
-RunDriver::Attempt RunDriver::run_map_inline(std::size_t i, const Value& items) {
+Attempt ChildRuns::run_map_inline(std::size_t i, const Value& items) {
   const StepSpec& spec = def_.steps[i];
   {
     Lock lock(ex_.mutex());
@@ -121,7 +124,7 @@ RunDriver::Attempt RunDriver::run_map_inline(std::size_t i, const Value& items) 
     {
       Lock lock(ex_.mutex());
       child = &child_run(i, k, element_inputs(spec, args),
-                         path_of(i) + "[" + std::to_string(k) + "]", lock, *spec.child);
+                         d_.path_of(i) + "[" + std::to_string(k) + "]", lock, *spec.child);
     }
     RunDriver(ex_, *spec.child, *child).drive();
     Lock lock(ex_.mutex());
@@ -155,7 +158,7 @@ RunDriver::Attempt RunDriver::run_map_inline(std::size_t i, const Value& items) 
 }
 
 // What an inline map's outcomes come to: collect() over them, or their array.
-void RunDriver::collect_inline(const StepSpec& spec, const std::vector<ElementOutcome>& outcomes,
+void ChildRuns::collect_inline(const StepSpec& spec, const std::vector<ElementOutcome>& outcomes,
                                Attempt& a) {
   if (!spec.collect) {
     Value out = Value::array();
@@ -165,12 +168,12 @@ void RunDriver::collect_inline(const StepSpec& spec, const std::vector<ElementOu
     auto body = [&](std::stop_token) { return Success(spec.collect(MapResults(outcomes))); };
     a.result = invoke_user_code(body, std::nullopt, ex_.clock()).result;
   }
-  check_value_limits(spec, a);  // the elements' values together may be past them
+  d_.attempts_.check_value_limits(spec, a);  // the elements' values together may be past them
 }
 
 // An inline map i failed: its completed elements are undone, highest index first, and the
 // failures of their undos join the step's error.
-void RunDriver::undo_inline_elements(std::size_t i, Attempt& a) {
+void ChildRuns::undo_inline_elements(std::size_t i, Attempt& a) {
   const StepSpec& spec = def_.steps[i];
   Lock lock(ex_.mutex());
   std::vector<RollbackFailure> failures;
@@ -181,7 +184,7 @@ void RunDriver::undo_inline_elements(std::size_t i, Attempt& a) {
   if (!a.child_error) {
     RunError e;
     e.kind = a.kind;
-    e.step = path_of(i);
+    e.step = d_.path_of(i);
     e.reactor = def_.name;
     e.exception_type = a.result.exception_type();
     e.message = a.result.message();
@@ -197,6 +200,22 @@ Value element_entry(const ElementOutcome& o, bool atomic) {
   if (atomic) return o.value;
   return o.ok ? Value{{"index", o.index}, {"ok", true}, {"value", o.value}}
               : Value{{"index", o.index}, {"ok", false}, {"error", o.error}};
+}
+
+Run make_child_run(const DefinitionData& def, const Run& parent, std::string path, Value inputs,
+                   std::int64_t now_ms) {
+  Run child;
+  child.id = new_run_id();
+  child.reactor = def.name;
+  child.root_id = parent.root_id;
+  child.parent_id = parent.id;
+  child.path = std::move(path);
+  child.fingerprint = def.fingerprint;
+  child.inputs = std::move(inputs);
+  child.steps.resize(def.steps.size());
+  for (std::size_t i = 0; i < def.steps.size(); ++i) child.steps[i].name = def.steps[i].name;
+  child.created_at_ms = child.updated_at_ms = now_ms;
+  return child;
 }
 
 }  // namespace reactor

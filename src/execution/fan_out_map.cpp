@@ -1,5 +1,7 @@
 // A fan-out map in the driver (docs/maps.md): its elements dispatched as runs of their own, the
 // step collected once the map settles, its completed elements rolled back highest index first.
+#include "execution/fan_out_map.hpp"
+
 #include <algorithm>
 
 #include "execution/argument_resolver.hpp"
@@ -30,11 +32,13 @@ ElementOutcome outcome_of(const MapSlotRow& slot, std::size_t max_value_bytes) {
 
 }  // namespace
 
-std::string RunDriver::map_id_of(std::size_t i) const { return ex_.origin() + ":" + path_of(i); }
+std::string FanOutMaps::map_id_of(std::size_t i) const {
+  return ex_.origin() + ":" + d_.path_of(i);
+}
 
 // Items [first, first + limit) of map `spec`: a slice of its source, or a page of source_pages.
-Status RunDriver::map_items(const StepSpec& spec, const Launch& l, std::uint32_t first,
-                            std::uint32_t limit, Value& out) const {
+Status FanOutMaps::map_items(const StepSpec& spec, const Launch& l, std::uint32_t first,
+                             std::uint32_t limit, Value& out) const {
   out = Value::array();
   if (spec.map_source) {
     for (std::size_t k = first; k < l.items.size() && k < std::size_t{first} + limit; ++k) {
@@ -55,12 +59,12 @@ Status RunDriver::map_items(const StepSpec& spec, const Launch& l, std::uint32_t
   return Status::Ok();
 }
 
-RunDriver::Attempt RunDriver::dispatch_map(std::size_t i, const Launch& l) {
+Attempt FanOutMaps::dispatch_map(std::size_t i, const Launch& l) {
   const StepSpec& spec = def_.steps[i];
   FanOut::Map map;
   map.map_id = map_id_of(i);
   map.parent = &run_;
-  map.path = path_of(i);
+  map.path = d_.path_of(i);
   map.element = spec.child.get();
   map.atomic = spec.atomic;
   map.batch_size = spec.batch_size;
@@ -106,17 +110,17 @@ RunDriver::Attempt RunDriver::dispatch_map(std::size_t i, const Launch& l) {
 
 // Records every fan-out map of this run that settled, like any step's outcome. True when one
 // was. The caller holds the lock; it is let go around the store and the collect callback.
-bool RunDriver::collect_settled(Lock& lock) {
-  for (const std::size_t i : dispatched_) {
+bool FanOutMaps::collect_settled(Lock& lock) {
+  for (const std::size_t i : d_.dispatched_) {
     if (def_.steps[i].kind == StepKind::kAsync) {
       // A unit's one slot is its outcome: read at once, without the map's row.
       lock.unlock();
-      std::optional<Attempt> a = collect_unit(i);
+      std::optional<Attempt> a = d_.units_.collect_unit(i);
       lock.lock();
       if (!a) continue;
       if (a->cut_short() || ex_.stopped()) return false;
-      dispatched_.erase(i);
-      record(i, run_.steps[i].attempts, std::move(*a), lock);
+      d_.dispatched_.erase(i);
+      d_.attempts_.record(i, run_.steps[i].attempts, std::move(*a), lock);
       return true;
     }
     MapRow map;
@@ -129,12 +133,12 @@ bool RunDriver::collect_settled(Lock& lock) {
       return false;
     }
     if (map.state != MapState::kSettled) continue;
-    dispatched_.erase(i);
+    d_.dispatched_.erase(i);
     lock.unlock();
     Attempt a = collect_map(i, map);
     lock.lock();
     if (a.cut_short() || ex_.stopped()) return false;
-    record(i, run_.steps[i].attempts, std::move(a), lock);
+    d_.attempts_.record(i, run_.steps[i].attempts, std::move(a), lock);
     return true;
   }
   return false;
@@ -144,7 +148,7 @@ bool RunDriver::collect_settled(Lock& lock) {
 // halts it, or that failed fails an atomic one (its error the run's; the completed elements are
 // rolled back as the step is compensated); otherwise its value — collect() over its outcomes,
 // read page by page, or their array.
-RunDriver::Attempt RunDriver::collect_map(std::size_t i, const MapRow& map) {
+Attempt FanOutMaps::collect_map(std::size_t i, const MapRow& map) {
   try {
     return collect_slots(i, map);
   } catch (const std::exception& e) {  // a slot the store holds that the codec cannot read
@@ -156,7 +160,7 @@ RunDriver::Attempt RunDriver::collect_map(std::size_t i, const MapRow& map) {
   }
 }
 
-RunDriver::Attempt RunDriver::collect_slots(std::size_t i, const MapRow& map) {
+Attempt FanOutMaps::collect_slots(std::size_t i, const MapRow& map) {
   const StepSpec& spec = def_.steps[i];
   Attempt a;
   Value all = Value::array();  // the value without collect()
@@ -177,7 +181,7 @@ RunDriver::Attempt RunDriver::collect_slots(std::size_t i, const MapRow& map) {
       const bool failed = slot.state == SlotState::kFailed || slot.state == SlotState::kCancelled;
       if (failed && spec.atomic) {
         RunError e = *records::decode_slot_body(slot, ex_.max_value_bytes()).error;
-        if (e.step.empty()) e.step = path_of(i) + "[" + std::to_string(slot.index) + "]";
+        if (e.step.empty()) e.step = d_.path_of(i) + "[" + std::to_string(slot.index) + "]";
         a.result = Failure(e.message, false);
         a.child_error = std::move(e);
         return a;
@@ -193,13 +197,13 @@ RunDriver::Attempt RunDriver::collect_slots(std::size_t i, const MapRow& map) {
     auto body = [&](std::stop_token) { return Success(spec.collect(results)); };
     a.result = invoke_user_code(body, std::nullopt, ex_.clock()).result;
   }
-  check_value_limits(spec, a);  // the elements' values together may be past them
+  d_.attempts_.check_value_limits(spec, a);  // the elements' values together may be past them
   return a;
 }
 
 // The outcomes of a settled map's slots — every one, or the completed ones — read page by page
 // as the callback iterates. A store that cannot be read fails the callback.
-MapResults RunDriver::outcomes(const MapRow& map, bool completed_only) {
+MapResults FanOutMaps::outcomes(const MapRow& map, bool completed_only) {
   return MapResults(
       map.total, [this, completed_only, map_id = map.map_id](std::size_t first, std::size_t limit) {
         std::vector<MapSlotRow> page;
@@ -219,7 +223,7 @@ MapResults RunDriver::outcomes(const MapRow& map, bool completed_only) {
 // into the owner's ("lost tickets[1]/email"), as its slots are read: only the elements whose
 // slot counts one are read. A trace that cannot be read leaves them out; the maps line of
 // `reactor show` counts them all the same.
-void RunDriver::trace_lost_elements(std::size_t i, const std::vector<MapSlotRow>& page) {
+void FanOutMaps::trace_lost_elements(std::size_t i, const std::vector<MapSlotRow>& page) {
   std::vector<TraceEvent> lost;
   for (const MapSlotRow& slot : page) {
     if (slot.interrupted > 0) (void)ex_.fan_out()->lost_executions(map_id_of(i), slot.index, lost);
@@ -234,11 +238,11 @@ void RunDriver::trace_lost_elements(std::size_t i, const std::vector<MapSlotRow>
 // with no worker at all, for none. (A halting run is not rolled back: its maps run to their
 // end.) Once per map and execution. The caller holds the lock; it is let go around the store.
 // True when a map was cancelled: look again whether it settled.
-bool RunDriver::cancel_maps(Lock& lock) {
-  if (!failing_ || ex_.fan_out() == nullptr) return false;
+bool FanOutMaps::cancel_maps(Lock& lock) {
+  if (!d_.failing_ || ex_.fan_out() == nullptr) return false;
   bool any = false;
-  for (const std::size_t i : dispatched_) {
-    if (def_.steps[i].kind != StepKind::kMap || !cancelled_.insert(i).second) continue;
+  for (const std::size_t i : d_.dispatched_) {
+    if (def_.steps[i].kind != StepKind::kMap || !d_.cancelled_.insert(i).second) continue;
     lock.unlock();
     Status s = ex_.fan_out()->cancel(map_id_of(i));
     lock.lock();
@@ -252,7 +256,7 @@ bool RunDriver::cancel_maps(Lock& lock) {
 }
 
 // Whether step i's elements ran as runs of their own (and have a map record).
-bool RunDriver::fanned_out(std::size_t i) {
+bool FanOutMaps::fanned_out(std::size_t i) {
   if (def_.steps[i].kind != StepKind::kMap || ex_.fan_out() == nullptr) return false;
   MapRow map;
   return ex_.fan_out()->state(map_id_of(i), map).ok();
@@ -262,11 +266,11 @@ bool RunDriver::fanned_out(std::size_t i) {
 // newest step first), or calls its undo_all over them once. Each element is rolled back under
 // its own lease and filed undone, so a rollback cut short by a crash resumes without undoing any
 // element twice. The caller holds the lock; it is let go meanwhile.
-void RunDriver::roll_back_elements(std::size_t i, Lock& lock,
-                                   std::vector<RollbackFailure>& failures) {
+void FanOutMaps::roll_back_elements(std::size_t i, Lock& lock,
+                                    std::vector<RollbackFailure>& failures) {
   const StepSpec& spec = def_.steps[i];
   const std::string map_id = map_id_of(i);
-  const std::string path = path_of(i);
+  const std::string path = d_.path_of(i);
   lock.unlock();
   MapRow map;
   Status s = ex_.fan_out()->state(map_id, map);

@@ -1,6 +1,8 @@
 // Rollback: compensate what failed, then undo what completed, newest first.
 // Every action is recorded before the next starts, so a rollback cut short
 // by a crash resumes without repeating finished compensations or undos.
+#include "execution/rollback.hpp"
+
 #include <algorithm>
 
 #include "base/run_machine.hpp"
@@ -19,7 +21,7 @@ RollbackFailure failure_of(const std::string& path, const char* kind, const Step
 
 }  // namespace
 
-void RunDriver::rollback(Lock& lock) {
+void Rollback::rollback(Lock& lock) {
   if (!run_.error) run_.error = RunError{};
   // Steps waiting for a retry get no further attempt: their last one failed.
   for (auto& rec : run_.steps) {
@@ -46,7 +48,7 @@ void RunDriver::rollback(Lock& lock) {
   ex_.checkpoint(/*force=*/true);
   RunError error = *run_.error;
   lock.unlock();
-  ex_.observers().notify("run_fail", [&](Observer& o) { o.on_run_fail(run_event(), error); });
+  ex_.observers().notify("run_fail", [&](Observer& o) { o.on_run_fail(d_.run_event(), error); });
   lock.lock();
 }
 
@@ -54,13 +56,13 @@ void RunDriver::rollback(Lock& lock) {
 // map has already rolled itself back; there is nothing left to compensate.
 // Step i's compensate, called with the error it failed with (its arguments resolved again).
 // The caller does not hold the lock.
-StepResult RunDriver::call_compensate(std::size_t i, const std::string& error) {
+StepResult Rollback::call_compensate(std::size_t i, const std::string& error) {
   const StepSpec& spec = def_.steps[i];
   Args args;
   if (auto err = resolve_arguments(spec, run_, nullptr, args)) {
     return Failure("arguments: " + err->message, false);
   }
-  const std::string path = path_of(i);
+  const std::string path = d_.path_of(i);
   auto body = [&](std::stop_token stop) {
     StepContext ctx(ex_.origin(), def_.name, path, run_.steps[i].attempts, stop, ex_.clock());
     if (spec.factory) return spec.factory()->compensate(error, args, ctx);
@@ -69,14 +71,14 @@ StepResult RunDriver::call_compensate(std::size_t i, const std::string& error) {
   return invoke_user_code(body, std::nullopt, ex_.clock()).result;
 }
 
-void RunDriver::compensate(std::size_t i, Lock& lock) {
+void Rollback::compensate(std::size_t i, Lock& lock) {
   StepRecord& rec = run_.steps[i];
   if (rec.status != StepStatus::kFailed) return;
   const StepSpec& spec = def_.steps[i];
-  if (fanned_out(i)) {
+  if (d_.maps_.fanned_out(i)) {
     // A fan-out map that failed: its completed elements are rolled back now, before the steps
     // before it (an inline map rolled its elements back itself as it failed).
-    roll_back_elements(i, lock, run_.error->rollback_failures);
+    d_.maps_.roll_back_elements(i, lock, run_.error->rollback_failures);
     if (ex_.halted_from_outside()) return;
     advance(rec, StepEvent::kCompensate);
     ex_.touch_step(run_, i);
@@ -92,11 +94,11 @@ void RunDriver::compensate(std::size_t i, Lock& lock) {
     return;
   }
   if (!ex_.may_start_body()) return;
-  const std::string path = path_of(i);
+  const std::string path = d_.path_of(i);
   const std::string error = rec.error;
   lock.unlock();
   ex_.observers().notify("compensate_start",
-                         [&](Observer& o) { o.on_compensate_start(event(i, 0)); });
+                         [&](Observer& o) { o.on_compensate_start(d_.event(i, 0)); });
   const StepResult r = call_compensate(i, error);
   lock.lock();
   ex_.trace(TraceType::kCompensate, path, rec.attempts, r.ok() ? "success" : "failure",
@@ -115,15 +117,15 @@ void RunDriver::compensate(std::size_t i, Lock& lock) {
   lock.unlock();
   if (r.ok()) {
     ex_.observers().notify("compensate_complete",
-                           [&](Observer& o) { o.on_compensate_complete(event(i, 0)); });
+                           [&](Observer& o) { o.on_compensate_complete(d_.event(i, 0)); });
   } else {
     ex_.observers().notify("compensate_fail",
-                           [&](Observer& o) { o.on_compensate_fail(event(i, 0), r.message()); });
+                           [&](Observer& o) { o.on_compensate_fail(d_.event(i, 0), r.message()); });
   }
   lock.lock();
 }
 
-void RunDriver::undo_completed(Lock& lock, std::vector<RollbackFailure>& failures) {
+void Rollback::undo_completed(Lock& lock, std::vector<RollbackFailure>& failures) {
   std::vector<std::size_t> completed;
   for (std::size_t i = 0; i < run_.steps.size(); ++i) {
     // An async unit is never undone by the run: it rolls itself back.
@@ -140,14 +142,14 @@ void RunDriver::undo_completed(Lock& lock, std::vector<RollbackFailure>& failure
   }
 }
 
-void RunDriver::undo(std::size_t i, Lock& lock, std::vector<RollbackFailure>& failures) {
+void Rollback::undo(std::size_t i, Lock& lock, std::vector<RollbackFailure>& failures) {
   StepRecord& rec = run_.steps[i];
   const StepSpec& spec = def_.steps[i];
   if (spec.kind != StepKind::kStep) {
     // A composed child or a map: undo what its runs completed, the map's
     // elements highest index first.
-    if (fanned_out(i)) {
-      roll_back_elements(i, lock, failures);
+    if (d_.maps_.fanned_out(i)) {
+      d_.maps_.roll_back_elements(i, lock, failures);
       if (ex_.halted_from_outside()) return;
     }
     for (std::size_t k = rec.children.size(); k-- > 0;) {
@@ -165,9 +167,9 @@ void RunDriver::undo(std::size_t i, Lock& lock, std::vector<RollbackFailure>& fa
     return;
   }
   if (!ex_.may_start_body()) return;
-  const std::string path = path_of(i);
+  const std::string path = d_.path_of(i);
   lock.unlock();
-  ex_.observers().notify("undo_start", [&](Observer& o) { o.on_undo_start(event(i, 0)); });
+  ex_.observers().notify("undo_start", [&](Observer& o) { o.on_undo_start(d_.event(i, 0)); });
   Args args;
   StepResult r = Success();
   if (auto err = resolve_arguments(spec, run_, nullptr, args)) {
@@ -190,10 +192,11 @@ void RunDriver::undo(std::size_t i, Lock& lock, std::vector<RollbackFailure>& fa
   ex_.checkpoint();
   lock.unlock();
   if (r.ok()) {
-    ex_.observers().notify("undo_complete", [&](Observer& o) { o.on_undo_complete(event(i, 0)); });
+    ex_.observers().notify("undo_complete",
+                           [&](Observer& o) { o.on_undo_complete(d_.event(i, 0)); });
   } else {
     ex_.observers().notify("undo_fail",
-                           [&](Observer& o) { o.on_undo_fail(event(i, 0), r.message()); });
+                           [&](Observer& o) { o.on_undo_fail(d_.event(i, 0), r.message()); });
   }
   lock.lock();
 }

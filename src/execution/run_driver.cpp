@@ -8,6 +8,9 @@
 
 namespace reactor {
 
+DriverPart::DriverPart(RunDriver& driver)
+    : d_(driver), ex_(driver.ex_), def_(driver.def_), run_(driver.run_) {}
+
 RunDriver::RunDriver(Execution& ex, const DefinitionData& def, Run& run)
     : ex_(ex), def_(def), run_(run) {
   if (!run_.path.empty()) {
@@ -28,6 +31,10 @@ EventContext RunDriver::run_event() const {
   return EventContext{ex_.origin(), def_.name, run_.path, 0};
 }
 
+void RunDriver::undo_completed(Lock& lock, std::vector<RollbackFailure>& failures) {
+  rollback_.undo_completed(lock, failures);
+}
+
 void RunDriver::drive() {
   Lock lock(ex_.mutex());
   if (run_.status == RunStatus::kWaiting) {
@@ -39,7 +46,7 @@ void RunDriver::drive() {
   if (run_.status == RunStatus::kPending && !start(lock)) return;
   if (run_.status == RunStatus::kRunning) forward(lock);
   if (ex_.halted_from_outside()) return;
-  if (run_.status == RunStatus::kRollingBack) rollback(lock);
+  if (run_.status == RunStatus::kRollingBack) rollback_.rollback(lock);
 }
 
 // Validates the inputs and makes the run `running`. False when they were
@@ -102,7 +109,7 @@ void RunDriver::rebuild_schedule() {
   restart_unrecorded(started);
   for (std::size_t i = 0; i < n; ++i) {
     for (auto dep : def_.steps[i].dependencies) {
-      if (!dependency_met(i, dep)) ++waiting_on_[i];
+      if (!attempts_.dependency_met(i, dep)) ++waiting_on_[i];
     }
   }
   for (std::size_t i = 0; i < n; ++i) {
@@ -207,9 +214,11 @@ void RunDriver::forward(Lock& lock) {
     if (run_next(lock)) continue;
     if (in_flight_ == 0) {
       if (ex_.halted_from_outside()) break;
-      if (collect_settled(lock)) continue;
-      if (awaits_children()) {
-        if (fail_overdue_readers(lock) || wait_for_units(lock) || cancel_maps(lock)) continue;
+      if (maps_.collect_settled(lock)) continue;
+      if (units_.awaits_children()) {
+        if (units_.fail_overdue_readers(lock) || units_.wait_for_units(lock) ||
+            maps_.cancel_maps(lock))
+          continue;
         wait_for_maps();
         break;
       }
@@ -223,8 +232,8 @@ void RunDriver::forward(Lock& lock) {
   }
   while (helpers_ > 0) wait_settled(lock);  // they run on this driver
   // A run handed back with nothing left to run ends here rather than for the next worker.
-  const bool all_ran =
-      !failing_ && !halting_ && ready_.empty() && retry_waiting_.empty() && !awaits_children();
+  const bool all_ran = !failing_ && !halting_ && ready_.empty() && retry_waiting_.empty() &&
+                       !units_.awaits_children();
   if (ex_.stopped() || ex_.yielded() || (ex_.leaving() && !all_ran)) return;
   if (failing_) {
     advance(run_, RunEvent::kFail);
@@ -253,7 +262,7 @@ bool RunDriver::run_next(Lock& lock) {
   Launch l = std::move(launched_.front());
   launched_.pop_front();
   lock.unlock();
-  execute(l, lock);
+  attempts_.execute(l, lock);
   --in_flight_;
   notify_settled();
   return true;
@@ -261,10 +270,10 @@ bool RunDriver::run_next(Lock& lock) {
 
 // Prepares the ready steps that may start now, up to max_concurrency in flight: each is marked
 // as started under this execution, and the marks go out in one commit, with what the last
-// steps recorded, before any of them starts. One burst at a time: prepare() lets go of the lock
-// around argument transforms, and no step of a burst may start before its commit. The steps
-// this thread will not take get helpers from the pool, which go on taking steps as they become
-// ready: a wave of parallel work costs one hand-off per helper, not one per step.
+// steps recorded, before any of them starts. One burst at a time: attempts_.prepare() lets go of
+// the lock around argument transforms, and no step of a burst may start before its commit. The
+// steps this thread will not take get helpers from the pool, which go on taking steps as they
+// become ready: a wave of parallel work costs one hand-off per helper, not one per step.
 bool RunDriver::prepare_burst(Lock& lock) {
   if (bursting_) return false;
   const int max = def_.max_concurrency;
@@ -275,7 +284,7 @@ bool RunDriver::prepare_burst(Lock& lock) {
     if (hands_off(i, HandOff::Kind::kBefore)) break;  // it stays ready, for whoever goes on
     ready_.pop();
     ++in_flight_;  // its place is taken while the lock is let go
-    if (std::optional<Launch> l = prepare(i, lock)) {
+    if (std::optional<Launch> l = attempts_.prepare(i, lock)) {
       burst_.push_back(std::move(*l));
     } else {
       --in_flight_;
@@ -350,11 +359,11 @@ void RunDriver::launch_after_retry_wait(std::size_t i, Lock&) {
   ex_.pool().submit([this, i, due] {
     ex_.clock().sleep_until(from_unix_ms(due));
     Lock lock(ex_.mutex());
-    std::optional<Launch> l = prepare(i, lock);
+    std::optional<Launch> l = attempts_.prepare(i, lock);
     if (l) {
       // Its mark goes out with the next commit; nothing else is due to be written now.
       lock.unlock();
-      execute(*l, lock);
+      attempts_.execute(*l, lock);
     }
     --in_flight_;
     notify_settled();
@@ -377,7 +386,8 @@ void RunDriver::wait_for_maps() {
   }
   std::int64_t give_up = INT64_MAX;  // a parked reader's deadline wakes the run to fail it
   for (auto i : dispatched_) {
-    if (std::optional<std::int64_t> until = read_deadline(i); until && !caller_waits()) {
+    if (std::optional<std::int64_t> until = units_.read_deadline(i);
+        until && !units_.caller_waits()) {
       give_up = std::min(give_up, *until);
     }
   }
@@ -438,22 +448,6 @@ void RunDriver::finish_halted(Lock& lock) {
   ex_.observers().notify("run_complete",
                          [&](Observer& o) { o.on_run_complete(run_event(), RunStatus::kHalted); });
   lock.lock();
-}
-
-Run make_child_run(const DefinitionData& def, const Run& parent, std::string path, Value inputs,
-                   std::int64_t now_ms) {
-  Run child;
-  child.id = new_run_id();
-  child.reactor = def.name;
-  child.root_id = parent.root_id;
-  child.parent_id = parent.id;
-  child.path = std::move(path);
-  child.fingerprint = def.fingerprint;
-  child.inputs = std::move(inputs);
-  child.steps.resize(def.steps.size());
-  for (std::size_t i = 0; i < def.steps.size(); ++i) child.steps[i].name = def.steps[i].name;
-  child.created_at_ms = child.updated_at_ms = now_ms;
-  return child;
 }
 
 }  // namespace reactor

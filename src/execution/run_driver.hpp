@@ -1,7 +1,8 @@
 // RunDriver: moves one run (a root, a composed child or a map element) from
-// where its records say it is to a terminal status. All progress is written
-// into the Run as it happens; the driver's own fields are a cache rebuilt from
-// the records on every drive(), which is what makes any snapshot resumable.
+// where its records say it is to a terminal status. It schedules; its parts (StepAttempts,
+// ChildRuns, AsyncUnits, FanOutMaps, Rollback) each do one thing to the run. All progress is
+// written into the Run as it happens; the driver's own fields are a cache rebuilt from the records
+// on every drive(), which is what makes any snapshot resumable.
 #pragma once
 
 #include <atomic>
@@ -17,7 +18,13 @@
 #include <vector>
 
 #include "execution/argument_resolver.hpp"
+#include "execution/async_unit.hpp"
+#include "execution/attempt.hpp"
+#include "execution/child_runs.hpp"
 #include "execution/execution.hpp"
+#include "execution/fan_out_map.hpp"
+#include "execution/rollback.hpp"
+#include "execution/step_attempt.hpp"
 #include "reactor/definition.hpp"
 #include "reactor/run.hpp"
 
@@ -38,55 +45,7 @@ class RunDriver {
   void undo_completed(std::unique_lock<RunMutex>& lock, std::vector<RollbackFailure>& failures);
 
  private:
-  using Lock = std::unique_lock<RunMutex>;
-
-  // What one attempt of a step came to, before it is recorded.
-  struct Attempt {
-    StepResult result = Success();
-    ErrorKind kind = ErrorKind::kStepFailed;
-    bool body_started = true;
-    std::vector<FieldError> validation_errors;
-    // Set when a composed child or map element failed (already rolled back):
-    // its error becomes the run's, and the step is neither retried nor
-    // compensated.
-    std::optional<RunError> child_error;
-    // What the attempt came to, besides its result, one of:
-    enum class Came {
-      kOutcome,      // the step's outcome, recorded as such
-      kCutShort,     // the tree stopped mid-child (or a store read failed): record nothing
-      kDispatched,   // a fan-out map's elements (an async unit) went out: the step waits for them
-      kUnitOutcome,  // an async unit's own outcome (settled, or run inline), recorded by
-                     // record_unit: a failure is no failure of the run unless a step reads it
-    };
-    Came came = Came::kOutcome;
-    bool cut_short() const { return came == Came::kCutShort; }
-    // What a transform threw, when an argument could not be resolved.
-    std::string exception_type;
-
-    // An argument (or a map's source) could not be resolved: the body never
-    // started, so the step is neither retried nor compensated.
-    static Attempt unresolved(ArgumentError error) {
-      Attempt a;
-      a.result = Failure(std::move(error.message), false);
-      a.kind = ErrorKind::kArgumentResolution;
-      a.body_started = false;
-      a.exception_type = std::move(error.exception_type);
-      return a;
-    }
-  };
-
-  // A step about to start: its arguments resolved, its attempt counted and
-  // marked as started under this execution.
-  struct Launch {
-    std::size_t i = 0;
-    std::optional<StepSpec> mocked;  // a test's override of the step, when it has one
-    Args args;
-    Value items;  // a map's
-    int attempt_no = 0;
-    const StepSpec& spec(const DefinitionData& def) const {
-      return mocked ? *mocked : def.steps[i];
-    }
-  };
+  using Lock = RunLock;
 
   // run_driver.cpp — lifecycle and scheduling.
   bool start(Lock& lock);
@@ -110,73 +69,17 @@ class RunDriver {
   bool stop_launching() const;
   bool hands_off(std::size_t i, HandOff::Kind kind);
 
-  // step_attempt.cpp — one attempt of one step, and recording it.
-  std::optional<Launch> prepare(std::size_t i, Lock& lock);
-  void execute(Launch& l, Lock& lock);
-  void mock_if_overridden(std::size_t i, Launch& l) const;
-  std::optional<ArgumentError> resolve_map_source(const StepSpec& spec, Launch& l);
-  Attempt run_plain(const StepSpec& spec, const Args& args, int attempt_no);
-  Attempt run_compose(const StepSpec& spec, const Args& args);
-  Attempt run_map(std::size_t i, Launch& l);
-  Attempt run_map_inline(std::size_t i, const Value& items);
-  void collect_inline(const StepSpec& spec, const std::vector<ElementOutcome>& outcomes,
-                      Attempt& a);
-  void undo_inline_elements(std::size_t i, Attempt& a);
-  void validate_output(const StepSpec& spec, Attempt& a);
-  void check_value_limits(const StepSpec& spec, Attempt& a) const;
-  void record(std::size_t i, int attempt_no, Attempt a, Lock& lock);
-  void record_failure(std::size_t i, int attempt_no, Attempt a, Lock& lock);
-  void schedule_retry(std::size_t i, int attempt_no, const std::string& message, Lock& lock);
-  void fail_at(std::size_t i, int attempt_no, Attempt a);
-  // Which dependents of a finished step to release: an async unit releases the steps that do
-  // not read it when it is dispatched, and its readers when it finishes.
-  enum class Unblock { kAll, kNonReaders, kReaders };
-  void mark_done(std::size_t i, Unblock which = Unblock::kAll);
-  bool dependency_met(std::size_t step, std::size_t dep) const;
-
-  // async_unit.cpp — async units (docs/async.md).
-  Attempt run_async(std::size_t i, const Launch& l);
-  std::optional<Attempt> collect_unit(std::size_t i);
-  void record_dispatch(std::size_t i, int attempt_no, Lock& lock);
-  void record_unit(std::size_t i, int attempt_no, Attempt a, Lock& lock);
-  std::optional<Attempt> failed_unit_read_by(std::size_t i) const;
-  bool readers_waiting(std::size_t unit) const;
-  bool awaits_children() const;
-  std::optional<std::int64_t> read_deadline(std::size_t unit) const;
-  bool fail_overdue_readers(Lock& lock);
-  bool wait_for_units(Lock& lock);
-  FanOut::UnitWait unit_wait() const;
-  bool caller_waits() const;
-
-  // fan_out_map.cpp — a fan-out map's elements as runs of their own (docs/maps.md).
-  std::string map_id_of(std::size_t i) const;
-  Status map_items(const StepSpec& spec, const Launch& l, std::uint32_t first, std::uint32_t limit,
-                   Value& out) const;
-  Attempt dispatch_map(std::size_t i, const Launch& l);
-  bool collect_settled(Lock& lock);
-  Attempt collect_map(std::size_t i, const MapRow& map);
-  Attempt collect_slots(std::size_t i, const MapRow& map);
-  MapResults outcomes(const MapRow& map, bool completed_only);
-  bool fanned_out(std::size_t i);
-  bool cancel_maps(Lock& lock);
-  void trace_lost_elements(std::size_t i, const std::vector<MapSlotRow>& page);
-  void roll_back_elements(std::size_t i, Lock& lock, std::vector<RollbackFailure>& failures);
-
-  // rollback.cpp — compensation of failed steps, undo of completed ones.
-  void rollback(Lock& lock);
-  void compensate(std::size_t i, Lock& lock);
-  StepResult call_compensate(std::size_t i, const std::string& error);
-  void step_hung() const {
-    if (ex_.port() != nullptr) ex_.port()->step_hung();
-  }
-  void undo(std::size_t i, Lock& lock, std::vector<RollbackFailure>& failures);
-
-  // Shared helpers.
+  // Shared by the parts.
   const std::string& path_of(std::size_t i) const;
   EventContext event(std::size_t i, int attempt) const;
   EventContext run_event() const;
-  Run& child_run(std::size_t i, std::size_t k, const Value& inputs, const std::string& path,
-                 Lock& lock, const DefinitionData& child);
+
+  friend class DriverPart;
+  friend class StepAttempts;
+  friend class ChildRuns;
+  friend class AsyncUnits;
+  friend class FanOutMaps;
+  friend class Rollback;
 
   Execution& ex_;
   const DefinitionData& def_;
@@ -203,6 +106,13 @@ class RunDriver {
   int settled_waiters_ = 0;
   std::atomic<std::uint64_t> settled_epoch_{0};  // counts notify_settled() calls
   static constexpr int kSettleSpins = 1024;
+
+  // The parts, by concept; each reads and writes the run and the schedule above.
+  StepAttempts attempts_{*this};
+  ChildRuns children_{*this};
+  AsyncUnits units_{*this};
+  FanOutMaps maps_{*this};
+  Rollback rollback_{*this};
 };
 
 // The inputs a composed child or an async unit is started with: the step's arguments, or

@@ -1,4 +1,6 @@
 // One attempt of one step, and how its outcome is recorded.
+#include "execution/step_attempt.hpp"
+
 #include <chrono>
 #include <optional>
 #include <vector>
@@ -19,12 +21,12 @@ namespace reactor {
 // and no attempt counted —, the port allows a body to start, and the attempt
 // is counted and marked as started by this execution (written before it
 // starts, with the rest of the burst). nullopt: the step does not start.
-std::optional<RunDriver::Launch> RunDriver::prepare(std::size_t i, Lock& lock) {
+std::optional<Launch> StepAttempts::prepare(std::size_t i, Lock& lock) {
   Launch l;
   l.i = i;
   mock_if_overridden(i, l);
   const StepSpec& spec = l.spec(def_);
-  if (std::optional<Attempt> failed = failed_unit_read_by(i)) {
+  if (std::optional<Attempt> failed = d_.units_.failed_unit_read_by(i)) {
     // It reads an async unit that failed: that failure is its own, and it never starts.
     record_failure(i, run_.steps[i].attempts, std::move(*failed), lock);
     return std::nullopt;
@@ -51,14 +53,14 @@ std::optional<RunDriver::Launch> RunDriver::prepare(std::size_t i, Lock& lock) {
 // Attempts a prepared step (once; a failure with attempts left is recorded as
 // a scheduled retry and picked up again by the scheduler). Called without the
 // lock; returns holding it, the attempt recorded under it.
-void RunDriver::execute(Launch& l, Lock& lock) {
+void StepAttempts::execute(Launch& l, Lock& lock) {
   const std::size_t i = l.i;
   const StepSpec& spec = l.spec(def_);
   ex_.observers().notify("step_start",
-                         [&](Observer& o) { o.on_step_start(event(i, l.attempt_no)); });
-  Attempt a = spec.kind == StepKind::kMap       ? run_map(i, l)
-              : spec.kind == StepKind::kCompose ? run_compose(spec, l.args)
-              : spec.kind == StepKind::kAsync   ? run_async(i, l)
+                         [&](Observer& o) { o.on_step_start(d_.event(i, l.attempt_no)); });
+  Attempt a = spec.kind == StepKind::kMap       ? d_.children_.run_map(i, l)
+              : spec.kind == StepKind::kCompose ? d_.children_.run_compose(spec, l.args)
+              : spec.kind == StepKind::kAsync   ? d_.units_.run_async(i, l)
                                                 : run_plain(spec, l.args, l.attempt_no);
   lock.lock();
   if (a.cut_short() || ex_.stopped()) return;
@@ -67,8 +69,8 @@ void RunDriver::execute(Launch& l, Lock& lock) {
 
 // A test's override of step i makes it a plain step (a mocked map runs once:
 // its element() arguments have no value).
-void RunDriver::mock_if_overridden(std::size_t i, Launch& l) const {
-  const RunFn* mock = ex_.override_for(path_of(i));
+void StepAttempts::mock_if_overridden(std::size_t i, Launch& l) const {
+  const RunFn* mock = ex_.override_for(d_.path_of(i));
   if (mock == nullptr) return;
   StepSpec& mocked = l.mocked.emplace(def_.steps[i]);
   if (mocked.kind == StepKind::kAsync && mocked.own_body) {
@@ -88,7 +90,7 @@ void RunDriver::mock_if_overridden(std::size_t i, Launch& l) const {
 }
 
 // A map's items (its source()), or for source_pages() the arguments its pages are asked with.
-std::optional<ArgumentError> RunDriver::resolve_map_source(const StepSpec& spec, Launch& l) {
+std::optional<ArgumentError> StepAttempts::resolve_map_source(const StepSpec& spec, Launch& l) {
   if (!spec.map_source) {
     StepSpec without_element = spec;
     std::erase_if(without_element.arguments, [](const ArgumentSpec& arg) {
@@ -112,8 +114,8 @@ std::optional<ArgumentError> RunDriver::resolve_map_source(const StepSpec& spec,
   return std::nullopt;
 }
 
-RunDriver::Attempt RunDriver::run_plain(const StepSpec& spec, const Args& args, int attempt_no) {
-  const std::string& path = path_of(spec.index);
+Attempt StepAttempts::run_plain(const StepSpec& spec, const Args& args, int attempt_no) {
+  const std::string& path = d_.path_of(spec.index);
   auto body = [&](std::stop_token stop) {
     StepContext ctx(ex_.origin(), def_.name, path, attempt_no, stop, ex_.clock());
     if (spec.factory) return spec.factory()->run(args, ctx);
@@ -134,7 +136,7 @@ RunDriver::Attempt RunDriver::run_plain(const StepSpec& spec, const Args& args, 
 // A value past the limits (reactor/limits.hpp) could be neither stored nor read back: the
 // step fails, not retried (it would return the same), and is compensated (its side effect
 // exists).
-void RunDriver::check_value_limits(const StepSpec& spec, Attempt& a) const {
+void StepAttempts::check_value_limits(const StepSpec& spec, Attempt& a) const {
   auto why = records::value_limit_error(a.result.value(), ex_.max_value_bytes(),
                                         "the value step '" + spec.name + "' returned");
   if (!why) return;
@@ -144,7 +146,7 @@ void RunDriver::check_value_limits(const StepSpec& spec, Attempt& a) const {
 
 // An output that fails its schema is a failure of a step whose side effect
 // exists: not retried, but compensated.
-void RunDriver::validate_output(const StepSpec& spec, Attempt& a) {
+void StepAttempts::validate_output(const StepSpec& spec, Attempt& a) {
   if (!spec.output_schema || !a.result.ok()) return;
   std::vector<FieldError> errors;
   spec.output_schema->validate(spec.name, a.result.value(), errors);
@@ -154,18 +156,18 @@ void RunDriver::validate_output(const StepSpec& spec, Attempt& a) {
   a.validation_errors = std::move(errors);
 }
 
-void RunDriver::mark_done(std::size_t i, Unblock which) {
+void StepAttempts::mark_done(std::size_t i, Unblock which) {
   for (auto d : def_.steps[i].dependents) {
     if (which != Unblock::kAll && reads_result_of(def_, d, i) != (which == Unblock::kReaders)) {
       continue;
     }
-    if (--waiting_on_[d] == 0 && run_.steps[d].status == StepStatus::kPending) ready_.push(d);
+    if (--d_.waiting_on_[d] == 0 && run_.steps[d].status == StepStatus::kPending) d_.ready_.push(d);
   }
 }
 
 // Whether `step` no longer waits for its dependency `dep`: a step finished, or an async unit
 // that `step` does not read dispatched (one it reads: finished, whatever its outcome).
-bool RunDriver::dependency_met(std::size_t step, std::size_t dep) const {
+bool StepAttempts::dependency_met(std::size_t step, std::size_t dep) const {
   const StepStatus st = run_.steps[dep].status;
   if (def_.steps[dep].kind == StepKind::kAsync) {
     if (st == StepStatus::kCompleted || st == StepStatus::kUnitFailed) return true;
@@ -174,21 +176,21 @@ bool RunDriver::dependency_met(std::size_t step, std::size_t dep) const {
   return st == StepStatus::kCompleted || st == StepStatus::kSkipped;
 }
 
-void RunDriver::record(std::size_t i, int attempt_no, Attempt a, Lock& lock) {
+void StepAttempts::record(std::size_t i, int attempt_no, Attempt a, Lock& lock) {
   StepRecord& rec = run_.steps[i];
   const std::int64_t now = ex_.now_ms();
-  const std::string& path = path_of(i);
+  const std::string& path = d_.path_of(i);
   if (a.came == Attempt::Came::kUnitOutcome) {
-    record_unit(i, attempt_no, std::move(a), lock);
+    d_.units_.record_unit(i, attempt_no, std::move(a), lock);
     return;
   }
   if (a.came == Attempt::Came::kDispatched) {
     // Its elements run as jobs of their own; it is collected when the map settles.
     advance(rec, StepEvent::kDispatch);
-    dispatched_.insert(i);
+    d_.dispatched_.insert(i);
     ex_.trace(TraceType::kRun, path, attempt_no, "dispatched", {}, now);
     ex_.touch_step(run_, i);
-    if (def_.steps[i].kind == StepKind::kAsync) record_dispatch(i, attempt_no, lock);
+    if (def_.steps[i].kind == StepKind::kAsync) d_.units_.record_dispatch(i, attempt_no, lock);
     return;
   }
   rec.finished_at_ms = now;
@@ -203,7 +205,7 @@ void RunDriver::record(std::size_t i, int attempt_no, Attempt a, Lock& lock) {
       break;
     case Outcome::kHalt:
       advance(rec, StepEvent::kHalt);
-      halting_ = true;
+      d_.halting_ = true;
       break;
     case Outcome::kFailure:
       record_failure(i, attempt_no, std::move(a), lock);
@@ -212,15 +214,15 @@ void RunDriver::record(std::size_t i, int attempt_no, Attempt a, Lock& lock) {
   rec.result = std::move(a.result).value();
   ex_.trace(TraceType::kRun, path, attempt_no, to_string(outcome), {}, now);
   if (outcome != Outcome::kHalt) mark_done(i);
-  if (outcome != Outcome::kHalt) (void)hands_off(i, HandOff::Kind::kAfter);  // a Halt halts
+  if (outcome != Outcome::kHalt) (void)d_.hands_off(i, HandOff::Kind::kAfter);  // a Halt halts
   ex_.touch_step(run_, i);
   ex_.touch_header(run_);  // its completion counter moved
   // Committed before the next step starts (RunDriver::save_before_next_step)
   // or with the run's end: the last step and the terminal state are one write.
   if (ex_.observers().empty()) return;
   lock.unlock();
-  ex_.observers().notify("step_complete",
-                         [&](Observer& o) { o.on_step_complete(event(i, attempt_no), outcome); });
+  ex_.observers().notify(
+      "step_complete", [&](Observer& o) { o.on_step_complete(d_.event(i, attempt_no), outcome); });
   lock.lock();
 }
 
@@ -228,33 +230,33 @@ void RunDriver::record(std::size_t i, int attempt_no, Attempt a, Lock& lock) {
 // start the rollback. Caller holds the lock; it is released around observers.
 // Step i's attempt failed and may be tried again: it waits for its retry's due time, its
 // backoff's jitter drawn now.
-void RunDriver::schedule_retry(std::size_t i, int attempt_no, const std::string& message,
-                               Lock& lock) {
+void StepAttempts::schedule_retry(std::size_t i, int attempt_no, const std::string& message,
+                                  Lock& lock) {
   const StepSpec& spec = def_.steps[i];
   StepRecord& rec = run_.steps[i];
   Duration delay = spec.retry.delay_before_jitter(attempt_no) + ex_.jitter(spec.retry.jitter());
   advance(rec, StepEvent::kRetryLater);
   rec.retry_at_ms = to_unix_ms(ex_.clock().now() + delay);
-  retry_waiting_.insert(i);
+  d_.retry_waiting_.insert(i);
   ex_.touch_step(run_, i);
   if (ex_.observers().empty()) return;
   lock.unlock();
   ex_.observers().notify(
-      "step_retry", [&](Observer& o) { o.on_step_retry(event(i, attempt_no), delay, message); });
+      "step_retry", [&](Observer& o) { o.on_step_retry(d_.event(i, attempt_no), delay, message); });
   lock.lock();
 }
 
 // Step i failed for good and is the first to: its error (a child's, or its own) is the run's,
 // and the run rolls back once nothing else runs.
-void RunDriver::fail_at(std::size_t i, int attempt_no, Attempt a) {
-  failing_ = true;
+void StepAttempts::fail_at(std::size_t i, int attempt_no, Attempt a) {
+  d_.failing_ = true;
   run_.failed_step = i;
   if (a.child_error) {
     run_.error = std::move(a.child_error);
   } else {
     RunError e;
     e.kind = a.kind;
-    e.step = path_of(i);
+    e.step = d_.path_of(i);
     e.reactor = def_.name;
     e.exception_type = a.exception_type.empty() ? a.result.exception_type() : a.exception_type;
     e.message = a.result.message();
@@ -268,7 +270,7 @@ void RunDriver::fail_at(std::size_t i, int attempt_no, Attempt a) {
   ex_.touch_header(run_);
 }
 
-void RunDriver::record_failure(std::size_t i, int attempt_no, Attempt a, Lock& lock) {
+void StepAttempts::record_failure(std::size_t i, int attempt_no, Attempt a, Lock& lock) {
   StepRecord& rec = run_.steps[i];
   const StepSpec& spec = def_.steps[i];
   const std::string message = a.result.message();
@@ -281,25 +283,25 @@ void RunDriver::record_failure(std::size_t i, int attempt_no, Attempt a, Lock& l
                            a.kind == ErrorKind::kAsyncWaitTimeout ||
                            a.kind == ErrorKind::kAsyncParkTimeout;
   if ((unresolved || not_started) && !a.body_started) {
-    ex_.trace(TraceType::kUnresolved, path_of(i), attempt_no,
+    ex_.trace(TraceType::kUnresolved, d_.path_of(i), attempt_no,
               unresolved ? "failure" : "not_started", message);
   } else {
-    ex_.trace(TraceType::kRun, path_of(i), attempt_no, "failure", message);
+    ex_.trace(TraceType::kRun, d_.path_of(i), attempt_no, "failure", message);
   }
 
-  const bool may_retry = !a.child_error && a.result.retryable() && !failing_ && !halting_ &&
+  const bool may_retry = !a.child_error && a.result.retryable() && !d_.failing_ && !d_.halting_ &&
                          attempt_no < spec.retry.max_attempts();
   if (may_retry) {
     schedule_retry(i, attempt_no, message, lock);
     return;
   }
   advance(rec, StepEvent::kFail);
-  if (!failing_) fail_at(i, attempt_no, std::move(a));
+  if (!d_.failing_) fail_at(i, attempt_no, std::move(a));
   ex_.touch_step(run_, i);
   if (ex_.observers().empty()) return;
   lock.unlock();
   ex_.observers().notify("step_fail",
-                         [&](Observer& o) { o.on_step_fail(event(i, attempt_no), message); });
+                         [&](Observer& o) { o.on_step_fail(d_.event(i, attempt_no), message); });
   lock.lock();
 }
 
