@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev redis-server
   sqlite3  # the process tests edit stored records behind the engine's back
   lua5.1   # luac5.1: the tests check the Redis backend's Lua scripts (Redis embeds Lua 5.1)
+  universal-ctags  # scripts/check_sizes.sh finds functions and classes with it
 )
 
 missing=()

@@ -97,6 +97,7 @@ run_binary_stage() {
 bash scripts/deps.sh
 # The layers of docs/architecture.md: an include that goes up a layer fails the run at once.
 bash scripts/check_layers.sh
+bash scripts/check_sizes.sh
 start_services
 
 # The unit and conformance suites run once, in the ASan stage: the release stage builds what the

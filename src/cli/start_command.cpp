@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <optional>
 
 #include "cli/command.hpp"
 #include "cli/text.hpp"
@@ -104,6 +105,69 @@ void say_if_nobody_serves(Engine& engine, const std::string& reactor, const std:
                        "here for its async units (--wait: wait for one here)");
 }
 
+// The inputs as given (a file, stdin or the line), decoded; nullopt, said why, when they cannot
+// be read or are no JSON.
+std::optional<Value> read_start_inputs(const StartOptions& o, const std::string& who) {
+  std::string text, source, error;
+  if (!read_inputs(o, text, source, error)) {
+    print_error(who, error);
+    return std::nullopt;
+  }
+  try {
+    return records::decode_value(text);  // depth-limited: a deep input cannot crash us
+  } catch (const records::TooDeep& e) {
+    print_error(who, "the input (" + source + "): " + e.what());
+  } catch (const std::exception& e) {
+    print_error(who, "the input (" + source + ") is not valid JSON: " + e.what());
+  }
+  return std::nullopt;
+}
+
+// --background: the run stored with its job, for a worker; its id (or, --json, its status).
+int start_in_background(Engine& engine, const StartOptions& o, Value inputs,
+                        const std::string& who) {
+  std::string id;
+  Status s = engine.run_in_background(o.reactor, std::move(inputs), id, {o.run_id});
+  if (!s.ok()) {
+    // InvalidArgument: the inputs (invalid, too large) or the id, refused before anything
+    // was stored, as a synchronous start refuses them (input_invalid). AlreadyExists: the id
+    // is another run's. Unavailable: the store's.
+    if (s.code() == StatusCode::kInvalidArgument) {
+      print_error(who, std::string(to_string(ErrorKind::kInputInvalid)) + ": " + s.message());
+    } else if (s.code() == StatusCode::kAlreadyExists) {
+      print_error(who, std::string(to_string(ErrorKind::kRunIdConflict)) + ": " + s.message());
+    } else {
+      print_error(who, s.to_string());
+    }
+    return s.code() == StatusCode::kUnavailable ? 1 : 2;
+  }
+  if (!o.json) {
+    std::cout << id << "\n";
+    return 0;
+  }
+  // As stored now: enqueued, or for a start under the id of a run that exists, that run's.
+  RunHeaderRow header;
+  if (Status h = engine.backend()->load_header(id, header); !h.ok()) {
+    print_error(who, h.to_string());
+    return 1;
+  }
+  std::cout << Value{{"id", id}, {"status", to_string(header.status)}}.dump() << "\n";
+  return 0;
+}
+
+// The run executed here, as far as it goes here; its result.
+int start_here(Engine& engine, const StartOptions& o, Value inputs, const std::string& who) {
+  say_if_nobody_serves(engine, o.reactor, who);
+  RunOptions run_options;
+  run_options.run_id = o.run_id;
+  RunResult r = engine.run(o.reactor, std::move(inputs), run_options);
+  // A start refused before anything was stored (invalid inputs or id) has no run to show.
+  const bool refused = r.error && r.error->kind == ErrorKind::kInputInvalid;
+  if (!refused || o.json) print_result(r, o.json);
+  if (r.error) print_error(who, std::string(to_string(r.error->kind)) + ": " + r.error->message);
+  return exit_code(r);
+}
+
 int run_start(const Context& ctx, const StartOptions& o) {
   const std::string who = ctx.program + " start";
   // Before anything is read or opened: nothing is stored for a name nobody registered.
@@ -112,24 +176,8 @@ int run_start(const Context& ctx, const StartOptions& o) {
                          "' (registered: " + registered_closest_first(ctx, o.reactor) + ")");
     return 2;
   }
-  std::string text, source, error;
-  if (!read_inputs(o, text, source, error)) {
-    print_error(who, error);
-    return 2;
-  }
-  Value inputs;
-  try {
-    inputs = records::decode_value(text);  // depth-limited: a deep input cannot crash us
-  } catch (const records::TooDeep& e) {
-    print_error(who, "the input (" + source + "): " + e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    print_error(who, "the input (" + source + ") is not valid JSON: " + e.what());
-    return 2;
-  }
-  text.clear();
-  text.shrink_to_fit();  // a large input is held once, as its Value
-
+  std::optional<Value> inputs = read_start_inputs(o, who);
+  if (!inputs) return 2;
   DurabilityOptions durability = ctx.options.engine.durability;
   if (o.async_wait_timeout_s) {
     durability.async_wait_timeout = std::chrono::duration_cast<Duration>(
@@ -138,44 +186,8 @@ int run_start(const Context& ctx, const StartOptions& o) {
   durability.wait_without_workers = o.wait;
   auto engine = open_store(ctx, "start", StoreUse::kMayCreate, durability);
   if (!engine) return 2;
-  if (o.background) {
-    std::string id;
-    Status s = engine->run_in_background(o.reactor, std::move(inputs), id, {o.run_id});
-    if (!s.ok()) {
-      // InvalidArgument: the inputs (invalid, too large) or the id, refused before anything
-      // was stored, as a synchronous start refuses them (input_invalid). AlreadyExists: the id
-      // is another run's. Unavailable: the store's.
-      if (s.code() == StatusCode::kInvalidArgument) {
-        print_error(who, std::string(to_string(ErrorKind::kInputInvalid)) + ": " + s.message());
-      } else if (s.code() == StatusCode::kAlreadyExists) {
-        print_error(who, std::string(to_string(ErrorKind::kRunIdConflict)) + ": " + s.message());
-      } else {
-        print_error(who, s.to_string());
-      }
-      return s.code() == StatusCode::kUnavailable ? 1 : 2;
-    }
-    if (!o.json) {
-      std::cout << id << "\n";
-      return 0;
-    }
-    // As stored now: enqueued, or for a start under the id of a run that exists, that run's.
-    RunHeaderRow header;
-    if (Status h = engine->backend()->load_header(id, header); !h.ok()) {
-      print_error(who, h.to_string());
-      return 1;
-    }
-    std::cout << Value{{"id", id}, {"status", to_string(header.status)}}.dump() << "\n";
-    return 0;
-  }
-  say_if_nobody_serves(*engine, o.reactor, who);
-  RunOptions run_options;
-  run_options.run_id = o.run_id;
-  RunResult r = engine->run(o.reactor, std::move(inputs), run_options);
-  // A start refused before anything was stored (invalid inputs or id) has no run to show.
-  const bool refused = r.error && r.error->kind == ErrorKind::kInputInvalid;
-  if (!refused || o.json) print_result(r, o.json);
-  if (r.error) print_error(who, std::string(to_string(r.error->kind)) + ": " + r.error->message);
-  return exit_code(r);
+  if (o.background) return start_in_background(*engine, o, std::move(*inputs), who);
+  return start_here(*engine, o, std::move(*inputs), who);
 }
 
 class StartCommand final : public Command {

@@ -155,39 +155,16 @@ class SecondSignal {
   std::thread thread_;
 };
 
-}  // namespace
+std::string seconds_text(Duration d) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", seconds_of(d));
+  return std::string(text);
+}
 
-void add_worker_options(CLI::App& cmd, WorkerLoopOptions& o) {
+// How long a worker waits and how often it lets a run fail: snoozes, lost executions, crash
+// loops, parked readers.
+void add_limit_options(CLI::App& cmd, WorkerLoopOptions& o) {
   const DurabilityOptions durability;
-  const auto seconds_text = [](Duration d) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", seconds_of(d));
-    return std::string(text);
-  };
-  cmd.add_option("--threads", o.threads, "Worker threads")
-      ->check(CLI::Range(1, 256))
-      ->capture_default_str();
-  cmd.add_option("--lease-ttl", o.lease_ttl_s,
-                 "Run lease TTL in seconds: a dead worker's runs are taken over once their "
-                 "leases lapse (and a sweep finds them). Shorter: faster recovery, more "
-                 "heartbeats (each run in flight extends its lease every ttl/3)")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  cmd.add_option("--sweep-interval", o.sweep_interval_s,
-                 "Recovery sweep interval in seconds: how long a run whose lease lapsed may wait "
-                 "for a sweep to hand it back")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  cmd.add_option("--shutdown-timeout", o.shutdown_timeout_s,
-                 "Seconds the graceful stop on SIGTERM/SIGINT may take: runs in flight finish "
-                 "their step and are handed back (a second signal hands them back at once)")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
-  cmd.add_option("--visibility-timeout", o.visibility_timeout_s,
-                 "Seconds a fetched job stays invisible to other workers; a dead worker's job "
-                 "is delivered again sooner, once the sweeper finds its run's lease lapsed "
-                 "(default: 5 x --lease-ttl)")
-      ->check(CLI::PositiveNumber);
   cmd.add_option("--snooze-delay", o.snooze_delay_s,
                  "Seconds (plus up to as much jitter) before a job whose run is held by "
                  "another execution, or that this worker cannot serve, is tried again "
@@ -214,6 +191,51 @@ void add_worker_options(CLI::App& cmd, WorkerLoopOptions& o) {
                  "(async_park_timeout; default " +
                      seconds_text(durability.async_park_timeout) + ")")
       ->check(CLI::Range(0.001, 31536000.0));  // up to a year: a Duration holds it
+}
+
+// Each reactor of --reactors is registered; else says which are, closest first.
+bool reactors_known(Engine& engine, const WorkerLoopOptions& o, const std::string& name) {
+  for (const std::string& reactor : o.reactors) {
+    if (engine.registry().find(reactor)) continue;
+    std::string known;
+    for (const auto& n : closest_first(reactor, engine.registry().names())) {
+      known += (known.empty() ? "" : ", ") + n;
+    }
+    std::fprintf(stderr, "%s: unknown reactor '%s' (registered: %s)\n", name.c_str(),
+                 reactor.c_str(), known.empty() ? "none" : known.c_str());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void add_worker_options(CLI::App& cmd, WorkerLoopOptions& o) {
+  cmd.add_option("--threads", o.threads, "Worker threads")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
+  cmd.add_option("--lease-ttl", o.lease_ttl_s,
+                 "Run lease TTL in seconds: a dead worker's runs are taken over once their "
+                 "leases lapse (and a sweep finds them). Shorter: faster recovery, more "
+                 "heartbeats (each run in flight extends its lease every ttl/3)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd.add_option("--sweep-interval", o.sweep_interval_s,
+                 "Recovery sweep interval in seconds: how long a run whose lease lapsed may wait "
+                 "for a sweep to hand it back")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd.add_option("--shutdown-timeout", o.shutdown_timeout_s,
+                 "Seconds the graceful stop on SIGTERM/SIGINT may take: runs in flight finish "
+                 "their step and are handed back (a second signal hands them back at once)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd.add_option("--visibility-timeout", o.visibility_timeout_s,
+                 "Seconds a fetched job stays invisible to other workers; a dead worker's job "
+                 "is delivered again sooner, once the sweeper finds its run's lease lapsed "
+                 "(default: 5 x --lease-ttl)")
+      ->check(CLI::PositiveNumber);
+  add_limit_options(cmd, o);
   cmd.add_option("--reactors", o.reactors,
                  "Serve only these reactors' runs (comma-separated names; default: all)")
       ->delimiter(',');
@@ -248,16 +270,7 @@ sigset_t block_stop_signals() {
 
 int serve(Engine& engine, const WorkerLoopOptions& o, const sigset_t& stop_signals,
           const std::string& name, const std::function<std::string()>& on_started) {
-  for (const std::string& reactor : o.reactors) {
-    if (engine.registry().find(reactor)) continue;
-    std::string known;
-    for (const auto& n : closest_first(reactor, engine.registry().names())) {
-      known += (known.empty() ? "" : ", ") + n;
-    }
-    std::fprintf(stderr, "%s: unknown reactor '%s' (registered: %s)\n", name.c_str(),
-                 reactor.c_str(), known.empty() ? "none" : known.c_str());
-    return 2;
-  }
+  if (!reactors_known(engine, o, name)) return 2;
   WorkerOptions options;
   options.threads = o.threads;
   options.reactors = o.reactors;

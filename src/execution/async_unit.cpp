@@ -62,7 +62,7 @@ Attempt AsyncUnits::run_async(std::size_t i, const Launch& l) {
   Attempt a;
   if (Status s = ex_.fan_out()->dispatch(map, total); !s.ok()) {
     Lock lock(ex_.mutex());
-    ex_.stop(s);
+    ex_.unwinding().stop(s);
     a.came = Attempt::Came::kCutShort;
     return a;
   }
@@ -99,7 +99,7 @@ std::optional<Attempt> AsyncUnits::collect_unit(std::size_t i) {
   }
   if (!s.ok()) {
     Lock lock(ex_.mutex());
-    ex_.stop(s);
+    ex_.unwinding().stop(s);
     a.came = Attempt::Came::kCutShort;
   }
   return a;
@@ -253,7 +253,7 @@ bool AsyncUnits::wait_for_units(Lock& lock) {
       map_id, std::chrono::milliseconds(*d_.caller_wait_until_ - now), settled);
   lock.lock();
   if (!s.ok()) {
-    ex_.stop(s);
+    ex_.unwinding().stop(s);
     return false;
   }
   return true;

@@ -10,6 +10,7 @@
 #include "execution/argument_resolver.hpp"
 #include "execution/run_driver.hpp"
 #include "execution/step_invoker.hpp"
+#include "reactor/ids.hpp"
 #include "reactor/limits.hpp"
 
 namespace reactor {

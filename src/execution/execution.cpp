@@ -14,6 +14,7 @@ Execution::Execution(Run& root, const ExecuteEnv& env, const ExecuteOptions& opt
       fan_out_(options.port != nullptr ? options.port->fan_out() : nullptr),
       max_value_bytes_(env.max_value_bytes != 0 ? env.max_value_bytes : SIZE_MAX),
       pool_(env.pool),
+      unwinding_(options.port),
       origin_(root.element_of ? root.element_of->origin() : root.root_id),
       jitter_(env.jitter_seed) {
   // Trace events up to here are stored already, unless the run is new.
@@ -54,11 +55,10 @@ void Execution::trace_as(TraceType type, const std::string& step, int attempt, s
                                    now_ms(), by.id, by.epoch});
 }
 
-void Execution::checkpoint(bool force) { checkpoint_at(now_ms(), force); }
-
-void Execution::checkpoint_at(std::int64_t now, bool force) {
+void Execution::checkpoint(bool force) {
+  const std::int64_t now = now_ms();
   root_.updated_at_ms = now;
-  if (stopped()) return;
+  if (unwinding_.stopped()) return;
   if (options_.port == nullptr) {
     delta_ = CheckpointDelta{};
     delta_.trace_begin = root_.trace.size();
@@ -70,8 +70,7 @@ void Execution::checkpoint_at(std::int64_t now, bool force) {
   if (!force && min_gap > 0 && now - last_commit_ms_ < min_gap) return;
   Status s = options_.port->write(root_, delta_);
   if (!s.ok()) {
-    stop_reason_ = s;
-    stopped_.store(true, std::memory_order_relaxed);
+    unwinding_.stop(s);
     return;
   }
   last_commit_ms_ = now;
@@ -86,22 +85,12 @@ void Execution::leave_unfinished() {
 }
 
 bool Execution::may_start_body() {
-  if (stopped()) return false;
+  if (unwinding_.stopped()) return false;
   if (options_.port == nullptr) return true;
   Status s = options_.port->may_start();
   if (s.ok()) return true;
-  stop_reason_ = s;
-  stopped_.store(true, std::memory_order_relaxed);
+  unwinding_.stop(s);
   return false;
-}
-
-void Execution::stop(const Status& why) {
-  stop_reason_ = why;
-  stopped_.store(true, std::memory_order_relaxed);
-}
-
-void Execution::yield_until(std::int64_t due_ms) {
-  if (!yield_at_ms_ || due_ms < *yield_at_ms_) yield_at_ms_ = due_ms;
 }
 
 }  // namespace reactor

@@ -17,6 +17,7 @@
 #include "execution/observer_hub.hpp"
 #include "execution/run_mutex.hpp"
 #include "execution/thread_pool.hpp"
+#include "execution/unwinding.hpp"
 #include "reactor/clock.hpp"
 #include "reactor/run.hpp"
 
@@ -64,63 +65,25 @@ class Execution {
   // Hands what changed to the commit hook. Caller holds mutex(). Mid-run
   // checkpoints may be coalesced (checkpoint_min_interval) unless `force`:
   // terminal states and hand-offs always force. Once a commit is refused the
-  // whole tree stops where it is (stopped()).
+  // whole tree stops where it is (Unwinding::stopped()).
   void checkpoint(bool force = false);
   // Whether a step record or a new run awaits its commit: what must be
   // durable before another step starts.
   bool has_unsaved_steps() const {
     return delta_.steps.size() > delta_.started.size() || !delta_.created.empty();
   }
-  void checkpoint_at(std::int64_t now_ms, bool force = false);
-  bool stopped() const { return stopped_.load(std::memory_order_relaxed); }
   // Whether user code may start now (ExecutionPort::may_start); when not, the
   // tree is stopped with its reason. Caller holds mutex().
   bool may_start_body();
-  const Status& stop_reason() const { return stop_reason_; }
 
-  // Suspends the run instead of waiting for a retry due at `due_ms`
-  // (ExecuteOptions::suspend_on_retry_wait): every driver unwinds.
-  void yield_until(std::int64_t due_ms);
-  // Hands the run back until its fan-out maps settle (their last element
-  // enqueues its resume): every driver unwinds.
-  // `give_up_ms` (0: none): when it is woken anyway, to give up waiting (a parked reader's
-  // async_park_timeout).
-  void yield_for_children(std::int64_t give_up_ms = 0) {
-    yield_for_children_ = true;
-    if (give_up_ms != 0 && (children_give_up_ms_ == 0 || give_up_ms < children_give_up_ms_)) {
-      children_give_up_ms_ = give_up_ms;
-    }
-  }
-  std::int64_t children_give_up_ms() const { return children_give_up_ms_; }
-  bool yielded() const { return yield_at_ms_.has_value() || yield_for_children_; }
-  const std::optional<std::int64_t>& yield_at_ms() const { return yield_at_ms_; }
-  // Stops the whole tree where it is, as a refused commit does (a store that
-  // cannot be read). Caller holds mutex().
-  void stop(const Status& why);
   // The root id a step of this tree is named under (idempotency keys,
   // observers): the root's, or for an element run of a fan-out map its origin's.
   const std::string& origin() const { return origin_; }
   FanOut* fan_out() const { return fan_out_; }
   ExecutionPort* port() const { return options_.port; }
-  // Whether the run is to be left unfinished: on a stop request (ExecutionPort::stop_requested),
-  // or at the reactor's hand-off point (hand_off_at).
-  bool leaving() const {
-    return hand_off_ || (options_.port != nullptr && options_.port->stop_requested());
-  }
-  // The root reached its hand-off point at step `path` ("after" or "before" it): no further
-  // step starts, and once those in flight are recorded the rest goes to a worker
-  // (execute_run). Caller holds mutex().
-  void hand_off_at(std::string path, const char* where) {
-    if (hand_off_) return;
-    hand_off_ = true;
-    hand_off_step_ = std::move(path);
-    hand_off_where_ = where;
-  }
-  bool handing_off() const { return hand_off_; }
-  const std::string& hand_off_step() const { return hand_off_step_; }
-  const char* hand_off_where() const { return hand_off_where_; }
-  // Stop launching steps and rollback actions: stopped, yielded or leaving.
-  bool halted_from_outside() const { return stopped() || yielded() || leaving(); }
+  // Why the tree unwinds, when it does (stopped, suspended, leaving).
+  Unwinding& unwinding() { return unwinding_; }
+  const Unwinding& unwinding() const { return unwinding_; }
   // The write that leaves the run unfinished. Caller holds mutex().
   void leave_unfinished();
 
@@ -142,14 +105,7 @@ class Execution {
   RunMutex mu_;
   CheckpointDelta delta_;
   std::int64_t last_commit_ms_ = 0;
-  std::atomic<bool> stopped_{false};
-  Status stop_reason_;
-  std::optional<std::int64_t> yield_at_ms_;
-  bool yield_for_children_ = false;
-  std::int64_t children_give_up_ms_ = 0;
-  bool hand_off_ = false;  // under mu_
-  std::string hand_off_step_;
-  const char* hand_off_where_ = "";
+  Unwinding unwinding_;
   std::string origin_;
   Jitter jitter_;
 };

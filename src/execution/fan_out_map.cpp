@@ -99,7 +99,7 @@ Attempt FanOutMaps::dispatch_map(std::size_t i, const Launch& l) {
   if (s.code() == StatusCode::kInvalidArgument) return Attempt::unresolved({s.message(), {}});
   if (!s.ok()) {
     Lock lock(ex_.mutex());
-    ex_.stop(s);
+    ex_.unwinding().stop(s);
     a.came = Attempt::Came::kCutShort;
     return a;
   }
@@ -118,7 +118,7 @@ bool FanOutMaps::collect_settled(Lock& lock) {
       std::optional<Attempt> a = d_.units_.collect_unit(i);
       lock.lock();
       if (!a) continue;
-      if (a->cut_short() || ex_.stopped()) return false;
+      if (a->cut_short() || ex_.unwinding().stopped()) return false;
       d_.dispatched_.erase(i);
       d_.attempts_.record(i, run_.steps[i].attempts, std::move(*a), lock);
       return true;
@@ -129,7 +129,7 @@ bool FanOutMaps::collect_settled(Lock& lock) {
                                         : Status::Unavailable("no store to collect a map from");
     lock.lock();
     if (!s.ok()) {
-      ex_.stop(s);
+      ex_.unwinding().stop(s);
       return false;
     }
     if (map.state != MapState::kSettled) continue;
@@ -137,7 +137,7 @@ bool FanOutMaps::collect_settled(Lock& lock) {
     lock.unlock();
     Attempt a = collect_map(i, map);
     lock.lock();
-    if (a.cut_short() || ex_.stopped()) return false;
+    if (a.cut_short() || ex_.unwinding().stopped()) return false;
     d_.attempts_.record(i, run_.steps[i].attempts, std::move(a), lock);
     return true;
   }
@@ -154,7 +154,8 @@ Attempt FanOutMaps::collect_map(std::size_t i, const MapRow& map) {
   } catch (const std::exception& e) {  // a slot the store holds that the codec cannot read
     Attempt a;
     Lock lock(ex_.mutex());
-    ex_.stop(Status::Corruption("map " + map.map_id + ": unreadable slot: " + e.what()));
+    ex_.unwinding().stop(
+        Status::Corruption("map " + map.map_id + ": unreadable slot: " + e.what()));
     a.came = Attempt::Came::kCutShort;
     return a;
   }
@@ -168,7 +169,7 @@ Attempt FanOutMaps::collect_slots(std::size_t i, const MapRow& map) {
     std::vector<MapSlotRow> page;
     if (Status s = ex_.fan_out()->slots(map.map_id, first, kSlotPage, page); !s.ok()) {
       Lock lock(ex_.mutex());
-      ex_.stop(s);
+      ex_.unwinding().stop(s);
       a.came = Attempt::Came::kCutShort;
       return a;
     }
@@ -247,7 +248,7 @@ bool FanOutMaps::cancel_maps(Lock& lock) {
     Status s = ex_.fan_out()->cancel(map_id_of(i));
     lock.lock();
     if (!s.ok()) {
-      ex_.stop(s);
+      ex_.unwinding().stop(s);
       return false;
     }
     any = true;
@@ -295,7 +296,7 @@ void FanOutMaps::roll_back_elements(std::size_t i, Lock& lock,
     s = ex_.fan_out()->slots(map_id, first, end - first, page);
     for (auto it = page.rbegin(); s.ok() && it != page.rend(); ++it) {
       if (it->state != SlotState::kCompleted) continue;
-      if (ex_.halted_from_outside()) {
+      if (ex_.unwinding().any()) {
         lock.lock();
         return;
       }
@@ -308,7 +309,7 @@ void FanOutMaps::roll_back_elements(std::size_t i, Lock& lock,
     end = first;
   }
   lock.lock();
-  if (!s.ok()) ex_.stop(s);
+  if (!s.ok()) ex_.unwinding().stop(s);
 }
 
 }  // namespace reactor

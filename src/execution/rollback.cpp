@@ -38,11 +38,11 @@ void Rollback::rollback(Lock& lock) {
     if (run_.steps[i].status == StepStatus::kFailed && i != run_.failed_step) failed.push_back(i);
   }
   for (auto i : failed) {
-    if (ex_.halted_from_outside()) return;
+    if (ex_.unwinding().any()) return;
     compensate(i, lock);
   }
   undo_completed(lock, run_.error->rollback_failures);
-  if (ex_.halted_from_outside()) return;
+  if (ex_.unwinding().any()) return;
   advance(run_, RunEvent::kRolledBack);
   ex_.touch_header(run_);
   ex_.checkpoint(/*force=*/true);
@@ -79,7 +79,7 @@ void Rollback::compensate(std::size_t i, Lock& lock) {
     // A fan-out map that failed: its completed elements are rolled back now, before the steps
     // before it (an inline map rolled its elements back itself as it failed).
     d_.maps_.roll_back_elements(i, lock, run_.error->rollback_failures);
-    if (ex_.halted_from_outside()) return;
+    if (ex_.unwinding().any()) return;
     advance(rec, StepEvent::kCompensate);
     ex_.touch_step(run_, i);
     ex_.touch_header(run_);
@@ -137,7 +137,7 @@ void Rollback::undo_completed(Lock& lock, std::vector<RollbackFailure>& failures
     return run_.steps[a].completion_seq > run_.steps[b].completion_seq;
   });
   for (auto i : completed) {
-    if (ex_.halted_from_outside()) return;
+    if (ex_.unwinding().any()) return;
     undo(i, lock, failures);
   }
 }
@@ -150,7 +150,7 @@ void Rollback::undo(std::size_t i, Lock& lock, std::vector<RollbackFailure>& fai
     // elements highest index first.
     if (d_.maps_.fanned_out(i)) {
       d_.maps_.roll_back_elements(i, lock, failures);
-      if (ex_.halted_from_outside()) return;
+      if (ex_.unwinding().any()) return;
     }
     for (std::size_t k = rec.children.size(); k-- > 0;) {
       RunDriver(ex_, *spec.child, rec.children[k]).undo_completed(lock, failures);

@@ -47,7 +47,8 @@ class RunDriver {
  private:
   using Lock = RunLock;
 
-  // run_driver.cpp — lifecycle and scheduling.
+  // run_driver.cpp — lifecycle and scheduling; schedule_rebuild.cpp — the schedule from the
+  // records, and the attempts an earlier execution lost.
   bool start(Lock& lock);
   void forward(Lock& lock);
   void rebuild_schedule();

@@ -36,7 +36,7 @@ std::optional<Launch> StepAttempts::prepare(std::size_t i, Lock& lock) {
                                                 ? resolve_map_source(spec, l)
                                                 : resolve_arguments(spec, run_, nullptr, l.args);
   lock.lock();
-  if (ex_.stopped()) return std::nullopt;
+  if (ex_.unwinding().stopped()) return std::nullopt;
   if (unresolved) {
     record_failure(i, run_.steps[i].attempts, Attempt::unresolved(*unresolved), lock);
     return std::nullopt;
@@ -63,7 +63,7 @@ void StepAttempts::execute(Launch& l, Lock& lock) {
               : spec.kind == StepKind::kAsync   ? d_.units_.run_async(i, l)
                                                 : run_plain(spec, l.args, l.attempt_no);
   lock.lock();
-  if (a.cut_short() || ex_.stopped()) return;
+  if (a.cut_short() || ex_.unwinding().stopped()) return;
   record(i, l.attempt_no, std::move(a), lock);
 }
 
