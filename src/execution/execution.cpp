@@ -60,8 +60,7 @@ void Execution::checkpoint(bool force) {
   root_.updated_at_ms = now;
   if (unwinding_.stopped()) return;
   if (options_.port == nullptr) {
-    delta_ = CheckpointDelta{};
-    delta_.trace_begin = root_.trace.size();
+    delta_.clear(root_.trace.size());
     return;
   }
   const auto min_gap =
@@ -74,8 +73,7 @@ void Execution::checkpoint(bool force) {
     return;
   }
   last_commit_ms_ = now;
-  delta_ = CheckpointDelta{};
-  delta_.trace_begin = root_.trace.size();
+  delta_.clear(root_.trace.size());
 }
 
 void Execution::leave_unfinished() {
