@@ -1,4 +1,5 @@
 #include "storage/commit_check.hpp"
+#include "storage/commit_refusals.hpp"
 #include "storage/map_settle.hpp"
 #include "storage/memory/backend.hpp"
 #include "storage/storage_time.hpp"
@@ -16,8 +17,7 @@ Status MemoryBackend::commit(const CommitRequest& c) {
   if (c.fencing_token != 0) {
     auto it = leases_.find(run_lease_key(c.root_id));
     if (it == leases_.end() || it->second.token != c.fencing_token) {
-      return Status::LeaseLost("run " + c.root_id + ": fencing token " +
-                               std::to_string(c.fencing_token) + " is no longer the newest");
+      return storage::fenced_out(c.root_id, c.fencing_token);
     }
     run_lease = &it->second;
   }
@@ -25,7 +25,7 @@ Status MemoryBackend::commit(const CommitRequest& c) {
   if (c.create) {
     for (const auto& h : c.headers) {
       if (h.parent_id.empty() && runs_.count(h.id)) {
-        return Status::AlreadyExists("run " + h.id + " exists");
+        return storage::run_exists(h.id);
       }
     }
   }

@@ -3,6 +3,7 @@
 #include "reactor/ids.hpp"
 #include "records/codec.hpp"
 #include "storage/commit_check.hpp"
+#include "storage/commit_refusals.hpp"
 #include "storage/redis/backend.hpp"
 #include "storage/redis/call.hpp"
 #include "storage/redis/reply.hpp"
@@ -15,6 +16,7 @@ using redis::append_job_args;
 using redis::append_map_args;
 using redis::element;
 using redis::integer;
+using redis::root_key;
 using redis::ScriptId;
 using redis::text;
 
@@ -39,7 +41,7 @@ void append_settle_args(const CommitRequest& c, std::vector<std::string>& args) 
 // Fan-out maps are written by the general commit script only (includes/maps.lua).
 bool writes_maps(const CommitRequest& c) { return !c.maps.empty() || c.settle.has_value(); }
 
-// The commit script's arguments (after the prefix), docs in scripts/commit.lua.
+// The commit script's arguments, docs in scripts/commit-7.lua.
 std::vector<std::string> commit_args(const CommitRequest& c) {
   // Enqueueing is the one write that is not idempotent. A commit that
   // enqueues carries a nonce, so resending it after a lost connection cannot
@@ -55,7 +57,7 @@ std::vector<std::string> commit_args(const CommitRequest& c) {
                                    c.ack_job ? std::to_string(*c.ack_job) : "",
                                    c.ack_owner,
                                    c.create ? "1" : "0"};
-  // + 8 row counts, the prefix that run() puts first, and room for a fetch's
+  // + 8 row counts, and room for a fetch's
   args.reserve(args.size() + 19 + 9 * c.headers.size() + 2 * c.inputs.size() + 3 * c.steps.size() +
                3 * c.trace.size() + 6 * c.enqueue.size() + 27 * c.maps.size() + (c.settle ? 5 : 0));
   // Each row's fields appended one by one (an initializer list would copy
@@ -122,7 +124,7 @@ bool is_create_commit(const CommitRequest& c) {
   return true;
 }
 
-// The create_runs script's arguments (after the prefix), docs in scripts/create_runs.lua.
+// The create_runs script's arguments, docs in scripts/create_runs-4.lua.
 std::vector<std::string> create_args(const CommitRequest& c) {
   std::vector<std::string> args;
   args.reserve(3 + 7 * c.headers.size());
@@ -175,7 +177,7 @@ void append_own_rows(const CommitRequest& c, std::vector<std::string>& args) {
   }
 }
 
-// The arguments step_commit and finish_commit begin with (after the prefix):
+// The arguments step_commit and finish_commit begin with:
 // root id, fencing token, status, reactor, updated_at, header blob. `more` is
 // room for what the caller appends.
 std::vector<std::string> own_root_args(const CommitRequest& c, std::size_t more) {
@@ -191,14 +193,14 @@ std::vector<std::string> own_root_args(const CommitRequest& c, std::size_t more)
   return args;
 }
 
-// The step_commit script's arguments (after the prefix), docs in scripts/step_commit.lua.
+// The step_commit script's arguments, docs in scripts/step_commit-5.lua.
 std::vector<std::string> step_commit_args(const CommitRequest& c) {
   std::vector<std::string> args = own_root_args(c, 0);
   append_own_rows(c, args);
   return args;
 }
 
-// The finish_commit script's arguments (after the prefix), docs in scripts/finish_commit.lua.
+// The finish_commit script's arguments, docs in scripts/finish_commit-5.lua.
 std::vector<std::string> finish_commit_args(const CommitRequest& c) {
   std::vector<std::string> args = own_root_args(c, 12);  // and a fetch's, when it fetches
   args.push_back(std::to_string(c.headers.front().expires_at_ms));
@@ -221,7 +223,7 @@ ScriptId commit_script(const CommitRequest& c) {
   return is_create_commit(c) ? ScriptId::kCreateRuns : ScriptId::kCommit;
 }
 
-// The arguments (after the prefix) of `script`, commit_script(c).
+// The arguments of `script`, commit_script(c).
 std::vector<std::string> commit_script_args(ScriptId script, const CommitRequest& c) {
   switch (script) {
     case ScriptId::kFinishCommit:
@@ -235,9 +237,23 @@ std::vector<std::string> commit_script_args(ScriptId script, const CommitRequest
   }
 }
 
+// The keys of `c`'s root that `script` takes after its store-wide ones (redis::script_keys()).
+std::vector<std::string> commit_script_keys(ScriptId script, const CommitRequest& c) {
+  switch (script) {
+    case ScriptId::kFinishCommit:
+    case ScriptId::kFinishCommitThenFetch:
+    case ScriptId::kStepCommit:
+      return {root_key(c.root_id, "meta"), root_key(c.root_id, "rows")};
+    case ScriptId::kCreateRuns:
+      return {};
+    default:  // commit, commit_then_fetch
+      return {root_key(c.root_id, "meta")};
+  }
+}
+
+// The commit scripts' refusal codes (scripts/commit-7.lua): 0 is the fence.
 Status fenced_out(const CommitRequest& c) {
-  return Status::LeaseLost("run " + c.root_id + ": fencing token " +
-                           std::to_string(c.fencing_token) + " is no longer the newest");
+  return storage::fenced_out(c.root_id, c.fencing_token);
 }
 
 }  // namespace
@@ -246,11 +262,11 @@ Status RedisBackend::commit(const CommitRequest& c) {
   if (Status s = storage::check_commit(c); !s.ok()) return s;
   const auto applied = [&](const redisReply& r) {
     // A create commit that names a run that exists is answered with its id.
-    if (r.type == REDIS_REPLY_STRING) return Status::AlreadyExists("run " + text(r) + " exists");
+    if (r.type == REDIS_REPLY_STRING) return storage::run_exists(text(r));
     return integer(r) == 1 ? Status::Ok() : fenced_out(c);
   };
   const ScriptId script = commit_script(c);
-  return run(script, commit_script_args(script, c), applied);
+  return run(script, commit_script_keys(script, c), commit_script_args(script, c), applied);
 }
 
 Status RedisBackend::commit_then_fetch(const CommitRequest& c, const FetchRequest& f,
@@ -266,7 +282,7 @@ Status RedisBackend::commit_then_fetch(const CommitRequest& c, const FetchReques
   args.insert(args.begin(), std::to_string(args.size()));
   append_fetch_args(f, args);
   const auto asked_at = std::chrono::steady_clock::now();
-  return run(script, std::move(args), [&](const redisReply& r) {
+  return run(script, commit_script_keys(script, c), std::move(args), [&](const redisReply& r) {
     if (integer(element(r, 0)) != 1) return fenced_out(c);
     // The commit is applied whatever the fetch found: a fetch reply this
     // build cannot read only leaves `next` empty, it must not turn the

@@ -71,7 +71,14 @@ std::string wake_key(const std::string& prefix, const std::string& queue) {
   return prefix + "wake:" + queue;
 }
 std::string run_jobs_key(const std::string& prefix, const std::string& run_id) {
-  return prefix + "{" + run_id + "}:jobs";
+  return prefix + root_key(run_id, "jobs");
+}
+std::string root_key(const std::string& root, std::string_view what) {
+  return "{" + root + "}:" + std::string(what);
+}
+std::string lease_key(const std::string& key) {
+  if (key.starts_with("run:")) return root_key(key.substr(4), "meta");
+  return "lease:" + key;
 }
 
 namespace {

@@ -1,4 +1,5 @@
 #include "storage/commit_check.hpp"
+#include "storage/commit_refusals.hpp"
 #include "storage/sqlite/backend.hpp"
 #include "storage/sqlite/row_fields.hpp"
 #include "storage/sqlite/rows.hpp"
@@ -147,8 +148,7 @@ Status SqliteBackend::apply(Connection& db, const CommitRequest& c, bool& settle
     Statement st = db.prepare("SELECT token FROM leases WHERE key = ?");
     st.bind(run_lease_key(c.root_id));
     if (!st.step() || static_cast<std::uint64_t>(st.int64(0)) != c.fencing_token) {
-      return Status::LeaseLost("run " + c.root_id + ": fencing token " +
-                               std::to_string(c.fencing_token) + " is no longer the newest");
+      return storage::fenced_out(c.root_id, c.fencing_token);
     }
   }
   // A start never overwrites a run.
@@ -157,7 +157,7 @@ Status SqliteBackend::apply(Connection& db, const CommitRequest& c, bool& settle
       if (!h.parent_id.empty()) continue;
       Statement st = db.prepare("SELECT 1 FROM runs WHERE id = ?");
       st.bind(h.id);
-      if (st.step()) return Status::AlreadyExists("run " + h.id + " exists");
+      if (st.step()) return storage::run_exists(h.id);
     }
   }
   if (storage::is_progress(c)) {

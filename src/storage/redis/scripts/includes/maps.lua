@@ -54,7 +54,7 @@ local function release_element(m, index, now, wakeups)
       redis.call('HSET', meta, unpack(element_meta('enqueued', reactor)))
     end
   end
-  enqueue_job(wakeups, int(redis.call('INCR', P .. 'job_ids')), m.queue, 'start', id,
+  enqueue_job(wakeups, int(redis.call('INCR', JOB_IDS)), m.queue, 'start', id,
               m.element_reactor, int(now), 0)
 end
 
@@ -62,7 +62,7 @@ end
 -- that the sweeper finds it if that job is lost (find_orphans reads wake_at from the header
 -- record, where the codec writes it after expires_at, leaving it out while it is 0).
 local function resume_owner(m, now, wakeups)
-  enqueue_job(wakeups, int(redis.call('INCR', P .. 'job_ids')), m.queue, 'resume', m.owner_id,
+  enqueue_job(wakeups, int(redis.call('INCR', JOB_IDS)), m.queue, 'resume', m.owner_id,
               m.owner_reactor, int(now), 0)
   local rows = run_key(m.owner_id, 'rows')
   local blob = redis.call('HGET', rows, header_field(m.owner_id))

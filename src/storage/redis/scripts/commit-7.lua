@@ -1,19 +1,26 @@
+#!lua
 -- commit: the general commit, for every shape step_commit, finish_commit and create_runs do
 -- not take: fence check + headers + inputs + steps + trace + jobs + map rows + settle + ack +
 -- lease release.
 --
--- KEYS: none.
--- ARGV[1]     the store's key prefix
--- ARGV[2]     nonce ('' for none): a commit that enqueues, or settles a map slot (which may
+-- KEYS (7; each after the first is read by its name after the prefix, in any order):
+-- KEYS[1]  the store's key prefix: every key derived at run time is built from it
+-- KEYS[2]  P runs
+-- KEYS[3]  P reactors
+-- KEYS[4]  P ereactors
+-- KEYS[5]  P expiring
+-- KEYS[6]  P job_ids
+-- KEYS[7]  P {root}:meta  the meta hash of the commit's root (ARGV[2])
+-- ARGV[1]     nonce ('' for none): a commit that enqueues, or settles a map slot (which may
 --             enqueue), carries one, and one applied under it before is not applied again
--- ARGV[3]     root id
--- ARGV[4]     fencing token ('0': unfenced)
--- ARGV[5]     release lease (0/1)
--- ARGV[6]     lease owner
--- ARGV[7]     ack job id ('' for none)
--- ARGV[8]     ack owner
--- ARGV[9]     create (0/1): every root header is of a new run; if one exists, nothing is written
--- ARGV[10...] eight sections, each a row count followed by that many rows, of a fixed size
+-- ARGV[2]     root id
+-- ARGV[3]     fencing token ('0': unfenced)
+-- ARGV[4]     release lease (0/1)
+-- ARGV[5]     lease owner
+-- ARGV[6]     ack job id ('' for none)
+-- ARGV[7]     ack owner
+-- ARGV[8]     create (0/1): every root header is of a new run; if one exists, nothing is written
+-- ARGV[9...] eight sections, each a row count followed by that many rows, of a fixed size
 --             but for maps:
 --               headers (id, root id, parent id, reactor, status, terminal 0/1, updated_at,
 --                        expires_at, blob)
@@ -39,11 +46,11 @@
 
 local A = ARGV
 -- Every check comes before the first write: Redis does not roll a script back.
-local nonce, root, token = A[2], A[3], A[4]
-local release, lease_owner, ack_job, ack_owner, create = A[5], A[6], A[7], A[8], A[9]
+local nonce, root, token = A[1], A[2], A[3]
+local release, lease_owner, ack_job, ack_owner, create = A[4], A[5], A[6], A[7], A[8]
 
 -- A commit resent after its connection was lost may have been applied already.
-if nonce ~= '' and redis.call('EXISTS', P .. 'commit:' .. nonce) == 1 then return 1 end
+if nonce ~= '' and redis.call('EXISTS', key('commit:' .. nonce)) == 1 then return 1 end
 -- The commit's own root: its fence, where it is filed and who holds it, in one read.
 local meta
 if token ~= '0' then
@@ -55,15 +62,15 @@ if token ~= '0' then
 end
 -- A start never overwrites a run: the header section comes first, 9 fields a row.
 if create == '1' then
-  for k = 0, tonumber(A[10]) - 1 do
-    local id, parent = A[11 + 9 * k], A[13 + 9 * k]
+  for k = 0, tonumber(A[9]) - 1 do
+    local id, parent = A[10 + 9 * k], A[12 + 9 * k]
     if parent == '' and redis.call('HEXISTS', run_key(id, 'rows'), header_field(id)) == 1 then
       return id
     end
   end
 end
 
-local i = 10
+local i = 9
 local function rows()
   local n = tonumber(A[i])
   i = i + 1
@@ -170,7 +177,7 @@ for _, key in ipairs(batch_keys) do
 end
 -- Jobs: ids from one counter, taken in one INCRBY; the wake-ups once per queue.
 local jobs = rows()
-local last_id = jobs > 0 and redis.call('INCRBY', P .. 'job_ids', jobs) or 0
+local last_id = jobs > 0 and redis.call('INCRBY', JOB_IDS, jobs) or 0
 local wakeups = {}
 for k = 1, jobs do
   enqueue_job(wakeups, int(last_id - jobs + k), take(6))
@@ -179,7 +186,7 @@ for _ = 1, rows() do
   local queue, kind, run_id, reactor, run_at, snoozes = take(6)
   local ids = redis.call('SMEMBERS', run_key(run_id, 'jobs'))
   if #ids == 0 then
-    enqueue_job(wakeups, int(redis.call('INCR', P .. 'job_ids')), queue, kind, run_id, reactor,
+    enqueue_job(wakeups, int(redis.call('INCR', JOB_IDS)), queue, kind, run_id, reactor,
                 run_at, snoozes)
   end
   for _, id in ipairs(ids) do
@@ -216,5 +223,5 @@ if #root_meta > 0 then redis.call('HSET', run_key(root, 'meta'), unpack(root_met
 if meta and meta[5] and (step_rows > 0 or ack_job ~= '' or release == '1') then
   redis.call('HDEL', run_key(root, 'meta'), 'deliveries')
 end
-if nonce ~= '' then redis.call('SET', P .. 'commit:' .. nonce, '1', 'PX', 600000) end
+if nonce ~= '' then redis.call('SET', key('commit:' .. nonce), '1', 'PX', 600000) end
 return 1
