@@ -7,41 +7,29 @@
 #include "storage/redis/backend.hpp"
 #include "storage/redis/call.hpp"
 #include "storage/redis/reply.hpp"
+#include "storage/redis/script_args.hpp"
 #include "storage/redis/wire.hpp"
 
 namespace reactor {
 
 using redis::append_fetch_args;
-using redis::append_job_args;
-using redis::append_map_args;
+using redis::append_section;
 using redis::element;
 using redis::integer;
+using redis::kHeaderArgs;
+using redis::kRecordFields;
+using redis::kSlotArgs;
 using redis::root_key;
 using redis::ScriptId;
 using redis::text;
 
 namespace {
 
-// The settle section of the commit script's arguments: 0, or 1 and the slot (its map, index and
-// state, its element's lost executions, then its record).
-void append_settle_args(const CommitRequest& c, std::vector<std::string>& args) {
-  if (!c.settle) {
-    args.emplace_back("0");
-    return;
-  }
-  const MapSlotRow& slot = c.settle->slot;
-  args.emplace_back("1");
-  args.push_back(slot.map_id);
-  args.push_back(std::to_string(slot.index));
-  args.emplace_back(to_string(slot.state));
-  args.push_back(std::to_string(slot.interrupted));
-  args.push_back(records::encode_slot_record(slot));
-}
-
 // Fan-out maps are written by the general commit script only (includes/maps.lua).
 bool writes_maps(const CommitRequest& c) { return !c.maps.empty() || c.settle.has_value(); }
 
-// The commit script's arguments, docs in scripts/commit-7.lua.
+// The commit script's arguments, docs in scripts/commit-7.lua: its scalars, then a section
+// (script_args.hpp) of each kind of row.
 std::vector<std::string> commit_args(const CommitRequest& c) {
   // Enqueueing is the one write that is not idempotent. A commit that
   // enqueues carries a nonce, so resending it after a lost connection cannot
@@ -57,47 +45,16 @@ std::vector<std::string> commit_args(const CommitRequest& c) {
                                    c.ack_job ? std::to_string(*c.ack_job) : "",
                                    c.ack_owner,
                                    c.create ? "1" : "0"};
-  // + 8 row counts, and room for a fetch's
-  args.reserve(args.size() + 19 + 9 * c.headers.size() + 2 * c.inputs.size() + 3 * c.steps.size() +
-               3 * c.trace.size() + 6 * c.enqueue.size() + 27 * c.maps.size() + (c.settle ? 5 : 0));
-  // Each row's fields appended one by one (an initializer list would copy
-  // every body twice).
-  args.push_back(std::to_string(c.headers.size()));
-  for (const auto& h : c.headers) {
-    args.push_back(h.id);
-    args.push_back(h.root_id);
-    args.push_back(h.parent_id);
-    args.push_back(h.reactor);
-    args.emplace_back(to_string(h.status));
-    args.emplace_back(is_terminal(h.status) ? "1" : "0");
-    args.push_back(std::to_string(h.updated_at_ms));
-    args.push_back(std::to_string(h.expires_at_ms));
-    args.push_back(records::encode_header_record(h));
-  }
-  args.push_back(std::to_string(c.inputs.size()));
-  for (const auto& i : c.inputs) {
-    args.push_back(i.run_id);
-    args.push_back(i.inputs);
-  }
-  args.push_back(std::to_string(c.steps.size()));
-  for (const auto& s : c.steps) {
-    args.push_back(s.run_id);
-    args.push_back(std::to_string(s.index));
-    args.push_back(s.body);
-  }
-  args.push_back(std::to_string(c.trace.size()));
-  for (const auto& t : c.trace) {
-    args.push_back(t.root_id);
-    args.push_back(std::to_string(t.seq));
-    args.push_back(t.body);
-  }
-  args.push_back(std::to_string(c.enqueue.size()));
-  for (const auto& j : c.enqueue) append_job_args(j, args);
-  args.push_back(std::to_string(c.redeliver.size()));
-  for (const auto& j : c.redeliver) append_job_args(j, args);
-  args.push_back(std::to_string(c.maps.size()));
-  for (const auto& m : c.maps) append_map_args(m, args);
-  append_settle_args(c, args);
+  append_section(c.headers, kHeaderArgs, args);
+  append_section(c.inputs, kRecordFields, args);
+  append_section(c.steps, kRecordFields, args);
+  append_section(c.trace, kRecordFields, args);
+  append_section(c.enqueue, kRecordFields, args);
+  append_section(c.redeliver, kRecordFields, args);
+  append_section(c.maps, kRecordFields, args);
+  std::vector<MapSlotRow> settle;
+  if (c.settle) settle.push_back(c.settle->slot);
+  append_section(settle, kSlotArgs, args);
   return args;
 }
 
@@ -126,21 +83,11 @@ bool is_create_commit(const CommitRequest& c) {
 
 // The create_runs script's arguments, docs in scripts/create_runs-4.lua.
 std::vector<std::string> create_args(const CommitRequest& c) {
-  std::vector<std::string> args;
-  args.reserve(3 + 7 * c.headers.size());
-  args.push_back(new_run_id());  // the nonce: a resent start must not enqueue twice
-  args.emplace_back(to_string(c.headers.front().status));
-  args.emplace_back(to_string(JobKind::kStart));
-  for (std::size_t i = 0; i < c.headers.size(); ++i) {
-    const RunHeaderRow& h = c.headers[i];
-    args.push_back(h.id);
-    args.push_back(h.reactor);
-    args.push_back(std::to_string(h.updated_at_ms));
-    args.push_back(records::encode_header_record(h));
-    args.push_back(c.inputs[i].inputs);
-    args.push_back(c.enqueue[i].queue);
-    args.push_back(std::to_string(c.enqueue[i].run_at_ms));
-  }
+  std::vector<std::string> args = {
+      new_run_id()};  // the nonce: a resent start must not enqueue twice
+  append_section(c.headers, kHeaderArgs, args);
+  append_section(c.inputs, kRecordFields, args);
+  append_section(c.enqueue, kRecordFields, args);
   return args;
 }
 
@@ -163,50 +110,25 @@ bool writes_only_its_root(const CommitRequest& c) {
                      [&](const TraceRow& t) { return t.root_id == c.root_id; });
 }
 
-// The rows after the header in the step_commit and finish_commit scripts' arguments:
-// n, n step rows (index, body), then the trace rows (seq, body).
+// The sections step_commit and finish_commit end with: the root's header, its steps, its trace.
 void append_own_rows(const CommitRequest& c, std::vector<std::string>& args) {
-  args.push_back(std::to_string(c.steps.size()));
-  for (const auto& s : c.steps) {
-    args.push_back(std::to_string(s.index));
-    args.push_back(s.body);
-  }
-  for (const auto& t : c.trace) {
-    args.push_back(std::to_string(t.seq));
-    args.push_back(t.body);
-  }
-}
-
-// The arguments step_commit and finish_commit begin with:
-// root id, fencing token, status, reactor, updated_at, header blob. `more` is
-// room for what the caller appends.
-std::vector<std::string> own_root_args(const CommitRequest& c, std::size_t more) {
-  const RunHeaderRow& h = c.headers.front();
-  std::vector<std::string> args;
-  args.reserve(8 + more + 2 * c.steps.size() + 2 * c.trace.size());
-  args.push_back(c.root_id);
-  args.push_back(std::to_string(c.fencing_token));
-  args.emplace_back(to_string(h.status));
-  args.push_back(h.reactor);
-  args.push_back(std::to_string(h.updated_at_ms));
-  args.push_back(records::encode_header_record(h));
-  return args;
+  append_section(c.headers, kHeaderArgs, args);
+  append_section(c.steps, kRecordFields, args);
+  append_section(c.trace, kRecordFields, args);
 }
 
 // The step_commit script's arguments, docs in scripts/step_commit-5.lua.
 std::vector<std::string> step_commit_args(const CommitRequest& c) {
-  std::vector<std::string> args = own_root_args(c, 0);
+  std::vector<std::string> args = {std::to_string(c.fencing_token)};
   append_own_rows(c, args);
   return args;
 }
 
 // The finish_commit script's arguments, docs in scripts/finish_commit-5.lua.
 std::vector<std::string> finish_commit_args(const CommitRequest& c) {
-  std::vector<std::string> args = own_root_args(c, 12);  // and a fetch's, when it fetches
-  args.push_back(std::to_string(c.headers.front().expires_at_ms));
-  args.push_back(c.release_lease ? c.lease_owner : "");
-  args.push_back(c.ack_job ? std::to_string(*c.ack_job) : "");
-  args.push_back(c.ack_owner);
+  std::vector<std::string> args = {std::to_string(c.fencing_token),
+                                   c.release_lease ? c.lease_owner : "",
+                                   c.ack_job ? std::to_string(*c.ack_job) : "", c.ack_owner};
   append_own_rows(c, args);
   return args;
 }

@@ -192,36 +192,8 @@ void append_fetch_args(const FetchRequest& f, std::vector<std::string>& args) {
 
 namespace {
 
-// A record's fields as script arguments: text, numbers in decimal, booleans as 1 and 0, enums
-// by name; with `names`, each value after its field's name.
-class ArgsWriter {
- public:
-  explicit ArgsWriter(std::vector<std::string>& args, bool names = false)
-      : args_(args), names_(names) {}
-  template <typename T>
-  void operator()(std::string_view key, const T& value) {
-    if (names_) args_.emplace_back(key);
-    if constexpr (std::is_same_v<T, std::string>) {
-      args_.push_back(value);
-    } else if constexpr (std::is_same_v<T, bool>) {
-      args_.emplace_back(value ? "1" : "0");
-    } else if constexpr (std::is_enum_v<T>) {
-      args_.emplace_back(to_string(value));
-    } else {
-      args_.push_back(std::to_string(value));
-    }
-  }
-  template <typename T>
-  void optional(std::string_view key, const T& value) {
-    (*this)(key, value);
-  }
-
- private:
-  std::vector<std::string>& args_;
-  const bool names_;
-};
-
-// A record's fields read back from a hash of them, spelled as ArgsWriter spells them. Throws
+// A record's fields read back from a hash of them, spelled as ArgsWriter (script_args.hpp)
+// spells them. Throws
 // BadField for a field missing or unreadable.
 class HashReader {
  public:
@@ -263,19 +235,6 @@ class HashReader {
 };
 
 }  // namespace
-
-void append_job_args(const JobSpec& job, std::vector<std::string>& args) {
-  ArgsWriter writer(args);
-  records::fields(job, writer);
-}
-
-void append_map_args(const MapRow& map, std::vector<std::string>& args) {
-  const std::size_t count_at = args.size();
-  args.emplace_back();
-  ArgsWriter writer(args, /*names=*/true);
-  records::fields(map, writer);
-  args[count_at] = std::to_string((args.size() - count_at - 1) / 2);
-}
 
 Status read_map(const std::string& map_id, const redisReply& r, MapRow& out) {
   std::map<std::string, std::string, std::less<>> hash;

@@ -51,13 +51,6 @@ Status read_stored_run(const std::string& root_id, const redisReply& r, StoredRu
 // The fetch script's arguments.
 void append_fetch_args(const FetchRequest& f, std::vector<std::string>& args);
 
-// A job's fields (records/fields.hpp), in their order, as the commit scripts take them.
-void append_job_args(const JobSpec& job, std::vector<std::string>& args);
-
-// A map row as the commit script takes it: its number of fields, then each field's name and
-// value (records/fields.hpp), as the map's hash holds them.
-void append_map_args(const MapRow& map, std::vector<std::string>& args);
-
 // A map row from its hash (HGETALL's reply): NotFound when there is none, Corruption when a
 // field is missing or unreadable.
 Status read_map(const std::string& map_id, const redisReply& r, MapRow& out);

@@ -26,6 +26,7 @@
 --- @include "includes/jobs"
 --- @include "includes/filing"
 --- @include "includes/maps"
+--- @include "includes/sections"
 
 local n = tonumber(ARGV[1])
 local function commit_part(ARGV)

@@ -9,7 +9,7 @@
 -- ARGV[2]  owner
 -- ARGV[3]  token
 -- ARGV[4]  ttl ms
--- Returns 1, or 0 when (owner, token) no longer holds it.
+-- Returns 1, or 0 when (owner, token) no longer holds it (storage::lease_not_held).
 --- @include "includes/keys"
 --- @include "includes/clock"
 --- @include "includes/leases"

@@ -11,19 +11,17 @@
 -- KEYS[1]  the store's key prefix: every key derived at run time is built from it
 -- KEYS[2]  P reactors
 -- KEYS[3]  P expiring
--- KEYS[4]  P {root}:meta  the root's meta hash (ARGV[1])
--- KEYS[5]  P {root}:rows  its rows hash
--- ARGV[1..6]   root id, fencing token, status, reactor, updated_at, header blob (as
---              step_commit's)
--- ARGV[7]      expires_at
--- ARGV[8]      lease owner to release for ('' to keep the lease)
--- ARGV[9]      ack job id ('' for none)
--- ARGV[10]     ack owner
--- ARGV[11]     the number n of step rows
--- ARGV[12...]  n step rows (index, body), then trace rows (seq, body) to the end
+-- KEYS[4]  P {root}:meta  the root's meta hash (the root: its header's id)
+-- KEYS[5]  P {root}:rows  its rows hash; these two are the last KEYS, where
+--                         finish_commit_then_fetch has them too
+-- ARGV[1]      fencing token
+-- ARGV[2]      lease owner to release for ('' to keep the lease)
+-- ARGV[3]      ack job id ('' for none)
+-- ARGV[4]      ack owner
+-- ARGV[5...]   three sections, as step_commit's ARGV[2...]: the root's header, steps, trace
 -- The body reads them as A (ARGV, as a local). finish_commit_then_fetch runs this script whole
 -- inside a function whose ARGV is its commit's slice of the arguments.
--- Returns 1 when applied, 0 when fenced out.
+-- Returns 1 when applied, 0 when fenced out (storage::fenced_out, commit_refusals.hpp).
 --- @include "includes/keys"
 --- @include "includes/clock"
 --- @include "includes/jobs"
@@ -31,19 +29,20 @@
 --- @include "includes/own_rows"
 
 local A = ARGV
-local root, token, status, reactor, expires_at = A[1], A[2], A[3], A[4], A[7]
-local lease_owner, ack_job, ack_owner = A[8], A[9], A[10]
-local meta_key, rows_key = run_key(root, 'meta'), run_key(root, 'rows')
+local token, lease_owner, ack_job, ack_owner = A[1], A[2], A[3], A[4]
+local meta_key, rows_key = KEYS[#KEYS - 1], KEYS[#KEYS]
 local meta = redis.call('HMGET', meta_key, 'token', 'status', 'reactor', 'owner', 'deliveries')
 if meta[1] ~= token then return 0 end
+local h, step_rows = write_own_rows(rows_key, A, 5)
+local root, status, reactor = h.id, h.status, h.reactor
 -- Progress (storage/commit_check.hpp, is_progress): the count of deliveries since the last one
 -- starts again.
-if meta[5] and (tonumber(A[11]) > 0 or ack_job ~= '' or lease_owner ~= '') then
+if meta[5] and (step_rows > 0 or ack_job ~= '' or lease_owner ~= '') then
   redis.call('HDEL', meta_key, 'deliveries')
 end
-write_own_rows(rows_key, root, A[6], A, 11)
 local meta_fields = {}
-if file_root(root, {meta[2], meta[3]}, status, reactor, A[5], true, expires_at, {}) then
+if file_root(root, {meta[2], meta[3]}, status, reactor, h.updated_at, true, h.expires_at,
+             {}) then
   meta_fields = {'status', status, 'reactor', reactor}
 end
 if ack_job ~= '' then ack(ack_job, ack_owner) end

@@ -11,30 +11,26 @@
 -- KEYS[1]  the store's key prefix: every key derived at run time is built from it
 -- KEYS[2]  P reactors
 -- KEYS[3]  P expiring
--- KEYS[4]  P {root}:meta  the root's meta hash (ARGV[1])
+-- KEYS[4]  P {root}:meta  the root's meta hash (the root: its header's id)
 -- KEYS[5]  P {root}:rows  its rows hash
--- ARGV[1]     root id
--- ARGV[2]     fencing token
--- ARGV[3]     status
--- ARGV[4]     reactor
--- ARGV[5]     updated_at
--- ARGV[6]     header blob
--- ARGV[7]     the number n of step rows
--- ARGV[8...]  n step rows (index, body), then trace rows (seq, body) to the end
--- Returns 1 when applied, 0 when fenced out.
+-- ARGV[1]     fencing token
+-- ARGV[2...]  three sections (includes/sections): the root's header (one row of kHeaderArgs,
+--             as commit's), its step rows (StepRow's fields), its trace rows (TraceRow's)
+-- Returns 1 when applied, 0 when fenced out (storage::fenced_out, commit_refusals.hpp).
 --
--- It includes write_own_rows() alone, not the other helpers, which would cost every call: it
--- is the commit Redis runs most.
+-- It includes write_own_rows() (and the sections it reads) alone, not the other helpers, which
+-- would cost every call: it is the commit Redis runs most.
 --- @include "includes/own_rows"
 
 local P, REACTORS, EXPIRING, meta_key, rows_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-local root, token, status, reactor = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local token = ARGV[1]
 local meta = redis.call('HMGET', meta_key, 'token', 'status', 'reactor', 'deliveries')
 if meta[1] ~= token then return 0 end
+local h, step_rows = write_own_rows(rows_key, ARGV, 2)
+local root, status, reactor = h.id, h.status, h.reactor
 -- A step recorded is progress (storage/commit_check.hpp, is_progress): the count of deliveries
 -- since the last one starts again.
-if meta[4] and tonumber(ARGV[7]) > 0 then redis.call('HDEL', meta_key, 'deliveries') end
-write_own_rows(rows_key, root, ARGV[6], ARGV, 7)
+if meta[4] and step_rows > 0 then redis.call('HDEL', meta_key, 'deliveries') end
 -- Filed elsewhere until now (a new status, or its first filing): moved, as the helpers' file_root()
 -- moves a root (spelled out here, without the helpers; a step commit never ends its root).
 if meta[2] ~= status or meta[3] ~= reactor then
@@ -44,5 +40,5 @@ if meta[2] ~= status or meta[3] ~= reactor then
   -- Only a terminal root is filed there, and this one no longer is.
   if meta[2] and meta[2] ~= status then redis.call('ZREM', EXPIRING, root) end
 end
-redis.call('ZADD', P .. 'index:' .. status .. ':' .. reactor, ARGV[5], root)
+redis.call('ZADD', P .. 'index:' .. status .. ':' .. reactor, h.updated_at, root)
 return 1
