@@ -31,10 +31,22 @@ Status MemoryBackend::commit(const CommitRequest& c) {
   }
 
   if (storage::is_progress(c)) run_deliveries_.erase(c.root_id);
+  write_rows(c);
+  write_jobs(c, now);
+  for (const auto& m : c.maps) maps_[m.map_id] = m;
+  if (c.settle && apply_settle(*c.settle, now)) map_settled_.notify_all();
+  ack_and_release(c, run_lease, now);
+  return Status::Ok();
+}
+
+void MemoryBackend::write_rows(const CommitRequest& c) {
   for (const auto& h : c.headers) runs_[h.id] = h;
   for (const auto& i : c.inputs) inputs_.emplace(i.run_id, i.inputs);
   for (const auto& s : c.steps) steps_[{s.run_id, s.index}] = s.body;
   for (const auto& t : c.trace) trace_.emplace(std::make_pair(t.root_id, t.seq), t.body);
+}
+
+void MemoryBackend::write_jobs(const CommitRequest& c, std::int64_t now) {
   for (const auto& spec : c.enqueue) {
     Job job;
     job.id = next_job_id_++;
@@ -58,8 +70,9 @@ Status MemoryBackend::commit(const CommitRequest& c) {
       jobs_.emplace(job.id, std::move(job));
     }
   }
-  for (const auto& m : c.maps) maps_[m.map_id] = m;
-  if (c.settle && apply_settle(*c.settle, now)) map_settled_.notify_all();
+}
+
+void MemoryBackend::ack_and_release(const CommitRequest& c, Lease* run_lease, std::int64_t now) {
   if (c.ack_job) {
     auto it = jobs_.find(*c.ack_job);
     if (it != jobs_.end() &&
@@ -71,7 +84,6 @@ Status MemoryBackend::commit(const CommitRequest& c) {
     run_lease->owner.clear();
     run_lease->expires_at_ms = now;
   }
-  return Status::Ok();
 }
 
 bool MemoryBackend::apply_settle(const MapSettle& settle, std::int64_t now) {
