@@ -35,6 +35,22 @@ namespace reactor {
 // Everything one durable step writes, applied all or nothing. The rows
 // (RunRows): headers and steps upserted; inputs inserted once (ignored if
 // present); trace rows appended, idempotent per seq.
+//
+// The commit contract (docs/durability.md, "The commit contract"), the same
+// on every backend. A commit checks, in this order, and the first check that
+// fails refuses it whole — no row, no job, no ack, no lease release:
+//   1. shape: ids present (storage::check_commit) — InvalidArgument
+//      "commit: ..." naming the row;
+//   2. (Redis) a commit resent under a nonce applied before is Ok, applied
+//      once;
+//   3. fence: fencing_token != 0 is the newest token of run:<root_id> —
+//      LeaseLost "run R: fencing token T is no longer the newest";
+//   4. a start (`create`) names no root run that exists — AlreadyExists
+//      "run R exists".
+// Then it writes the rows, the jobs and redeliveries, the maps and the
+// settle; acks ack_job if its delivery is ack_owner's (or it has none), and
+// releases the run lease if lease_owner holds it — neither refuses the
+// commit when it does not apply. The texts: src/storage/commit_refusals.hpp.
 struct CommitRequest : RunRows {
   // The run whose lease fences this commit. With fencing_token 0 the commit
   // is unfenced (creating a run that nobody can hold yet).

@@ -120,6 +120,29 @@ void header_row_fields(H& h, V& v) {
   v.raw_json("body", h.body);
 }
 
+// The rows a commit carries besides headers (reactor/records.hpp): a record (JSON text, opaque to
+// the stores) with the ids a store keys it by. The Redis commit scripts take them through these
+// lists (storage/redis/script_args.hpp).
+template <Either<RunInputsRow> I, typename V>
+void fields(I& i, V& v) {
+  v("run_id", i.run_id);
+  v("inputs", i.inputs);
+}
+
+template <Either<StepRow> S, typename V>
+void fields(S& s, V& v) {
+  v("run_id", s.run_id);
+  v("index", s.index);
+  v("body", s.body);
+}
+
+template <Either<TraceRow> T, typename V>
+void fields(T& t, V& v) {
+  v("root_id", t.root_id);
+  v("seq", t.seq);
+  v("body", t.body);
+}
+
 // What a job is: identity only (docs/durability.md).
 template <Either<JobSpec> J, typename V>
 void fields(J& j, V& v) {

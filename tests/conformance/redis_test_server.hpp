@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -170,5 +171,50 @@ class RawRedis {
   redisContext* ctx_ = nullptr;
   std::string error_;
 };
+
+#ifdef REACTOR_TEST_REDIS_LAUNCHER
+// A server of a test's own, started and stopped with the launcher the ctest
+// fixture uses (tests/support/redis_server.sh), so it can be restarted, or run
+// as a cluster, without disturbing other tests. Stopped (by its PID) when it
+// goes out of scope.
+class PrivateRedis {
+ public:
+  PrivateRedis() {
+    char tmpl[] = "/tmp/reactor-redis-restart-XXXXXX";
+    if (const char* d = ::mkdtemp(tmpl)) dir_ = d;
+  }
+  ~PrivateRedis() {
+    run("stop");
+    std::error_code ec;
+    if (!dir_.empty()) std::filesystem::remove_all(dir_, ec);
+  }
+  // `action` (start, restart, kill9, stop), with the launcher's `options` (--cluster).
+  bool run(const std::string& action, const std::string& options = "") {
+    if (dir_.empty()) return false;
+    const std::string cmd = std::string("bash '") + REACTOR_TEST_REDIS_LAUNCHER + "' " + action +
+                            " '" + dir_ + "' " + options;
+    return std::system(cmd.c_str()) == 0;
+  }
+  std::string url() const {
+    std::ifstream in(dir_ + "/url");
+    std::string url;
+    std::getline(in, url);
+    return url;
+  }
+  // Appends a line to the server's configuration, read when it (re)starts.
+  bool configure(const std::string& line) {
+    std::ifstream data_file(dir_ + "/data");
+    std::string data;
+    if (!std::getline(data_file, data)) return false;
+    std::ofstream conf(data + "/redis.conf", std::ios::app);
+    conf << line << "\n";
+    return static_cast<bool>(conf);
+  }
+
+ private:
+  std::string dir_;
+};
+
+#endif  // REACTOR_TEST_REDIS_LAUNCHER
 
 }  // namespace reactor::conformance

@@ -117,6 +117,28 @@ TEST(OpenBackend, RedisUrlMistakesAreInvalidArguments) {
   }
 }
 
+// A prefix may start with one hash tag, so that a whole store lives in one slot of a Redis
+// Cluster (docs/redis.md); any other brace is refused, as it would change which part of a key
+// Redis hashes.
+TEST(OpenBackend, ARedisPrefixMayStartWithOneHashTagAndHoldNoOtherBrace) {
+  RefusingPort refusing;
+  ASSERT_NE(refusing.port(), 0);
+  const std::string base = "redis://:pw@127.0.0.1:" + std::to_string(refusing.port()) + "/0";
+  for (const char* prefix : {"{shop}:", "%7Bshop%7D:", "{s}", "{shop}:orders:"}) {
+    std::unique_ptr<Backend> b;
+    Status s = open_backend(base + "?prefix=" + prefix, clock(), b);
+    // Parsed: the open goes on to connect, and finds nobody there.
+    EXPECT_EQ(s.code(), StatusCode::kUnavailable) << prefix << ": " << s.to_string();
+  }
+  for (const char* prefix :
+       {"{}:", "{a}{b}:", "{a:", "a}:", "x{a}:", "{a}:}", "{{a}}:", "%7B%7D"}) {
+    std::unique_ptr<Backend> b;
+    Status s = open_backend(base + "?prefix=" + prefix, clock(), b);
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << prefix << ": " << s.to_string();
+    EXPECT_NE(s.message().find("hash tag"), std::string::npos) << s.to_string();
+  }
+}
+
 TEST(OpenBackend, SqliteAbsolutePathCreatesAWalDatabaseAtTheLatestSchemaVersion) {
   TempDir dir;
   const std::string file = dir.path() + "/reactor.db";

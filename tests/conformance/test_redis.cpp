@@ -282,45 +282,6 @@ TEST_F(RedisBackendTest, ReconnectsAfterLosingItsConnections) {
   EXPECT_TRUE(d);
 }
 
-// A server of this test's own, started and stopped with the launcher the
-// ctest fixture uses, so it can be restarted without disturbing other tests.
-class PrivateRedis {
- public:
-  PrivateRedis() {
-    char tmpl[] = "/tmp/reactor-redis-restart-XXXXXX";
-    if (const char* d = ::mkdtemp(tmpl)) dir_ = d;
-  }
-  ~PrivateRedis() {
-    run("stop");
-    std::error_code ec;
-    if (!dir_.empty()) std::filesystem::remove_all(dir_, ec);
-  }
-  bool run(const std::string& action) {
-    if (dir_.empty()) return false;
-    const std::string cmd =
-        std::string("bash '") + REACTOR_TEST_REDIS_LAUNCHER + "' " + action + " '" + dir_ + "'";
-    return std::system(cmd.c_str()) == 0;
-  }
-  std::string url() const {
-    std::ifstream in(dir_ + "/url");
-    std::string url;
-    std::getline(in, url);
-    return url;
-  }
-  // Appends a line to the server's configuration, read when it (re)starts.
-  bool configure(const std::string& line) {
-    std::ifstream data_file(dir_ + "/data");
-    std::string data;
-    if (!std::getline(data_file, data)) return false;
-    std::ofstream conf(data + "/redis.conf", std::ios::app);
-    conf << line << "\n";
-    return static_cast<bool>(conf);
-  }
-
- private:
-  std::string dir_;
-};
-
 TEST(RedisServerRestart, TheBackendReconnectsAndFindsItsDataAgain) {
   PrivateRedis server;
   ASSERT_TRUE(server.run("start"));

@@ -3,9 +3,12 @@
 # temporary directory. It only ever stops the server it started itself, by PID, after checking
 # that this PID is still that server (other Redis servers may run on this machine).
 #
-#   redis_server.sh start DIR [--appendfsync always|everysec|no]
+#   redis_server.sh start DIR [--appendfsync always|everysec|no] [--cluster]
 #                                start one; write DIR/url (redis://:PASSWORD@127.0.0.1:PORT/0).
-#                                AOF is fsynced as Redis's default (everysec) unless told
+#                                AOF is fsynced as Redis's default (everysec) unless told.
+#                                --cluster: a one-node Redis Cluster holding every slot (its
+#                                nodes.conf in the data directory), started once cluster_state
+#                                is ok; it serves db 0 only
 #   redis_server.sh restart DIR  stop it (SIGTERM: AOF flushed) if it runs, and start it again,
 #                                same port, configuration and data, as after a server restart
 #   redis_server.sh kill9 DIR    SIGKILL it, as a crash of the Redis process: no shutdown, no
@@ -16,7 +19,7 @@
 set -euo pipefail
 
 usage() {
-  echo "usage: $0 start DIR [--appendfsync always|everysec|no] | restart|kill9|stop DIR" >&2
+  echo "usage: $0 start DIR [--appendfsync always|everysec|no] [--cluster] | restart|kill9|stop DIR" >&2
   exit 2
 }
 [[ $# -ge 2 ]] || usage
@@ -24,11 +27,21 @@ action=$1
 dir=$2
 shift 2
 appendfsync=everysec
-if [[ $action == start && $# -gt 0 ]]; then
-  [[ $# -eq 2 && $1 == --appendfsync && $2 =~ ^(always|everysec|no)$ ]] || usage
-  appendfsync=$2
-  shift 2
-fi
+cluster=no
+while [[ $action == start && $# -gt 0 ]]; do
+  case $1 in
+    --appendfsync)
+      [[ $# -ge 2 && $2 =~ ^(always|everysec|no)$ ]] || usage
+      appendfsync=$2
+      shift 2
+      ;;
+    --cluster)
+      cluster=yes
+      shift
+      ;;
+    *) usage ;;
+  esac
+done
 [[ $# -eq 0 ]] || usage
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
@@ -90,6 +103,20 @@ launch() {
   return 1
 }
 
+# A one-node cluster (cluster=yes) takes every slot; waits until it says cluster_state:ok.
+claim_slots() {
+  local port=$1 password=$2 state=
+  REDISCLI_AUTH=$password redis-cli -h 127.0.0.1 -p "$port" CLUSTER ADDSLOTSRANGE 0 16383 >/dev/null
+  for _ in $(seq 1 200); do  # up to 10 s
+    state=$(REDISCLI_AUTH=$password redis-cli -h 127.0.0.1 -p "$port" CLUSTER INFO 2>/dev/null |
+      tr -d '\r' | sed -n 's/^cluster_state://p')
+    [[ $state == ok ]] && return 0
+    sleep 0.05
+  done
+  log "the cluster on port $port did not reach cluster_state:ok (it says '$state')"
+  return 1
+}
+
 stop_server() {
   [[ -f $dir/pid && -f $dir/data ]] || return 0
   local pid data
@@ -138,6 +165,9 @@ save ""
 daemonize no
 requirepass $password
 CONF
+      if [[ $cluster == yes ]]; then
+        printf 'cluster-enabled yes\ncluster-config-file nodes.conf\n' >>"$data/redis.conf"
+      fi
       if launch "$data" "$port" "$password"; then
         break
       fi
@@ -149,6 +179,10 @@ CONF
     echo "$started_pid" >"$dir/pid"
     echo "$data" >"$dir/data"
     echo "$port" >"$dir/port"
+    if [[ $cluster == yes ]] && ! claim_slots "$port" "$password"; then
+      stop_server
+      exit 1
+    fi
     echo "redis://:$password@127.0.0.1:$port/0" >"$dir/url"
     log "redis-server $started_pid on 127.0.0.1:$port, data in $data"
     ;;

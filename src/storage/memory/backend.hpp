@@ -51,6 +51,11 @@ class MemoryBackend final : public Backend {
                    std::int64_t now, Lease& out);
   bool run_has_job(const std::string& run_id) const;
   Status load_run_locked(const std::string& root_id, StoredRun& out) const;
+  // The writes of a commit past its checks (commit.cpp): its rows; its jobs and redeliveries;
+  // the ack of its job and the release of its run lease (`run_lease`: the fenced commit's).
+  void write_rows(const CommitRequest& c);
+  void write_jobs(const CommitRequest& c, std::int64_t now);
+  void ack_and_release(const CommitRequest& c, Lease* run_lease, std::int64_t now);
   // Whether the settle settled its map.
   bool apply_settle(const MapSettle& settle, std::int64_t now);
   void purge_tree(const std::string& root_id, std::int64_t now);

@@ -1,4 +1,5 @@
 #include "storage/commit_check.hpp"
+#include "storage/commit_refusals.hpp"
 #include "storage/map_settle.hpp"
 #include "storage/memory/backend.hpp"
 #include "storage/storage_time.hpp"
@@ -16,8 +17,7 @@ Status MemoryBackend::commit(const CommitRequest& c) {
   if (c.fencing_token != 0) {
     auto it = leases_.find(run_lease_key(c.root_id));
     if (it == leases_.end() || it->second.token != c.fencing_token) {
-      return Status::LeaseLost("run " + c.root_id + ": fencing token " +
-                               std::to_string(c.fencing_token) + " is no longer the newest");
+      return storage::fenced_out(c.root_id, c.fencing_token);
     }
     run_lease = &it->second;
   }
@@ -25,16 +25,28 @@ Status MemoryBackend::commit(const CommitRequest& c) {
   if (c.create) {
     for (const auto& h : c.headers) {
       if (h.parent_id.empty() && runs_.count(h.id)) {
-        return Status::AlreadyExists("run " + h.id + " exists");
+        return storage::run_exists(h.id);
       }
     }
   }
 
   if (storage::is_progress(c)) run_deliveries_.erase(c.root_id);
+  write_rows(c);
+  write_jobs(c, now);
+  for (const auto& m : c.maps) maps_[m.map_id] = m;
+  if (c.settle && apply_settle(*c.settle, now)) map_settled_.notify_all();
+  ack_and_release(c, run_lease, now);
+  return Status::Ok();
+}
+
+void MemoryBackend::write_rows(const CommitRequest& c) {
   for (const auto& h : c.headers) runs_[h.id] = h;
   for (const auto& i : c.inputs) inputs_.emplace(i.run_id, i.inputs);
   for (const auto& s : c.steps) steps_[{s.run_id, s.index}] = s.body;
   for (const auto& t : c.trace) trace_.emplace(std::make_pair(t.root_id, t.seq), t.body);
+}
+
+void MemoryBackend::write_jobs(const CommitRequest& c, std::int64_t now) {
   for (const auto& spec : c.enqueue) {
     Job job;
     job.id = next_job_id_++;
@@ -58,8 +70,9 @@ Status MemoryBackend::commit(const CommitRequest& c) {
       jobs_.emplace(job.id, std::move(job));
     }
   }
-  for (const auto& m : c.maps) maps_[m.map_id] = m;
-  if (c.settle && apply_settle(*c.settle, now)) map_settled_.notify_all();
+}
+
+void MemoryBackend::ack_and_release(const CommitRequest& c, Lease* run_lease, std::int64_t now) {
   if (c.ack_job) {
     auto it = jobs_.find(*c.ack_job);
     if (it != jobs_.end() &&
@@ -71,7 +84,6 @@ Status MemoryBackend::commit(const CommitRequest& c) {
     run_lease->owner.clear();
     run_lease->expires_at_ms = now;
   }
-  return Status::Ok();
 }
 
 bool MemoryBackend::apply_settle(const MapSettle& settle, std::int64_t now) {

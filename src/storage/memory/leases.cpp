@@ -1,3 +1,4 @@
+#include "storage/commit_refusals.hpp"
 #include "storage/memory/backend.hpp"
 #include "storage/storage_time.hpp"
 
@@ -32,8 +33,7 @@ Status MemoryBackend::extend_lease(const std::string& key, const std::string& ow
   auto it = leases_.find(key);
   if (it == leases_.end() || owner.empty() || it->second.owner != owner ||
       it->second.token != token) {
-    return Status::LeaseLost("lease " + key + " is no longer held by " + owner + " (token " +
-                             std::to_string(token) + ")");
+    return storage::lease_not_held(key, owner, token);
   }
   it->second.expires_at_ms = storage::now_ms(*clock_) + storage::to_ms(ttl);
   return Status::Ok();

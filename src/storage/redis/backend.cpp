@@ -18,7 +18,7 @@ Status RedisBackend::open(const redis::RedisOptions& options, std::unique_ptr<Ba
   std::int64_t version = 0;
   if (s.ok()) {
     s = backend->run(
-        ScriptId::kInit,
+        ScriptId::kInit, {},
         {std::to_string(redis::kLayoutVersion), std::to_string(redis::kOldestUpgradableLayout)},
         [&](const redisReply& r) {
           version = integer(r);

@@ -68,9 +68,12 @@ class RedisBackend final : public Backend {
   explicit RedisBackend(redis::RedisOptions options);
 
   // Runs a script whose reply `read` turns into results; a reply of the wrong
-  // shape is Internal naming the script.
+  // shape is Internal naming the script. `known`: the keys this call knows
+  // (names after the prefix), which the script takes after its store-wide
+  // ones (redis::script_keys()).
   template <typename Read>
-  Status run(redis::ScriptId script, std::vector<std::string> args, Read&& read);
+  Status run(redis::ScriptId script, const std::vector<std::string>& known,
+             std::vector<std::string> args, Read&& read);
   // One command whose reply `read` turns into results (runs.cpp); a reply of the
   // wrong shape is Internal naming the command and its key.
   template <typename Read>

@@ -10,10 +10,14 @@
 namespace reactor {
 
 template <typename Read>
-Status RedisBackend::run(redis::ScriptId script, std::vector<std::string> args, Read&& read) {
-  args.insert(args.begin(), client_.options().prefix);
+Status RedisBackend::run(redis::ScriptId script, const std::vector<std::string>& known,
+                         std::vector<std::string> args, Read&& read) {
   redis::Reply reply;
-  if (Status s = client_.eval(script, std::move(args), reply); !s.ok()) return s;
+  if (Status s = client_.eval(script, redis::script_keys(script, client_.options().prefix, known),
+                              std::move(args), reply);
+      !s.ok()) {
+    return s;
+  }
   return read_reply(script, *reply, std::forward<Read>(read));
 }
 

@@ -107,24 +107,32 @@ Status RedisClient::command(const Command& cmd, Reply& out, Millis block) {
   return Status::Ok();
 }
 
-Status RedisClient::evalsha(ScriptId script, std::size_t args, Command& out) const {
+Status RedisClient::evalsha(ScriptId script, const std::vector<std::string>& keys, std::size_t args,
+                            Command& out) const {
   auto sha = sha_.find(script);
   if (sha == sha_.end()) {
     return Status::Internal(options().masked_url + ": script " + script_name(script) +
                             " was never loaded");
   }
+  if (keys.size() != script_num_keys(script)) {
+    return Status::Internal(options().masked_url + ": script " + script_name(script) + " takes " +
+                            std::to_string(script_num_keys(script)) + " keys, not " +
+                            std::to_string(keys.size()));
+  }
   out.clear();
-  out.reserve(args + 3);
-  out.insert(out.end(), {"EVALSHA", sha->second, "0"});
+  out.reserve(args + keys.size() + 3);
+  out.insert(out.end(), {"EVALSHA", sha->second, std::to_string(keys.size())});
+  out.insert(out.end(), keys.begin(), keys.end());
   return Status::Ok();
 }
 
-Status RedisClient::eval(ScriptId script, std::vector<std::string> args, Reply& out) {
+Status RedisClient::eval(ScriptId script, std::vector<std::string> keys,
+                         std::vector<std::string> args, Reply& out) {
   // The request is built in place: a braced list of commands would copy
   // every argument (a commit's JSON bodies) once more.
   std::vector<Command> request(1);
   Command& evalsha = request.front();
-  if (Status s = this->evalsha(script, args.size(), evalsha); !s.ok()) return s;
+  if (Status s = this->evalsha(script, keys, args.size(), evalsha); !s.ok()) return s;
   evalsha.insert(evalsha.end(), std::make_move_iterator(args.begin()),
                  std::make_move_iterator(args.end()));
   std::vector<Reply> replies;
@@ -147,16 +155,17 @@ Status RedisClient::script_reply(ScriptId script, Reply reply, Reply& out) const
 }
 
 Status RedisClient::command_then_eval(const Command& first, ScriptId script,
-                                      std::vector<std::string> args, Reply& out, Millis block) {
+                                      std::vector<std::string> keys, std::vector<std::string> args,
+                                      Reply& out, Millis block) {
   std::vector<Command> request = {first, Command{}};
   Command& evalsha = request.back();
-  if (Status s = this->evalsha(script, args.size(), evalsha); !s.ok()) return s;
+  if (Status s = this->evalsha(script, keys, args.size(), evalsha); !s.ok()) return s;
   // The arguments stay here: a NOSCRIPT answer sends them again through eval().
   evalsha.insert(evalsha.end(), args.begin(), args.end());
   std::vector<Reply> replies;
   if (Status s = round_trip(request, replies, block); !s.ok()) return s;
   if (replies[0]->type == REDIS_REPLY_ERROR) return to_status(*replies[0], first.front());
-  if (error_is(*replies[1], "NOSCRIPT")) return eval(script, std::move(args), out);
+  if (error_is(*replies[1], "NOSCRIPT")) return eval(script, std::move(keys), std::move(args), out);
   return script_reply(script, std::move(replies[1]), out);
 }
 

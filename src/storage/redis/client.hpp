@@ -36,15 +36,19 @@ class RedisClient {
   // `block` is how long a blocking command (BLPOP) may wait on the server.
   Status command(const Command& cmd, Reply& out,
                  std::chrono::milliseconds block = std::chrono::milliseconds(0));
-  // Runs `script` with no KEYS and `args` as ARGV (moved into the request:
-  // a commit's arguments carry its JSON bodies, which are not copied again).
-  Status eval(ScriptId script, std::vector<std::string> args, Reply& out);
+  // Runs `script` with `keys` as KEYS (script_keys()) and `args` as ARGV
+  // (moved into the request: a commit's arguments carry its JSON bodies, which
+  // are not copied again). Internal, sending nothing, when `keys` are not as
+  // many as the script takes.
+  Status eval(ScriptId script, std::vector<std::string> keys, std::vector<std::string> args,
+              Reply& out);
   // `first` (a blocking command, BLPOP), then `script`, in one pipeline: the
   // server runs the script as soon as `first` returns, without waiting for
   // another request. `out` is the script's reply; an error of `first` is
   // returned as its Status.
-  Status command_then_eval(const Command& first, ScriptId script, std::vector<std::string> args,
-                           Reply& out, std::chrono::milliseconds block);
+  Status command_then_eval(const Command& first, ScriptId script, std::vector<std::string> keys,
+                           std::vector<std::string> args, Reply& out,
+                           std::chrono::milliseconds block);
 
   const RedisOptions& options() const { return pool_.options(); }
   // Request/response exchanges with the server so far, every kind included
@@ -56,9 +60,11 @@ class RedisClient {
   // after a lost one or a transient refusal (LOADING, BUSY, ...).
   Status round_trip(const std::vector<Command>& commands, std::vector<Reply>& replies,
                     std::chrono::milliseconds block);
-  // The start of an EVALSHA of `script` (sha, no KEYS), room made for `args`
-  // arguments. Internal if the script was never loaded.
-  Status evalsha(ScriptId script, std::size_t args, Command& out) const;
+  // The start of an EVALSHA of `script` (sha, its KEYS), room made for `args`
+  // arguments. Internal if the script was never loaded or takes another
+  // number of keys.
+  Status evalsha(ScriptId script, const std::vector<std::string>& keys, std::size_t args,
+                 Command& out) const;
   // A script's reply as `out`; its error reply as a Status naming the script.
   Status script_reply(ScriptId script, Reply reply, Reply& out) const;
   // A Redis error reply as a Status naming the URL and `what`.

@@ -3,43 +3,33 @@
 #include "reactor/ids.hpp"
 #include "records/codec.hpp"
 #include "storage/commit_check.hpp"
+#include "storage/commit_refusals.hpp"
 #include "storage/redis/backend.hpp"
 #include "storage/redis/call.hpp"
 #include "storage/redis/reply.hpp"
+#include "storage/redis/script_args.hpp"
 #include "storage/redis/wire.hpp"
 
 namespace reactor {
 
 using redis::append_fetch_args;
-using redis::append_job_args;
-using redis::append_map_args;
+using redis::append_section;
 using redis::element;
 using redis::integer;
+using redis::kHeaderArgs;
+using redis::kRecordFields;
+using redis::kSlotArgs;
+using redis::root_key;
 using redis::ScriptId;
 using redis::text;
 
 namespace {
 
-// The settle section of the commit script's arguments: 0, or 1 and the slot (its map, index and
-// state, its element's lost executions, then its record).
-void append_settle_args(const CommitRequest& c, std::vector<std::string>& args) {
-  if (!c.settle) {
-    args.emplace_back("0");
-    return;
-  }
-  const MapSlotRow& slot = c.settle->slot;
-  args.emplace_back("1");
-  args.push_back(slot.map_id);
-  args.push_back(std::to_string(slot.index));
-  args.emplace_back(to_string(slot.state));
-  args.push_back(std::to_string(slot.interrupted));
-  args.push_back(records::encode_slot_record(slot));
-}
-
 // Fan-out maps are written by the general commit script only (includes/maps.lua).
 bool writes_maps(const CommitRequest& c) { return !c.maps.empty() || c.settle.has_value(); }
 
-// The commit script's arguments (after the prefix), docs in scripts/commit.lua.
+// The commit script's arguments, docs in scripts/commit-7.lua: its scalars, then a section
+// (script_args.hpp) of each kind of row.
 std::vector<std::string> commit_args(const CommitRequest& c) {
   // Enqueueing is the one write that is not idempotent. A commit that
   // enqueues carries a nonce, so resending it after a lost connection cannot
@@ -55,47 +45,16 @@ std::vector<std::string> commit_args(const CommitRequest& c) {
                                    c.ack_job ? std::to_string(*c.ack_job) : "",
                                    c.ack_owner,
                                    c.create ? "1" : "0"};
-  // + 8 row counts, the prefix that run() puts first, and room for a fetch's
-  args.reserve(args.size() + 19 + 9 * c.headers.size() + 2 * c.inputs.size() + 3 * c.steps.size() +
-               3 * c.trace.size() + 6 * c.enqueue.size() + 27 * c.maps.size() + (c.settle ? 5 : 0));
-  // Each row's fields appended one by one (an initializer list would copy
-  // every body twice).
-  args.push_back(std::to_string(c.headers.size()));
-  for (const auto& h : c.headers) {
-    args.push_back(h.id);
-    args.push_back(h.root_id);
-    args.push_back(h.parent_id);
-    args.push_back(h.reactor);
-    args.emplace_back(to_string(h.status));
-    args.emplace_back(is_terminal(h.status) ? "1" : "0");
-    args.push_back(std::to_string(h.updated_at_ms));
-    args.push_back(std::to_string(h.expires_at_ms));
-    args.push_back(records::encode_header_record(h));
-  }
-  args.push_back(std::to_string(c.inputs.size()));
-  for (const auto& i : c.inputs) {
-    args.push_back(i.run_id);
-    args.push_back(i.inputs);
-  }
-  args.push_back(std::to_string(c.steps.size()));
-  for (const auto& s : c.steps) {
-    args.push_back(s.run_id);
-    args.push_back(std::to_string(s.index));
-    args.push_back(s.body);
-  }
-  args.push_back(std::to_string(c.trace.size()));
-  for (const auto& t : c.trace) {
-    args.push_back(t.root_id);
-    args.push_back(std::to_string(t.seq));
-    args.push_back(t.body);
-  }
-  args.push_back(std::to_string(c.enqueue.size()));
-  for (const auto& j : c.enqueue) append_job_args(j, args);
-  args.push_back(std::to_string(c.redeliver.size()));
-  for (const auto& j : c.redeliver) append_job_args(j, args);
-  args.push_back(std::to_string(c.maps.size()));
-  for (const auto& m : c.maps) append_map_args(m, args);
-  append_settle_args(c, args);
+  append_section(c.headers, kHeaderArgs, args);
+  append_section(c.inputs, kRecordFields, args);
+  append_section(c.steps, kRecordFields, args);
+  append_section(c.trace, kRecordFields, args);
+  append_section(c.enqueue, kRecordFields, args);
+  append_section(c.redeliver, kRecordFields, args);
+  append_section(c.maps, kRecordFields, args);
+  std::vector<MapSlotRow> settle;
+  if (c.settle) settle.push_back(c.settle->slot);
+  append_section(settle, kSlotArgs, args);
   return args;
 }
 
@@ -122,23 +81,13 @@ bool is_create_commit(const CommitRequest& c) {
   return true;
 }
 
-// The create_runs script's arguments (after the prefix), docs in scripts/create_runs.lua.
+// The create_runs script's arguments, docs in scripts/create_runs-4.lua.
 std::vector<std::string> create_args(const CommitRequest& c) {
-  std::vector<std::string> args;
-  args.reserve(3 + 7 * c.headers.size());
-  args.push_back(new_run_id());  // the nonce: a resent start must not enqueue twice
-  args.emplace_back(to_string(c.headers.front().status));
-  args.emplace_back(to_string(JobKind::kStart));
-  for (std::size_t i = 0; i < c.headers.size(); ++i) {
-    const RunHeaderRow& h = c.headers[i];
-    args.push_back(h.id);
-    args.push_back(h.reactor);
-    args.push_back(std::to_string(h.updated_at_ms));
-    args.push_back(records::encode_header_record(h));
-    args.push_back(c.inputs[i].inputs);
-    args.push_back(c.enqueue[i].queue);
-    args.push_back(std::to_string(c.enqueue[i].run_at_ms));
-  }
+  std::vector<std::string> args = {
+      new_run_id()};  // the nonce: a resent start must not enqueue twice
+  append_section(c.headers, kHeaderArgs, args);
+  append_section(c.inputs, kRecordFields, args);
+  append_section(c.enqueue, kRecordFields, args);
   return args;
 }
 
@@ -161,50 +110,25 @@ bool writes_only_its_root(const CommitRequest& c) {
                      [&](const TraceRow& t) { return t.root_id == c.root_id; });
 }
 
-// The rows after the header in the step_commit and finish_commit scripts' arguments:
-// n, n step rows (index, body), then the trace rows (seq, body).
+// The sections step_commit and finish_commit end with: the root's header, its steps, its trace.
 void append_own_rows(const CommitRequest& c, std::vector<std::string>& args) {
-  args.push_back(std::to_string(c.steps.size()));
-  for (const auto& s : c.steps) {
-    args.push_back(std::to_string(s.index));
-    args.push_back(s.body);
-  }
-  for (const auto& t : c.trace) {
-    args.push_back(std::to_string(t.seq));
-    args.push_back(t.body);
-  }
+  append_section(c.headers, kHeaderArgs, args);
+  append_section(c.steps, kRecordFields, args);
+  append_section(c.trace, kRecordFields, args);
 }
 
-// The arguments step_commit and finish_commit begin with (after the prefix):
-// root id, fencing token, status, reactor, updated_at, header blob. `more` is
-// room for what the caller appends.
-std::vector<std::string> own_root_args(const CommitRequest& c, std::size_t more) {
-  const RunHeaderRow& h = c.headers.front();
-  std::vector<std::string> args;
-  args.reserve(8 + more + 2 * c.steps.size() + 2 * c.trace.size());
-  args.push_back(c.root_id);
-  args.push_back(std::to_string(c.fencing_token));
-  args.emplace_back(to_string(h.status));
-  args.push_back(h.reactor);
-  args.push_back(std::to_string(h.updated_at_ms));
-  args.push_back(records::encode_header_record(h));
-  return args;
-}
-
-// The step_commit script's arguments (after the prefix), docs in scripts/step_commit.lua.
+// The step_commit script's arguments, docs in scripts/step_commit-5.lua.
 std::vector<std::string> step_commit_args(const CommitRequest& c) {
-  std::vector<std::string> args = own_root_args(c, 0);
+  std::vector<std::string> args = {std::to_string(c.fencing_token)};
   append_own_rows(c, args);
   return args;
 }
 
-// The finish_commit script's arguments (after the prefix), docs in scripts/finish_commit.lua.
+// The finish_commit script's arguments, docs in scripts/finish_commit-5.lua.
 std::vector<std::string> finish_commit_args(const CommitRequest& c) {
-  std::vector<std::string> args = own_root_args(c, 12);  // and a fetch's, when it fetches
-  args.push_back(std::to_string(c.headers.front().expires_at_ms));
-  args.push_back(c.release_lease ? c.lease_owner : "");
-  args.push_back(c.ack_job ? std::to_string(*c.ack_job) : "");
-  args.push_back(c.ack_owner);
+  std::vector<std::string> args = {std::to_string(c.fencing_token),
+                                   c.release_lease ? c.lease_owner : "",
+                                   c.ack_job ? std::to_string(*c.ack_job) : "", c.ack_owner};
   append_own_rows(c, args);
   return args;
 }
@@ -221,7 +145,7 @@ ScriptId commit_script(const CommitRequest& c) {
   return is_create_commit(c) ? ScriptId::kCreateRuns : ScriptId::kCommit;
 }
 
-// The arguments (after the prefix) of `script`, commit_script(c).
+// The arguments of `script`, commit_script(c).
 std::vector<std::string> commit_script_args(ScriptId script, const CommitRequest& c) {
   switch (script) {
     case ScriptId::kFinishCommit:
@@ -235,9 +159,23 @@ std::vector<std::string> commit_script_args(ScriptId script, const CommitRequest
   }
 }
 
+// The keys of `c`'s root that `script` takes after its store-wide ones (redis::script_keys()).
+std::vector<std::string> commit_script_keys(ScriptId script, const CommitRequest& c) {
+  switch (script) {
+    case ScriptId::kFinishCommit:
+    case ScriptId::kFinishCommitThenFetch:
+    case ScriptId::kStepCommit:
+      return {root_key(c.root_id, "meta"), root_key(c.root_id, "rows")};
+    case ScriptId::kCreateRuns:
+      return {};
+    default:  // commit, commit_then_fetch
+      return {root_key(c.root_id, "meta")};
+  }
+}
+
+// The commit scripts' refusal codes (scripts/commit-7.lua): 0 is the fence.
 Status fenced_out(const CommitRequest& c) {
-  return Status::LeaseLost("run " + c.root_id + ": fencing token " +
-                           std::to_string(c.fencing_token) + " is no longer the newest");
+  return storage::fenced_out(c.root_id, c.fencing_token);
 }
 
 }  // namespace
@@ -246,11 +184,11 @@ Status RedisBackend::commit(const CommitRequest& c) {
   if (Status s = storage::check_commit(c); !s.ok()) return s;
   const auto applied = [&](const redisReply& r) {
     // A create commit that names a run that exists is answered with its id.
-    if (r.type == REDIS_REPLY_STRING) return Status::AlreadyExists("run " + text(r) + " exists");
+    if (r.type == REDIS_REPLY_STRING) return storage::run_exists(text(r));
     return integer(r) == 1 ? Status::Ok() : fenced_out(c);
   };
   const ScriptId script = commit_script(c);
-  return run(script, commit_script_args(script, c), applied);
+  return run(script, commit_script_keys(script, c), commit_script_args(script, c), applied);
 }
 
 Status RedisBackend::commit_then_fetch(const CommitRequest& c, const FetchRequest& f,
@@ -266,7 +204,7 @@ Status RedisBackend::commit_then_fetch(const CommitRequest& c, const FetchReques
   args.insert(args.begin(), std::to_string(args.size()));
   append_fetch_args(f, args);
   const auto asked_at = std::chrono::steady_clock::now();
-  return run(script, std::move(args), [&](const redisReply& r) {
+  return run(script, commit_script_keys(script, c), std::move(args), [&](const redisReply& r) {
     if (integer(element(r, 0)) != 1) return fenced_out(c);
     // The commit is applied whatever the fetch found: a fetch reply this
     // build cannot read only leaves `next` empty, it must not turn the

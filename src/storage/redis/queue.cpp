@@ -27,7 +27,7 @@ Status RedisBackend::fetch(const FetchRequest& f, std::optional<Delivery>& out) 
   std::vector<std::string> args;
   append_fetch_args(f, args);
   const auto asked_at = std::chrono::steady_clock::now();
-  return run(ScriptId::kFetch, std::move(args),
+  return run(ScriptId::kFetch, {}, std::move(args),
              [&](const redisReply& r) { return read_fetch_reply(r, f, asked_at, out); });
 }
 
@@ -120,14 +120,15 @@ Status RedisBackend::wait_then_fetch(const FetchRequest& f, Duration max_wait,
   if (f.queues.empty() || f.owner.empty()) return Backend::wait_then_fetch(f, max_wait, out);
   const auto wait = wait_limit(f.queues, max_wait);
   if (wait.count() <= 0) return fetch(f, out);
-  std::vector<std::string> args = {client_.options().prefix};
+  std::vector<std::string> args;
   append_fetch_args(f, args);
   Reply reply;
   // Stamped before the wait: a next_due the fetch reports is then read as a
   // little earlier than it is, never later.
   const auto asked_at = std::chrono::steady_clock::now();
-  Status s = client_.command_then_eval(blpop(f.queues, wait), ScriptId::kFetch, std::move(args),
-                                       reply, wait);
+  Status s = client_.command_then_eval(
+      blpop(f.queues, wait), ScriptId::kFetch,
+      redis::script_keys(ScriptId::kFetch, client_.options().prefix), std::move(args), reply, wait);
   if (!s.ok()) return s;
   return read_reply(ScriptId::kFetch, *reply,
                     [&](const redisReply& r) { return read_fetch_reply(r, f, asked_at, out); });
@@ -135,7 +136,7 @@ Status RedisBackend::wait_then_fetch(const FetchRequest& f, Duration max_wait,
 
 Status RedisBackend::release_job(std::int64_t job_id, const std::string& owner, Duration delay) {
   if (owner.empty()) return Status::Ok();
-  return run(ScriptId::kReleaseJob,
+  return run(ScriptId::kReleaseJob, {"job:" + std::to_string(job_id)},
              {std::to_string(job_id), owner, std::to_string(storage::to_ms(delay))},
              [](const redisReply&) { return Status::Ok(); });
 }

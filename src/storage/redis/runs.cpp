@@ -22,20 +22,22 @@ using redis::read_map;
 using redis::read_slots;
 using redis::read_stored_run;
 using redis::Reply;
+using redis::root_key;
 using redis::ScriptId;
 using redis::text;
 
 Status RedisBackend::load_run(const std::string& root_id, StoredRun& out) {
   out = StoredRun{};
   StoredRun run_rows;
-  Status s = run(ScriptId::kLoadRun, {root_id},
-                 [&](const redisReply& r) { return read_stored_run(root_id, r, run_rows); });
+  Status s =
+      run(ScriptId::kLoadRun, {root_key(root_id, "rows"), root_key(root_id, "meta")}, {root_id},
+          [&](const redisReply& r) { return read_stored_run(root_id, r, run_rows); });
   if (s.ok()) out = std::move(run_rows);
   return s;
 }
 
 Status RedisBackend::load_header(const std::string& run_id, RunHeaderRow& out) {
-  return run(ScriptId::kLoadHeader, {run_id}, [&](const redisReply& r) {
+  return run(ScriptId::kLoadHeader, {}, {run_id}, [&](const redisReply& r) {
     if (r.type == REDIS_REPLY_NIL) return Status::NotFound("run " + run_id + " not found");
     return decode_header("run header " + run_id, text(r), out);
   });
@@ -51,8 +53,8 @@ Status RedisBackend::list_runs(const RunFilter& filter, std::vector<RunHeaderRow
     for (RunStatus status : all_run_statuses()) args.push_back(to_string(status));
   }
   std::vector<RunHeaderRow> rows;
-  Status s =
-      run(ScriptId::kListRuns, args, [&](const redisReply& r) { return decode_headers(r, rows); });
+  Status s = run(ScriptId::kListRuns, {}, args,
+                 [&](const redisReply& r) { return decode_headers(r, rows); });
   if (s.ok()) out = std::move(rows);
   return s;
 }
@@ -66,7 +68,7 @@ Status RedisBackend::count_runs(const RunFilter& filter, std::size_t& out) {
   if (!filter.status) {
     for (RunStatus status : all_run_statuses()) args.push_back(to_string(status));
   }
-  return run(ScriptId::kCountRuns, args, [&](const redisReply& r) {
+  return run(ScriptId::kCountRuns, {}, args, [&](const redisReply& r) {
     out = static_cast<std::size_t>(integer(r));
     return Status::Ok();
   });
@@ -76,7 +78,7 @@ Status RedisBackend::find_orphans(std::size_t limit, std::vector<RunHeaderRow>& 
   out.clear();
   std::vector<RunHeaderRow> rows;
   Status s =
-      run(ScriptId::kFindOrphans,
+      run(ScriptId::kFindOrphans, {},
           {count_arg(limit), to_string(RunStatus::kRunning), to_string(RunStatus::kRollingBack),
            to_string(RunStatus::kEnqueued), to_string(RunStatus::kWaiting)},
           [&](const redisReply& r) { return decode_headers(r, rows); });
@@ -86,7 +88,7 @@ Status RedisBackend::find_orphans(std::size_t limit, std::vector<RunHeaderRow>& 
 
 Status RedisBackend::purge_expired(std::size_t limit, std::size_t& purged) {
   purged = 0;
-  return run(ScriptId::kPurgeExpired, {count_arg(limit)}, [&](const redisReply& r) {
+  return run(ScriptId::kPurgeExpired, {}, {count_arg(limit)}, [&](const redisReply& r) {
     purged = static_cast<std::size_t>(integer(r));
     return Status::Ok();
   });

@@ -1,20 +1,27 @@
 // The Lua scripts of the Redis backend. Each one is a whole Backend operation
 // that touches more than one key, so Redis runs it atomically: no other
 // client's command runs in between. Each one is a file beside this header,
-// scripts/<name>.lua (<name> is script_name()), whose header documents its
-// arguments and reply; the helpers they share are in scripts/includes/, pulled
-// into a script by its `--- @include` lines. The build embeds every script with its includes
-// resolved (cmake/embed_lua.cmake); the key layout they share is documented in
-// docs/redis.md.
+// scripts/<name>-<numKeys>.lua (<name> is script_name(), <numKeys> how many
+// KEYS it takes, as BullMQ names its scripts), whose header documents its
+// keys, arguments and reply; the helpers they share are in scripts/includes/,
+// pulled into a script by its `--- @include` lines. The build embeds every
+// script with its includes resolved (cmake/embed_lua.cmake); the key layout
+// they share is documented in docs/redis.md.
 //
-// Calling convention: no KEYS; ARGV[1] is the store's key prefix and every key
-// name is built from it inside the script (the job and lease keys a script
-// touches are only known once it has read the store). Every script reads the
-// server's clock (TIME) itself, so expiry is judged by one clock however far
-// the workers' clocks drift.
+// Calling convention (script_keys()): KEYS[1] is the store's key prefix, from
+// which a script derives the keys it only knows at run time (a popped job's,
+// its run's, an index by status); KEYS[2...] are the store-wide keys it
+// touches by name (`runs`, `reactors`, ...), then the keys its caller knows
+// for this call (a root's meta and rows, a lease's hash). A prefix carrying a
+// hash tag (`{shop}:`) gives every key, declared or derived, the same slot,
+// so the scripts run on a Redis Cluster. Every script reads the server's
+// clock (TIME) itself, so expiry is judged by one clock however far the
+// workers' clocks drift.
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace reactor::redis {
@@ -43,11 +50,19 @@ enum class ScriptId {
 
 const std::vector<ScriptId>& all_scripts();
 const char* script_name(ScriptId id);
-// The complete source, as embedded at build time: the line `-- reactor: <name>`,
+// The complete source, as embedded at build time: the script's shebang (`#!lua`,
+// which holds it to its declared keys), the line `-- reactor: <name>`,
 // then scripts/<name>.lua with its includes resolved (each included file's text
 // in place of its `--- @include` line, once, after the files it includes).
 // Throws std::logic_error if the build embedded no script of that name.
 const std::string& script_source(ScriptId id);
+// How many KEYS `id` takes: the <numKeys> of its file's name.
+std::size_t script_num_keys(ScriptId id);
+// The KEYS of a call of `id`: `prefix`, the store-wide keys `id` touches by
+// name, then `known` (the keys this call knows, as names after the prefix,
+// e.g. "{<root>}:meta"), each with `prefix` in front.
+std::vector<std::string> script_keys(ScriptId id, const std::string& prefix,
+                                     const std::vector<std::string>& known = {});
 
 // The version of the key layout written by this build (docs/redis.md). 7: a map
 // slot may be `cancelled` (an element never run). 6: a header's body counts its

@@ -92,6 +92,17 @@ Why parse_host_port(std::string_view rest, RedisOptions& out) {
 }
 
 // One `?name=value` option.
+// A prefix holds no '{' or '}', or starts with one hash tag: '{', a non-empty tag, '}', and no
+// other brace. With a tag, it is the first '{...}' of every key (the per-run tags come after the
+// prefix), so Redis hashes every key of the store to one slot: a store on a Redis Cluster.
+// Without one, the first is the per-run tag, and the keys of one root share a slot.
+bool valid_prefix(std::string_view prefix) {
+  if (!prefix.starts_with('{')) return prefix.find_first_of("{}") == std::string_view::npos;
+  const auto close = prefix.find_first_of("{}", 1);
+  return close != std::string_view::npos && close > 1 && prefix[close] == '}' &&
+         prefix.find_first_of("{}", close + 1) == std::string_view::npos;
+}
+
 Why apply_option(std::string_view name, std::string_view value, RedisOptions& out) {
   long long number = 0;
   auto milliseconds = [&](std::chrono::milliseconds& field) {
@@ -101,8 +112,9 @@ Why apply_option(std::string_view name, std::string_view value, RedisOptions& ou
   };
   if (name == "prefix") {
     if (!percent_decode(value, out.prefix)) return "bad percent-encoding in prefix";
-    if (out.prefix.find_first_of("{}") != std::string::npos) {
-      return "prefix must not contain '{' or '}' (they delimit the per-run hash tags)";
+    if (!valid_prefix(out.prefix)) {
+      return "prefix may start with one hash tag '{<tag>}' (non-empty), and hold no other '{' or "
+             "'}'";
     }
   } else if (name == "connect_timeout_ms") {
     if (!milliseconds(out.connect_timeout)) return "connect_timeout_ms must be > 0";

@@ -71,7 +71,14 @@ std::string wake_key(const std::string& prefix, const std::string& queue) {
   return prefix + "wake:" + queue;
 }
 std::string run_jobs_key(const std::string& prefix, const std::string& run_id) {
-  return prefix + "{" + run_id + "}:jobs";
+  return prefix + root_key(run_id, "jobs");
+}
+std::string root_key(const std::string& root, std::string_view what) {
+  return "{" + root + "}:" + std::string(what);
+}
+std::string lease_key(const std::string& key) {
+  if (key.starts_with("run:")) return root_key(key.substr(4), "meta");
+  return "lease:" + key;
 }
 
 namespace {
@@ -103,14 +110,22 @@ std::string queue_set(const std::vector<std::string>& queues) {
   return key;
 }
 
-Status read_stored_run(const std::string& root_id, const redisReply& r, StoredRun& out) {
+namespace {
+
+// A run's rows as its rows hash holds them, by kind (h:, i:, s:, t:), in no order.
+struct RowsByKind {
   std::vector<RunHeaderRow> headers;
   std::vector<RunInputsRow> inputs;
   std::vector<StepRow> steps;
   std::vector<TraceRow> trace;
+};
+
+// The rows of a rows hash (its field/value list). Corruption for a field name this build does
+// not write, or for the first header that does not parse (the others are read all the same).
+Status collect_rows(const std::string& root_id, const redisReply& list, RowsByKind& rows) {
   Status decoded;
   try {
-    for_each_field(element(r, 0), [&](std::string field, std::string value) {
+    for_each_field(list, [&](std::string field, std::string value) {
       if (field.size() < 2) throw BadField("field '" + field + "'");
       const std::string_view name = std::string_view(field).substr(2);
       const std::string_view kind = std::string_view(field).substr(0, 2);
@@ -118,19 +133,19 @@ Status read_stored_run(const std::string& root_id, const redisReply& r, StoredRu
         RunHeaderRow h;
         Status d = decode_header("run header " + std::string(name), value, h);
         if (d.ok()) {
-          headers.push_back(std::move(h));
+          rows.headers.push_back(std::move(h));
         } else if (decoded.ok()) {
           decoded = d;
         }
       } else if (kind == "i:") {
-        inputs.push_back({std::string(name), std::move(value)});
+        rows.inputs.push_back({std::string(name), std::move(value)});
       } else if (kind == "s:") {
         StepRow row;
         parse_step_field(name, row.run_id, row.index);
         row.body = std::move(value);
-        steps.push_back(std::move(row));
+        rows.steps.push_back(std::move(row));
       } else if (kind == "t:") {
-        trace.push_back({root_id, parse_seq(name), std::move(value)});
+        rows.trace.push_back({root_id, parse_seq(name), std::move(value)});
       } else {
         throw BadField("field '" + field + "'");
       }
@@ -138,7 +153,14 @@ Status read_stored_run(const std::string& root_id, const redisReply& r, StoredRu
   } catch (const BadField& e) {
     return Status::Corruption("run " + root_id + ": its rows hold a malformed " + e.what());
   }
-  if (!decoded.ok()) return decoded;
+  return decoded;
+}
+
+// `rows` in load_run's order into `out`: the root first, then its descendants by id; inputs and
+// steps in that order (those of runs without a header dropped), trace by seq. NotFound when the
+// rows hold no header of a root of that id.
+Status order_rows(const std::string& root_id, RowsByKind rows, StoredRun& out) {
+  std::vector<RunHeaderRow>& headers = rows.headers;
   auto root = std::find_if(headers.begin(), headers.end(),
                            [&](const RunHeaderRow& h) { return h.id == root_id; });
   // A run with records of its own is its own root: a root a caller started, or the element run
@@ -146,30 +168,40 @@ Status read_stored_run(const std::string& root_id, const redisReply& r, StoredRu
   if (root == headers.end() || root->root_id != root->id) {
     return Status::NotFound("run " + root_id + " not found");
   }
-  // The root first, then its descendants by id; inputs and steps in that order.
   std::iter_swap(headers.begin(), root);
   std::sort(headers.begin() + 1, headers.end(),
             [](const RunHeaderRow& a, const RunHeaderRow& b) { return a.id < b.id; });
   std::map<std::string, std::size_t, std::less<>> position;
   for (std::size_t i = 0; i < headers.size(); ++i) position[headers[i].id] = i;
   const auto known = [&](const std::string& run_id) { return position.count(run_id) > 0; };
-  std::erase_if(inputs, [&](const RunInputsRow& row) { return !known(row.run_id); });
-  std::erase_if(steps, [&](const StepRow& row) { return !known(row.run_id); });
-  std::sort(inputs.begin(), inputs.end(), [&](const RunInputsRow& a, const RunInputsRow& b) {
-    return position[a.run_id] < position[b.run_id];
-  });
-  std::sort(steps.begin(), steps.end(), [&](const StepRow& a, const StepRow& b) {
+  std::erase_if(rows.inputs, [&](const RunInputsRow& row) { return !known(row.run_id); });
+  std::erase_if(rows.steps, [&](const StepRow& row) { return !known(row.run_id); });
+  std::sort(rows.inputs.begin(), rows.inputs.end(),
+            [&](const RunInputsRow& a, const RunInputsRow& b) {
+              return position[a.run_id] < position[b.run_id];
+            });
+  std::sort(rows.steps.begin(), rows.steps.end(), [&](const StepRow& a, const StepRow& b) {
     return std::make_pair(position[a.run_id], a.index) <
            std::make_pair(position[b.run_id], b.index);
   });
-  std::sort(trace.begin(), trace.end(),
+  std::sort(rows.trace.begin(), rows.trace.end(),
             [](const TraceRow& a, const TraceRow& b) { return a.seq < b.seq; });
-
   out.headers = std::move(headers);
-  out.inputs = std::move(inputs);
-  out.steps = std::move(steps);
-  out.trace = std::move(trace);
-  out.fencing_token = static_cast<std::uint64_t>(integer(element(r, 1)));
+  out.inputs = std::move(rows.inputs);
+  out.steps = std::move(rows.steps);
+  out.trace = std::move(rows.trace);
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status read_stored_run(const std::string& root_id, const redisReply& r, StoredRun& out) {
+  RowsByKind rows;
+  if (Status s = collect_rows(root_id, element(r, 0), rows); !s.ok()) return s;
+  StoredRun run;
+  if (Status s = order_rows(root_id, std::move(rows), run); !s.ok()) return s;
+  run.fencing_token = static_cast<std::uint64_t>(integer(element(r, 1)));
+  out = std::move(run);
   return Status::Ok();
 }
 
@@ -185,36 +217,8 @@ void append_fetch_args(const FetchRequest& f, std::vector<std::string>& args) {
 
 namespace {
 
-// A record's fields as script arguments: text, numbers in decimal, booleans as 1 and 0, enums
-// by name; with `names`, each value after its field's name.
-class ArgsWriter {
- public:
-  explicit ArgsWriter(std::vector<std::string>& args, bool names = false)
-      : args_(args), names_(names) {}
-  template <typename T>
-  void operator()(std::string_view key, const T& value) {
-    if (names_) args_.emplace_back(key);
-    if constexpr (std::is_same_v<T, std::string>) {
-      args_.push_back(value);
-    } else if constexpr (std::is_same_v<T, bool>) {
-      args_.emplace_back(value ? "1" : "0");
-    } else if constexpr (std::is_enum_v<T>) {
-      args_.emplace_back(to_string(value));
-    } else {
-      args_.push_back(std::to_string(value));
-    }
-  }
-  template <typename T>
-  void optional(std::string_view key, const T& value) {
-    (*this)(key, value);
-  }
-
- private:
-  std::vector<std::string>& args_;
-  const bool names_;
-};
-
-// A record's fields read back from a hash of them, spelled as ArgsWriter spells them. Throws
+// A record's fields read back from a hash of them, spelled as ArgsWriter (script_args.hpp)
+// spells them. Throws
 // BadField for a field missing or unreadable.
 class HashReader {
  public:
@@ -256,19 +260,6 @@ class HashReader {
 };
 
 }  // namespace
-
-void append_job_args(const JobSpec& job, std::vector<std::string>& args) {
-  ArgsWriter writer(args);
-  records::fields(job, writer);
-}
-
-void append_map_args(const MapRow& map, std::vector<std::string>& args) {
-  const std::size_t count_at = args.size();
-  args.emplace_back();
-  ArgsWriter writer(args, /*names=*/true);
-  records::fields(map, writer);
-  args[count_at] = std::to_string((args.size() - count_at - 1) / 2);
-}
 
 Status read_map(const std::string& map_id, const redisReply& r, MapRow& out) {
   std::map<std::string, std::string, std::less<>> hash;

@@ -6,6 +6,7 @@
 #include <hiredis/hiredis.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "reactor/backend.hpp"
@@ -34,6 +35,12 @@ std::string map_slots_key(const std::string& prefix, const std::string& map_id);
 // The list a settle pushes a token onto, for the callers blocked in wait_for_settle.
 std::string map_settled_key(const std::string& prefix, const std::string& map_id);
 
+// Key names after the prefix, as includes/keys.lua and includes/leases.lua build them, for the
+// KEYS of a script call that knows them: `what` of a root ("meta", "rows", "jobs"), and the hash
+// of a lease (a run's lease, run:<root>, is kept in its root's meta hash).
+std::string root_key(const std::string& root, std::string_view what);
+std::string lease_key(const std::string& key);
+
 std::string queue_set(const std::vector<std::string>& queues);
 
 // A run's rows from the reply of load_run (or the tail of fetch's): {rows,
@@ -41,15 +48,8 @@ std::string queue_set(const std::vector<std::string>& queues);
 // inputs, s:<run id>#<index> step, t:<seq> trace) and the lease token.
 Status read_stored_run(const std::string& root_id, const redisReply& r, StoredRun& out);
 
-// The fetch script's arguments (after the prefix).
+// The fetch script's arguments.
 void append_fetch_args(const FetchRequest& f, std::vector<std::string>& args);
-
-// A job's fields (records/fields.hpp), in their order, as the commit scripts take them.
-void append_job_args(const JobSpec& job, std::vector<std::string>& args);
-
-// A map row as the commit script takes it: its number of fields, then each field's name and
-// value (records/fields.hpp), as the map's hash holds them.
-void append_map_args(const MapRow& map, std::vector<std::string>& args);
 
 // A map row from its hash (HGETALL's reply): NotFound when there is none, Corruption when a
 // field is missing or unreadable.

@@ -1,4 +1,5 @@
 #include "storage/commit_check.hpp"
+#include "storage/commit_refusals.hpp"
 #include "storage/sqlite/backend.hpp"
 #include "storage/sqlite/row_fields.hpp"
 #include "storage/sqlite/rows.hpp"
@@ -102,6 +103,90 @@ const std::string& insert_job_sql() {
   return sql;
 }
 
+// The commit contract's refusals past the shape check, in their order (docs/durability.md): the
+// fence, in the same transaction as the writes — a writer whose token is no longer the newest
+// writes nothing, so a paused zombie can never overwrite its successor's state —, then a
+// start's collision — a start never overwrites a run.
+Status refusal(Connection& db, const CommitRequest& c) {
+  if (c.fencing_token != 0) {
+    Statement st = db.prepare("SELECT token FROM leases WHERE key = ?");
+    st.bind(run_lease_key(c.root_id));
+    if (!st.step() || static_cast<std::uint64_t>(st.int64(0)) != c.fencing_token) {
+      return storage::fenced_out(c.root_id, c.fencing_token);
+    }
+  }
+  if (c.create) {
+    for (const auto& h : c.headers) {
+      if (!h.parent_id.empty()) continue;
+      Statement st = db.prepare("SELECT 1 FROM runs WHERE id = ?");
+      st.bind(h.id);
+      if (st.step()) return storage::run_exists(h.id);
+    }
+  }
+  return Status::Ok();
+}
+
+// Headers upserted, inputs inserted once, steps upserted, trace rows appended once per seq.
+void write_rows(Connection& db, const CommitRequest& c) {
+  for (const auto& h : c.headers) write_header(db, h, c.create);
+  for (const auto& i : c.inputs) {
+    db.prepare("INSERT OR IGNORE INTO run_inputs(run_id, inputs) VALUES (?, ?)")
+        .bind(i.run_id, i.inputs)
+        .run();
+  }
+  for (const auto& s : c.steps) {
+    db.prepare(
+          "INSERT INTO steps(run_id, idx, body) VALUES (?, ?, ?) "
+          "ON CONFLICT(run_id, idx) DO UPDATE SET body = excluded.body")
+        .bind(s.run_id, s.index, s.body)
+        .run();
+  }
+  for (const auto& t : c.trace) {
+    db.prepare("INSERT OR IGNORE INTO trace(root_id, seq, body) VALUES (?, ?, ?)")
+        .bind(t.root_id, t.seq, t.body)
+        .run();
+  }
+}
+
+void insert_job(Connection& db, const JobSpec& j) {
+  Statement st = db.prepare(insert_job_sql());
+  sqlite::FieldBinder bind(st, 1);
+  kJobSpecFields(j, bind);
+  st.run();
+}
+
+// The jobs enqueued; each redelivery's run made deliverable, or given its job.
+void write_jobs(Connection& db, const CommitRequest& c, std::int64_t now) {
+  for (const auto& j : c.enqueue) insert_job(db, j);
+  for (const auto& j : c.redeliver) {
+    db.prepare(
+          "UPDATE jobs SET lease_owner = NULL, lease_expires = 0, run_at = min(run_at, ?) "
+          "WHERE run_id = ? AND lease_owner IS NOT NULL")
+        .bind(now, j.run_id)
+        .run();
+    Statement any = db.prepare("SELECT 1 FROM jobs WHERE run_id = ? LIMIT 1");
+    any.bind(j.run_id);
+    if (!any.step()) insert_job(db, j);
+  }
+}
+
+// The ack of the job, if its delivery is the acker's or none; the release of the run lease, if
+// the commit's fenced holder releases it.
+void ack_and_release(Connection& db, const CommitRequest& c, std::int64_t now) {
+  if (c.ack_job) {
+    db.prepare("DELETE FROM jobs WHERE id = ? AND (lease_owner IS NULL OR lease_owner = ?)")
+        .bind(*c.ack_job, c.ack_owner)
+        .run();
+  }
+  if (c.release_lease && c.fencing_token != 0) {
+    db.prepare(
+          "UPDATE leases SET owner = NULL, expires_at = ? "
+          "WHERE key = ? AND owner = ? AND token = ?")
+        .bind(now, run_lease_key(c.root_id), c.lease_owner, c.fencing_token)
+        .run();
+  }
+}
+
 }  // namespace
 
 Status SqliteBackend::commit(const CommitRequest& c) {
@@ -141,81 +226,16 @@ Status SqliteBackend::commit_then_fetch(const CommitRequest& c, const FetchReque
 Status SqliteBackend::apply(Connection& db, const CommitRequest& c, bool& settled) {
   settled = false;  // this attempt's: a transaction retried whole starts again
   const std::int64_t now = now_ms();
-  // Fence first, in the same transaction as the writes: a writer whose token is no longer
-  // the newest writes nothing, so a paused zombie can never overwrite its successor's state.
-  if (c.fencing_token != 0) {
-    Statement st = db.prepare("SELECT token FROM leases WHERE key = ?");
-    st.bind(run_lease_key(c.root_id));
-    if (!st.step() || static_cast<std::uint64_t>(st.int64(0)) != c.fencing_token) {
-      return Status::LeaseLost("run " + c.root_id + ": fencing token " +
-                               std::to_string(c.fencing_token) + " is no longer the newest");
-    }
-  }
-  // A start never overwrites a run.
-  if (c.create) {
-    for (const auto& h : c.headers) {
-      if (!h.parent_id.empty()) continue;
-      Statement st = db.prepare("SELECT 1 FROM runs WHERE id = ?");
-      st.bind(h.id);
-      if (st.step()) return Status::AlreadyExists("run " + h.id + " exists");
-    }
-  }
+  if (Status s = refusal(db, c); !s.ok()) return s;
   if (storage::is_progress(c)) {
     db.prepare("UPDATE runs SET deliveries = 0 WHERE id = ? AND deliveries <> 0")
         .bind(c.root_id)
         .run();
   }
-  for (const auto& h : c.headers) write_header(db, h, c.create);
-  for (const auto& i : c.inputs) {
-    db.prepare("INSERT OR IGNORE INTO run_inputs(run_id, inputs) VALUES (?, ?)")
-        .bind(i.run_id, i.inputs)
-        .run();
-  }
-  for (const auto& s : c.steps) {
-    db.prepare(
-          "INSERT INTO steps(run_id, idx, body) VALUES (?, ?, ?) "
-          "ON CONFLICT(run_id, idx) DO UPDATE SET body = excluded.body")
-        .bind(s.run_id, s.index, s.body)
-        .run();
-  }
-  for (const auto& t : c.trace) {
-    db.prepare("INSERT OR IGNORE INTO trace(root_id, seq, body) VALUES (?, ?, ?)")
-        .bind(t.root_id, t.seq, t.body)
-        .run();
-  }
-  for (const auto& j : c.enqueue) {
-    Statement st = db.prepare(insert_job_sql());
-    sqlite::FieldBinder bind(st, 1);
-    kJobSpecFields(j, bind);
-    st.run();
-  }
-  for (const auto& j : c.redeliver) {
-    db.prepare(
-          "UPDATE jobs SET lease_owner = NULL, lease_expires = 0, run_at = min(run_at, ?) "
-          "WHERE run_id = ? AND lease_owner IS NOT NULL")
-        .bind(now, j.run_id)
-        .run();
-    Statement any = db.prepare("SELECT 1 FROM jobs WHERE run_id = ? LIMIT 1");
-    any.bind(j.run_id);
-    if (any.step()) continue;
-    Statement st = db.prepare(insert_job_sql());
-    sqlite::FieldBinder bind(st, 1);
-    kJobSpecFields(j, bind);
-    st.run();
-  }
+  write_rows(db, c);
+  write_jobs(db, c, now);
   if (Status s = write_maps(db, c, now, settled); !s.ok()) return s;
-  if (c.ack_job) {
-    db.prepare("DELETE FROM jobs WHERE id = ? AND (lease_owner IS NULL OR lease_owner = ?)")
-        .bind(*c.ack_job, c.ack_owner)
-        .run();
-  }
-  if (c.release_lease && c.fencing_token != 0) {
-    db.prepare(
-          "UPDATE leases SET owner = NULL, expires_at = ? "
-          "WHERE key = ? AND owner = ? AND token = ?")
-        .bind(now, run_lease_key(c.root_id), c.lease_owner, c.fencing_token)
-        .run();
-  }
+  ack_and_release(db, c, now);
   return Status::Ok();
 }
 

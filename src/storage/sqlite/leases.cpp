@@ -1,5 +1,6 @@
 #include <sqlite3.h>
 
+#include "storage/commit_refusals.hpp"
 #include "storage/sqlite/backend.hpp"
 #include "storage/sqlite/rows.hpp"
 #include "storage/sqlite/transact.hpp"
@@ -64,8 +65,7 @@ Status SqliteBackend::extend_lease(const std::string& key, const std::string& ow
         .bind(now_ms() + storage::to_ms(ttl), key, owner, token)
         .run();
     if (db.changes() == 0) {
-      return Status::LeaseLost("lease " + key + " is no longer held by " + owner + " (token " +
-                               std::to_string(token) + ")");
+      return storage::lease_not_held(key, owner, token);
     }
     return Status::Ok();
   });

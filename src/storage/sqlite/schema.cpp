@@ -4,8 +4,9 @@ namespace reactor::sqlite {
 
 namespace {
 
-// Version 1: runs, inputs, steps, trace, jobs, leases and the fencing-token counter.
-void create_v1(Connection& db) {
+// Version 1: runs, inputs, steps, trace, jobs, leases and the fencing-token counter, a
+// function a concept.
+void create_v1_runs(Connection& db) {
   db.exec(R"sql(
     CREATE TABLE runs (
       id             TEXT PRIMARY KEY,
@@ -40,7 +41,11 @@ void create_v1(Connection& db) {
       body    TEXT NOT NULL,
       PRIMARY KEY (root_id, seq)
     ) WITHOUT ROWID;
+  )sql");
+}
 
+void create_v1_jobs(Connection& db) {
+  db.exec(R"sql(
     CREATE TABLE jobs (
       id            INTEGER PRIMARY KEY AUTOINCREMENT,
       queue         TEXT NOT NULL,
@@ -55,7 +60,11 @@ void create_v1(Connection& db) {
     );
     CREATE INDEX jobs_due ON jobs(queue, run_at, id);
     CREATE INDEX jobs_run_id ON jobs(run_id);
+  )sql");
+}
 
+void create_v1_leases(Connection& db) {
+  db.exec(R"sql(
     CREATE TABLE leases (
       key        TEXT PRIMARY KEY,
       owner      TEXT,
@@ -69,6 +78,12 @@ void create_v1(Connection& db) {
     );
     INSERT INTO counters(name, value) VALUES ('fencing_token', 0);
   )sql");
+}
+
+void create_v1(Connection& db) {
+  create_v1_runs(db);
+  create_v1_jobs(db);
+  create_v1_leases(db);
 }
 
 // Version 2 changes no table: run headers name their steps and a step still

@@ -1,32 +1,45 @@
 -- includes/keys: the key and field names every script but step_commit builds, as
 -- docs/redis.md ("Key layout") lays them out, and integers as decimal text.
--- Reads ARGV[1], the store's key prefix: the first argument of every script.
+-- Reads KEYS: KEYS[1] is the store's key prefix, from which the keys known only at run time (a
+-- popped job's, an index by status) are derived; KEYS[2...] are the keys the script touches by
+-- name, known to its caller (the store-wide `runs`, `reactors`, ...; a known root's meta and
+-- rows), each read here by its name after the prefix. A prefix with a hash tag (`{shop}:`) gives
+-- every key, declared or derived, that tag: Redis hashes only the first `{...}` of a name.
 -- Includes nothing.
-local P = ARGV[1]
+local P = KEYS[1]
+local K = {}
+for k = 2, #KEYS do K[string.sub(KEYS[k], #P + 1)] = KEYS[k] end
+-- The key `name` (after the prefix): the declared one when the caller named it, else derived.
+local function key(name) return K[name] or P .. name end
 
 -- Integers as decimal text: Lua numbers are doubles, and tostring() would use
 -- exponent notation past 14 digits.
 local function int(x) return string.format('%d', x) end
 
 -- Every key of one root run carries the hash tag {root}.
-local function run_key(root, what) return P .. '{' .. root .. '}:' .. what end
-local RUNS = P .. 'runs'          -- hash: child run id -> root id
-local REACTORS = P .. 'reactors'  -- set: the reactor of every root ever filed
-local EREACTORS = P .. 'ereactors'  -- set: the reactor of every element run ever filed
-local EXPIRING = P .. 'expiring'  -- zset: terminal root ids with a retention, by expires_at
-local LEASES = P .. 'leases'      -- zset: lease keys other than run:*, by expires_at
+local function run_key(root, what) return key('{' .. root .. '}:' .. what) end
+-- The store-wide keys: nil in a script that does not declare them in KEYS, so that using one
+-- undeclared fails there (redis.call refuses a nil key).
+local RUNS = K['runs']              -- hash: child run id -> root id
+local REACTORS = K['reactors']      -- set: the reactor of every root ever filed
+local EREACTORS = K['ereactors']    -- set: the reactor of every element run ever filed
+local EXPIRING = K['expiring']      -- zset: terminal root ids with a retention, by expires_at
+local LEASES = K['leases']          -- zset: lease keys other than run:*, by expires_at
+local JOB_IDS = K['job_ids']        -- counter: the last job id
+local FENCING_TOKEN = K['fencing_token']  -- counter: the last token granted
+local LAYOUT_VERSION = K['layout_version']
 -- Roots by status and reactor, by updated_at: one index per pair, so a commit
 -- re-scores a root in one index (docs/redis.md, "Key layout").
-local function index_key(status, reactor) return P .. 'index:' .. status .. ':' .. reactor end
+local function index_key(status, reactor) return key('index:' .. status .. ':' .. reactor) end
 -- The element runs of fan-out maps, filed apart so that a listing of the roots callers started
 -- never reads them.
-local function eindex_key(status, reactor) return P .. 'eindex:' .. status .. ':' .. reactor end
+local function eindex_key(status, reactor) return key('eindex:' .. status .. ':' .. reactor) end
 -- `id` as decimal text (what int() gives): string.format costs more than a
 -- redis.call, so each id is turned into text once per script.
-local function job_key(id) return P .. 'job:' .. id end
-local function ready_key(q) return P .. 'ready:' .. q end
-local function inflight_key(q) return P .. 'inflight:' .. q end
-local function wake_key(q) return P .. 'wake:' .. q end
+local function job_key(id) return key('job:' .. id) end
+local function ready_key(q) return key('ready:' .. q) end
+local function inflight_key(q) return key('inflight:' .. q) end
+local function wake_key(q) return key('wake:' .. q) end
 
 -- Queue members are zero-padded job ids: jobs due at the same time then
 -- order by id, which is enqueue order.

@@ -5,7 +5,7 @@ local function is_run_lease(k) return string.sub(k, 1, 4) == 'run:' end
 -- A run's lease lives in its root's meta hash, beside where the root is filed.
 local function lease_key(k)
   if is_run_lease(k) then return run_key(string.sub(k, 5), 'meta') end
-  return P .. 'lease:' .. k
+  return key('lease:' .. k)
 end
 
 local function lease_live(owner, expires_at, now)
@@ -21,7 +21,7 @@ local function acquire(k, owner, ttl, now)
   if lease_live(cur[1], cur[3], now) then
     return false, cur[1], tonumber(cur[2]), tonumber(cur[3])
   end
-  local token = redis.call('INCR', P .. 'fencing_token')
+  local token = redis.call('INCR', FENCING_TOKEN)
   local expires_at = now + ttl
   redis.call('HSET', lk, 'owner', owner, 'token', int(token), 'expires_at', int(expires_at))
   if not is_run_lease(k) then redis.call('ZADD', LEASES, int(expires_at), k) end

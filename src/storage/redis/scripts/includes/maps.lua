@@ -14,12 +14,16 @@ local SLOT_FAILED, SLOT_UNDONE, SLOT_CANCELLED = 'failed', 'undone', 'cancelled'
 -- their tree root), and a caller blocked in wait_for_settle reads the row before it waits.
 local SETTLED_TTL_MS = 3600000
 
--- Writes a map's row whole: `pairs` are its field names and values (MapRow's field list,
--- map_id first), and notes the map under the root whose tree holds it.
-local function upsert_map(pairs)
-  local map_id = pairs[2]
-  redis.call('HSET', map_key(map_id), unpack(pairs))
-  redis.call('SADD', tree_key(map_id, 'maps'), map_id)
+-- Writes a map's row whole: `m` is its field name -> value (MapRow's field list), and notes the
+-- map under the root whose tree holds it.
+local function upsert_map(m)
+  local fields = {}
+  for name, value in pairs(m) do
+    fields[#fields + 1] = name
+    fields[#fields + 1] = value
+  end
+  redis.call('HSET', map_key(m.map_id), unpack(fields))
+  redis.call('SADD', tree_key(m.map_id, 'maps'), m.map_id)
 end
 
 -- MapRow's counters are unsigned 32-bit: they wrap as map_settle.cpp's do.
@@ -54,7 +58,7 @@ local function release_element(m, index, now, wakeups)
       redis.call('HSET', meta, unpack(element_meta('enqueued', reactor)))
     end
   end
-  enqueue_job(wakeups, int(redis.call('INCR', P .. 'job_ids')), m.queue, 'start', id,
+  enqueue_job(wakeups, int(redis.call('INCR', JOB_IDS)), m.queue, 'start', id,
               m.element_reactor, int(now), 0)
 end
 
@@ -62,7 +66,7 @@ end
 -- that the sweeper finds it if that job is lost (find_orphans reads wake_at from the header
 -- record, where the codec writes it after expires_at, leaving it out while it is 0).
 local function resume_owner(m, now, wakeups)
-  enqueue_job(wakeups, int(redis.call('INCR', P .. 'job_ids')), m.queue, 'resume', m.owner_id,
+  enqueue_job(wakeups, int(redis.call('INCR', JOB_IDS)), m.queue, 'resume', m.owner_id,
               m.owner_reactor, int(now), 0)
   local rows = run_key(m.owner_id, 'rows')
   local blob = redis.call('HGET', rows, header_field(m.owner_id))

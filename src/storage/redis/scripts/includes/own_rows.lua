@@ -1,18 +1,25 @@
 -- includes/own_rows: write_own_rows(), the rows of a commit that writes only its own root, as
--- step_commit and finish_commit send them. It spells its field names itself and includes
--- nothing, so that step_commit, which goes without the other helpers, can include it.
+-- step_commit and finish_commit take them (sections, includes/sections). It spells its field
+-- names itself and includes nothing but sections, so that step_commit, which goes without the
+-- other helpers, can include it.
+--- @include "sections"
 
--- Writes root's header blob and its step rows in one HSET of rows_key, then
--- its trace rows, from args[from] on: the number n of step rows, n rows
--- (index, body), then trace rows (seq, body) to the end. A trace row is
--- written once: the first write of a seq wins.
-local function write_own_rows(rows_key, root, header, args, from)
-  local fields = {'h:' .. root, header}
-  local trace_from = from + 1 + 2 * tonumber(args[from])
-  for k = from + 1, trace_from - 1, 2 do
-    fields[#fields + 1] = 's:' .. root .. '#' .. args[k]
-    fields[#fields + 1] = args[k + 1]
+-- Reads the sections of `args` from `at` on: the root's header row (kHeaderArgs), its step rows
+-- (StepRow's fields), its trace rows (TraceRow's). Writes the header record and the step rows
+-- in one HSET of rows_key, then the trace rows, each written once: the first write of a seq
+-- wins. Returns the header row and the number of step rows.
+local function write_own_rows(rows_key, args, at)
+  local headers, steps, trace
+  headers, at = section(args, at)
+  steps, at = section(args, at)
+  trace = section(args, at)
+  local h = headers[1]
+  local fields = {'h:' .. h.id, h.record}
+  for _, s in ipairs(steps) do
+    fields[#fields + 1] = 's:' .. h.id .. '#' .. s.index
+    fields[#fields + 1] = s.body
   end
   redis.call('HSET', rows_key, unpack(fields))
-  for k = trace_from, #args, 2 do redis.call('HSETNX', rows_key, 't:' .. args[k], args[k + 1]) end
+  for _, t in ipairs(trace) do redis.call('HSETNX', rows_key, 't:' .. t.seq, t.body) end
+  return h, #steps
 end

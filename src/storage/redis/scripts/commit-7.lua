@@ -1,49 +1,58 @@
+#!lua
 -- commit: the general commit, for every shape step_commit, finish_commit and create_runs do
 -- not take: fence check + headers + inputs + steps + trace + jobs + map rows + settle + ack +
 -- lease release.
 --
--- KEYS: none.
--- ARGV[1]     the store's key prefix
--- ARGV[2]     nonce ('' for none): a commit that enqueues, or settles a map slot (which may
+-- KEYS (7; each after the first is read by its name after the prefix, in any order):
+-- KEYS[1]  the store's key prefix: every key derived at run time is built from it
+-- KEYS[2]  P runs
+-- KEYS[3]  P reactors
+-- KEYS[4]  P ereactors
+-- KEYS[5]  P expiring
+-- KEYS[6]  P job_ids
+-- KEYS[7]  P {root}:meta  the meta hash of the commit's root (ARGV[2])
+-- ARGV[1]     nonce ('' for none): a commit that enqueues, or settles a map slot (which may
 --             enqueue), carries one, and one applied under it before is not applied again
--- ARGV[3]     root id
--- ARGV[4]     fencing token ('0': unfenced)
--- ARGV[5]     release lease (0/1)
--- ARGV[6]     lease owner
--- ARGV[7]     ack job id ('' for none)
--- ARGV[8]     ack owner
--- ARGV[9]     create (0/1): every root header is of a new run; if one exists, nothing is written
--- ARGV[10...] eight sections, each a row count followed by that many rows, of a fixed size
---             but for maps:
---               headers (id, root id, parent id, reactor, status, terminal 0/1, updated_at,
---                        expires_at, blob)
---               inputs  (run id, inputs)
---               steps   (run id, index, body)
---               trace   (root id, seq, body)
---               jobs    (queue, kind, run id, reactor, run_at, snoozes)
---               redeliver (the same fields): every job of the run in delivery is deliverable
---                        at once; a run with no job gets this one (the sweeper's recovery)
---               maps    (the number of fields k, then k field name/value pairs: MapRow's
---                        field list, map_id first): each row upserted whole
---               settle  (0 or 1 of map id, index, slot state, the element's lost executions,
---                        slot record): includes/maps
+-- ARGV[2]     root id
+-- ARGV[3]     fencing token ('0': unfenced)
+-- ARGV[4]     release lease (0/1)
+-- ARGV[5]     lease owner
+-- ARGV[6]     ack job id ('' for none)
+-- ARGV[7]     ack owner
+-- ARGV[8]     create (0/1): every root header is of a new run; if one exists, nothing is written
+-- ARGV[9...]  eight sections (includes/sections), each row read by the names of its record's
+--             field list (src/records/fields.hpp; src/storage/redis/script_args.hpp):
+--               headers   kHeaderArgs: header_row_fields but the body, terminal, record
+--               inputs    RunInputsRow's fields
+--               steps     StepRow's
+--               trace     TraceRow's
+--               jobs      JobSpec's
+--               redeliver JobSpec's: every job of the run in delivery is deliverable at once;
+--                         a run with no job gets this one (the sweeper's recovery)
+--               maps      MapRow's: each row upserted whole
+--               settle    0 or 1 row of kSlotArgs: MapSlotRow's fields but the body, record
+--                         (includes/maps)
 -- The body reads them as A (ARGV, as a local). commit_then_fetch runs this script whole inside
 -- a function whose ARGV is its commit's slice of the arguments.
 -- Returns 1 when applied (or applied before under this nonce), 0 when fenced out, and the id of
--- a run that exists already when a create commit names one (nothing is written).
+-- a run that exists already when a create commit names one (nothing is written): the codes
+-- src/storage/redis/commit.cpp turns into storage::fenced_out and storage::run_exists
+-- (commit_refusals.hpp). Its checks, in order: the nonce, the fence, the start's collision (the
+-- commit contract, docs/durability.md).
 --- @include "includes/keys"
 --- @include "includes/clock"
 --- @include "includes/jobs"
 --- @include "includes/filing"
 --- @include "includes/maps"
+--- @include "includes/sections"
 
 local A = ARGV
 -- Every check comes before the first write: Redis does not roll a script back.
-local nonce, root, token = A[2], A[3], A[4]
-local release, lease_owner, ack_job, ack_owner, create = A[5], A[6], A[7], A[8], A[9]
+local nonce, root, token = A[1], A[2], A[3]
+local release, lease_owner, ack_job, ack_owner, create = A[4], A[5], A[6], A[7], A[8]
 
 -- A commit resent after its connection was lost may have been applied already.
-if nonce ~= '' and redis.call('EXISTS', P .. 'commit:' .. nonce) == 1 then return 1 end
+if nonce ~= '' and redis.call('EXISTS', key('commit:' .. nonce)) == 1 then return 1 end
 -- The commit's own root: its fence, where it is filed and who holds it, in one read.
 local meta
 if token ~= '0' then
@@ -53,26 +62,22 @@ if token ~= '0' then
   -- paused zombie can never overwrite its successor's state.
   if meta[1] ~= token then return 0 end
 end
--- A start never overwrites a run: the header section comes first, 9 fields a row.
+-- The sections, in their order.
+local at = 9
+local function next_section()
+  local rows
+  rows, at = section(A, at)
+  return rows
+end
+local headers = next_section()
+-- A start never overwrites a run.
 if create == '1' then
-  for k = 0, tonumber(A[10]) - 1 do
-    local id, parent = A[11 + 9 * k], A[13 + 9 * k]
-    if parent == '' and redis.call('HEXISTS', run_key(id, 'rows'), header_field(id)) == 1 then
-      return id
+  for _, h in ipairs(headers) do
+    local rows = run_key(h.id, 'rows')
+    if h.parent_id == '' and redis.call('HEXISTS', rows, header_field(h.id)) == 1 then
+      return h.id
     end
   end
-end
-
-local i = 10
-local function rows()
-  local n = tonumber(A[i])
-  i = i + 1
-  return n
-end
-local function take(n)
-  local first = i
-  i = i + n
-  return unpack(A, first, first + n - 1)
 end
 -- The root of a run named in this commit: the commit's own root, and every
 -- run whose header row it carries, need no lookup.
@@ -108,8 +113,9 @@ end
 -- Most commits are a step of a running run: its header and index score
 -- change, where it is filed does not. Only what changed is written, so such
 -- a commit costs a handful of commands (docs/redis.md, "Round trips").
-for _ = 1, rows() do
-  local id, run_root, parent, reactor, status, terminal, updated_at, expires_at, blob = take(9)
+for _, h in ipairs(headers) do
+  local id, run_root, parent, reactor, status = h.id, h.root_id, h.parent_id, h.reactor, h.status
+  local terminal, updated_at, expires_at, blob = h.terminal, h.updated_at, h.expires_at, h.record
   roots_of[id] = run_root
   upsert(run_root, header_field(id), blob)
   if run_root == id then
@@ -143,8 +149,8 @@ for _ = 1, rows() do
     redis.call('HSET', RUNS, id, run_root)
   end
 end
-for _ = 1, rows() do
-  local run_id, inputs = take(2)
+for _, row in ipairs(next_section()) do
+  local run_id, inputs = row.run_id, row.inputs
   -- Inputs are written once: the first write wins. A root filed just now has none yet.
   if fresh[run_id] then
     upsert(run_id, 'i:' .. run_id, inputs)
@@ -152,14 +158,12 @@ for _ = 1, rows() do
     redis.call('HSETNX', run_key(root_of_row(run_id), 'rows'), 'i:' .. run_id, inputs)
   end
 end
-local step_rows = rows()
-for _ = 1, step_rows do
-  local run_id, index, body = take(3)
-  upsert(root_of_row(run_id), 's:' .. run_id .. '#' .. index, body)
+local steps = next_section()
+for _, s in ipairs(steps) do
+  upsert(root_of_row(s.run_id), 's:' .. s.run_id .. '#' .. s.index, s.body)
 end
-for _ = 1, rows() do
-  local trace_root, seq, body = take(3)
-  redis.call('HSETNX', run_key(trace_root, 'rows'), 't:' .. seq, body)
+for _, t in ipairs(next_section()) do
+  redis.call('HSETNX', run_key(t.root_id, 'rows'), 't:' .. t.seq, t.body)
 end
 -- In slices: unpack() is bounded by the Lua stack.
 for _, key in ipairs(batch_keys) do
@@ -169,17 +173,19 @@ for _, key in ipairs(batch_keys) do
   end
 end
 -- Jobs: ids from one counter, taken in one INCRBY; the wake-ups once per queue.
-local jobs = rows()
-local last_id = jobs > 0 and redis.call('INCRBY', P .. 'job_ids', jobs) or 0
+local jobs = next_section()
+local last_id = #jobs > 0 and redis.call('INCRBY', JOB_IDS, #jobs) or 0
 local wakeups = {}
-for k = 1, jobs do
-  enqueue_job(wakeups, int(last_id - jobs + k), take(6))
+for k, j in ipairs(jobs) do
+  enqueue_job(wakeups, int(last_id - #jobs + k), j.queue, j.kind, j.run_id, j.reactor, j.run_at,
+              j.snoozes)
 end
-for _ = 1, rows() do
-  local queue, kind, run_id, reactor, run_at, snoozes = take(6)
+for _, j in ipairs(next_section()) do
+  local queue, kind, run_id, reactor, run_at, snoozes = j.queue, j.kind, j.run_id, j.reactor,
+                                                         j.run_at, j.snoozes
   local ids = redis.call('SMEMBERS', run_key(run_id, 'jobs'))
   if #ids == 0 then
-    enqueue_job(wakeups, int(redis.call('INCR', P .. 'job_ids')), queue, kind, run_id, reactor,
+    enqueue_job(wakeups, int(redis.call('INCR', JOB_IDS)), queue, kind, run_id, reactor,
                 run_at, snoozes)
   end
   for _, id in ipairs(ids) do
@@ -195,13 +201,9 @@ for _ = 1, rows() do
   end
 end
 -- Map rows, then the settle, whose releases and resume are woken with the jobs above.
-for _ = 1, rows() do
-  local k = tonumber(take(1))
-  upsert_map({take(2 * k)})
-end
-if rows() == 1 then
-  local map_id, index, state, interrupted, record = take(5)
-  settle(map_id, index, state, record, wakeups, tonumber(interrupted))
+for _, m in ipairs(next_section()) do upsert_map(m) end
+for _, s in ipairs(next_section()) do
+  settle(s.map_id, s.index, s.state, s.record, wakeups, tonumber(s.interrupted))
 end
 send_wakeups(wakeups)
 if ack_job ~= '' then ack(ack_job, ack_owner) end
@@ -213,8 +215,8 @@ end
 if #root_meta > 0 then redis.call('HSET', run_key(root, 'meta'), unpack(root_meta)) end
 -- Progress of the root (storage/commit_check.hpp, is_progress): its count of deliveries since
 -- its last progress starts again.
-if meta and meta[5] and (step_rows > 0 or ack_job ~= '' or release == '1') then
+if meta and meta[5] and (#steps > 0 or ack_job ~= '' or release == '1') then
   redis.call('HDEL', run_key(root, 'meta'), 'deliveries')
 end
-if nonce ~= '' then redis.call('SET', P .. 'commit:' .. nonce, '1', 'PX', 600000) end
+if nonce ~= '' then redis.call('SET', key('commit:' .. nonce), '1', 'PX', 600000) end
 return 1

@@ -1,15 +1,17 @@
+#!lua
 -- fetch: fetch-and-lease the oldest due job, and the run's lease when free (then the run
 -- itself); or, with nothing due, say when something falls due.
 --
--- KEYS: none.
--- ARGV[1]     the store's key prefix
--- ARGV[2]     owner (the worker: the delivery's owner, and the run lease's)
--- ARGV[3]     visibility ms: how long the delivery is the owner's
--- ARGV[4]     run lease ttl ms
--- ARGV[5]     the status name enqueued
--- ARGV[6]     the status name running
--- ARGV[7]     the worker's id (no quote or backslash in it), recorded in the run's header
--- ARGV[8...]  queue names
+-- KEYS (2; each after the first is read by its name after the prefix, in any order):
+-- KEYS[1]  the store's key prefix: every key derived at run time is built from it
+-- KEYS[2]  P fencing_token
+-- ARGV[1]     owner (the worker: the delivery's owner, and the run lease's)
+-- ARGV[2]     visibility ms: how long the delivery is the owner's
+-- ARGV[3]     run lease ttl ms
+-- ARGV[4]     the status name enqueued
+-- ARGV[5]     the status name running
+-- ARGV[6]     the worker's id (no quote or backslash in it), recorded in the run's header
+-- ARGV[7...]  queue names
 -- The body reads them as A (ARGV, as a local). commit_then_fetch and finish_commit_then_fetch
 -- run this script whole inside a function whose ARGV is their fetch's slice of the arguments.
 -- Returns one of
@@ -29,11 +31,11 @@
 --- @include "includes/leases"
 
 local A = ARGV
-local owner, visibility, ttl = A[2], tonumber(A[3]), tonumber(A[4])
-local enqueued, running, worker = A[5], A[6], A[7]
+local owner, visibility, ttl = A[1], tonumber(A[2]), tonumber(A[3])
+local enqueued, running, worker = A[4], A[5], A[6]
 local now = now_ms()
 local best_queue, best_member, best_run_at, next_due
-for q_index = 8, #A do
+for q_index = 7, #A do
   local q = A[q_index]
   local busy = redis.call('ZRANGE', inflight_key(q), 0, 0, 'WITHSCORES')
   if busy[1] and tonumber(busy[2]) <= now then
@@ -101,7 +103,7 @@ if lease_live(cur[1], cur[3], now) then
   reply[11], reply[12], reply[13], reply[14] = '0', cur[1], cur[2], cur[3]
   return reply
 end
-local token = int(redis.call('INCR', P .. 'fencing_token'))
+local token = int(redis.call('INCR', FENCING_TOKEN))
 local lease_expires = int(now + ttl)
 reply[11], reply[12], reply[13], reply[14] = '1', owner, token, lease_expires
 -- The run comes with its lease, as load_run reads it: one round trip, not two.

@@ -1,20 +1,23 @@
+#!lua flags=no-writes
 -- find_orphans: the runs with records of their own that nobody serves, read from the indexes:
 -- the roots callers started and the element runs of fan-out maps alike.
 --
--- KEYS: none.
--- ARGV[1]  the store's key prefix
--- ARGV[2]  limit
--- ARGV[3]  the status name running
--- ARGV[4]  the status name rolling_back
--- ARGV[5]  the status name enqueued
--- ARGV[6]  the status name waiting
+-- KEYS (3; each after the first is read by its name after the prefix, in any order):
+-- KEYS[1]  the store's key prefix: every key derived at run time is built from it
+-- KEYS[2]  P reactors
+-- KEYS[3]  P ereactors
+-- ARGV[1]  limit
+-- ARGV[2]  the status name running
+-- ARGV[3]  the status name rolling_back
+-- ARGV[4]  the status name enqueued
+-- ARGV[5]  the status name waiting
 -- Returns header blobs: running or rolling back with no live lease, enqueued with no job,
 -- and waiting with a wake time and no job; oldest updated_at first (ties: id), at most limit.
 --- @include "includes/keys"
 --- @include "includes/clock"
 --- @include "includes/leases"
 
-local limit = tonumber(ARGV[2])
+local limit = tonumber(ARGV[1])
 local now = now_ms()
 local found = {}
 -- Each index contributes at most `limit` runs, oldest first: enough for the
@@ -56,10 +59,10 @@ local function wakes_without_job(id)
   local wake_at = blob and string.match(blob, ',"wake_at":(%d+),"body":')
   return wake_at ~= nil and tonumber(wake_at) > 0
 end
+scan(ARGV[2], unserved)
 scan(ARGV[3], unserved)
-scan(ARGV[4], unserved)
-scan(ARGV[5], jobless)
-scan(ARGV[6], wakes_without_job)
+scan(ARGV[4], jobless)
+scan(ARGV[5], wakes_without_job)
 table.sort(found, function(a, b)
   if a[2] ~= b[2] then return a[2] < b[2] end
   return a[1] < b[1]

@@ -1,18 +1,22 @@
+#!lua
 -- purge_expired: deletes up to limit terminal roots whose expires_at passed, with every row of
 -- theirs (their keys, their jobs, their dead run lease) and everything under their id: their
 -- fan-out maps and the element runs of those, at any depth, with all of theirs; and dead leases
 -- on keys other than run:*.
 --
--- KEYS: none.
--- ARGV[1]  the store's key prefix
--- ARGV[2]  limit
+-- KEYS (4; each after the first is read by its name after the prefix, in any order):
+-- KEYS[1]  the store's key prefix: every key derived at run time is built from it
+-- KEYS[2]  P runs
+-- KEYS[3]  P expiring
+-- KEYS[4]  P leases
+-- ARGV[1]  limit
 -- Returns how many roots were purged.
 --- @include "includes/keys"
 --- @include "includes/clock"
 --- @include "includes/leases"
 --- @include "includes/jobs"
 
-local limit = tonumber(ARGV[2])
+local limit = tonumber(ARGV[1])
 local now = now_ms()
 
 -- Deletes the keys of `id`, a run with records of its own (a root, an element run): its rows

@@ -1,13 +1,21 @@
+#!lua
 -- commit_then_fetch: commit, then fetch, in one call: a worker's last commit of a run and its
 -- next fetch. It runs both scripts (commit.lua, fetch.lua), each as a function over its own
 -- slice of the arguments, which it sees as its ARGV, as when it is called alone; the fetch
 -- only if the commit was applied.
 --
--- KEYS: none.
--- ARGV[1]             the store's key prefix
--- ARGV[2]             the number n of commit arguments
--- ARGV[3 .. 2 + n]    the commit's arguments without the prefix (commit.lua's ARGV[2] on)
--- ARGV[3 + n ...]     the fetch's arguments without the prefix (fetch.lua's ARGV[2] on)
+-- KEYS (8; each after the first is read by its name after the prefix, in any order):
+-- KEYS[1]  the store's key prefix: every key derived at run time is built from it
+-- KEYS[2]  P runs
+-- KEYS[3]  P reactors
+-- KEYS[4]  P ereactors
+-- KEYS[5]  P expiring
+-- KEYS[6]  P job_ids
+-- KEYS[7]  P fencing_token
+-- KEYS[8]  P {root}:meta  commit's KEYS and fetch's, by name
+-- ARGV[1]             the number n of commit arguments
+-- ARGV[2 .. 2 + n]    the commit's arguments without the prefix (commit.lua's ARGV[1] on)
+-- ARGV[2 + n ...]     the fetch's arguments without the prefix (fetch.lua's ARGV[1] on)
 -- Returns {0} when the commit was fenced out (nothing fetched), else {1, fetch's reply}.
 --
 -- What the two scripts include is included here first, at the top level, where both see it:
@@ -18,13 +26,14 @@
 --- @include "includes/jobs"
 --- @include "includes/filing"
 --- @include "includes/maps"
+--- @include "includes/sections"
 
-local n = tonumber(ARGV[2])
+local n = tonumber(ARGV[1])
 local function commit_part(ARGV)
---- @include "commit"
+--- @include "commit-7"
 end
-if commit_part({ARGV[1], unpack(ARGV, 3, 2 + n)}) ~= 1 then return {0} end
+if commit_part({unpack(ARGV, 2, 1 + n)}) ~= 1 then return {0} end
 local function fetch_part(ARGV)
---- @include "fetch"
+--- @include "fetch-2"
 end
-return {1, fetch_part({ARGV[1], unpack(ARGV, 3 + n)})}
+return {1, fetch_part({unpack(ARGV, 2 + n)})}

@@ -1,19 +1,22 @@
+#!lua flags=no-writes
 -- list_runs: the roots callers started, and on request the element runs of fan-out maps, by
 -- status and reactor, read from the indexes.
 --
--- KEYS: none.
--- ARGV[1]     the store's key prefix
--- ARGV[2]     status ('' for any)
--- ARGV[3]     reactor ('' for any)
--- ARGV[4]     limit
--- ARGV[5]     elements (0/1): list element runs too (their own indexes, eindex:*)
--- ARGV[6...]  the names of every status (read when no status is given)
+-- KEYS (3; each after the first is read by its name after the prefix, in any order):
+-- KEYS[1]  the store's key prefix: every key derived at run time is built from it
+-- KEYS[2]  P reactors
+-- KEYS[3]  P ereactors
+-- ARGV[1]     status ('' for any)
+-- ARGV[2]     reactor ('' for any)
+-- ARGV[3]     limit
+-- ARGV[4]     elements (0/1): list element runs too (their own indexes, eindex:*)
+-- ARGV[5...]  the names of every status (read when no status is given)
 -- Returns header blobs, newest updated_at first (ties: id descending).
 --- @include "includes/keys"
 
-local status, reactor, limit = ARGV[2], ARGV[3], tonumber(ARGV[4])
+local status, reactor, limit = ARGV[1], ARGV[2], tonumber(ARGV[3])
 if limit < 1 then return {} end
-local statuses = status ~= '' and {status} or {unpack(ARGV, 6)}
+local statuses = status ~= '' and {status} or {unpack(ARGV, 5)}
 -- The newest `limit` runs overall are among the newest `limit` of each index.
 local found = {}
 local function read(index, reactors)
@@ -25,7 +28,7 @@ local function read(index, reactors)
   end
 end
 read(index_key, reactor ~= '' and {reactor} or redis.call('SMEMBERS', REACTORS))
-if ARGV[5] == '1' then
+if ARGV[4] == '1' then
   read(eindex_key, reactor ~= '' and {reactor} or redis.call('SMEMBERS', EREACTORS))
 end
 table.sort(found, function(a, b)

@@ -1,0 +1,128 @@
+// How the Redis scripts take records in their arguments: written through each record's field
+// list (src/records/fields.hpp), so that what C++ sends and what a script reads come from one
+// list, and cannot drift. A *section* of the arguments is
+//
+//   n, k, the k field names in the list's order, then n rows of k values
+//
+// and a script reads a row as a table of field name -> value (scripts/includes/sections.lua),
+// naming the fields it uses as the list spells them: a field added to a record is one line in
+// its list, and a script that reads it names it.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "reactor/records.hpp"
+#include "records/codec.hpp"
+#include "records/fields.hpp"
+
+namespace reactor::redis {
+
+// A record's fields as script arguments: text as it is (a raw JSON member too), numbers in
+// decimal, booleans as 1 and 0, enums by name.
+class ArgsWriter {
+ public:
+  explicit ArgsWriter(std::vector<std::string>& args) : args_(args) {}
+  template <typename T>
+  void operator()(std::string_view, const T& value) {
+    if constexpr (std::is_same_v<T, std::string>) {
+      args_.push_back(value);
+    } else if constexpr (std::is_same_v<T, bool>) {
+      args_.emplace_back(value ? "1" : "0");
+    } else if constexpr (std::is_enum_v<T>) {
+      args_.emplace_back(to_string(value));
+    } else {
+      args_.push_back(std::to_string(value));
+    }
+  }
+  template <typename T>
+  void optional(std::string_view key, const T& value) {
+    (*this)(key, value);
+  }
+  void raw_json(std::string_view key, const std::string& json) { (*this)(key, json); }
+
+ private:
+  std::vector<std::string>& args_;
+};
+
+// The names of the fields a list visits, in its order, appended to `args`.
+class ArgNames {
+ public:
+  explicit ArgNames(std::vector<std::string>& args) : args_(args) {}
+  template <typename T>
+  void operator()(std::string_view key, const T&) {
+    add(key);
+  }
+  template <typename T>
+  void optional(std::string_view key, const T&) {
+    add(key);
+  }
+  void raw_json(std::string_view key, const std::string&) { add(key); }
+  std::size_t count() const { return count_; }
+
+ private:
+  void add(std::string_view key) {
+    args_.emplace_back(key);
+    ++count_;
+  }
+  std::vector<std::string>& args_;
+  std::size_t count_ = 0;
+};
+
+// A visitor `V` that leaves out the raw JSON members (a record's body, sent inside its whole
+// record instead).
+template <typename V>
+class WithoutRawJson {
+ public:
+  explicit WithoutRawJson(V& v) : v_(v) {}
+  template <typename T>
+  void operator()(std::string_view key, const T& value) {
+    v_(key, value);
+  }
+  template <typename T>
+  void optional(std::string_view key, const T& value) {
+    v_.optional(key, value);
+  }
+  void raw_json(std::string_view, const std::string&) {}
+
+ private:
+  V& v_;
+};
+
+// Appends `rows` as one section, each written by `list(row, visitor)`.
+template <typename Row, typename List>
+void append_section(const std::vector<Row>& rows, List&& list, std::vector<std::string>& args) {
+  args.push_back(std::to_string(rows.size()));
+  const std::size_t k_at = args.size();
+  args.emplace_back();
+  ArgNames names(args);
+  list(Row{}, names);
+  args[k_at] = std::to_string(names.count());
+  ArgsWriter values(args);
+  for (const Row& row : rows) list(row, values);
+}
+
+// The field list of a record that has one (records::fields), for append_section.
+inline constexpr auto kRecordFields = [](const auto& row, auto& v) { records::fields(row, v); };
+
+// A run header as the commit scripts take it: the columns a store files it by
+// (records::header_row_fields without its body), whether its status is terminal, and `record`,
+// the header record as stored (its body inside).
+inline constexpr auto kHeaderArgs = [](const RunHeaderRow& h, auto& v) {
+  WithoutRawJson columns(v);
+  records::header_row_fields(h, columns);
+  v("terminal", is_terminal(h.status));
+  v("record", records::encode_header_record(h));
+};
+
+// The slot a settle fills, as the commit script takes it: MapSlotRow's fields without its body,
+// and `record`, the slot record as stored (its body inside).
+inline constexpr auto kSlotArgs = [](const MapSlotRow& slot, auto& v) {
+  WithoutRawJson columns(v);
+  records::fields(slot, columns);
+  v("record", records::encode_slot_record(slot));
+};
+
+}  // namespace reactor::redis

@@ -1,0 +1,206 @@
+// The Redis backend on a Redis Cluster: a one-node cluster of the test's own, holding every slot
+// (tests/support/redis_server.sh start --cluster), and a store under a prefix with a hash tag,
+// `{t}:`. On a cluster, Redis 7 refuses a script that touches a key of another slot than the
+// keys it declared ("Script attempted to access keys that do not hash to the same slot") and a
+// call whose declared keys are of several slots (CROSSSLOT): so every operation below passes
+// only if each script declares its keys in KEYS and every key it derives shares their tag.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "conformance/conformance_support.hpp"
+#include "conformance/redis_test_server.hpp"
+
+namespace reactor::conformance {
+namespace {
+
+class RedisClusterTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(server_.run("start", "--cluster")) << "could not start a cluster redis-server";
+    RawRedis raw(server_.url());
+    ASSERT_EQ(raw.error(), "");
+    ASSERT_NE(reply_text(raw.command({"CLUSTER", "INFO"})).find("cluster_state:ok"),
+              std::string::npos);
+  }
+
+  // A backend over the cluster whose keys all start with `prefix` (percent-encoded in the URL).
+  std::unique_ptr<Backend> open(const std::string& encoded_prefix) {
+    std::unique_ptr<Backend> db;
+    Status s = open_backend(with_url_option(server_.url(), "prefix", encoded_prefix), nullptr, db);
+    EXPECT_TRUE(s.ok()) << s.to_string();
+    return db;
+  }
+
+  PrivateRedis server_;
+};
+
+CommitRequest start(const std::vector<std::string>& ids) {
+  CommitRequest c;
+  c.create = true;
+  for (const auto& id : ids) {
+    c.headers.push_back(header(id, RunStatus::kEnqueued));
+    c.inputs.push_back({id, R"({"order_id":1})"});
+    c.enqueue.push_back(job("q", id, 0, JobKind::kStart));
+  }
+  return c;
+}
+
+// Every script of the backend, each at least once, on one store under `{t}:`.
+TEST_F(RedisClusterTest, EveryOperationRunsUnderAPrefixWithAHashTag) {
+  std::unique_ptr<Backend> db = open("%7Bt%7D:");  // {t}:, through init
+  ASSERT_TRUE(db);
+  ASSERT_TRUE(db->commit(start({"r1", "r2", "r3"})).ok());  // create_runs, several roots
+  std::optional<Delivery> d;
+  ASSERT_TRUE(db->fetch({{"q"}, "w1", 30s, 10s}, d).ok());  // fetch
+  ASSERT_TRUE(d && d->run_leased && d->run);
+  const std::string root = d->job.spec.run_id;
+
+  CommitRequest step;  // step_commit
+  step.root_id = root;
+  step.fencing_token = d->run_lease.token;
+  step.headers = {header(root, RunStatus::kRunning)};
+  step.steps = {{root, 0, "done"}};
+  step.trace = {{root, 0, "ran"}};
+  Status s = db->commit(step);
+  ASSERT_TRUE(s.ok()) << s.to_string();
+
+  // commit (the general one): a child run, a follow-up job, a fan-out map and its elements.
+  CommitRequest general;
+  general.root_id = root;
+  general.fencing_token = d->run_lease.token;
+  general.headers = {header(root, RunStatus::kWaiting),
+                     header(root + "/c", RunStatus::kRunning, root)};
+  general.inputs = {{root + "/c", "{}"}};
+  general.enqueue = {job("q2", root, 0)};
+  MapRow map;
+  map.map_id = root + ":m";
+  map.owner_id = root;
+  map.owner_reactor = "OrderSaga";
+  map.queue = "q3";
+  map.element_reactor = "Element";
+  map.total = 1;
+  map.batch_size = 1;
+  map.released = 1;
+  general.maps = {map};
+  const std::string element = element_run_id(map.map_id, 0);
+  general.headers.push_back(header(element, RunStatus::kEnqueued, root, element));
+  general.enqueue.push_back(job("q3", element, 0, JobKind::kStart));
+  s = db->commit(general);
+  ASSERT_TRUE(s.ok()) << s.to_string();
+
+  // The element's report settles the map: the settle in commit_then_fetch, then a fetch.
+  std::optional<Delivery> e;
+  ASSERT_TRUE(db->fetch({{"q3"}, "w2", 30s, 10s}, e).ok());
+  ASSERT_TRUE(e && e->run_leased);
+  CommitRequest report;
+  report.root_id = element;
+  report.fencing_token = e->run_lease.token;
+  report.headers = {header(element, RunStatus::kCompleted, root, element)};
+  report.settle = MapSettle{MapSlotRow{map.map_id, 0, SlotState::kCompleted, "1"}};
+  report.ack_job = e->job.id;
+  report.ack_owner = "w2";
+  std::optional<Delivery> next;
+  s = db->commit_then_fetch(report, {{"q3"}, "w2", 30s, 10s}, next);
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  MapRow loaded;
+  ASSERT_TRUE(db->load_map(map.map_id, loaded).ok());
+  EXPECT_EQ(loaded.state, MapState::kSettled);
+  std::vector<MapSlotRow> slots;
+  ASSERT_TRUE(db->load_map_slots(map.map_id, 0, 10, slots).ok());
+  EXPECT_EQ(slots.size(), 1u);
+  bool settled = false;
+  ASSERT_TRUE(db->wait_for_settle(map.map_id, 10ms, settled).ok());
+  EXPECT_TRUE(settled);
+
+  // The root ends: finish_commit_then_fetch (the ack, the release, the next fetch).
+  CommitRequest last;
+  last.root_id = root;
+  last.fencing_token = d->run_lease.token;
+  last.headers = {header(root, RunStatus::kCompleted, "", "", 1, 1)};
+  last.steps = {{root, 1, "done"}};
+  last.ack_job = d->job.id;
+  last.ack_owner = "w1";
+  last.release_lease = true;
+  last.lease_owner = "w1";
+  s = db->commit_then_fetch(last, {{"q"}, "w1", 30s, 10s}, next);
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  ASSERT_TRUE(next && next->run_leased);
+
+  // finish_commit alone, of that next run.
+  CommitRequest finish = last;
+  finish.root_id = next->job.spec.run_id;
+  finish.fencing_token = next->run_lease.token;
+  finish.headers = {header(finish.root_id, RunStatus::kCompleted)};
+  finish.steps = {{finish.root_id, 0, "done"}};
+  finish.ack_job = next->job.id;
+  s = db->commit(finish);
+  ASSERT_TRUE(s.ok()) << s.to_string();
+
+  // release_job, and the leases, a run's and another's.
+  ASSERT_TRUE(db->fetch({{"q"}, "w3", 30s, 10s}, d).ok());
+  ASSERT_TRUE(d);
+  ASSERT_TRUE(db->release_job(d->job.id, "w3", 0ms).ok());
+  bool has = false;
+  ASSERT_TRUE(db->has_job(d->job.spec.run_id, has).ok());
+  EXPECT_TRUE(has);
+  for (const std::string& key : std::vector<std::string>{"sweeper:1", "run:" + root}) {
+    bool granted = false;
+    Lease lease;
+    ASSERT_TRUE(db->acquire_lease(key, "s", 10s, granted, lease).ok()) << key;
+    EXPECT_TRUE(granted) << key;
+    ASSERT_TRUE(db->extend_lease(key, "s", lease.token, 10s).ok()) << key;
+    Lease peeked;
+    ASSERT_TRUE(db->peek_lease(key, peeked).ok()) << key;
+    EXPECT_EQ(peeked.owner, "s") << key;
+    ASSERT_TRUE(db->release_lease(key, "s", lease.token).ok()) << key;
+  }
+
+  // The reads, the sweep and the purge.
+  StoredRun run;
+  ASSERT_TRUE(db->load_run(root, run).ok());
+  EXPECT_EQ(run.headers.size(), 2u);  // the root and its child
+  RunHeaderRow h;
+  ASSERT_TRUE(db->load_header(root + "/c", h).ok());
+  std::vector<RunHeaderRow> rows;
+  ASSERT_TRUE(db->list_runs({}, rows).ok());
+  EXPECT_EQ(rows.size(), 3u);
+  std::size_t counted = 0;
+  ASSERT_TRUE(db->count_runs({}, counted).ok());
+  EXPECT_EQ(counted, 3u);
+  ASSERT_TRUE(db->find_orphans(100, rows).ok());
+  std::size_t purged = 0;
+  ASSERT_TRUE(db->purge_expired(100, purged).ok());
+  EXPECT_EQ(purged, 1u);  // the root with a retention, and its tree
+  EXPECT_EQ(db->load_map(map.map_id, loaded).code(), StatusCode::kNotFound);
+  ASSERT_TRUE(db->wait_then_fetch({{"q9"}, "w4", 30s, 10s}, 20ms, d).ok());
+  EXPECT_FALSE(d);
+}
+
+// The proof has teeth: the cluster refuses a script whose declared keys are of several slots
+// (an untagged prefix: `plain:` and `plain:layout_version` are), and one that touches a key of
+// another slot than its declared ones, as a script deriving a key under another tag would —
+// when the script has a shebang, as each of the backend's has: one without runs in Redis's
+// compatibility mode, which lets it.
+TEST_F(RedisClusterTest, TheClusterRefusesKeysOfAnotherSlot) {
+  std::unique_ptr<Backend> db;
+  Status s = open_backend(with_url_option(server_.url(), "prefix", "plain:"), nullptr, db);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("CROSSSLOT"), std::string::npos) << s.to_string();
+
+  RawRedis raw(server_.url());
+  ASSERT_EQ(raw.error(), "");
+  const std::string touches_another_slot =
+      "#!lua\nredis.call('GET', KEYS[1]); return redis.call('GET', '{u}:x')";
+  RawReply r = raw.command({"EVAL", touches_another_slot, "1", "{t}:x"});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->type, REDIS_REPLY_ERROR);
+  EXPECT_NE(reply_text(r).find("same slot"), std::string::npos) << reply_text(r);
+  r = raw.command({"EVAL", touches_another_slot, "1", "{u}:y"});
+  ASSERT_TRUE(r);
+  EXPECT_NE(r->type, REDIS_REPLY_ERROR) << reply_text(r);
+}
+
+}  // namespace
+}  // namespace reactor::conformance
