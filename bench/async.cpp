@@ -107,10 +107,9 @@ std::chrono::steady_clock::time_point deadline_of(double timeout_s) {
 // the reader ran under another execution (lease token) than the one that dispatched the unit.
 Status one_park(Engine& engine, int unit_ms, std::chrono::steady_clock::time_point deadline,
                 double& us) {
-  std::string id;
-  if (Status s = engine.run_in_background(kBenchAsyncName, {{"unit_ms", unit_ms}}, id); !s.ok()) {
-    return s;
-  }
+  Result<std::string> started = engine.run_in_background(kBenchAsyncName, {{"unit_ms", unit_ms}});
+  if (!started.ok()) return started.status();
+  const std::string& id = *started;
   RunResult r;
   for (;;) {
     RunHeaderRow h;
@@ -121,7 +120,11 @@ Status one_park(Engine& engine, int unit_ms, std::chrono::steady_clock::time_poi
     // Not faster: the poll shares the 2 cores and the store with what it measures.
     std::this_thread::sleep_for(2ms);
   }
-  if (Status s = engine.find(id, r); !s.ok()) return s;
+  if (Result<RunResult> found = engine.find(id); found.ok()) {
+    r = std::move(found).value();
+  } else {
+    return found.status();
+  }
   if (r.status != RunStatus::kCompleted) {
     return Status::Internal("run " + id + " ended " + to_string(r.status) + ": " +
                             r.trace_summary());
@@ -182,12 +185,12 @@ int run_async(const AsyncOptions& o) {
       "worker process(es) x 1 thread; storage %s\n",
       o.unit_ms, o.runs, o.workers, storage::mask_password(storage).c_str());
   std::fflush(stdout);
-  std::unique_ptr<Backend> backend;
-  if (Status s = open_backend(storage, SystemClock::instance(), backend); !s.ok()) {
+  Result<std::unique_ptr<Backend>> backend = open_backend(storage, SystemClock::instance());
+  if (const Status& s = backend.status(); !s.ok()) {
     std::printf("  FAILED: %s\n", s.to_string().c_str());
     return 1;
   }
-  auto counter = std::make_shared<CountingBackend>(std::move(backend));
+  auto counter = std::make_shared<CountingBackend>(std::move(backend).value());
   EngineOptions options;
   options.backend = counter;
   Engine engine(std::move(options));

@@ -49,8 +49,9 @@ std::vector<RunHeaderRow> runs_with(Backend& backend, RunStatus status, std::siz
 
 // A failed run, with its error, for the report.
 std::string describe_failed(Engine& engine, const std::string& run_id) {
-  RunResult r;
-  if (!engine.find(run_id, r).ok() || !r.error) return "run " + run_id + " failed";
+  Result<RunResult> found = engine.find(run_id);
+  if (!found.ok() || !found->error) return "run " + run_id + " failed";
+  const RunResult& r = *found;
   const std::string where = r.error->step.empty() ? "" : " at '" + r.error->step + "'";
   return "run " + run_id + " failed" + where + ": " + r.error->message;
 }
@@ -98,7 +99,9 @@ Status verify_and_measure(Engine& engine, const std::vector<std::string>& ids, d
   for (std::size_t i = 0; i < ids.size(); ++i) {
     RunResult run;
     RunHeaderRow header;
-    Status s = engine.find(ids[i], run);
+    Result<RunResult> found = engine.find(ids[i]);
+    Status s = found.status();
+    if (s.ok()) run = std::move(found).value();
     if (s.ok()) s = engine.backend()->load_header(ids[i], header);
     const std::string saga = bench_saga_id(static_cast<int>(i));
     std::string problem;
@@ -129,10 +132,10 @@ Status verify_and_measure(Engine& engine, const std::vector<std::string>& ids, d
 }
 
 Status run_workload(const W1Options& o, const std::string& scratch, W1Result& r) {
-  std::unique_ptr<Backend> backend;
-  if (Status s = open_backend(r.storage, SystemClock::instance(), backend); !s.ok()) return s;
+  Result<std::unique_ptr<Backend>> backend = open_backend(r.storage, SystemClock::instance());
+  if (const Status& s = backend.status(); !s.ok()) return s;
   EngineOptions options;
-  options.backend = std::move(backend);
+  options.backend = std::move(backend).value();
   Engine engine(std::move(options));
   register_bench_saga(engine.registry(), {o.steps, o.step_ms, nullptr});
   std::vector<RunHeaderRow> existing;
@@ -166,10 +169,9 @@ Status run_workload(const W1Options& o, const std::string& scratch, W1Result& r)
     for (int i = first; i < first + count; ++i) {
       inputs.push_back(bench_saga_input(i, t_enq));
     }
-    std::vector<std::string> batch;
-    Status s = engine.run_many_in_background(kBenchSagaName, std::move(inputs), batch);
-    if (!s.ok()) return s;
-    ids.insert(ids.end(), batch.begin(), batch.end());
+    BackgroundBatch batch = engine.run_many_in_background(kBenchSagaName, std::move(inputs));
+    if (!batch.ok()) return batch.status;
+    ids.insert(ids.end(), batch.run_ids.begin(), batch.run_ids.end());
     first += count;
   }
   r.enqueue_s = (now_ms() - t0) / 1000.0;

@@ -87,14 +87,13 @@ int run_demo(const DemoOptions& options) {
       options.orders, kDemoDb);
   std::map<int, std::string> ids;
   for (int id = 1; id <= options.orders; ++id) {
-    std::string run_id;
-    Status s = engine.run_in_background("OrderSaga", {{"order_id", id}, {"amount", amount_of(id)}},
-                                        run_id);
-    if (!s.ok()) {
-      std::cerr << "reactor demo: " << s.to_string() << "\n";
+    Result<std::string> run_id =
+        engine.run_in_background("OrderSaga", {{"order_id", id}, {"amount", amount_of(id)}});
+    if (!run_id.ok()) {
+      std::cerr << "reactor demo: " << run_id.status().to_string() << "\n";
       return 1;
     }
-    ids[id] = run_id;
+    ids[id] = std::move(run_id).value();
   }
   std::vector<pid_t> workers = {spawn_worker(order_worker()), spawn_worker(order_worker())};
   bool killed = false;
@@ -129,11 +128,12 @@ int run_demo(const DemoOptions& options) {
 
   int completed = 0, compensated = 0, other = 0, unexpected = 0;
   for (const auto& [order, run_id] : ids) {
-    RunResult r;
-    if (!engine.find(run_id, r).ok()) {
+    Result<RunResult> found = engine.find(run_id);
+    if (!found.ok()) {
       ++unexpected;
       continue;
     }
+    const RunResult& r = *found;
     if (r.status == RunStatus::kCompleted)
       ++completed;
     else if (r.status == RunStatus::kFailed)

@@ -27,6 +27,7 @@
 #include "reactor/leases.hpp"
 #include "reactor/map_store.hpp"
 #include "reactor/records.hpp"
+#include "reactor/result.hpp"
 #include "reactor/run_store.hpp"
 #include "reactor/status.hpp"
 
@@ -119,10 +120,8 @@ struct OpenOptions {
 // REACTOR_WITH_REDIS=OFF), saying so; Unavailable with a message naming the
 // URL, password masked, when the store cannot be opened; NotFound as
 // OpenOptions::create says.
-Status open_backend(const std::string& url, const OpenOptions& options,
-                    std::unique_ptr<Backend>& out);
+Result<std::unique_ptr<Backend>> open_backend(const std::string& url, const OpenOptions& options);
 // The same with OpenOptions{clock}: a store that does not exist is made.
-Status open_backend(const std::string& url, std::shared_ptr<Clock> clock,
-                    std::unique_ptr<Backend>& out);
+Result<std::unique_ptr<Backend>> open_backend(const std::string& url, std::shared_ptr<Clock> clock);
 
 }  // namespace reactor

@@ -139,9 +139,10 @@ int run_start(const Context& ctx, const StartOptions& o) {
   auto engine = open_store(ctx, "start", StoreUse::kMayCreate, durability);
   if (!engine) return 2;
   if (o.background) {
-    std::string id;
-    Status s = engine->run_in_background(o.reactor, std::move(inputs), id, {o.run_id});
-    if (!s.ok()) {
+    Result<std::string> started =
+        engine->run_in_background(o.reactor, std::move(inputs), {o.run_id});
+    if (!started.ok()) {
+      const Status& s = started.status();
       // InvalidArgument: the inputs (invalid, too large) or the id, refused before anything
       // was stored, as a synchronous start refuses them (input_invalid). AlreadyExists: the id
       // is another run's. Unavailable: the store's.
@@ -154,6 +155,7 @@ int run_start(const Context& ctx, const StartOptions& o) {
       }
       return s.code() == StatusCode::kUnavailable ? 1 : 2;
     }
+    const std::string& id = *started;
     if (!o.json) {
       std::cout << id << "\n";
       return 0;

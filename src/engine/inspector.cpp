@@ -67,8 +67,8 @@ MapProgress progress_of(const MapRow& m) {
 
 }  // namespace
 
-Status Inspector::list_runs(const RunFilter& filter, RunListing& out) const {
-  out = RunListing{};
+Result<RunListing> Inspector::list_runs(const RunFilter& filter) const {
+  RunListing out;
   std::vector<RunHeaderRow> rows;
   if (Status s = runs_.list_runs(filter, rows); !s.ok()) return s;
   std::size_t total = 0;
@@ -79,38 +79,34 @@ Status Inspector::list_runs(const RunFilter& filter, RunListing& out) const {
         RunSummary{row.id, row.reactor, row.status, created_at_ms(row), row.updated_at_ms});
   }
   out.total = std::max(total, out.runs.size());
-  return Status::Ok();
+  return out;
 }
 
-Status Inspector::map_progress(const std::string& map_id, MapProgress& out) const {
-  out = MapProgress{};
+Result<MapProgress> Inspector::map_progress(const std::string& map_id) const {
   MapRow row;
   if (Status s = maps_.load_map(map_id, row); !s.ok()) return s;
-  out = progress_of(row);
-  return Status::Ok();
+  return progress_of(row);
 }
 
-Status Inspector::run_maps(const std::string& run_id, std::vector<MapProgress>& out) const {
-  out.clear();
+Result<std::vector<MapProgress>> Inspector::run_maps(const std::string& run_id) const {
+  std::vector<MapProgress> out;
   StoredRun stored;
   if (Status s = runs_.load_run(run_id, stored); !s.ok()) return s;
   const std::string origin = origin_of(run_id);
   for (const std::string& step : dispatched_steps(stored.trace)) {
-    MapProgress p;
-    Status s = map_progress(origin + ":" + step, p);
-    if (s.code() == StatusCode::kNotFound) continue;  // purged meanwhile: nothing to show
-    if (!s.ok()) return s;
-    out.push_back(std::move(p));
+    Result<MapProgress> p = map_progress(origin + ":" + step);
+    if (p.status().code() == StatusCode::kNotFound) continue;  // purged meanwhile: nothing to show
+    if (!p.ok()) return p.status();
+    out.push_back(std::move(p).value());
   }
-  return Status::Ok();
+  return out;
 }
 
-Status Inspector::element_of(const std::string& run_id, std::optional<ElementInfo>& out) const {
-  out.reset();
+Result<std::optional<ElementInfo>> Inspector::element_of(const std::string& run_id) const {
   RunHeaderRow header;
   if (Status s = runs_.load_header(run_id, header); !s.ok()) return s;
   // An element run is a root of its own (its own records) with a parent: the run holding the map.
-  if (header.parent_id.empty() || header.root_id != header.id) return Status::Ok();
+  if (header.parent_id.empty() || header.root_id != header.id) return std::nullopt;
   ElementInfo info;
   info.parent_id = header.parent_id;
   std::optional<ElementOf> of;
@@ -121,7 +117,7 @@ Status Inspector::element_of(const std::string& run_id, std::optional<ElementInf
   }
   if (!of) {
     of.emplace();
-    if (!parse_element_run_id(run_id, of->map_id, of->index)) return Status::Ok();
+    if (!parse_element_run_id(run_id, of->map_id, of->index)) return std::nullopt;
   }
   info.map_id = of->map_id;
   info.index = of->index;
@@ -133,8 +129,7 @@ Status Inspector::element_of(const std::string& run_id, std::optional<ElementInf
     info.step = info.map_id.substr(info.map_id.find(':') + 1);
   }
   if (!s.ok() && s.code() != StatusCode::kNotFound) return s;
-  out = std::move(info);
-  return Status::Ok();
+  return std::optional<ElementInfo>(std::move(info));
 }
 
 }  // namespace reactor

@@ -175,10 +175,9 @@ inline std::unique_ptr<Worker> scenario_worker(Engine& engine, int threads) {
 
 // A run started in the background; its id.
 inline std::string start_in_background(Engine& engine, const std::string& reactor, Value inputs) {
-  std::string id;
-  Status s = engine.run_in_background(reactor, std::move(inputs), id);
-  EXPECT_TRUE(s.ok()) << s.to_string();
-  return id;
+  Result<std::string> id = engine.run_in_background(reactor, std::move(inputs));
+  EXPECT_TRUE(id.ok()) << id.status().to_string();
+  return std::move(id).value_or("");
 }
 
 }  // namespace reactor::conformance

@@ -14,6 +14,7 @@
 #include "conformance/faulty_backend.hpp"
 #include "reactor/reactor.hpp"
 #include "reactor/worker.hpp"
+#include "support/result_testing.hpp"
 
 namespace reactor::conformance {
 namespace {
@@ -135,7 +136,7 @@ class FanOutScenarios : public ::testing::Test {
   RunResult wait_for_end(const std::string& id) {
     RunResult r;
     for (int k = 0; k < 3000; ++k) {
-      if (engine_->find(id, r).ok() && is_terminal(r.status)) return r;
+      if (assign_if_ok(r, engine_->find(id)) && is_terminal(r.status)) return r;
       if (k % 50 == 49) {
         // A job put off (a resume that met its run's lease still held) falls due, on a clock
         // the test drives too.
@@ -152,7 +153,7 @@ class FanOutScenarios : public ::testing::Test {
   std::string describe(const std::string& id) {
     std::string out;
     RunResult r;
-    if (engine_->find(id, r).ok())
+    if (assign_if_ok(r, engine_->find(id)))
       out += to_string(r.status) + std::string(" ") + r.trace_summary();
     bool job = false;
     (void)store_->has_job(id, job);
@@ -172,10 +173,7 @@ class FanOutScenarios : public ::testing::Test {
     return out;
   }
 
-  void sweep() {
-    std::size_t requeued = 0, purged = 0;
-    EXPECT_TRUE(engine_->sweep_once(requeued, purged).ok());
-  }
+  void sweep() { EXPECT_TRUE(engine_->sweep_once().ok()); }
 
   // A worker that dies holding the next due job: its delivery and its run's lease lapse.
   std::optional<Delivery> take_and_die() {
@@ -227,7 +225,7 @@ TYPED_TEST(FanOutScenarios, EveryElementRunsAsAJobOfItsOwnAndTheMapCollectsInInd
   ASSERT_TRUE(this->store_->list_runs(f, runs).ok());
   EXPECT_EQ(runs.size(), 11u);
   RunResult element;
-  ASSERT_TRUE(this->engine_->find(id + ":m[4]", element).ok());
+  ASSERT_OK_AND_ASSIGN(element, this->engine_->find(id + ":m[4]"));
   EXPECT_EQ(element.status, RunStatus::kCompleted);
   EXPECT_EQ(element.value, 8);
   const MapRow m = this->map_of(id);
@@ -374,12 +372,12 @@ TYPED_TEST(FanOutScenarios, AnElementRetriesOnItsOwn) {
   RunResult r;
   for (int k = 0; k < 200; ++k) {  // a ManualClock stands still: move it past the backoff
     this->factory_.advance(50ms);
-    if (this->engine_->find(id, r).ok() && is_terminal(r.status)) break;
+    if (assign_if_ok(r, this->engine_->find(id)) && is_terminal(r.status)) break;
     std::this_thread::sleep_for(10ms);
   }
   for (int i = 0; i < 3 && r.status != RunStatus::kCompleted; ++i) {
     RunResult e;
-    (void)this->engine_->find(id + ":m[" + std::to_string(i) + "]", e);
+    (void)assign_if_ok(e, this->engine_->find(id + ":m[" + std::to_string(i) + "]"));
     ADD_FAILURE() << "element " << i << ": " << to_string(e.status) << " "
                   << (e.error ? e.error->message : "") << " " << e.trace_summary();
   }
@@ -495,7 +493,7 @@ TYPED_TEST(FanOutScenarios, AFailingOwnerCancelsTheElementsNoWorkerStarted) {
     EXPECT_EQ(h.status, i < 3 ? RunStatus::kFailed : RunStatus::kPending) << i;
   }
   RunResult element;
-  ASSERT_TRUE(this->engine_->find(r.run_id + ":m[0]", element).ok());
+  ASSERT_OK_AND_ASSIGN(element, this->engine_->find(r.run_id + ":m[0]"));
   ASSERT_TRUE(element.error);
   EXPECT_EQ(element.error->kind, ErrorKind::kOwnerEnded);
   // A worker now: the elements' jobs find their runs ended and run nothing.
@@ -531,7 +529,7 @@ TYPED_TEST(FanOutScenarios, AnOwnerWhoseResumeWasLostIsResumedByTheSweeper) {
     if (has_job) std::this_thread::sleep_for(5ms);
   }
   EXPECT_FALSE(has_job);
-  ASSERT_TRUE(this->engine_->find(id, r).ok());
+  ASSERT_OK_AND_ASSIGN(r, this->engine_->find(id));
   EXPECT_EQ(r.status, RunStatus::kWaiting);
   this->stop_worker();
   this->start_worker(1);
@@ -562,7 +560,7 @@ TYPED_TEST(FanOutScenarios, AnElementDeliveredAgainChangesNothing) {
   const MapRow m = this->map_of(id);
   EXPECT_EQ(m.done, 4u);
   EXPECT_EQ(this->fx_.count('S', id + ":m[1]/double"), 1);
-  ASSERT_TRUE(this->engine_->find(id, r).ok());
+  ASSERT_OK_AND_ASSIGN(r, this->engine_->find(id));
   EXPECT_EQ(r.status, RunStatus::kCompleted);
   EXPECT_EQ(this->fx_.count('S', id + ":reserve"), 1);
 }

@@ -17,6 +17,7 @@
 #include "conformance/conformance_support.hpp"
 #include "reactor/reactor.hpp"
 #include "reactor/worker.hpp"
+#include "support/result_testing.hpp"
 
 namespace reactor::conformance {
 namespace {
@@ -200,7 +201,9 @@ TEST_F(RedisBackendTest, AWorkerReportsItsDurableStepsAndItsRequestsToTheStore) 
   }
   engine.registry().add(b.build());
   std::vector<std::string> ids(10);
-  for (auto& id : ids) ASSERT_TRUE(engine.run_in_background("Three", Value::object(), id).ok());
+  for (auto& id : ids) {
+    ASSERT_OK_AND_ASSIGN(id, engine.run_in_background("Three", Value::object()));
+  }
 
   WorkerOptions w;
   w.sweeper = false;
@@ -325,7 +328,7 @@ TEST(RedisServerRestart, TheBackendReconnectsAndFindsItsDataAgain) {
   PrivateRedis server;
   ASSERT_TRUE(server.run("start"));
   std::unique_ptr<Backend> db;
-  Status s = open_backend(server.url(), nullptr, db);
+  Status s = assign_or_status(db, open_backend(server.url(), nullptr));
   ASSERT_TRUE(s.ok()) << s.to_string();
   ASSERT_TRUE(db->commit(create_with_job("r1", "q")).ok());
 
@@ -347,7 +350,7 @@ TEST(RedisServerRestart, OpeningWhileTheServerLoadsItsDataWaitsUntilItIsLoaded) 
   ASSERT_TRUE(server.run("start"));
   {
     std::unique_ptr<Backend> db;
-    ASSERT_TRUE(open_backend(server.url(), nullptr, db).ok());
+    ASSERT_OK_AND_ASSIGN(db, open_backend(server.url(), nullptr));
     ASSERT_TRUE(db->commit(create_with_job("r1", "q")).ok());
     // Enough keys, each loaded 100 us late (key-load-delay: a setting for tests), to keep the
     // restarted server loading for about a second.
@@ -362,7 +365,8 @@ TEST(RedisServerRestart, OpeningWhileTheServerLoadsItsDataWaitsUntilItIsLoaded) 
 
   // The server answers "LOADING" to everything but a few commands: open waits it out.
   std::unique_ptr<Backend> db;
-  Status s = open_backend(with_url_option(server.url(), "reconnect_ms", "30000"), nullptr, db);
+  Status s = assign_or_status(
+      db, open_backend(with_url_option(server.url(), "reconnect_ms", "30000"), nullptr));
   ASSERT_TRUE(s.ok()) << s.to_string();
   StoredRun run;
   s = db->load_run("r1", run);
@@ -374,7 +378,8 @@ TEST(RedisServerRestart, AServerThatStaysDownIsUnavailableAfterTheReconnectBudge
   PrivateRedis server;
   ASSERT_TRUE(server.run("start"));
   std::unique_ptr<Backend> db;
-  ASSERT_TRUE(open_backend(with_url_option(server.url(), "reconnect_ms", "300"), nullptr, db).ok());
+  ASSERT_OK_AND_ASSIGN(db,
+                       open_backend(with_url_option(server.url(), "reconnect_ms", "300"), nullptr));
   ASSERT_TRUE(server.run("stop"));
   StoredRun run;
   Status s = db->load_run("r1", run);
@@ -401,7 +406,8 @@ TEST(RedisServerStall, ACommitResentAfterItsReplyTimedOutIsAppliedOnce) {
   PrivateRedis server;
   ASSERT_TRUE(server.run("start"));
   std::unique_ptr<Backend> db;
-  Status s = open_backend(with_url_option(server.url(), "timeout_ms", "100"), nullptr, db);
+  Status s = assign_or_status(
+      db, open_backend(with_url_option(server.url(), "timeout_ms", "100"), nullptr));
   ASSERT_TRUE(s.ok()) << s.to_string();
   RawRedis raw(server.url());
   ASSERT_EQ(raw.error(), "");
@@ -470,7 +476,7 @@ TEST_F(RedisBackendTest, AWrongPasswordIsUnavailableAndNotRepeated) {
   ASSERT_NE(at, std::string::npos) << "the test server has a password";
   url = "redis://:not-the-password" + url.substr(at);
   std::unique_ptr<Backend> b;
-  Status s = open_backend(url, nullptr, b);
+  Status s = assign_or_status(b, open_backend(url, nullptr));
   EXPECT_EQ(s.code(), StatusCode::kUnavailable);
   EXPECT_EQ(s.message().find("not-the-password"), std::string::npos) << s.to_string();
   EXPECT_NE(s.message().find("refused"), std::string::npos) << s.to_string();
@@ -480,7 +486,7 @@ TEST_F(RedisBackendTest, AnotherKeyLayoutIsRefused) {
   for (const char* version : {"99", "2", "1"}) {
     factory_.raw().command({"SET", factory_.prefix() + "layout_version", version});
     std::unique_ptr<Backend> b;
-    Status s = open_backend(factory_.url(), nullptr, b);
+    Status s = assign_or_status(b, open_backend(factory_.url(), nullptr));
     EXPECT_EQ(s.code(), StatusCode::kUnavailable);
     EXPECT_NE(s.message().find(std::string("layout version ") + version), std::string::npos)
         << s.to_string();
@@ -494,7 +500,7 @@ TEST_F(RedisBackendTest, AStoreOfTheLayoutBeforeIsReadAndRecordedAsThisOne) {
   ASSERT_TRUE(db_->commit(create_with_job("r1", "q")).ok());
   factory_.raw().command({"SET", factory_.prefix() + "layout_version", "3"});
   std::unique_ptr<Backend> b;
-  Status s = open_backend(factory_.url(), nullptr, b);
+  Status s = assign_or_status(b, open_backend(factory_.url(), nullptr));
   ASSERT_TRUE(s.ok()) << s.to_string();
   RunHeaderRow h;
   EXPECT_TRUE(b->load_header("r1", h).ok());

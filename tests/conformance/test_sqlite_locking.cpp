@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "reactor/backend.hpp"
+#include "support/result_testing.hpp"
 
 namespace reactor {
 namespace {
@@ -23,7 +24,8 @@ class SqliteLocking : public ::testing::Test {
     ASSERT_NE(::mkdtemp(tmpl), nullptr);
     dir_ = tmpl;
     file_ = dir_ + "/locking.db";
-    Status s = open_backend("sqlite://" + file_, std::make_shared<ManualClock>(), db_);
+    Status s =
+        assign_or_status(db_, open_backend("sqlite://" + file_, std::make_shared<ManualClock>()));
     ASSERT_TRUE(s.ok()) << s.to_string();
     ASSERT_EQ(sqlite3_open(file_.c_str(), &raw_), SQLITE_OK);
   }

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "reactor/backend.hpp"
+#include "support/result_testing.hpp"
 
 namespace reactor {
 namespace {
@@ -47,7 +48,8 @@ int child_main(int index, const std::string& url, const std::string& log) {
     return 1;
   };
   std::unique_ptr<Backend> db;
-  if (Status s = open_backend(url, SystemClock::instance(), db); !s.ok()) return fail("open", s);
+  if (Status s = assign_or_status(db, open_backend(url, SystemClock::instance())); !s.ok())
+    return fail("open", s);
 
   for (int k = 0; k < kIterations; ++k) {
     const std::string suffix = std::to_string(index) + "-" + std::to_string(k);
@@ -130,7 +132,7 @@ TEST(SqliteMultiProcess, TwoProcessesCommitAndFetchConcurrently) {
 
   {  // Schema and the shared run exist before the children start (no connection crosses fork).
     std::unique_ptr<Backend> db;
-    ASSERT_TRUE(open_backend(url, SystemClock::instance(), db).ok());
+    ASSERT_OK_AND_ASSIGN(db, open_backend(url, SystemClock::instance()));
     CommitRequest c;
     c.headers = {run_header("shared", RunStatus::kRunning)};
     ASSERT_TRUE(db->commit(c).ok());
@@ -204,7 +206,7 @@ TEST(SqliteMultiProcess, TwoProcessesCommitAndFetchConcurrently) {
 
   // Whatever the children left queued is drained here; then every run is done, once.
   std::unique_ptr<Backend> db;
-  ASSERT_TRUE(open_backend(url, SystemClock::instance(), db).ok());
+  ASSERT_OK_AND_ASSIGN(db, open_backend(url, SystemClock::instance()));
   for (;;) {
     std::optional<Delivery> d;
     ASSERT_TRUE(db->fetch({{kQueue}, "parent", 60s, 60s}, d).ok());

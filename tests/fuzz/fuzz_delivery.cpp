@@ -95,9 +95,13 @@ void deliver_due(DurableEnv& env, const std::string& queue) {
 void delivery(std::string_view input) {
   const std::uint8_t mode = input.empty() ? 0 : static_cast<unsigned char>(input[0]);
   const bool atomic = (mode & 4) == 0;
-  std::unique_ptr<Backend> memory;
   auto clock = std::make_shared<ManualClock>();
-  if (Status s = open_backend("memory:", clock, memory); !s.ok()) finding("memory:", s.message());
+  std::unique_ptr<Backend> memory;
+  if (Result<std::unique_ptr<Backend>> opened = open_backend("memory:", clock); opened.ok()) {
+    memory = std::move(opened).value();
+  } else {
+    finding("memory:", opened.status().message());
+  }
   EngineOptions options;
   options.clock = clock;
   options.backend = std::move(memory);
@@ -120,7 +124,11 @@ void delivery(std::string_view input) {
     finding("an exception escaped a delivery", e.what());
   }
   RunResult r;
-  if (Status s = engine.find(started.run_id, r); !s.ok()) finding("find", s.message());
+  if (Result<RunResult> found = engine.find(started.run_id); found.ok()) {
+    r = std::move(found).value();
+  } else {
+    finding("find", found.status().message());
+  }
   bool has_job = false;
   (void)engine.backend()->has_job(started.run_id, has_job);
   if (!is_terminal(r.status)) {

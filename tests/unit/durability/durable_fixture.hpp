@@ -17,6 +17,7 @@
 #include "reactor/backend_wrapper.hpp"
 #include "reactor/reactor.hpp"
 #include "reactor/worker.hpp"
+#include "support/result_testing.hpp"
 
 namespace reactor::durable_test {
 
@@ -123,7 +124,7 @@ class DurableRules : public ::testing::Test {
  protected:
   void open(DurabilityOptions durability = {}) {
     std::unique_ptr<Backend> memory;
-    ASSERT_TRUE(open_backend("memory:", clock_, memory).ok());
+    ASSERT_OK_AND_ASSIGN(memory, open_backend("memory:", clock_));
     auto watched = std::make_unique<WatchedBackend>(std::move(memory));
     store_ = watched.get();
     EngineOptions options;
@@ -179,7 +180,7 @@ class DurableRules : public ::testing::Test {
     d.lock_snooze_max_attempts = snooze_cap;
     open(d);
     std::string id;
-    EXPECT_TRUE(engine_->run_in_background("Five", {{"n", 0}}, id).ok());
+    EXPECT_OK_AND_ASSIGN(id, engine_->run_in_background("Five", {{"n", 0}}));
     store_->refuse_loads = true;
     return id;
   }

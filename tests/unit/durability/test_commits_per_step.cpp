@@ -1,5 +1,6 @@
 // What a durable run writes and when: one commit per step, the start filed by the fetch or
 // committed by the worker, the inputs with the first commit, coalesced mid-run commits.
+#include "support/result_testing.hpp"
 #include "unit/durability/durable_fixture.hpp"
 
 namespace reactor::durable_test {
@@ -8,7 +9,7 @@ namespace {
 TEST_F(DurableRules, AWorkerCommitsOncePerStepWithTheRunsEndInTheLastStepsCommit) {
   open();
   std::string id;
-  ASSERT_TRUE(engine_->run_in_background("Five", {{"n", 0}}, id).ok());
+  ASSERT_OK_AND_ASSIGN(id, engine_->run_in_background("Five", {{"n", 0}}));
   ASSERT_EQ(store_->commits.exchange(0), 1);  // the run and its job, together
   auto worker = start_worker();
   ASSERT_EQ(wait_for(id, RunStatus::kCompleted).status, RunStatus::kCompleted);
@@ -24,7 +25,7 @@ TEST_F(DurableRules, AWorkerCommitsTheStartItselfWhenTheFetchDidNotFileTheRunAsR
   open();
   store_->hide_started = true;
   std::string id;
-  ASSERT_TRUE(engine_->run_in_background("Five", {{"n", 0}}, id).ok());
+  ASSERT_OK_AND_ASSIGN(id, engine_->run_in_background("Five", {{"n", 0}}));
   ASSERT_EQ(store_->commits.exchange(0), 1);
   auto worker = start_worker();
   ASSERT_EQ(wait_for(id, RunStatus::kCompleted).status, RunStatus::kCompleted);
@@ -56,7 +57,7 @@ TEST_F(DurableRules, CheckpointMinIntervalCoalescesMidRunCommitsButAlwaysWritesT
   EXPECT_LT(store_->commits.load(), uncoalesced);
   EXPECT_LE(store_->commits.load(), 2);  // at most the start and the terminal state
   RunResult stored;
-  ASSERT_TRUE(engine_->find(coalesced.run_id, stored).ok());
+  ASSERT_OK_AND_ASSIGN(stored, engine_->find(coalesced.run_id));
   EXPECT_EQ(stored.status, RunStatus::kCompleted);
   EXPECT_EQ(stored.value, 5);
   EXPECT_EQ(stored.trace_summary(), "ran s1, s2, s3, s4, s5");

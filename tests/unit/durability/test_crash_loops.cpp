@@ -4,6 +4,7 @@
 // alone; if that delivery dies too, the one after sets it aside as quarantined, reading nothing,
 // its job removed. A delivery "dies" here as a killed worker's does: the store counted it at
 // fetch time, and then nothing more is written for it until its job and lease lapse.
+#include "support/result_testing.hpp"
 #include "unit/durability/durable_fixture.hpp"
 
 namespace reactor::durable_test {
@@ -25,13 +26,13 @@ class CrashLoops : public DurableRules {
 
   std::string start_five(int n) {
     std::string id;
-    EXPECT_TRUE(engine_->run_in_background("Five", {{"n", n}}, id).ok());
+    EXPECT_OK_AND_ASSIGN(id, engine_->run_in_background("Five", {{"n", n}}));
     return id;
   }
 
   RunResult find(const std::string& id) {
     RunResult r;
-    EXPECT_TRUE(engine_->find(id, r).ok());
+    EXPECT_OK_AND_ASSIGN(r, engine_->find(id));
     return r;
   }
 };
@@ -91,7 +92,7 @@ TEST_F(CrashLoops, ProgressStartsTheCountAgain) {
                               .retries(fixed_backoff(5, 30s))
                               .build());
   std::string id;
-  ASSERT_TRUE(engine_->run_in_background("Flaky", Value::object(), id).ok());
+  ASSERT_OK_AND_ASSIGN(id, engine_->run_in_background("Flaky", Value::object()));
   const auto dies = [&](int n) {
     std::optional<Delivery> d;
     ASSERT_TRUE(store_->fetch({{"Flaky"}, "dead", 1s, 10s, "dead:1"}, d).ok());

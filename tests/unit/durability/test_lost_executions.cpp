@@ -6,6 +6,7 @@
 // step body runs, as the sweeper's next owner would once a dead worker's lease lapsed.
 #include <functional>
 
+#include "support/result_testing.hpp"
 #include "unit/durability/durable_fixture.hpp"
 
 namespace reactor::durable_test {
@@ -56,8 +57,7 @@ class LostExecutions : public DurableRules {
   // Hands the run to the next delivery: the thief's lease lapses, the sweeper redelivers.
   void sweep() {
     clock_->advance(1s);
-    std::size_t requeued = 0, purged = 0;
-    ASSERT_TRUE(engine_->sweep_once(requeued, purged).ok());
+    ASSERT_TRUE(engine_->sweep_once().ok());
   }
   // Sweeps (bounded) until `done`, a second of the clock a round: whatever the worker was still
   // doing when its loss was counted, a sweep comes after it.
@@ -83,12 +83,12 @@ TEST_F(LostExecutions, ALostExecutionIsTracedUnderItsWorkerAndTokenAndCountedOnT
   engine_->registry().add(two_steps());
   steal_ = 1;
   std::string id;
-  ASSERT_TRUE(engine_->run_in_background("Lossy", Value::object(), id).ok());
+  ASSERT_OK_AND_ASSIGN(id, engine_->run_in_background("Lossy", Value::object()));
   auto worker = start_worker();
   ASSERT_TRUE(eventually([&] { return b_runs_.load() == 1 && worker->stats().lease_lost == 1; }));
   ASSERT_TRUE(sweep_until(status_is(id, RunStatus::kCompleted)));
   RunResult r;
-  ASSERT_TRUE(engine_->find(id, r).ok());
+  ASSERT_OK_AND_ASSIGN(r, engine_->find(id));
   EXPECT_EQ(r.trace_summary(), "ran a; lost b; ran b");
   const TraceEvent& lost = r.trace[1];
   EXPECT_EQ(lost.type, TraceType::kInterrupted);
@@ -120,12 +120,12 @@ TEST_F(LostExecutions, ALossBeforeTheFirstCommitOfADeliveryIsRecordedToo) {
                                     })
                               .build());
   std::string id;
-  ASSERT_TRUE(engine_->run_in_background("Lost1", Value::object(), id).ok());
+  ASSERT_OK_AND_ASSIGN(id, engine_->run_in_background("Lost1", Value::object()));
   auto worker = start_worker();
   ASSERT_TRUE(eventually([&] { return worker->stats().lease_lost == 1; }));
   ASSERT_TRUE(sweep_until(status_is(id, RunStatus::kCompleted)));
   RunResult r;
-  ASSERT_TRUE(engine_->find(id, r).ok());
+  ASSERT_OK_AND_ASSIGN(r, engine_->find(id));
   EXPECT_EQ(r.trace_summary(), "lost only; ran only");
   EXPECT_EQ(r.step("only")->attempts, 2);
   EXPECT_EQ(r.step("only")->interrupted, 1);
@@ -138,14 +138,14 @@ TEST_F(LostExecutions, AStepWhoseExecutionsKeepBeingLostFailsItsRunAfterTheLimit
   engine_->registry().add(two_steps());
   steal_ = 100;
   std::string id;
-  ASSERT_TRUE(engine_->run_in_background("Lossy", Value::object(), id).ok());
+  ASSERT_OK_AND_ASSIGN(id, engine_->run_in_background("Lossy", Value::object()));
   auto worker = start_worker();
   for (unsigned lost = 1; lost <= 3; ++lost) {
     ASSERT_TRUE(sweep_until([&] { return worker->stats().lease_lost >= lost; })) << lost;
   }
   ASSERT_TRUE(sweep_until(status_is(id, RunStatus::kFailed)));
   RunResult r;
-  ASSERT_TRUE(engine_->find(id, r).ok());
+  ASSERT_OK_AND_ASSIGN(r, engine_->find(id));
   ASSERT_TRUE(r.error);
   EXPECT_EQ(r.error->kind, ErrorKind::kInterrupted);
   EXPECT_EQ(r.error->step, "b");

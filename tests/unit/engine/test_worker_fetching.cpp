@@ -1,5 +1,6 @@
 // How a Worker fetches: only the queues of the reactors it is given, a wait after a last
 // commit that found no job, and the job fetched ahead given back when it stops.
+#include "support/result_testing.hpp"
 #include "unit/durability/durable_fixture.hpp"
 
 namespace reactor::durable_test {
@@ -22,8 +23,8 @@ TEST_F(DurableRules, AWorkerServesOnlyTheReactorsItIsGiven) {
   }
   // Enqueued first: a worker serving every queue would take it first.
   std::string five, other;
-  ASSERT_TRUE(engine_->run_in_background("Five", {{"n", 0}}, five).ok());
-  ASSERT_TRUE(engine_->run_in_background("Other", Value::object(), other).ok());
+  ASSERT_OK_AND_ASSIGN(five, engine_->run_in_background("Five", {{"n", 0}}));
+  ASSERT_OK_AND_ASSIGN(other, engine_->run_in_background("Other", Value::object()));
   WorkerOptions w;
   w.sweeper = false;
   w.poll_interval = 5ms;
@@ -45,7 +46,7 @@ TEST_F(DurableRules, AWorkerServesOnlyTheReactorsItIsGiven) {
 TEST_F(DurableRules, AWorkerWhoseLastCommitFoundNoJobWaitsBeforeFetchingAgain) {
   open();
   std::string id;
-  ASSERT_TRUE(engine_->run_in_background("Five", {{"n", 0}}, id).ok());
+  ASSERT_OK_AND_ASSIGN(id, engine_->run_in_background("Five", {{"n", 0}}));
   auto worker = start_worker();
   ASSERT_EQ(wait_for(id, RunStatus::kCompleted).status, RunStatus::kCompleted);
   std::vector<std::string> calls;
@@ -83,13 +84,13 @@ TEST_F(DurableRules, AStoppingWorkerGivesBackTheJobItFetchedWithItsLastCommit) {
   });
   engine_->registry().add(b.build());
   std::string gate, next;
-  ASSERT_TRUE(engine_->run_in_background("Gate", Value::object(), gate).ok());
+  ASSERT_OK_AND_ASSIGN(gate, engine_->run_in_background("Gate", Value::object()));
   auto worker = start_worker();
   {
     std::unique_lock lock(mu);
     ASSERT_TRUE(cv.wait_for(lock, 10s, [&] { return in_last_step; }));
   }
-  ASSERT_TRUE(engine_->run_in_background("Five", {{"n", 0}}, next).ok());
+  ASSERT_OK_AND_ASSIGN(next, engine_->run_in_background("Five", {{"n", 0}}));
   worker->stop();
   {
     std::lock_guard lock(mu);
