@@ -22,8 +22,8 @@ namespace {
 Status wait_for_end(Engine& engine, const std::string& id,
                     const std::chrono::steady_clock::time_point deadline, RunResult& r) {
   while (std::chrono::steady_clock::now() < deadline) {
-    RunHeaderRow h;
-    if (engine.backend()->load_header(id, h).ok() && is_terminal(h.status)) {
+    Result<RunHeaderRow> h = engine.backend()->load_header(id);
+    if (h.ok() && is_terminal(h->status)) {
       Result<RunResult> found = engine.find(id);
       if (found.ok()) r = std::move(found).value();
       return found.status();

@@ -31,12 +31,15 @@ Status wait_for_end(Engine& engine, const std::string& id, WorkerProcesses& work
   while (std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(50ms);
     if (!workers.all_alive()) return Status::Internal("a worker process exited");
-    if (engine.backend()->load_header(id, end).ok() && is_terminal(end.status)) {
+    Result<RunHeaderRow> header = engine.backend()->load_header(id);
+    if (header.ok()) end = std::move(header).value();
+    if (header.ok() && is_terminal(end.status)) {
       if (progress) std::fprintf(stderr, "\n");
       return Status::Ok();
     }
-    MapRow m;
-    if (progress && engine.backend()->load_map(id + ":fan", m).ok()) {
+    Result<MapRow> row = progress ? engine.backend()->load_map(id + ":fan") : MapRow{};
+    const MapRow& m = row.value_or(MapRow{});
+    if (progress && row.ok()) {
       std::fprintf(stderr, "\r  %u / %u elements done, %u out ", m.done, m.total,
                    m.released - m.done);
     }

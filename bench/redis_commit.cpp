@@ -113,10 +113,11 @@ int run_redis_commit(const RedisCommitOptions& o) {
       std::vector<Target> targets;
       for (int i = 0; s.ok() && i < o.sagas; ++i) {
         Target t{new_run_id(), {}};
-        bool granted = false;
-        s = backend->acquire_lease(run_lease_key(t.id), new_run_id(), std::chrono::minutes(10),
-                                   granted, t.lease);
-        if (s.ok() && !granted) s = Status::Internal("a fresh run's lease was held");
+        Result<LeaseGrant> grant =
+            backend->acquire_lease(run_lease_key(t.id), new_run_id(), std::chrono::minutes(10));
+        s = grant.status();
+        if (s.ok()) t.lease = grant->lease;
+        if (s.ok() && !grant->granted) s = Status::Internal("a fresh run's lease was held");
         if (s.ok())
           s = backend->commit(moved_to(captured.front().request, sample_id, t.id, t.lease));
         targets.push_back(std::move(t));

@@ -41,10 +41,8 @@ std::vector<RunHeaderRow> runs_with(Backend& backend, RunStatus status, std::siz
   RunFilter filter;
   filter.status = status;
   filter.limit = limit;
-  std::vector<RunHeaderRow> rows;
   // A store that cannot list shows no runs; the caller then reports what it misses.
-  if (!backend.list_runs(filter, rows).ok()) rows.clear();
-  return rows;
+  return backend.list_runs(filter).value_or(std::vector<RunHeaderRow>{});
 }
 
 // A failed run, with its error, for the report.
@@ -68,8 +66,8 @@ Status wait_for_all(Engine& engine, const std::vector<std::string>& ids, WorkerP
   while (std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(50ms);
     if (!workers.all_alive()) return Status::Internal("a worker process exited");
-    RunHeaderRow last;
-    const bool last_done = backend.load_header(ids.back(), last).ok() && is_terminal(last.status);
+    Result<RunHeaderRow> last = backend.load_header(ids.back());
+    const bool last_done = last.ok() && is_terminal(last->status);
     if (!last_done && std::chrono::steady_clock::now() < next_full_count) continue;
     next_full_count = std::chrono::steady_clock::now() + 1s;
     const std::size_t completed = runs_with(backend, RunStatus::kCompleted, ids.size()).size();
@@ -102,7 +100,11 @@ Status verify_and_measure(Engine& engine, const std::vector<std::string>& ids, d
     Result<RunResult> found = engine.find(ids[i]);
     Status s = found.status();
     if (s.ok()) run = std::move(found).value();
-    if (s.ok()) s = engine.backend()->load_header(ids[i], header);
+    if (s.ok()) {
+      Result<RunHeaderRow> loaded = engine.backend()->load_header(ids[i]);
+      s = loaded.status();
+      if (s.ok()) header = std::move(loaded).value();
+    }
     const std::string saga = bench_saga_id(static_cast<int>(i));
     std::string problem;
     if (!s.ok()) {
@@ -138,9 +140,9 @@ Status run_workload(const W1Options& o, const std::string& scratch, W1Result& r)
   options.backend = std::move(backend).value();
   Engine engine(std::move(options));
   register_bench_saga(engine.registry(), {o.steps, o.step_ms, nullptr});
-  std::vector<RunHeaderRow> existing;
-  if (Status s = engine.backend()->list_runs(RunFilter{}, existing); !s.ok()) return s;
-  if (!existing.empty()) {
+  Result<std::vector<RunHeaderRow>> existing = engine.backend()->list_runs(RunFilter{});
+  if (!existing.ok()) return existing.status();
+  if (!existing->empty()) {
     return Status::InvalidArgument("reactor-bench w1 needs an empty store; " + r.storage +
                                    " already holds runs");
   }

@@ -101,14 +101,14 @@ int run_demo(const DemoOptions& options) {
   const auto deadline = std::chrono::steady_clock::now() + 60s;
   while (std::chrono::steady_clock::now() < deadline) {
     std::map<RunStatus, int> by_status;
-    std::vector<RunHeaderRow> rows;
     RunFilter all;
     all.limit = static_cast<std::size_t>(options.orders);
-    if (Status s = engine.backend()->list_runs(all, rows); !s.ok()) {
-      std::fprintf(stderr, "\ndemo: cannot list runs: %s\n", s.to_string().c_str());
+    Result<std::vector<RunHeaderRow>> rows = engine.backend()->list_runs(all);
+    if (!rows.ok()) {
+      std::fprintf(stderr, "\ndemo: cannot list runs: %s\n", rows.status().to_string().c_str());
       return 1;
     }
-    for (const auto& r : rows) ++by_status[r.status];
+    for (const auto& r : *rows) ++by_status[r.status];
     terminal = by_status[RunStatus::kCompleted] + by_status[RunStatus::kFailed];
     std::printf("\r  enqueued %3d  running %3d  completed %3d  failed %3d   ",
                 by_status[RunStatus::kEnqueued], by_status[RunStatus::kRunning],

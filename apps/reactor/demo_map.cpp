@@ -78,8 +78,8 @@ bool follow(Engine& engine, const MapDemo& demo, std::vector<pid_t>& workers, bo
           m->in_flight());
       shown.clear();
     }
-    RunHeaderRow owner;
-    if (engine.backend()->load_header(demo.run_id, owner).ok() && is_terminal(owner.status)) {
+    Result<RunHeaderRow> owner = engine.backend()->load_header(demo.run_id);
+    if (owner.ok() && is_terminal(owner->status)) {
       std::printf("\n");
       return true;
     }

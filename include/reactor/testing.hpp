@@ -49,10 +49,10 @@ class JobRecorder : public BackendWrapper {
     note(c);
     return BackendWrapper::commit(c);
   }
-  Status commit_then_fetch(const CommitRequest& c, const FetchRequest& f,
-                           std::optional<Delivery>& next) override {
+  Result<std::optional<Delivery>> commit_then_fetch(const CommitRequest& c,
+                                                    const FetchRequest& f) override {
     note(c);
-    return BackendWrapper::commit_then_fetch(c, f, next);
+    return BackendWrapper::commit_then_fetch(c, f);
   }
   std::vector<JobSpec> jobs() const {
     std::lock_guard lock(mu_);

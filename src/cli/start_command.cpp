@@ -161,12 +161,12 @@ int run_start(const Context& ctx, const StartOptions& o) {
       return 0;
     }
     // As stored now: enqueued, or for a start under the id of a run that exists, that run's.
-    RunHeaderRow header;
-    if (Status h = engine->backend()->load_header(id, header); !h.ok()) {
-      print_error(who, h.to_string());
+    Result<RunHeaderRow> header = engine->backend()->load_header(id);
+    if (!header.ok()) {
+      print_error(who, header.status().to_string());
       return 1;
     }
-    std::cout << Value{{"id", id}, {"status", to_string(header.status)}}.dump() << "\n";
+    std::cout << Value{{"id", id}, {"status", to_string(header->status)}}.dump() << "\n";
     return 0;
   }
   say_if_nobody_serves(*engine, o.reactor, who);

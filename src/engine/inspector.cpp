@@ -69,31 +69,31 @@ MapProgress progress_of(const MapRow& m) {
 
 Result<RunListing> Inspector::list_runs(const RunFilter& filter) const {
   RunListing out;
-  std::vector<RunHeaderRow> rows;
-  if (Status s = runs_.list_runs(filter, rows); !s.ok()) return s;
-  std::size_t total = 0;
-  if (Status s = runs_.count_runs(filter, total); !s.ok()) return s;
-  out.runs.reserve(rows.size());
-  for (const RunHeaderRow& row : rows) {
+  Result<std::vector<RunHeaderRow>> rows = runs_.list_runs(filter);
+  if (!rows.ok()) return rows.status();
+  Result<std::size_t> total = runs_.count_runs(filter);
+  if (!total.ok()) return total.status();
+  out.runs.reserve(rows->size());
+  for (const RunHeaderRow& row : *rows) {
     out.runs.push_back(
         RunSummary{row.id, row.reactor, row.status, created_at_ms(row), row.updated_at_ms});
   }
-  out.total = std::max(total, out.runs.size());
+  out.total = std::max(*total, out.runs.size());
   return out;
 }
 
 Result<MapProgress> Inspector::map_progress(const std::string& map_id) const {
-  MapRow row;
-  if (Status s = maps_.load_map(map_id, row); !s.ok()) return s;
-  return progress_of(row);
+  Result<MapRow> row = maps_.load_map(map_id);
+  if (!row.ok()) return row.status();
+  return progress_of(*row);
 }
 
 Result<std::vector<MapProgress>> Inspector::run_maps(const std::string& run_id) const {
   std::vector<MapProgress> out;
-  StoredRun stored;
-  if (Status s = runs_.load_run(run_id, stored); !s.ok()) return s;
+  Result<StoredRun> stored = runs_.load_run(run_id);
+  if (!stored.ok()) return stored.status();
   const std::string origin = origin_of(run_id);
-  for (const std::string& step : dispatched_steps(stored.trace)) {
+  for (const std::string& step : dispatched_steps(stored->trace)) {
     Result<MapProgress> p = map_progress(origin + ":" + step);
     if (p.status().code() == StatusCode::kNotFound) continue;  // purged meanwhile: nothing to show
     if (!p.ok()) return p.status();
@@ -103,8 +103,9 @@ Result<std::vector<MapProgress>> Inspector::run_maps(const std::string& run_id) 
 }
 
 Result<std::optional<ElementInfo>> Inspector::element_of(const std::string& run_id) const {
-  RunHeaderRow header;
-  if (Status s = runs_.load_header(run_id, header); !s.ok()) return s;
+  Result<RunHeaderRow> loaded = runs_.load_header(run_id);
+  if (!loaded.ok()) return loaded.status();
+  const RunHeaderRow& header = *loaded;
   // An element run is a root of its own (its own records) with a parent: the run holding the map.
   if (header.parent_id.empty() || header.root_id != header.id) return std::nullopt;
   ElementInfo info;
@@ -116,16 +117,16 @@ Result<std::optional<ElementInfo>> Inspector::element_of(const std::string& run_
     // Unreadable: its id still says which element it is.
   }
   if (!of) {
-    of.emplace();
-    if (!parse_element_run_id(run_id, of->map_id, of->index)) return std::nullopt;
+    of = parse_element_run_id(run_id);
+    if (!of) return std::nullopt;
   }
   info.map_id = of->map_id;
   info.index = of->index;
-  MapRow map;
-  Status s = maps_.load_map(info.map_id, map);
+  Result<MapRow> map = maps_.load_map(info.map_id);
+  const Status& s = map.status();
   if (s.ok()) {
-    info.owner_id = map.owner_id;
-    info.owner_reactor = map.owner_reactor;
+    info.owner_id = map->owner_id;
+    info.owner_reactor = map->owner_reactor;
     info.step = info.map_id.substr(info.map_id.find(':') + 1);
   }
   if (!s.ok() && s.code() != StatusCode::kNotFound) return s;

@@ -361,7 +361,7 @@ TYPED_TEST(AsyncUnits, ACrashRightAfterTheDispatchReattachesWithoutASecondDispat
   // Whatever a second dispatch would have queued has run by now.
   bool queued = true;
   for (int k = 0; k < 400 && queued; ++k) {
-    ASSERT_TRUE(this->store_->has_job(id + ":bill[0]", queued).ok());
+    ASSERT_OK_AND_ASSIGN(queued, this->store_->has_job(id + ":bill[0]"));
     if (queued) std::this_thread::sleep_for(5ms);
   }
   EXPECT_FALSE(queued);
@@ -453,7 +453,8 @@ TYPED_TEST(AsyncUnits, InvalidChildInputsFailTheDispatch) {
   EXPECT_EQ(r.error->step, "bill");
   EXPECT_EQ(this->fx_.count_containing('U', "reserve"), 1);
   MapRow m;
-  EXPECT_EQ(this->store_->load_map(r.run_id + ":bill", m).code(), StatusCode::kNotFound);
+  EXPECT_EQ(assign_or_status(m, this->store_->load_map(r.run_id + ":bill")).code(),
+            StatusCode::kNotFound);
 }
 
 }  // namespace

@@ -125,7 +125,7 @@ class HandOffs : public ::testing::Test {
 
   bool has_job(const std::string& id) {
     bool job = false;
-    EXPECT_TRUE(engine_->backend()->has_job(id, job).ok());
+    EXPECT_OK_AND_ASSIGN(job, engine_->backend()->has_job(id));
     return job;
   }
 

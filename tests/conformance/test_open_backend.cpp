@@ -154,7 +154,7 @@ TEST(OpenBackend, SqliteSchemaVersion1IsMigratedToTheLatest) {
   std::unique_ptr<Backend> b;
   ASSERT_OK_AND_ASSIGN(b, open_backend("sqlite://" + file, clock()));
   RunHeaderRow h;
-  EXPECT_TRUE(b->load_header("r1", h).ok());
+  EXPECT_OK_AND_ASSIGN(h, b->load_header("r1"));
   EXPECT_EQ(h.wake_at_ms, 0);
   EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "6");
 }
@@ -274,18 +274,22 @@ TEST(OpenBackend, SqliteKeepsRunsAndTokensAcrossReopen) {
     ASSERT_TRUE(b->commit(c).ok());
     bool granted = false;
     Lease lease;
-    ASSERT_TRUE(b->acquire_lease("other", "w", std::chrono::seconds(1), granted, lease).ok());
+    ASSERT_TRUE(
+        assign_or_status(granted, lease, b->acquire_lease("other", "w", std::chrono::seconds(1)))
+            .ok());
     token = lease.token;
   }
   std::unique_ptr<Backend> b;
   ASSERT_OK_AND_ASSIGN(b, open_backend(url, clock()));
   StoredRun run;
-  ASSERT_TRUE(b->load_run("r1", run).ok());
+  ASSERT_OK_AND_ASSIGN(run, b->load_run("r1"));
   ASSERT_EQ(run.steps.size(), 1u);
   EXPECT_EQ(run.steps[0].body, "s0");
   bool granted = false;
   Lease lease;
-  ASSERT_TRUE(b->acquire_lease("run:r1", "w", std::chrono::seconds(1), granted, lease).ok());
+  ASSERT_TRUE(
+      assign_or_status(granted, lease, b->acquire_lease("run:r1", "w", std::chrono::seconds(1)))
+          .ok());
   EXPECT_TRUE(granted);
   EXPECT_GT(lease.token, token);
 }

@@ -316,7 +316,7 @@ TEST_P(StoredCorpus, EveryRunReadsBackAsItsWriterReadIt) {
   RunFilter all;
   all.limit = 1000;
   std::vector<RunHeaderRow> listed;
-  Status s = engine_->backend()->list_runs(all, listed);
+  Status s = assign_or_status(listed, engine_->backend()->list_runs(all));
   ASSERT_TRUE(s.ok()) << s.to_string();
   Value list = Value::array();
   for (const auto& h : listed) {
@@ -341,7 +341,7 @@ TEST_P(StoredCorpus, TheInterruptedRunIsSweptAndRunsToItsEnd) {
   ASSERT_TRUE(same_json(expected(run), found(id)));
   ASSERT_EQ(found(id).at("status"), "running");
   bool has_job = true;
-  ASSERT_TRUE(engine_->backend()->has_job(id, has_job).ok());
+  ASSERT_OK_AND_ASSIGN(has_job, engine_->backend()->has_job(id));
   EXPECT_FALSE(has_job);
   // Its lease lapsed long ago: the sweep hands it back to the queue; nothing is purged (the
   // corpus's retention is 20 years).
@@ -349,7 +349,7 @@ TEST_P(StoredCorpus, TheInterruptedRunIsSweptAndRunsToItsEnd) {
   ASSERT_TRUE(swept.ok()) << swept.status().to_string();
   EXPECT_GE(swept->requeued, 1u);
   EXPECT_EQ(swept->purged, 0u);
-  ASSERT_TRUE(engine_->backend()->has_job(id, has_job).ok());
+  ASSERT_OK_AND_ASSIGN(has_job, engine_->backend()->has_job(id));
   EXPECT_TRUE(has_job);
   RunResult r = carry_to_end(run.at("reactor").get<std::string>(), id);
   expect_end(run, r);
@@ -367,7 +367,7 @@ TEST_P(StoredCorpus, TheRetryWaitingRunWaitsThenRunsToItsEnd) {
     open(SystemClock::instance());
     ASSERT_TRUE(same_json(expected(run), found(id)));
     bool has_job = false;
-    ASSERT_TRUE(engine_->backend()->has_job(id, has_job).ok());
+    ASSERT_OK_AND_ASSIGN(has_job, engine_->backend()->has_job(id));
     EXPECT_TRUE(has_job);
     WorkerOptions wo;
     wo.threads = 1;

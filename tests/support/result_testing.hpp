@@ -14,6 +14,7 @@
 
 #include <utility>
 
+#include "reactor/leases.hpp"
 #include "reactor/result.hpp"
 
 #define REACTOR_RESULT_CONCAT_(a, b) a##b
@@ -57,6 +58,15 @@ template <class T, class U>
 Status assign_or_status(U& out, Result<T> result) {
   if (!result.ok()) return std::move(result).status();
   out = std::move(result).value();
+  return Status::Ok();
+}
+
+// Leases::acquire_lease's grant, taken apart: whether it was granted, and the lease (ours, or the
+// holder's).
+inline Status assign_or_status(bool& granted, Lease& lease, Result<LeaseGrant> result) {
+  if (!result.ok()) return std::move(result).status();
+  granted = result->granted;
+  lease = std::move(result->lease);
   return Status::Ok();
 }
 

@@ -516,8 +516,9 @@ int generate_store(const std::string& url, const fs::path& out) {
 
   // The interrupted run's lease must have lapsed: it is an orphan then.
   for (int i = 0;; ++i) {
-    std::vector<RunHeaderRow> orphans;
-    check(backend->find_orphans(100, orphans), "find_orphans");
+    Result<std::vector<RunHeaderRow>> found_orphans = backend->find_orphans(100);
+    check(found_orphans.status(), "find_orphans");
+    const std::vector<RunHeaderRow>& orphans = *found_orphans;
     bool found = false;
     for (const auto& h : orphans) found = found || h.id == crash_id;
     if (found) break;
@@ -547,8 +548,9 @@ int generate_store(const std::string& url, const fs::path& out) {
   }
   RunFilter all;
   all.limit = 1000;
-  std::vector<RunHeaderRow> listed;
-  check(backend->list_runs(all, listed), "list_runs");
+  Result<std::vector<RunHeaderRow>> listing = backend->list_runs(all);
+  check(listing.status(), "list_runs");
+  const std::vector<RunHeaderRow>& listed = *listing;
   Value list = Value::array();
   for (const auto& h : listed) {
     list.push_back({{"id", h.id}, {"status", to_string(h.status)}, {"reactor", h.reactor}});

@@ -20,7 +20,7 @@ class BadRecords : public DurableRules {
     std::string id;
     EXPECT_OK_AND_ASSIGN(id, engine_->run_in_background("Five", {{"n", 0}}));
     RunHeaderRow h;
-    EXPECT_TRUE(store_->load_header(id, h).ok());
+    EXPECT_OK_AND_ASSIGN(h, store_->load_header(id));
     edit(h);
     CommitRequest c;
     c.headers.push_back(h);
@@ -46,7 +46,7 @@ class BadRecords : public DurableRules {
     EXPECT_NE(failed.body.find("corrupt_record"), std::string::npos) << failed.body;
     EXPECT_NE(failed.body.find(says), std::string::npos) << failed.body;
     bool has_job = true;
-    ASSERT_TRUE(store_->has_job(id, has_job).ok());
+    ASSERT_OK_AND_ASSIGN(has_job, store_->has_job(id));
     EXPECT_FALSE(has_job);
     std::string next;
     ASSERT_OK_AND_ASSIGN(next, engine_->run_in_background("Five", {{"n", 1}}));
@@ -136,7 +136,7 @@ TEST_F(BadRecords, InputsPastTheLimitsAreRefusedNamingTheLimit) {
   EXPECT_EQ(r.error->kind, ErrorKind::kInputInvalid);
   EXPECT_NE(r.error->message.find("nested deeper than 512 levels"), std::string::npos);
   std::vector<RunHeaderRow> stored;
-  ASSERT_TRUE(store_->list_runs(RunFilter{}, stored).ok());
+  ASSERT_OK_AND_ASSIGN(stored, store_->list_runs(RunFilter{}));
   EXPECT_TRUE(stored.empty());  // refused before anything was stored
 }
 

@@ -68,7 +68,7 @@ class BulkStart : public ::testing::Test {
     std::vector<RunHeaderRow> rows;
     RunFilter all;
     all.limit = 100000;
-    EXPECT_TRUE(backend_->list_runs(all, rows).ok());
+    EXPECT_OK_AND_ASSIGN(rows, backend_->list_runs(all));
     return rows.size();
   }
 
@@ -90,7 +90,7 @@ TEST_F(BulkStart, PersistsEveryRunEnqueuedWithItsJobInFewCommits) {
     ASSERT_OK_AND_ASSIGN(r, engine_->find(id));
     EXPECT_EQ(r.status, RunStatus::kEnqueued);
     bool has_job = false;
-    ASSERT_TRUE(backend_->has_job(id, has_job).ok());
+    ASSERT_OK_AND_ASSIGN(has_job, backend_->has_job(id));
     EXPECT_TRUE(has_job) << id;
   }
 }
@@ -101,7 +101,7 @@ TEST_F(BulkStart, JobsAreDeliveredInInputOrder) {
   const std::vector<std::string> ids = std::move(batch.run_ids);
   for (const auto& expected : ids) {
     std::optional<Delivery> d;
-    ASSERT_TRUE(backend_->fetch({{"Double"}, "tester", 10s, 10s}, d).ok());
+    ASSERT_OK_AND_ASSIGN(d, backend_->fetch({{"Double"}, "tester", 10s, 10s}));
     ASSERT_TRUE(d.has_value());
     EXPECT_EQ(d->job.spec.run_id, expected);
     EXPECT_EQ(d->job.spec.kind, JobKind::kStart);
@@ -151,7 +151,7 @@ TEST_F(BulkStart, AStoreErrorKeepsOnlyTheRunsOfTheCommitsThatSucceeded) {
   EXPECT_EQ(stored_runs(), kBackgroundRunsPerCommit);
   for (const auto& id : ids) {
     bool has_job = false;
-    ASSERT_TRUE(backend_->has_job(id, has_job).ok());
+    ASSERT_OK_AND_ASSIGN(has_job, backend_->has_job(id));
     EXPECT_TRUE(has_job) << id;
   }
 }

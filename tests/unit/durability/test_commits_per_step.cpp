@@ -17,7 +17,7 @@ TEST_F(DurableRules, AWorkerCommitsOncePerStepWithTheRunsEndInTheLastStepsCommit
   // also carrying the terminal state, the job's ack and the lease release.
   EXPECT_EQ(store_->commits.load(), 5);
   bool has_job = true;
-  ASSERT_TRUE(store_->has_job(id, has_job).ok());
+  ASSERT_OK_AND_ASSIGN(has_job, store_->has_job(id));
   EXPECT_FALSE(has_job);
 }
 
@@ -37,7 +37,7 @@ TEST_F(DurableRules, ASynchronousRunStoresItsInputsWithItsFirstCommit) {
   RunResult r = engine_->run("Five", {{"n", 7}});
   ASSERT_EQ(r.status, RunStatus::kCompleted);
   StoredRun stored;
-  ASSERT_TRUE(store_->load_run(r.run_id, stored).ok());
+  ASSERT_OK_AND_ASSIGN(stored, store_->load_run(r.run_id));
   ASSERT_EQ(stored.inputs.size(), 1u);
   EXPECT_EQ(Value::parse(stored.inputs.front().inputs), (Value{{"n", 7}}));
 }

@@ -17,7 +17,7 @@ class CrashLoops : public DurableRules {
   void dies_in_delivery(const std::string& run_id, int n) {
     std::optional<Delivery> d;
     FetchRequest f{{"Five"}, "dead-" + std::to_string(n), 1s, 10s, "dead:" + std::to_string(n)};
-    ASSERT_TRUE(store_->fetch(f, d).ok());
+    ASSERT_OK_AND_ASSIGN(d, store_->fetch(f));
     ASSERT_TRUE(d && d->run_leased);
     EXPECT_EQ(d->job.spec.run_id, run_id);
     EXPECT_EQ(d->run_deliveries, n);
@@ -54,7 +54,7 @@ TEST_F(CrashLoops, TheDeliveryAfterTheLimitFailsTheRunAndOthersGoOn) {
             std::string::npos)
       << r.error->message;
   bool has_job = true;
-  ASSERT_TRUE(store_->has_job(id, has_job).ok());
+  ASSERT_OK_AND_ASSIGN(has_job, store_->has_job(id));
   EXPECT_FALSE(has_job);
   EXPECT_EQ(find(good).value, 15);       // the run beside it is served as ever
   EXPECT_EQ(r.steps.at(0).attempts, 0);  // failed reading its header alone: no step ran
@@ -73,7 +73,7 @@ TEST_F(CrashLoops, WhenFailingItDiedTooTheRunIsQuarantinedUnread) {
   EXPECT_EQ(r.error->kind, ErrorKind::kPoisonDelivery);
   EXPECT_NE(r.error->message.find("quarantined"), std::string::npos) << r.error->message;
   bool has_job = true;
-  ASSERT_TRUE(store_->has_job(id, has_job).ok());
+  ASSERT_OK_AND_ASSIGN(has_job, store_->has_job(id));
   EXPECT_FALSE(has_job);
   EXPECT_TRUE(is_terminal(r.status));
 }
@@ -95,7 +95,7 @@ TEST_F(CrashLoops, ProgressStartsTheCountAgain) {
   ASSERT_OK_AND_ASSIGN(id, engine_->run_in_background("Flaky", Value::object()));
   const auto dies = [&](int n) {
     std::optional<Delivery> d;
-    ASSERT_TRUE(store_->fetch({{"Flaky"}, "dead", 1s, 10s, "dead:1"}, d).ok());
+    ASSERT_OK_AND_ASSIGN(d, store_->fetch({{"Flaky"}, "dead", 1s, 10s, "dead:1"}));
     ASSERT_TRUE(d && d->run_leased);
     EXPECT_EQ(d->run_deliveries, n);
     clock_->advance(11s);

@@ -96,7 +96,7 @@ TEST_P(Deploy, ARunWhoseFirstDeliveryDiedBeforeAnyStepRunsOnTheDefinitionRegiste
   std::string id;
   ASSERT_OK_AND_ASSIGN(id, engine_on(v1)->run_in_background("Deployed", {{"n", 41}}));
   std::optional<Delivery> dead;
-  ASSERT_TRUE(store_->fetch(FetchRequest{{"Deployed"}, "dead", 1s, 1s, "dead:1"}, dead).ok());
+  ASSERT_OK_AND_ASSIGN(dead, store_->fetch(FetchRequest{{"Deployed"}, "dead", 1s, 1s, "dead:1"}));
   ASSERT_TRUE(dead);
   clock_->advance(2s);  // its job is visible again, its lease lapsed
   auto deployed = engine_on(v2);

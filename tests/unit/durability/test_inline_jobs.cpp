@@ -42,7 +42,7 @@ TEST_F(InlineJobs, ABackgroundRunHasRunThroughItsRetriesWhenTheCallReturns) {
   // The retry delays were waited out on the clock, not slept.
   EXPECT_EQ(clock_->sleeps(), (std::vector<Duration>{30s, 30s}));
   bool has_job = true;
-  ASSERT_TRUE(engine_->backend()->has_job(id, has_job).ok());
+  ASSERT_OK_AND_ASSIGN(has_job, engine_->backend()->has_job(id));
   EXPECT_FALSE(has_job);
 }
 

@@ -47,7 +47,8 @@ class LostExecutions : public DurableRules {
       clock_->advance(11s);
       bool granted = false;
       Lease l;
-      if (!store_->acquire_lease(run_lease_key(run_id), "thief", 1ms, granted, l).ok())
+      if (!assign_or_status(granted, l, store_->acquire_lease(run_lease_key(run_id), "thief", 1ms))
+               .ok())
         return false;
       if (granted) return true;
     }
@@ -71,7 +72,7 @@ class LostExecutions : public DurableRules {
   std::function<bool()> status_is(const std::string& id, RunStatus status) {
     return [this, id, status] {
       RunHeaderRow h;
-      return store_->load_header(id, h).ok() && h.status == status;
+      return assign_or_status(h, store_->load_header(id)).ok() && h.status == status;
     };
   }
 

@@ -64,8 +64,10 @@ TEST_F(DurableRules, ARetryIsHandedBackToTheQueueWhenNothingElseOfTheRunIsRunnin
     bool has_job = false;
     RunResult r;
     return assign_if_ok(r, engine_->find(id)) && r.step("slow") &&
-           r.step("slow")->status == StepStatus::kCompleted && store_->has_job(id, has_job).ok() &&
-           has_job && store_->acquire_lease(run_lease_key(id), "probe", 1ms, free, l).ok() && free;
+           r.step("slow")->status == StepStatus::kCompleted &&
+           assign_or_status(has_job, store_->has_job(id)).ok() && has_job &&
+           assign_or_status(free, l, store_->acquire_lease(run_lease_key(id), "probe", 1ms)).ok() &&
+           free;
   }));
   EXPECT_EQ(flaky.load(), 1);
   clock_->advance(31s);
@@ -92,7 +94,7 @@ std::optional<Job> job_due_by(Backend& store, const std::string& queue, TimePoin
   const TimePoint now = clock.now();
   clock.set(at);
   std::optional<Delivery> d;
-  EXPECT_TRUE(store.fetch({{queue}, "probe", 1s, 1ms}, d).ok());
+  EXPECT_OK_AND_ASSIGN(d, store.fetch({{queue}, "probe", 1s, 1ms}));
   if (d) {
     if (d->run_leased) {
       EXPECT_TRUE(store.release_lease(d->run_lease.key, "probe", d->run_lease.token).ok());
@@ -131,7 +133,8 @@ TEST_F(DurableRules, ARunWaitingForARetryIsSuspendedInOneCommitWithTheJobThatWak
   // Its lease is free, and its job is due when the retry is, not before.
   bool free = false;
   Lease l;
-  ASSERT_TRUE(store_->acquire_lease(run_lease_key(id), "probe", 1ms, free, l).ok());
+  ASSERT_TRUE(
+      assign_or_status(free, l, store_->acquire_lease(run_lease_key(id), "probe", 1ms)).ok());
   EXPECT_TRUE(free);
   EXPECT_FALSE(job_due_by(*store_, "OnceFlaky", from_unix_ms(due - 1), *clock_));
   EXPECT_TRUE(job_due_by(*store_, "OnceFlaky", from_unix_ms(due), *clock_));
@@ -178,7 +181,7 @@ TEST_F(DurableRules, TheSweeperGivesAWaitingRunWhoseJobWasLostAJobDueWhenItWakes
   ack.ack_job = job->id;
   ASSERT_TRUE(store_->commit(ack).ok());
   bool has_job = true;
-  ASSERT_TRUE(store_->has_job(id, has_job).ok());
+  ASSERT_OK_AND_ASSIGN(has_job, store_->has_job(id));
   ASSERT_FALSE(has_job);
 
   SweepResult swept;

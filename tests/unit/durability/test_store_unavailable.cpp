@@ -17,7 +17,7 @@ TEST_F(DurableRules, AStoreThatStaysUnavailableSnoozesTheRunUpToTheCapThenFailsI
   EXPECT_NE(h.body.find("through 2 snoozes"), std::string::npos) << h.body;
   EXPECT_EQ(worker->stats().snoozed, 2u);
   bool has_job = true;
-  ASSERT_TRUE(store_->has_job(id, has_job).ok());
+  ASSERT_OK_AND_ASSIGN(has_job, store_->has_job(id));
   EXPECT_FALSE(has_job);
 
   // The store is back: the same worker serves the next run.

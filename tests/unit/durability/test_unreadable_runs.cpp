@@ -12,7 +12,7 @@ TEST_F(DurableRules, ARecordNamingAReactorNotRegisteredHereFailsAtOnce) {
   ASSERT_OK_AND_ASSIGN(id, engine_->run_in_background("Five", {{"n", 0}}));
   // The job still routes as "Five"; the record says the run is a "Retired".
   RunHeaderRow h;
-  ASSERT_TRUE(store_->load_header(id, h).ok());
+  ASSERT_OK_AND_ASSIGN(h, store_->load_header(id));
   h.reactor = "Retired";
   CommitRequest rename;
   rename.headers.push_back(h);
@@ -41,7 +41,7 @@ TEST_F(DurableRules, ARunTheStoreCannotReadBackFailsWithCorruptRecordAndItsJobIs
   EXPECT_NE(failed.body.find("corrupt_record"), std::string::npos) << failed.body;
   EXPECT_NE(failed.body.find("not JSON (injected)"), std::string::npos) << failed.body;
   bool has_job = true;
-  ASSERT_TRUE(store_->has_job(id, has_job).ok());
+  ASSERT_OK_AND_ASSIGN(has_job, store_->has_job(id));
   EXPECT_FALSE(has_job);
   RunResult r;
   ASSERT_OK_AND_ASSIGN(r, engine_->find(id));
@@ -58,10 +58,10 @@ TEST_F(DurableRules, ARunTheStoreCannotReadBackFailsWithCorruptRecordAndItsJobIs
   EXPECT_EQ(wait_for(next, RunStatus::kCompleted).status, RunStatus::kCompleted);
   EXPECT_TRUE(eventually([&] { return worker->stats().runs_finished == 1; }))
       << worker->stats().runs_finished;
-  ASSERT_TRUE(store_->has_job(id, has_job).ok());
+  ASSERT_OK_AND_ASSIGN(has_job, store_->has_job(id));
   EXPECT_FALSE(has_job);
   RunHeaderRow after;
-  ASSERT_TRUE(store_->load_header(id, after).ok());
+  ASSERT_OK_AND_ASSIGN(after, store_->load_header(id));
   EXPECT_EQ(after.body, failed.body);
 }
 

@@ -96,7 +96,7 @@ TEST_F(DurableEngine, InvalidInputsAreRejectedInTheCallerAndNothingIsStored) {
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
   EXPECT_NE(s.message().find("n: must be an integer"), std::string::npos) << s.message();
   std::vector<RunHeaderRow> rows;
-  ASSERT_TRUE(engine_->backend()->list_runs(RunFilter{}, rows).ok());
+  ASSERT_OK_AND_ASSIGN(rows, engine_->backend()->list_runs(RunFilter{}));
   EXPECT_TRUE(rows.empty());
   EXPECT_EQ(engine_->run_in_background("Nope", {}).status().code(), StatusCode::kNotFound);
 }
@@ -114,7 +114,7 @@ TEST_F(DurableEngine, ARetryWaitGoesBackToTheQueueInsteadOfHoldingAThread) {
   ASSERT_NE(waiting.step("b"), nullptr);
   EXPECT_EQ(waiting.step("b")->status, StepStatus::kRetryScheduled);
   bool has_job = false;
-  ASSERT_TRUE(engine_->backend()->has_job(id, has_job).ok());
+  ASSERT_OK_AND_ASSIGN(has_job, engine_->backend()->has_job(id));
   EXPECT_TRUE(has_job);
 
   clock_->advance(30s);  // the retry falls due
@@ -137,9 +137,10 @@ TEST_F(DurableEngine, ASynchronousRunIsStoredAsItRuns) {
   // Finished: its lease was released in the final commit.
   bool granted = false;
   Lease holder;
-  ASSERT_TRUE(engine_->backend()
-                  ->acquire_lease(run_lease_key(r.run_id), "someone", 1s, granted, holder)
-                  .ok());
+  ASSERT_TRUE(
+      assign_or_status(granted, holder,
+                       engine_->backend()->acquire_lease(run_lease_key(r.run_id), "someone", 1s))
+          .ok());
   EXPECT_TRUE(granted);
 }
 
@@ -151,7 +152,9 @@ TEST_F(DurableEngine, ADeliveryForARunHeldByALiveExecutionSnoozesWithoutRunningI
   bool granted = false;
   Lease live;
   ASSERT_TRUE(
-      engine_->backend()->acquire_lease(run_lease_key(id), "live-owner", 60s, granted, live).ok());
+      assign_or_status(granted, live,
+                       engine_->backend()->acquire_lease(run_lease_key(id), "live-owner", 60s))
+          .ok());
   ASSERT_TRUE(granted);
 
   auto worker = start_worker();
@@ -183,14 +186,14 @@ TEST_F(DurableEngine, ACorruptRecordFailsThatRunAndTheWorkerServesTheNext) {
   EXPECT_EQ(wait_for(good, RunStatus::kCompleted).status, RunStatus::kCompleted);
   RunHeaderRow header;
   for (int i = 0; i < 2000; ++i) {
-    ASSERT_TRUE(engine_->backend()->load_header("bad-run", header).ok());
+    ASSERT_OK_AND_ASSIGN(header, engine_->backend()->load_header("bad-run"));
     if (header.status == RunStatus::kFailed) break;
     std::this_thread::sleep_for(5ms);
   }
   EXPECT_EQ(header.status, RunStatus::kFailed);
   EXPECT_NE(header.body.find("corrupt_record"), std::string::npos) << header.body;
   bool has_job = true;
-  ASSERT_TRUE(engine_->backend()->has_job("bad-run", has_job).ok());
+  ASSERT_OK_AND_ASSIGN(has_job, engine_->backend()->has_job("bad-run"));
   EXPECT_FALSE(has_job);  // acknowledged, not retried forever
 }
 
@@ -202,7 +205,7 @@ TEST_F(DurableEngine, ARunFailedForAnUnreadableHeaderStillShowsWhy) {
   std::string id;
   ASSERT_OK_AND_ASSIGN(id, engine_->run_in_background("Durable", {{"n", 3}}));
   StoredRun stored;
-  ASSERT_TRUE(engine_->backend()->load_run(id, stored).ok());
+  ASSERT_OK_AND_ASSIGN(stored, engine_->backend()->load_run(id));
   ASSERT_FALSE(stored.headers.empty());
   CommitRequest garble;
   garble.headers.push_back(stored.headers.front());
@@ -225,7 +228,7 @@ TEST_F(DurableEngine, ARunFailedForAnUnreadableHeaderStillShowsWhy) {
   ASSERT_TRUE(engine_->backend()->commit(nudge).ok());
   bool has_job = true;
   for (int i = 0; i < 2000 && has_job; ++i) {
-    ASSERT_TRUE(engine_->backend()->has_job(id, has_job).ok());
+    ASSERT_OK_AND_ASSIGN(has_job, engine_->backend()->has_job(id));
     if (has_job) std::this_thread::sleep_for(5ms);
   }
   EXPECT_FALSE(has_job);
@@ -242,10 +245,10 @@ TEST_F(DurableEngine, TheSweeperRequeuesARunningRunWhoseLeaseLapsed) {
   ASSERT_OK_AND_ASSIGN(id, engine_->run_in_background("Durable", {{"n", 6}}));
   // A worker takes the job and the lease, marks the run running, then dies.
   std::optional<Delivery> d;
-  ASSERT_TRUE(engine_->backend()->fetch({{"Durable"}, "dead-worker", 10s, 10s}, d).ok());
+  ASSERT_OK_AND_ASSIGN(d, engine_->backend()->fetch({{"Durable"}, "dead-worker", 10s, 10s}));
   ASSERT_TRUE(d && d->run_leased);
   StoredRun stored;
-  ASSERT_TRUE(engine_->backend()->load_run(id, stored).ok());
+  ASSERT_OK_AND_ASSIGN(stored, engine_->backend()->load_run(id));
   CommitRequest mark;
   mark.root_id = id;
   mark.fencing_token = d->run_lease.token;

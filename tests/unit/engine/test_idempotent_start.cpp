@@ -31,7 +31,7 @@ class IdempotentStart : public DurableRules {
   }
   std::size_t stored_runs() {
     std::vector<RunHeaderRow> rows;
-    EXPECT_TRUE(store_->list_runs(RunFilter{}, rows).ok());
+    EXPECT_OK_AND_ASSIGN(rows, store_->list_runs(RunFilter{}));
     return rows.size();
   }
   std::atomic<int> booked_{0};
@@ -83,7 +83,7 @@ TEST_F(IdempotentStart, ABackgroundStartUnderABusinessKeyRunsOnce) {
   EXPECT_EQ(r.status, RunStatus::kCompleted);
   EXPECT_EQ(booked_.load(), 1);
   bool has_job = true;
-  ASSERT_TRUE(store_->has_job("TRIP-7", has_job).ok());
+  ASSERT_OK_AND_ASSIGN(has_job, store_->has_job("TRIP-7"));
   EXPECT_FALSE(has_job);
   // Started synchronously under the same id: the stored run, not a second execution.
   RunOptions o;

@@ -35,7 +35,7 @@ TEST_F(DurableRules, AWorkerServesOnlyTheReactorsItIsGiven) {
   worker.stop();
   worker.wait();
   RunHeaderRow h;
-  ASSERT_TRUE(store_->load_header(five, h).ok());
+  ASSERT_OK_AND_ASSIGN(h, store_->load_header(five));
   EXPECT_EQ(h.status, RunStatus::kEnqueued);
   EXPECT_EQ(worker.stats().jobs, 1u);
 }
@@ -100,12 +100,12 @@ TEST_F(DurableRules, AStoppingWorkerGivesBackTheJobItFetchedWithItsLastCommit) {
   worker->wait();
 
   RunHeaderRow h;
-  ASSERT_TRUE(store_->load_header(gate, h).ok());
+  ASSERT_OK_AND_ASSIGN(h, store_->load_header(gate));
   EXPECT_EQ(h.status, RunStatus::kCompleted);
-  ASSERT_TRUE(store_->load_header(next, h).ok());
+  ASSERT_OK_AND_ASSIGN(h, store_->load_header(next));
   EXPECT_EQ(h.status, RunStatus::kEnqueued);
   bool has_job = false;
-  ASSERT_TRUE(store_->has_job(next, has_job).ok());
+  ASSERT_OK_AND_ASSIGN(has_job, store_->has_job(next));
   EXPECT_TRUE(has_job);
   auto again = start_worker();
   EXPECT_EQ(wait_for(next, RunStatus::kCompleted).status, RunStatus::kCompleted);
