@@ -269,21 +269,18 @@ Result<std::optional<Delivery>> RedisBackend::commit_then_fetch(const CommitRequ
   args.insert(args.begin(), std::to_string(args.size()));
   append_fetch_args(f, args);
   const auto asked_at = std::chrono::steady_clock::now();
-  if (Status s = run(script, std::move(args),
-                     [&](const redisReply& r) {
-                       if (integer(element(r, 0)) != 1) return fenced_out(c);
-                       // The commit is applied whatever the fetch found: a fetch reply this
-                       // build cannot read only leaves `next` empty, it must not turn the
-                       // commit's success into an error.
-                       const Status fetched =
-                           read_reply(script, element(r, 1), [&](const redisReply& f_reply) {
-                             return read_fetch_reply(f_reply, f, asked_at, next);
-                           });
-                       if (!fetched.ok()) next.reset();
-                       return Status::Ok();
-                     });
-      !s.ok())
-    return s;
+  Status s = run(script, std::move(args), [&](const redisReply& r) {
+    if (integer(element(r, 0)) != 1) return fenced_out(c);
+    // The commit is applied whatever the fetch found: a fetch reply this
+    // build cannot read only leaves `next` empty, it must not turn the
+    // commit's success into an error.
+    const Status fetched = read_reply(script, element(r, 1), [&](const redisReply& f_reply) {
+      return read_fetch_reply(f_reply, f, asked_at, next);
+    });
+    if (!fetched.ok()) next.reset();
+    return Status::Ok();
+  });
+  if (!s.ok()) return s;
   return next;
 }
 

@@ -17,16 +17,15 @@ Result<LeaseGrant> RedisBackend::acquire_lease(const std::string& key, const std
   if (key.empty() || owner.empty()) {
     return Status::InvalidArgument("acquire_lease: key and owner must not be empty");
   }
-  if (Status s = run(ScriptId::kAcquireLease, {key, owner, std::to_string(storage::to_ms(ttl))},
-                     [&](const redisReply& r) {
-                       granted = integer(element(r, 0)) == 1;
-                       out = Lease{key, text(element(r, 1)),
-                                   static_cast<std::uint64_t>(integer(element(r, 2))),
-                                   integer(element(r, 3))};
-                       return Status::Ok();
-                     });
-      !s.ok())
-    return s;
+  Status s =
+      run(ScriptId::kAcquireLease, {key, owner, std::to_string(storage::to_ms(ttl))},
+          [&](const redisReply& r) {
+            granted = integer(element(r, 0)) == 1;
+            out = Lease{key, text(element(r, 1)),
+                        static_cast<std::uint64_t>(integer(element(r, 2))), integer(element(r, 3))};
+            return Status::Ok();
+          });
+  if (!s.ok()) return s;
   return LeaseGrant{granted, std::move(out)};
 }
 
@@ -49,15 +48,12 @@ Status RedisBackend::release_lease(const std::string& key, const std::string& ow
 
 Result<Lease> RedisBackend::peek_lease(const std::string& key) {
   Lease out;
-  if (Status s = run(ScriptId::kPeekLease, {key},
-                     [&](const redisReply& r) {
-                       out = Lease{key, text(element(r, 0)),
-                                   static_cast<std::uint64_t>(integer(element(r, 1))),
-                                   integer(element(r, 2))};
-                       return Status::Ok();
-                     });
-      !s.ok())
-    return s;
+  Status s = run(ScriptId::kPeekLease, {key}, [&](const redisReply& r) {
+    out = Lease{key, text(element(r, 0)), static_cast<std::uint64_t>(integer(element(r, 1))),
+                integer(element(r, 2))};
+    return Status::Ok();
+  });
+  if (!s.ok()) return s;
   return out;
 }
 

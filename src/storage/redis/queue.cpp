@@ -27,10 +27,9 @@ Result<std::optional<Delivery>> RedisBackend::fetch(const FetchRequest& f) {
   std::vector<std::string> args;
   append_fetch_args(f, args);
   const auto asked_at = std::chrono::steady_clock::now();
-  if (Status s = run(ScriptId::kFetch, std::move(args),
-                     [&](const redisReply& r) { return read_fetch_reply(r, f, asked_at, out); });
-      !s.ok())
-    return s;
+  Status s = run(ScriptId::kFetch, std::move(args),
+                 [&](const redisReply& r) { return read_fetch_reply(r, f, asked_at, out); });
+  if (!s.ok()) return s;
   return out;
 }
 

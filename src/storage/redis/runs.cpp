@@ -35,14 +35,11 @@ Result<StoredRun> RedisBackend::load_run(const std::string& root_id) {
 
 Result<RunHeaderRow> RedisBackend::load_header(const std::string& run_id) {
   RunHeaderRow out;
-  if (Status s = run(ScriptId::kLoadHeader, {run_id},
-                     [&](const redisReply& r) {
-                       if (r.type == REDIS_REPLY_NIL)
-                         return Status::NotFound("run " + run_id + " not found");
-                       return decode_header("run header " + run_id, text(r), out);
-                     });
-      !s.ok())
-    return s;
+  Status s = run(ScriptId::kLoadHeader, {run_id}, [&](const redisReply& r) {
+    if (r.type == REDIS_REPLY_NIL) return Status::NotFound("run " + run_id + " not found");
+    return decode_header("run header " + run_id, text(r), out);
+  });
+  if (!s.ok()) return s;
   return out;
 }
 
@@ -70,13 +67,11 @@ Result<std::size_t> RedisBackend::count_runs(const RunFilter& filter) {
   if (!filter.status) {
     for (RunStatus status : all_run_statuses()) args.push_back(to_string(status));
   }
-  if (Status s = run(ScriptId::kCountRuns, args,
-                     [&](const redisReply& r) {
-                       out = static_cast<std::size_t>(integer(r));
-                       return Status::Ok();
-                     });
-      !s.ok())
-    return s;
+  Status s = run(ScriptId::kCountRuns, args, [&](const redisReply& r) {
+    out = static_cast<std::size_t>(integer(r));
+    return Status::Ok();
+  });
+  if (!s.ok()) return s;
   return out;
 }
 
@@ -93,13 +88,11 @@ Result<std::vector<RunHeaderRow>> RedisBackend::find_orphans(std::size_t limit) 
 
 Result<std::size_t> RedisBackend::purge_expired(std::size_t limit) {
   std::size_t purged = 0;
-  if (Status s = run(ScriptId::kPurgeExpired, {count_arg(limit)},
-                     [&](const redisReply& r) {
-                       purged = static_cast<std::size_t>(integer(r));
-                       return Status::Ok();
-                     });
-      !s.ok())
-    return s;
+  Status s = run(ScriptId::kPurgeExpired, {count_arg(limit)}, [&](const redisReply& r) {
+    purged = static_cast<std::size_t>(integer(r));
+    return Status::Ok();
+  });
+  if (!s.ok()) return s;
   return purged;
 }
 
@@ -119,10 +112,9 @@ Status RedisBackend::read_command(const redis::Command& cmd, Read&& read) {
 
 Result<MapRow> RedisBackend::load_map(const std::string& map_id) {
   MapRow out;
-  if (Status s = read_command({"HGETALL", map_key(client_.options().prefix, map_id)},
-                              [&](const redisReply& r) { return read_map(map_id, r, out); });
-      !s.ok())
-    return s;
+  Status s = read_command({"HGETALL", map_key(client_.options().prefix, map_id)},
+                          [&](const redisReply& r) { return read_map(map_id, r, out); });
+  if (!s.ok()) return s;
   return out;
 }
 
@@ -133,11 +125,10 @@ Result<std::vector<MapSlotRow>> RedisBackend::load_map_slots(const std::string& 
   if (limit == 0) return out;
   // Slots are scored by index: [first, first + limit) is one range, read in index order.
   const std::uint64_t end = std::uint64_t{first} + limit;
-  if (Status s = read_command({"ZRANGEBYSCORE", map_slots_key(client_.options().prefix, map_id),
-                               std::to_string(first), "(" + std::to_string(end)},
-                              [&](const redisReply& r) { return read_slots(map_id, r, out); });
-      !s.ok())
-    return s;
+  Status s = read_command({"ZRANGEBYSCORE", map_slots_key(client_.options().prefix, map_id),
+                           std::to_string(first), "(" + std::to_string(end)},
+                          [&](const redisReply& r) { return read_slots(map_id, r, out); });
+  if (!s.ok()) return s;
   return out;
 }
 

@@ -113,17 +113,14 @@ Status SqliteBackend::write_maps(Connection& db, const CommitRequest& c, std::in
 
 Result<MapRow> SqliteBackend::load_map(const std::string& map_id) {
   MapRow out;
-  if (Status s = transact(Mode::kRead, "load_map",
-                          [&](Connection& db) -> Status {
-                            Status why;
-                            if (!find_map(db, map_id, out, why)) {
-                              return why.ok() ? Status::NotFound("map " + map_id + " not found")
-                                              : why;
-                            }
-                            return Status::Ok();
-                          });
-      !s.ok())
-    return s;
+  Status s = transact(Mode::kRead, "load_map", [&](Connection& db) -> Status {
+    Status why;
+    if (!find_map(db, map_id, out, why)) {
+      return why.ok() ? Status::NotFound("map " + map_id + " not found") : why;
+    }
+    return Status::Ok();
+  });
+  if (!s.ok()) return s;
   return out;
 }
 

@@ -130,16 +130,13 @@ Status SqliteBackend::release_job(std::int64_t job_id, const std::string& owner,
 
 Result<bool> SqliteBackend::has_job(const std::string& run_id) {
   bool out = false;
-  if (Status s = transact(Mode::kRead, "has_job",
-                          [&](Connection& db) -> Status {
-                            Statement st =
-                                db.prepare("SELECT 1 FROM jobs WHERE run_id = ? LIMIT 1");
-                            st.bind(run_id);
-                            out = st.step();
-                            return Status::Ok();
-                          });
-      !s.ok())
-    return s;
+  Status s = transact(Mode::kRead, "has_job", [&](Connection& db) -> Status {
+    Statement st = db.prepare("SELECT 1 FROM jobs WHERE run_id = ? LIMIT 1");
+    st.bind(run_id);
+    out = st.step();
+    return Status::Ok();
+  });
+  if (!s.ok()) return s;
   return out;
 }
 

@@ -46,16 +46,13 @@ Result<StoredRun> SqliteBackend::load_run(const std::string& root_id) {
 
 Result<RunHeaderRow> SqliteBackend::load_header(const std::string& run_id) {
   RunHeaderRow out;
-  if (Status s = transact(Mode::kRead, "load_header",
-                          [&](Connection& db) -> Status {
-                            Statement st = db.prepare("SELECT " + header_columns() +
-                                                      " FROM runs WHERE id = ?");
-                            st.bind(run_id);
-                            if (!st.step()) return Status::NotFound("run " + run_id + " not found");
-                            return read_header(st, out);
-                          });
-      !s.ok())
-    return s;
+  Status s = transact(Mode::kRead, "load_header", [&](Connection& db) -> Status {
+    Statement st = db.prepare("SELECT " + header_columns() + " FROM runs WHERE id = ?");
+    st.bind(run_id);
+    if (!st.step()) return Status::NotFound("run " + run_id + " not found");
+    return read_header(st, out);
+  });
+  if (!s.ok()) return s;
   return out;
 }
 
