@@ -28,47 +28,47 @@ class CountingBackend final : public BackendWrapper {
   std::uint64_t requests() const { return n_.load(); }
 
   Status commit(const CommitRequest& c) override { return count(BackendWrapper::commit(c)); }
-  Status commit_then_fetch(const CommitRequest& c, const FetchRequest& f,
-                           std::optional<Delivery>& next) override {
-    return count(BackendWrapper::commit_then_fetch(c, f, next));
+  Result<std::optional<Delivery>> commit_then_fetch(const CommitRequest& c,
+                                                    const FetchRequest& f) override {
+    return count(BackendWrapper::commit_then_fetch(c, f));
   }
-  Status load_run(const std::string& id, StoredRun& out) override {
-    return count(BackendWrapper::load_run(id, out));
+  Result<StoredRun> load_run(const std::string& id) override {
+    return count(BackendWrapper::load_run(id));
   }
-  Status load_header(const std::string& id, RunHeaderRow& out) override {
-    return count(BackendWrapper::load_header(id, out));
+  Result<RunHeaderRow> load_header(const std::string& id) override {
+    return count(BackendWrapper::load_header(id));
   }
-  Status list_runs(const RunFilter& filter, std::vector<RunHeaderRow>& out) override {
-    return count(BackendWrapper::list_runs(filter, out));
+  Result<std::vector<RunHeaderRow>> list_runs(const RunFilter& filter) override {
+    return count(BackendWrapper::list_runs(filter));
   }
-  Status count_runs(const RunFilter& filter, std::size_t& out) override {
-    return count(BackendWrapper::count_runs(filter, out));
+  Result<std::size_t> count_runs(const RunFilter& filter) override {
+    return count(BackendWrapper::count_runs(filter));
   }
-  Status find_orphans(std::size_t limit, std::vector<RunHeaderRow>& out) override {
-    return count(BackendWrapper::find_orphans(limit, out));
+  Result<std::vector<RunHeaderRow>> find_orphans(std::size_t limit) override {
+    return count(BackendWrapper::find_orphans(limit));
   }
-  Status purge_expired(std::size_t limit, std::size_t& purged) override {
-    return count(BackendWrapper::purge_expired(limit, purged));
+  Result<std::size_t> purge_expired(std::size_t limit) override {
+    return count(BackendWrapper::purge_expired(limit));
   }
-  Status fetch(const FetchRequest& f, std::optional<Delivery>& out) override {
-    return count(BackendWrapper::fetch(f, out));
+  Result<std::optional<Delivery>> fetch(const FetchRequest& f) override {
+    return count(BackendWrapper::fetch(f));
   }
   Status wait_for_jobs(const std::vector<std::string>& queues, Duration max_wait) override {
     return count(BackendWrapper::wait_for_jobs(queues, max_wait));
   }
-  Status wait_then_fetch(const FetchRequest& f, Duration max_wait,
-                         std::optional<Delivery>& out) override {
-    return count(BackendWrapper::wait_then_fetch(f, max_wait, out));
+  Result<std::optional<Delivery>> wait_then_fetch(const FetchRequest& f,
+                                                  Duration max_wait) override {
+    return count(BackendWrapper::wait_then_fetch(f, max_wait));
   }
   Status release_job(std::int64_t job_id, const std::string& owner, Duration delay) override {
     return count(BackendWrapper::release_job(job_id, owner, delay));
   }
-  Status has_job(const std::string& id, bool& out) override {
-    return count(BackendWrapper::has_job(id, out));
+  Result<bool> has_job(const std::string& id) override {
+    return count(BackendWrapper::has_job(id));
   }
-  Status acquire_lease(const std::string& key, const std::string& owner, Duration ttl,
-                       bool& granted, Lease& out) override {
-    return count(BackendWrapper::acquire_lease(key, owner, ttl, granted, out));
+  Result<LeaseGrant> acquire_lease(const std::string& key, const std::string& owner,
+                                   Duration ttl) override {
+    return count(BackendWrapper::acquire_lease(key, owner, ttl));
   }
   Status extend_lease(const std::string& key, const std::string& owner, std::uint64_t token,
                       Duration ttl) override {
@@ -78,19 +78,20 @@ class CountingBackend final : public BackendWrapper {
                        std::uint64_t token) override {
     return count(BackendWrapper::release_lease(key, owner, token));
   }
-  Status load_map(const std::string& id, MapRow& out) override {
-    return count(BackendWrapper::load_map(id, out));
+  Result<MapRow> load_map(const std::string& id) override {
+    return count(BackendWrapper::load_map(id));
   }
-  Status load_map_slots(const std::string& id, std::uint32_t first, std::uint32_t limit,
-                        std::vector<MapSlotRow>& out) override {
-    return count(BackendWrapper::load_map_slots(id, first, limit, out));
+  Result<std::vector<MapSlotRow>> load_map_slots(const std::string& id, std::uint32_t first,
+                                                 std::uint32_t limit) override {
+    return count(BackendWrapper::load_map_slots(id, first, limit));
   }
-  Status wait_for_settle(const std::string& id, Duration max_wait, bool& settled) override {
-    return count(BackendWrapper::wait_for_settle(id, max_wait, settled));
+  Result<bool> wait_for_settle(const std::string& id, Duration max_wait) override {
+    return count(BackendWrapper::wait_for_settle(id, max_wait));
   }
 
  private:
-  Status count(Status s) {
+  template <class StatusOrResult>
+  StatusOrResult count(StatusOrResult s) {
     ++n_;
     return s;
   }
@@ -107,21 +108,24 @@ std::chrono::steady_clock::time_point deadline_of(double timeout_s) {
 // the reader ran under another execution (lease token) than the one that dispatched the unit.
 Status one_park(Engine& engine, int unit_ms, std::chrono::steady_clock::time_point deadline,
                 double& us) {
-  std::string id;
-  if (Status s = engine.run_in_background(kBenchAsyncName, {{"unit_ms", unit_ms}}, id); !s.ok()) {
-    return s;
-  }
+  Result<std::string> started = engine.run_in_background(kBenchAsyncName, {{"unit_ms", unit_ms}});
+  if (!started.ok()) return started.status();
+  const std::string& id = *started;
   RunResult r;
   for (;;) {
-    RunHeaderRow h;
-    if (engine.backend()->load_header(id, h).ok() && is_terminal(h.status)) break;
+    Result<RunHeaderRow> h = engine.backend()->load_header(id);
+    if (h.ok() && is_terminal(h->status)) break;
     if (std::chrono::steady_clock::now() > deadline) {
       return Status::Unavailable("run " + id + " did not end within the --timeout");
     }
     // Not faster: the poll shares the 2 cores and the store with what it measures.
     std::this_thread::sleep_for(2ms);
   }
-  if (Status s = engine.find(id, r); !s.ok()) return s;
+  if (Result<RunResult> found = engine.find(id); found.ok()) {
+    r = std::move(found).value();
+  } else {
+    return found.status();
+  }
   if (r.status != RunStatus::kCompleted) {
     return Status::Internal("run " + id + " ended " + to_string(r.status) + ": " +
                             r.trace_summary());
@@ -182,12 +186,12 @@ int run_async(const AsyncOptions& o) {
       "worker process(es) x 1 thread; storage %s\n",
       o.unit_ms, o.runs, o.workers, storage::mask_password(storage).c_str());
   std::fflush(stdout);
-  std::unique_ptr<Backend> backend;
-  if (Status s = open_backend(storage, SystemClock::instance(), backend); !s.ok()) {
+  Result<std::unique_ptr<Backend>> backend = open_backend(storage, SystemClock::instance());
+  if (const Status& s = backend.status(); !s.ok()) {
     std::printf("  FAILED: %s\n", s.to_string().c_str());
     return 1;
   }
-  auto counter = std::make_shared<CountingBackend>(std::move(backend));
+  auto counter = std::make_shared<CountingBackend>(std::move(backend).value());
   EngineOptions options;
   options.backend = counter;
   Engine engine(std::move(options));

@@ -97,15 +97,15 @@ Status measure_one(Engine& engine, MeteredBackend& metered, const Definition& de
 
 Status measure_sync(const ScratchDir& dir, const CheckpointOptions& o, const std::string& sync,
                     CheckpointSync& out) {
-  std::unique_ptr<Backend> sqlite;
   const std::string file = "checkpoint-" + sync + ".db";
-  Status s =
-      open_backend(dir.sqlite_url(file, "?synchronous=" + sync), SystemClock::instance(), sqlite);
+  Result<std::unique_ptr<Backend>> sqlite =
+      open_backend(dir.sqlite_url(file, "?synchronous=" + sync), SystemClock::instance());
+  Status s = sqlite.status();
   if (!s.ok()) return s;
   const int page_size = sqlite_page_size(dir.path() + "/" + file);
   if (page_size == 0) return Status::Internal("cannot read the page size of " + file);
   const std::int64_t frame_bytes = page_size + 24;  // a WAL frame: its header, then the page
-  auto metered = std::make_shared<MeteredBackend>(std::move(sqlite));
+  auto metered = std::make_shared<MeteredBackend>(std::move(sqlite).value());
   EngineOptions options;
   options.backend = metered;
   Engine engine(std::move(options));

@@ -22,9 +22,11 @@ namespace {
 Status wait_for_end(Engine& engine, const std::string& id,
                     const std::chrono::steady_clock::time_point deadline, RunResult& r) {
   while (std::chrono::steady_clock::now() < deadline) {
-    RunHeaderRow h;
-    if (engine.backend()->load_header(id, h).ok() && is_terminal(h.status)) {
-      return engine.find(id, r);
+    Result<RunHeaderRow> h = engine.backend()->load_header(id);
+    if (h.ok() && is_terminal(h->status)) {
+      Result<RunResult> found = engine.find(id);
+      if (found.ok()) r = std::move(found).value();
+      return found.status();
     }
     std::this_thread::sleep_for(200us);
   }
@@ -51,10 +53,10 @@ Status one_hand_off(Engine& engine, std::chrono::steady_clock::time_point deadli
 
 Status measure(const HandOffOptions& o, const std::string& storage, const std::string& scratch,
                std::vector<double>& latencies) {
-  std::unique_ptr<Backend> backend;
-  if (Status s = open_backend(storage, SystemClock::instance(), backend); !s.ok()) return s;
+  Result<std::unique_ptr<Backend>> backend = open_backend(storage, SystemClock::instance());
+  if (const Status& s = backend.status(); !s.ok()) return s;
   EngineOptions options;
-  options.backend = std::move(backend);
+  options.backend = std::move(backend).value();
   Engine engine(std::move(options));
   register_bench_hand_off(engine.registry());
   WorkerProcesses workers;

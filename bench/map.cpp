@@ -31,12 +31,15 @@ Status wait_for_end(Engine& engine, const std::string& id, WorkerProcesses& work
   while (std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(50ms);
     if (!workers.all_alive()) return Status::Internal("a worker process exited");
-    if (engine.backend()->load_header(id, end).ok() && is_terminal(end.status)) {
+    Result<RunHeaderRow> header = engine.backend()->load_header(id);
+    if (header.ok()) end = std::move(header).value();
+    if (header.ok() && is_terminal(end.status)) {
       if (progress) std::fprintf(stderr, "\n");
       return Status::Ok();
     }
-    MapRow m;
-    if (progress && engine.backend()->load_map(id + ":fan", m).ok()) {
+    Result<MapRow> row = progress ? engine.backend()->load_map(id + ":fan") : MapRow{};
+    const MapRow& m = row.value_or(MapRow{});
+    if (progress && row.ok()) {
       std::fprintf(stderr, "\r  %u / %u elements done, %u out ", m.done, m.total,
                    m.released - m.done);
     }
@@ -67,10 +70,10 @@ void add_worker_reports(const std::vector<std::string>& logs, int count, MapResu
 }
 
 Status run_one(const MapOptions& o, int count, const std::string& scratch, MapResult& r) {
-  std::unique_ptr<Backend> backend;
-  if (Status s = open_backend(r.storage, SystemClock::instance(), backend); !s.ok()) return s;
+  Result<std::unique_ptr<Backend>> backend = open_backend(r.storage, SystemClock::instance());
+  if (const Status& s = backend.status(); !s.ok()) return s;
   EngineOptions options;
-  options.backend = std::move(backend);
+  options.backend = std::move(backend).value();
   Engine engine(std::move(options));
   register_bench_fan(engine.registry(), BenchFanOptions{o.step_ms, nullptr});
 
@@ -85,20 +88,21 @@ Status run_one(const MapOptions& o, int count, const std::string& scratch, MapRe
   }
   if (!workers.wait_ready(10s)) return Status::Internal("the workers did not start" + workers.log_tails());
   const double t0 = bench_now_ms();
-  std::string id;
-  Status s = engine.run_in_background(kBenchFanName,
-                                      {{"m", count}, {"batch", o.batch}, {"t_enq", t0}}, id);
-  if (!s.ok()) return s;
+  Result<std::string> started =
+      engine.run_in_background(kBenchFanName, {{"m", count}, {"batch", o.batch}, {"t_enq", t0}});
+  if (!started.ok()) return started.status();
+  const std::string& id = *started;
   RunHeaderRow end;
-  s = wait_for_end(engine, id, workers, o.timeout_s, end);
+  Status s = wait_for_end(engine, id, workers, o.timeout_s, end);
   const double cpu_s = workers.cpu_s();
   r.peak_rss_bytes = workers.peak_rss();
   if (!s.ok()) return Status::Internal(s.message() + workers.log_tails());
   workers.stop_all();
   add_worker_reports(workers.logs(), count, r);
 
-  RunResult run;
-  if (s = engine.find(id, run); !s.ok()) return s;
+  Result<RunResult> found = engine.find(id);
+  if (!found.ok()) return found.status();
+  const RunResult& run = *found;
   const auto m = static_cast<std::int64_t>(count);
   if (run.status != RunStatus::kCompleted || run.value.value("sum", std::int64_t{-1}) != m * m ||
       run.value.value("count", std::int64_t{-1}) != m) {

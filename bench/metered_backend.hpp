@@ -37,10 +37,9 @@ class MeteredBackend final : public reactor::BackendWrapper {
 
   reactor::Status commit(const reactor::CommitRequest& c) override;
   // A commit and a fetch, so the commit is metered like any other.
-  reactor::Status commit_then_fetch(const reactor::CommitRequest& c,
-                                    const reactor::FetchRequest& f,
-                                    std::optional<reactor::Delivery>& next) override {
-    return Backend::commit_then_fetch(c, f, next);
+  reactor::Result<std::optional<reactor::Delivery>> commit_then_fetch(
+      const reactor::CommitRequest& c, const reactor::FetchRequest& f) override {
+    return Backend::commit_then_fetch(c, f);
   }
 
  private:

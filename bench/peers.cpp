@@ -58,12 +58,12 @@ int run_peers_produce() {
   const int n = env_int("BENCH_N", workload == "W4" ? 200 : workload == "W3" ? 500 : 2000);
   const int pad = env_int("BENCH_PAD", 140);
 
-  std::unique_ptr<Backend> backend;
-  if (Status s = open_backend(url, SystemClock::instance(), backend); !s.ok()) {
+  Result<std::unique_ptr<Backend>> backend = open_backend(url, SystemClock::instance());
+  if (const Status& s = backend.status(); !s.ok()) {
     return produce_failed(s.to_string());
   }
   EngineOptions options;
-  options.backend = std::move(backend);
+  options.backend = std::move(backend).value();
   Engine engine(std::move(options));
   BenchSagaOptions saga = BenchSagaOptions::from_env();
   saga.record = nullptr;  // the producer runs no step
@@ -74,20 +74,19 @@ int run_peers_produce() {
   if (workload == "W2") {
     // One run: a fan-out map of BENCH_M elements; its collector step pushes the one record.
     register_bench_fan(engine.registry(), BenchFanOptions{});
-    std::string id;
     const int m = env_int("BENCH_M", 2000);
     const int batch = std::max(1, env_int("BENCH_BATCH", m));  // default: all out at once
-    Status s = engine.run_in_background(kBenchFanName, {{"m", m}, {"batch", batch}, {"t_enq", t0}},
-                                        id);
-    if (!s.ok()) return produce_failed(s.to_string());
+    Result<std::string> started =
+        engine.run_in_background(kBenchFanName, {{"m", m}, {"batch", batch}, {"t_enq", t0}});
+    if (!started.ok()) return produce_failed(started.status().to_string());
     t_enq_end = bench_now_ms();
   } else if (workload == "W4") {
     // One at a time: start saga i, wait for its completion record, then i+1.
     for (int i = 0; i < n; ++i) {
-      std::string id;
       const double t_enq = bench_now_ms();
-      Status s = engine.run_in_background(kBenchSagaName, bench_saga_input(i, t_enq, pad), id);
-      if (!s.ok()) return produce_failed(s.to_string());
+      Result<std::string> started =
+          engine.run_in_background(kBenchSagaName, bench_saga_input(i, t_enq, pad));
+      if (!started.ok()) return produce_failed(started.status().to_string());
       t_enq_end = bench_now_ms();
       bool timed_out = false;
       if (auto why = record->command(
@@ -110,9 +109,8 @@ int run_peers_produce() {
       for (int i = first; i < first + count; ++i) {
         inputs.push_back(bench_saga_input(i, t_enq, pad));
       }
-      std::vector<std::string> ids;
-      Status s = engine.run_many_in_background(kBenchSagaName, std::move(inputs), ids);
-      if (!s.ok()) return produce_failed(s.to_string());
+      BackgroundBatch started = engine.run_many_in_background(kBenchSagaName, std::move(inputs));
+      if (!started.ok()) return produce_failed(started.status.to_string());
       first += count;
     }
     t_enq_end = bench_now_ms();

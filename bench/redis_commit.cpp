@@ -62,12 +62,12 @@ int run_redis_commit(const RedisCommitOptions& o) {
   // 1. One BenchSaga run, executed durably in this process, gives the real
   // commits: the first makes the run `running` (written whole), then one per
   // step; the last also ends the run and releases its lease.
-  std::unique_ptr<Backend> inner;
-  if (Status s = open_backend(url, SystemClock::instance(), inner); !s.ok()) {
+  Result<std::unique_ptr<Backend>> inner = open_backend(url, SystemClock::instance());
+  if (const Status& s = inner.status(); !s.ok()) {
     std::fprintf(stderr, "reactor-bench redis-commit: %s\n", s.to_string().c_str());
     return 1;
   }
-  auto metered = std::make_shared<MeteredBackend>(std::move(inner));
+  auto metered = std::make_shared<MeteredBackend>(std::move(inner).value());
   std::vector<MeteredCommit> captured;
   {
     EngineOptions options;
@@ -103,8 +103,9 @@ int run_redis_commit(const RedisCommitOptions& o) {
   for (int c = 0; c < o.connections; ++c) {
     threads.emplace_back([&, c] {
       ConnectionResult& out = results[static_cast<std::size_t>(c)];
-      std::unique_ptr<Backend> backend;
-      Status s = open_backend(url, SystemClock::instance(), backend);
+      Result<std::unique_ptr<Backend>> opened = open_backend(url, SystemClock::instance());
+      Status s = opened.status();
+      std::unique_ptr<Backend> backend = opened.ok() ? std::move(opened).value() : nullptr;
       struct Target {
         std::string id;
         Lease lease;
@@ -112,10 +113,11 @@ int run_redis_commit(const RedisCommitOptions& o) {
       std::vector<Target> targets;
       for (int i = 0; s.ok() && i < o.sagas; ++i) {
         Target t{new_run_id(), {}};
-        bool granted = false;
-        s = backend->acquire_lease(run_lease_key(t.id), new_run_id(), std::chrono::minutes(10),
-                                   granted, t.lease);
-        if (s.ok() && !granted) s = Status::Internal("a fresh run's lease was held");
+        Result<LeaseGrant> grant =
+            backend->acquire_lease(run_lease_key(t.id), new_run_id(), std::chrono::minutes(10));
+        s = grant.status();
+        if (s.ok()) t.lease = grant->lease;
+        if (s.ok() && !grant->granted) s = Status::Internal("a fresh run's lease was held");
         if (s.ok())
           s = backend->commit(moved_to(captured.front().request, sample_id, t.id, t.lease));
         targets.push_back(std::move(t));

@@ -41,16 +41,15 @@ std::vector<RunHeaderRow> runs_with(Backend& backend, RunStatus status, std::siz
   RunFilter filter;
   filter.status = status;
   filter.limit = limit;
-  std::vector<RunHeaderRow> rows;
   // A store that cannot list shows no runs; the caller then reports what it misses.
-  if (!backend.list_runs(filter, rows).ok()) rows.clear();
-  return rows;
+  return backend.list_runs(filter).value_or(std::vector<RunHeaderRow>{});
 }
 
 // A failed run, with its error, for the report.
 std::string describe_failed(Engine& engine, const std::string& run_id) {
-  RunResult r;
-  if (!engine.find(run_id, r).ok() || !r.error) return "run " + run_id + " failed";
+  Result<RunResult> found = engine.find(run_id);
+  if (!found.ok() || !found->error) return "run " + run_id + " failed";
+  const RunResult& r = *found;
   const std::string where = r.error->step.empty() ? "" : " at '" + r.error->step + "'";
   return "run " + run_id + " failed" + where + ": " + r.error->message;
 }
@@ -67,8 +66,8 @@ Status wait_for_all(Engine& engine, const std::vector<std::string>& ids, WorkerP
   while (std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(50ms);
     if (!workers.all_alive()) return Status::Internal("a worker process exited");
-    RunHeaderRow last;
-    const bool last_done = backend.load_header(ids.back(), last).ok() && is_terminal(last.status);
+    Result<RunHeaderRow> last = backend.load_header(ids.back());
+    const bool last_done = last.ok() && is_terminal(last->status);
     if (!last_done && std::chrono::steady_clock::now() < next_full_count) continue;
     next_full_count = std::chrono::steady_clock::now() + 1s;
     const std::size_t completed = runs_with(backend, RunStatus::kCompleted, ids.size()).size();
@@ -98,8 +97,14 @@ Status verify_and_measure(Engine& engine, const std::vector<std::string>& ids, d
   for (std::size_t i = 0; i < ids.size(); ++i) {
     RunResult run;
     RunHeaderRow header;
-    Status s = engine.find(ids[i], run);
-    if (s.ok()) s = engine.backend()->load_header(ids[i], header);
+    Result<RunResult> found = engine.find(ids[i]);
+    Status s = found.status();
+    if (s.ok()) run = std::move(found).value();
+    if (s.ok()) {
+      Result<RunHeaderRow> loaded = engine.backend()->load_header(ids[i]);
+      s = loaded.status();
+      if (s.ok()) header = std::move(loaded).value();
+    }
     const std::string saga = bench_saga_id(static_cast<int>(i));
     std::string problem;
     if (!s.ok()) {
@@ -129,15 +134,15 @@ Status verify_and_measure(Engine& engine, const std::vector<std::string>& ids, d
 }
 
 Status run_workload(const W1Options& o, const std::string& scratch, W1Result& r) {
-  std::unique_ptr<Backend> backend;
-  if (Status s = open_backend(r.storage, SystemClock::instance(), backend); !s.ok()) return s;
+  Result<std::unique_ptr<Backend>> backend = open_backend(r.storage, SystemClock::instance());
+  if (const Status& s = backend.status(); !s.ok()) return s;
   EngineOptions options;
-  options.backend = std::move(backend);
+  options.backend = std::move(backend).value();
   Engine engine(std::move(options));
   register_bench_saga(engine.registry(), {o.steps, o.step_ms, nullptr});
-  std::vector<RunHeaderRow> existing;
-  if (Status s = engine.backend()->list_runs(RunFilter{}, existing); !s.ok()) return s;
-  if (!existing.empty()) {
+  Result<std::vector<RunHeaderRow>> existing = engine.backend()->list_runs(RunFilter{});
+  if (!existing.ok()) return existing.status();
+  if (!existing->empty()) {
     return Status::InvalidArgument("reactor-bench w1 needs an empty store; " + r.storage +
                                    " already holds runs");
   }
@@ -166,10 +171,9 @@ Status run_workload(const W1Options& o, const std::string& scratch, W1Result& r)
     for (int i = first; i < first + count; ++i) {
       inputs.push_back(bench_saga_input(i, t_enq));
     }
-    std::vector<std::string> batch;
-    Status s = engine.run_many_in_background(kBenchSagaName, std::move(inputs), batch);
-    if (!s.ok()) return s;
-    ids.insert(ids.end(), batch.begin(), batch.end());
+    BackgroundBatch batch = engine.run_many_in_background(kBenchSagaName, std::move(inputs));
+    if (!batch.ok()) return batch.status;
+    ids.insert(ids.end(), batch.run_ids.begin(), batch.run_ids.end());
     first += count;
   }
   r.enqueue_s = (now_ms() - t0) / 1000.0;

@@ -16,8 +16,8 @@ using namespace reactor;
 int run_worker(const BenchWorkerOptions& o) {
   constexpr const char* kName = "reactor-bench worker";
   const sigset_t stop_signals = reactor::cli::block_stop_signals();
-  std::unique_ptr<Backend> backend;
-  if (Status s = open_backend(o.storage, SystemClock::instance(), backend); !s.ok()) {
+  Result<std::unique_ptr<Backend>> backend = open_backend(o.storage, SystemClock::instance());
+  if (const Status& s = backend.status(); !s.ok()) {
     std::fprintf(stderr, "%s: cannot open storage: %s\n", kName, s.to_string().c_str());
     return 2;
   }
@@ -30,7 +30,7 @@ int run_worker(const BenchWorkerOptions& o) {
     }
   }
   EngineOptions options;
-  options.backend = std::move(backend);
+  options.backend = std::move(backend).value();
   options.durability = reactor::cli::durability_options(o.loop);
   Engine engine(std::move(options));
   // BENCH_STEPS / BENCH_STEP_MS: reactor-bench w1, map and the peer harness set them.

@@ -12,7 +12,7 @@ for i in "${!layers[@]}"; do rank[${layers[$i]}]=$i; done
 
 # The layer of each public header.
 declare -A header_layer=(
-  [value]=base [status]=base [clock]=base [ids]=base [error]=base [run_status]=base
+  [value]=base [status]=base [result]=base [clock]=base [ids]=base [error]=base [run_status]=base
   [trace]=base [run]=base [run_result]=base [step_result]=base [step_context]=base
   [observer]=base [limits]=base [logger]=base
   [args]=definition [argument]=definition [builder]=definition [definition]=definition

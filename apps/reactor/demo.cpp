@@ -87,14 +87,13 @@ int run_demo(const DemoOptions& options) {
       options.orders, kDemoDb);
   std::map<int, std::string> ids;
   for (int id = 1; id <= options.orders; ++id) {
-    std::string run_id;
-    Status s = engine.run_in_background("OrderSaga", {{"order_id", id}, {"amount", amount_of(id)}},
-                                        run_id);
-    if (!s.ok()) {
-      std::cerr << "reactor demo: " << s.to_string() << "\n";
+    Result<std::string> run_id =
+        engine.run_in_background("OrderSaga", {{"order_id", id}, {"amount", amount_of(id)}});
+    if (!run_id.ok()) {
+      std::cerr << "reactor demo: " << run_id.status().to_string() << "\n";
       return 1;
     }
-    ids[id] = run_id;
+    ids[id] = std::move(run_id).value();
   }
   std::vector<pid_t> workers = {spawn_worker(order_worker()), spawn_worker(order_worker())};
   bool killed = false;
@@ -102,14 +101,14 @@ int run_demo(const DemoOptions& options) {
   const auto deadline = std::chrono::steady_clock::now() + 60s;
   while (std::chrono::steady_clock::now() < deadline) {
     std::map<RunStatus, int> by_status;
-    std::vector<RunHeaderRow> rows;
     RunFilter all;
     all.limit = static_cast<std::size_t>(options.orders);
-    if (Status s = engine.backend()->list_runs(all, rows); !s.ok()) {
-      std::fprintf(stderr, "\ndemo: cannot list runs: %s\n", s.to_string().c_str());
+    Result<std::vector<RunHeaderRow>> rows = engine.backend()->list_runs(all);
+    if (!rows.ok()) {
+      std::fprintf(stderr, "\ndemo: cannot list runs: %s\n", rows.status().to_string().c_str());
       return 1;
     }
-    for (const auto& r : rows) ++by_status[r.status];
+    for (const auto& r : *rows) ++by_status[r.status];
     terminal = by_status[RunStatus::kCompleted] + by_status[RunStatus::kFailed];
     std::printf("\r  enqueued %3d  running %3d  completed %3d  failed %3d   ",
                 by_status[RunStatus::kEnqueued], by_status[RunStatus::kRunning],
@@ -129,11 +128,12 @@ int run_demo(const DemoOptions& options) {
 
   int completed = 0, compensated = 0, other = 0, unexpected = 0;
   for (const auto& [order, run_id] : ids) {
-    RunResult r;
-    if (!engine.find(run_id, r).ok()) {
+    Result<RunResult> found = engine.find(run_id);
+    if (!found.ok()) {
       ++unexpected;
       continue;
     }
+    const RunResult& r = *found;
     if (r.status == RunStatus::kCompleted)
       ++completed;
     else if (r.status == RunStatus::kFailed)

@@ -50,8 +50,9 @@ bool wait_for_all(Engine& engine, const std::vector<std::string>& ids) {
   for (;;) {
     bool all = true;
     for (const std::string& id : ids) {
-      RunResult r;
-      all = all && engine.find(id, r).ok() && is_terminal(r.status);
+      if (!all) break;
+      Result<RunResult> r = engine.find(id);
+      all = r.ok() && is_terminal(r->status);
     }
     if (all) return true;
     if (std::chrono::steady_clock::now() > deadline) return false;
@@ -62,8 +63,9 @@ bool wait_for_all(Engine& engine, const std::vector<std::string>& ids) {
 // One run's outcome and where each of its steps ran; false when it is not what AsyncOrder says.
 bool report(Engine& engine, int order, const std::string& id,
             const std::map<std::string, std::string>& where) {
-  RunResult r;
-  if (!engine.find(id, r).ok()) return false;
+  Result<RunResult> found = engine.find(id);
+  if (!found.ok()) return false;
+  const RunResult& r = *found;
   std::printf("\norder %d  run %s: %s\n", order, id.c_str(), to_string(r.status));
   if (r.ok()) std::printf("  value  %s\n", r.value.dump().c_str());
   if (r.error) std::printf("  error  %s\n", r.error->message.c_str());

@@ -56,30 +56,30 @@ bool follow(Engine& engine, const MapDemo& demo, std::vector<pid_t>& workers, bo
   std::string shown;
   const auto deadline = std::chrono::steady_clock::now() + kDeadline;
   while (std::chrono::steady_clock::now() < deadline) {
-    MapProgress m;
-    Status s = inspector.map_progress(demo.map_id, m);
-    if (!s.ok() && s.code() != StatusCode::kNotFound) {
-      std::fprintf(stderr, "\nreactor demo: cannot read the map: %s\n", s.to_string().c_str());
+    Result<MapProgress> m = inspector.map_progress(demo.map_id);
+    if (!m.ok() && m.status().code() != StatusCode::kNotFound) {
+      std::fprintf(stderr, "\nreactor demo: cannot read the map: %s\n",
+                   m.status().to_string().c_str());
       return false;
     }
-    const std::string line = s.ok() ? progress_line(m) : "  dispatching the elements ...";
+    const std::string line = m.ok() ? progress_line(*m) : "  dispatching the elements ...";
     if (line != shown) {
       std::printf("\r%s", line.c_str());
       std::fflush(stdout);
       shown = line;
     }
-    if (!killed && s.ok() && m.done >= m.total / 2) {
+    if (!killed && m.ok() && m->done >= m->total / 2) {
       stop_worker(workers[0], SIGKILL);
       workers[0] = spawn_worker(demo.worker());
       killed = true;
       std::printf(
           "\n  SIGKILL sent to a worker mid-map (%u elements in flight); a new worker took "
           "its place\n",
-          m.in_flight());
+          m->in_flight());
       shown.clear();
     }
-    RunHeaderRow owner;
-    if (engine.backend()->load_header(demo.run_id, owner).ok() && is_terminal(owner.status)) {
+    Result<RunHeaderRow> owner = engine.backend()->load_header(demo.run_id);
+    if (owner.ok() && is_terminal(owner->status)) {
       std::printf("\n");
       return true;
     }
@@ -91,11 +91,12 @@ bool follow(Engine& engine, const MapDemo& demo, std::vector<pid_t>& workers, bo
 
 // The outcome, the ledger's account of re-executions, and how to look at the run again.
 int report(Engine& engine, const MapDemo& demo, bool ended, bool killed) {
-  RunResult r;
-  if (Status s = engine.find(demo.run_id, r); !s.ok()) {
-    std::fprintf(stderr, "reactor demo: %s\n", s.to_string().c_str());
+  Result<RunResult> found = engine.find(demo.run_id);
+  if (!found.ok()) {
+    std::fprintf(stderr, "reactor demo: %s\n", found.status().to_string().c_str());
     return 1;
   }
+  const RunResult& r = *found;
   const std::int64_t expected = kElements * kElements;
   const bool sum_right =
       r.ok() && r.value.is_object() && r.value.contains("sum") && r.value["sum"] == Value(expected);
@@ -147,13 +148,13 @@ int run_map_demo() {
       "own,\nat most %d out at once (fan_out(%d)), on SQLite (%s), 2 worker processes;\n"
       "one is killed with SIGKILL mid-map and replaced.\n\n",
       thousands(kElements).c_str(), kBatch, kBatch, demo.db.c_str());
-  Status s = engine.run_in_background(
-      "FanOutSum", {{"count", kElements}, {"batch_size", kBatch}, {"step_ms", kStepMs}},
-      demo.run_id);
-  if (!s.ok()) {
-    std::cerr << "reactor demo: " << s.to_string() << "\n";
+  Result<std::string> started = engine.run_in_background(
+      "FanOutSum", {{"count", kElements}, {"batch_size", kBatch}, {"step_ms", kStepMs}});
+  if (!started.ok()) {
+    std::cerr << "reactor demo: " << started.status().to_string() << "\n";
     return 1;
   }
+  demo.run_id = std::move(started).value();
   demo.map_id = demo.run_id + ":sum";
   std::vector<pid_t> workers = {spawn_worker(demo.worker()), spawn_worker(demo.worker())};
   bool killed = false;

@@ -17,13 +17,14 @@ namespace reactor_demo {
 
 std::unique_ptr<reactor::Engine> open_demo_engine(const std::string& storage,
                                                   examples::OrderServices& services) {
-  std::unique_ptr<reactor::Backend> backend;
-  if (reactor::Status s = reactor::open_backend(storage, nullptr, backend); !s.ok()) {
+  reactor::Result<std::unique_ptr<reactor::Backend>> backend =
+      reactor::open_backend(storage, nullptr);
+  if (const reactor::Status& s = backend.status(); !s.ok()) {
     std::cerr << "reactor demo: cannot open storage: " << s.to_string() << "\n";
     return nullptr;
   }
   reactor::EngineOptions options;
-  options.backend = std::move(backend);
+  options.backend = std::move(backend).value();
   auto engine = std::make_unique<reactor::Engine>(std::move(options));
   examples::register_examples(engine->registry(), services);
   return engine;

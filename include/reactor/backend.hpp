@@ -27,6 +27,7 @@
 #include "reactor/leases.hpp"
 #include "reactor/map_store.hpp"
 #include "reactor/records.hpp"
+#include "reactor/result.hpp"
 #include "reactor/run_store.hpp"
 #include "reactor/status.hpp"
 
@@ -102,13 +103,14 @@ class Backend : public RunStore, public JobQueue, public Leases, public MapStore
   //    everything with appendfsync always, up to the last second with
   //    everysec (docs/redis.md).
   virtual Status commit(const CommitRequest& c) = 0;
-  // commit(c), then, only if it was applied, fetch(f) into `next`: what a
-  // worker does when a run ends, as one operation where the backend can make
-  // it one (Redis: one script, one round trip). Returns the commit's status;
-  // a fetch that fails leaves `next` empty (the worker's own next fetch meets
-  // the error). The default makes the two calls.
-  virtual Status commit_then_fetch(const CommitRequest& c, const FetchRequest& f,
-                                   std::optional<Delivery>& next);
+  // commit(c), then, only if it was applied, fetch(f): what a worker does
+  // when a run ends, as one operation where the backend can make it one
+  // (Redis: one script, one round trip). An error is the commit's; when it
+  // was applied, the next delivery or nullopt — also when the fetch failed
+  // (the worker's own next fetch meets the error). The default makes the two
+  // calls.
+  virtual Result<std::optional<Delivery>> commit_then_fetch(const CommitRequest& c,
+                                                            const FetchRequest& f);
 
   // Request/response exchanges with a store server so far (every call of
   // every thread, heartbeats, sweeps and retries included), for reporting
@@ -135,10 +137,8 @@ struct OpenOptions {
 // REACTOR_WITH_REDIS=OFF), saying so; Unavailable with a message naming the
 // URL, password masked, when the store cannot be opened; NotFound as
 // OpenOptions::create says.
-Status open_backend(const std::string& url, const OpenOptions& options,
-                    std::unique_ptr<Backend>& out);
+Result<std::unique_ptr<Backend>> open_backend(const std::string& url, const OpenOptions& options);
 // The same with OpenOptions{clock}: a store that does not exist is made.
-Status open_backend(const std::string& url, std::shared_ptr<Clock> clock,
-                    std::unique_ptr<Backend>& out);
+Result<std::unique_ptr<Backend>> open_backend(const std::string& url, std::shared_ptr<Clock> clock);
 
 }  // namespace reactor

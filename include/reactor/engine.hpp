@@ -28,6 +28,7 @@
 #include "reactor/logger.hpp"
 #include "reactor/observer.hpp"
 #include "reactor/registry.hpp"
+#include "reactor/result.hpp"
 #include "reactor/run.hpp"
 #include "reactor/run_result.hpp"
 #include "reactor/status.hpp"
@@ -84,6 +85,20 @@ struct BackgroundOptions {
   std::string run_id;
 };
 
+// What Engine::run_many_in_background started. A store error does not take back the commits
+// that succeeded: run_ids then holds their runs (they will run) beside the error.
+struct [[nodiscard]] BackgroundBatch {
+  std::vector<std::string> run_ids;  // in input order
+  Status status;
+  bool ok() const { return status.ok(); }
+};
+
+// What one sweep did (Engine::sweep_once).
+struct SweepResult {
+  std::size_t requeued = 0;  // runs nobody executed, enqueued again
+  std::size_t purged = 0;    // expired runs deleted
+};
+
 class Engine {
  public:
   explicit Engine(EngineOptions options = {});
@@ -133,18 +148,18 @@ class Engine {
   // A start never overwrites a run: with options.run_id naming a stored run of the same reactor
   // and the same inputs, it is Ok and starts nothing (that run is the start); with other inputs or
   // another reactor it is AlreadyExists naming the id, and nothing is written.
-  Status run_in_background(const std::string& reactor, Value inputs, std::string& run_id,
-                           const BackgroundOptions& options = {});
+  // Returns the run's id.
+  Result<std::string> run_in_background(const std::string& reactor, Value inputs,
+                                        const BackgroundOptions& options = {});
   // Starts many runs of one reactor in the background with few store round
   // trips (a producer enqueuing a batch). Every input is validated here first:
   // if any is invalid, InvalidArgument names each bad index and nothing is
   // persisted. Then the runs, each `enqueued` with its job, are persisted in
   // input order, kBackgroundRunsPerCommit runs per commit; each commit is
-  // atomic. run_ids receives the ids in input order. On a store error it holds
-  // the runs of the commits that succeeded (they will run), the rest were not
-  // persisted. Durable mode only; NotFound for an unknown reactor.
-  Status run_many_in_background(const std::string& reactor, std::vector<Value> inputs,
-                                std::vector<std::string>& run_ids);
+  // atomic. The result's run_ids are the ids in input order. On a store error
+  // they are the runs of the commits that succeeded (they will run), the rest
+  // were not persisted. Durable mode only; NotFound for an unknown reactor.
+  BackgroundBatch run_many_in_background(const std::string& reactor, std::vector<Value> inputs);
   // Durable mode only (InvalidArgument without a backend). Executes in this
   // thread every job due now on the queue of `reactor` (what a worker
   // serving it would do: hand-offs, fan-out elements, resumes), one after
@@ -154,10 +169,10 @@ class Engine {
   Status run_due_jobs(const std::string& reactor);
 
   // The stored state of a run: status, steps, trace, value or error.
-  Status find(const std::string& run_id, RunResult& out);
+  Result<RunResult> find(const std::string& run_id);
   // One recovery sweep now, without the window claim (`reactor sweep`):
   // re-enqueues runs nobody executes and purges expired ones.
-  Status sweep_once(std::size_t& requeued, std::size_t& purged);
+  Result<SweepResult> sweep_once();
   // The backend, or nullptr in in-process mode.
   Backend* backend() const;
 

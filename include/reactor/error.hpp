@@ -19,6 +19,8 @@ struct FieldError {
   friend bool operator==(const FieldError&, const FieldError&) = default;
 };
 
+// nlohmann's conversion hooks (Value(e), j.get<FieldError>()), found by ADL: their reference
+// parameters are the form nlohmann::json calls, not out-parameters a caller writes through.
 void to_json(Value& j, const FieldError& e);
 void from_json(const Value& j, FieldError& e);
 

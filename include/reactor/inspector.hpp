@@ -15,6 +15,7 @@
 #include "reactor/backend.hpp"
 #include "reactor/map_store.hpp"
 #include "reactor/records.hpp"
+#include "reactor/result.hpp"
 #include "reactor/run_status.hpp"
 #include "reactor/run_store.hpp"
 #include "reactor/status.hpp"
@@ -92,21 +93,21 @@ class Inspector {
 
   // The runs matching `filter` (status, reactor, elements, limit) and how many
   // match. The store's error, if it fails.
-  Status list_runs(const RunFilter& filter, RunListing& out) const;
+  Result<RunListing> list_runs(const RunFilter& filter) const;
 
   // Map `map_id` (MapRow::map_id). NotFound when there is none: an inline map,
   // one not dispatched yet, or one purged with its owner.
-  Status map_progress(const std::string& map_id, MapProgress& out) const;
+  Result<MapProgress> map_progress(const std::string& map_id) const;
 
   // Every fan-out map a run dispatched — its own map steps and its composed
   // children's, not those of its elements (each an element run of its own) —
   // in the order they were first dispatched. `run_id` is a root or an element
   // run; NotFound when there is none, Corruption when its records cannot be read.
-  Status run_maps(const std::string& run_id, std::vector<MapProgress>& out) const;
+  Result<std::vector<MapProgress>> run_maps(const std::string& run_id) const;
 
-  // Whether `run_id` is an element run of a fan-out map: `out` says of which,
-  // or is empty for any other run. NotFound when there is no such run.
-  Status element_of(const std::string& run_id, std::optional<ElementInfo>& out) const;
+  // Whether `run_id` is an element run of a fan-out map: of which, or nullopt
+  // for any other run. NotFound when there is no such run.
+  Result<std::optional<ElementInfo>> element_of(const std::string& run_id) const;
 
  private:
   RunStore& runs_;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "reactor/records.hpp"
+#include "reactor/result.hpp"
 #include "reactor/status.hpp"
 #include "reactor/value.hpp"
 
@@ -64,7 +65,7 @@ class JobQueue {
   // ("run:<run id>") is taken for f.owner too when free (ttl
   // f.run_lease_ttl); then the run itself may come with it (Delivery::run).
   // nullopt when no job is due. InvalidArgument when f.owner is empty.
-  virtual Status fetch(const FetchRequest& f, std::optional<Delivery>& out) = 0;
+  virtual Result<std::optional<Delivery>> fetch(const FetchRequest& f) = 0;
   // Blocks until a job of `queues` may have become due, or `max_wait` has
   // passed, whichever comes first; then the caller fetches again. Backends
   // that an enqueue can wake (Redis) block on the store; the default just
@@ -75,8 +76,7 @@ class JobQueue {
   // try, as one operation where the backend can (Redis: the blocking wait and
   // the fetch script in one pipeline, so the fetch runs the moment an enqueue
   // ends the wait). An error of the wait is returned as it is.
-  virtual Status wait_then_fetch(const FetchRequest& f, Duration max_wait,
-                                 std::optional<Delivery>& out);
+  virtual Result<std::optional<Delivery>> wait_then_fetch(const FetchRequest& f, Duration max_wait);
   // True when wait_for_jobs blocks on the store and an enqueue (or a job
   // falling due) ends it at once: an idle worker then blocks for its whole
   // WorkerOptions::idle_wait in one call instead of polling with a back-off
@@ -87,7 +87,7 @@ class JobQueue {
   // over yet). A no-op unless `owner` still holds its delivery.
   virtual Status release_job(std::int64_t job_id, const std::string& owner, Duration delay) = 0;
   // Whether a job for `run_id` exists (queued or in delivery).
-  virtual Status has_job(const std::string& run_id, bool& out) = 0;
+  virtual Result<bool> has_job(const std::string& run_id) = 0;
 };
 
 }  // namespace reactor

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "reactor/records.hpp"
+#include "reactor/result.hpp"
 #include "reactor/status.hpp"
 #include "reactor/value.hpp"
 
@@ -17,15 +18,21 @@ namespace reactor {
 // The lease key of a root run.
 inline std::string run_lease_key(const std::string& root_id) { return "run:" + root_id; }
 
+// What acquire_lease found. Someone else holding the lease is not an error.
+struct LeaseGrant {
+  bool granted = false;  // the lease is now the caller's
+  Lease lease;           // the caller's new lease when granted; otherwise the holder's
+};
+
 class Leases {
  public:
   virtual ~Leases() = default;
 
   // Takes the lease on `key` for `owner` when it is free or expired, until
   // now + ttl, with a new token. A lease held by someone else is not an
-  // error: `granted` is false and `out` describes the holder.
-  virtual Status acquire_lease(const std::string& key, const std::string& owner, Duration ttl,
-                               bool& granted, Lease& out) = 0;
+  // error: `granted` is false and `lease` describes the holder.
+  virtual Result<LeaseGrant> acquire_lease(const std::string& key, const std::string& owner,
+                                           Duration ttl) = 0;
   // Extends a lease still held by (owner, token) to now + ttl. LeaseLost
   // otherwise.
   virtual Status extend_lease(const std::string& key, const std::string& owner, std::uint64_t token,
@@ -34,10 +41,10 @@ class Leases {
   virtual Status release_lease(const std::string& key, const std::string& owner,
                                std::uint64_t token) = 0;
   // The lease on `key` as it stands, taking nothing: its holder, token and
-  // expiry while it is live; out.owner empty when nobody holds it (never
+  // expiry while it is live; owner empty when nobody holds it (never
   // taken, released or expired, by the store's clock). Who serves a queue is
   // seen so (durability/presence.hpp).
-  virtual Status peek_lease(const std::string& key, Lease& out) = 0;
+  virtual Result<Lease> peek_lease(const std::string& key) = 0;
 };
 
 }  // namespace reactor

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "reactor/records.hpp"
+#include "reactor/result.hpp"
 #include "reactor/status.hpp"
 #include "reactor/value.hpp"
 
@@ -20,13 +21,14 @@ class MapStore {
   virtual ~MapStore() = default;
 
   // The map's row as the last commit left it. NotFound when there is none.
-  virtual Status load_map(const std::string& map_id, MapRow& out) = 0;
+  virtual Result<MapRow> load_map(const std::string& map_id) = 0;
   // The slots present among indices [first, first + limit), in index order:
   // what a collector reads page by page, never all at once.
-  virtual Status load_map_slots(const std::string& map_id, std::uint32_t first, std::uint32_t limit,
-                                std::vector<MapSlotRow>& out) = 0;
-  // Blocks until map `map_id` is settled or `max_wait` has passed; `settled`
-  // says which (it is read from the store after the wait is armed, so a settle
+  virtual Result<std::vector<MapSlotRow>> load_map_slots(const std::string& map_id,
+                                                         std::uint32_t first,
+                                                         std::uint32_t limit) = 0;
+  // Blocks until map `map_id` is settled or `max_wait` has passed; returns
+  // whether it is settled (read from the store after the wait is armed, so a settle
   // committed by any process — before the call or during it — is never
   // missed). Woken by the commit that settles the map, on every backend:
   // memory (a condition variable), SQLite (a wake file the settling commit
@@ -34,7 +36,7 @@ class MapStore {
   // pop, BLMOVE, on a list the settle script pushes to; the token is put back
   // for other waiters). NotFound when the map does not exist. `max_wait` is
   // real time on every backend.
-  virtual Status wait_for_settle(const std::string& map_id, Duration max_wait, bool& settled) = 0;
+  virtual Result<bool> wait_for_settle(const std::string& map_id, Duration max_wait) = 0;
 };
 
 }  // namespace reactor

@@ -26,6 +26,7 @@
 #include "reactor/observer.hpp"
 #include "reactor/records.hpp"
 #include "reactor/registry.hpp"
+#include "reactor/result.hpp"
 #include "reactor/retry_policy.hpp"
 #include "reactor/run.hpp"
 #include "reactor/run_result.hpp"

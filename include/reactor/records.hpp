@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "reactor/run.hpp"
 #include "reactor/run_status.hpp"
 #include "reactor/value.hpp"
 
@@ -173,10 +174,10 @@ struct MapSlotRow {
   std::uint32_t interrupted = 0;
 };
 
-// The run id of element `index` of map `map_id`, and back: false when `run_id`
+// The run id of element `index` of map `map_id`, and back: nullopt when `run_id`
 // is not an element's.
 std::string element_run_id(const std::string& map_id, std::uint32_t index);
-bool parse_element_run_id(const std::string& run_id, std::string& map_id, std::uint32_t& index);
+std::optional<ElementOf> parse_element_run_id(const std::string& run_id);
 
 // The last commit of an element run: its slot is written (an element run
 // again overwrites it), and when the slot is new the store, in the same

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "reactor/records.hpp"
+#include "reactor/result.hpp"
 #include "reactor/status.hpp"
 
 namespace reactor {
@@ -21,23 +22,23 @@ class RunStore {
 
   // Reads a root run and all its children, as one consistent snapshot.
   // NotFound if absent; Corruption if the store itself cannot read a row.
-  virtual Status load_run(const std::string& root_id, StoredRun& out) = 0;
+  virtual Result<StoredRun> load_run(const std::string& root_id) = 0;
   // One header only (a root or child). NotFound if absent.
-  virtual Status load_header(const std::string& run_id, RunHeaderRow& out) = 0;
+  virtual Result<RunHeaderRow> load_header(const std::string& run_id) = 0;
   // Root runs matching `filter`, newest update first, at most filter.limit.
-  virtual Status list_runs(const RunFilter& filter, std::vector<RunHeaderRow>& out) = 0;
+  virtual Result<std::vector<RunHeaderRow>> list_runs(const RunFilter& filter) = 0;
   // How many root runs match `filter`'s status and reactor (its limit does not
   // count): what a listing cut at its limit leaves out. The default lists every
   // match and counts them; the backends of this library count in the store.
-  virtual Status count_runs(const RunFilter& filter, std::size_t& out);
+  virtual Result<std::size_t> count_runs(const RunFilter& filter);
 
   // Recovery, at most `limit` roots: runs that are running or rolling back
   // with no live lease (their worker died), enqueued runs with no job (their
   // job was lost), and waiting runs with a wake time and no job.
-  virtual Status find_orphans(std::size_t limit, std::vector<RunHeaderRow>& out) = 0;
+  virtual Result<std::vector<RunHeaderRow>> find_orphans(std::size_t limit) = 0;
   // Deletes terminal runs (with their children, steps, trace and jobs) whose
-  // expiry passed; never one that has not ended. `purged` counts the roots.
-  virtual Status purge_expired(std::size_t limit, std::size_t& purged) = 0;
+  // expiry passed; never one that has not ended. Returns how many roots were purged.
+  virtual Result<std::size_t> purge_expired(std::size_t limit) = 0;
 };
 
 }  // namespace reactor

@@ -88,23 +88,24 @@ class Schema {
   // The members set by properties(), empty when none.
   const Members& members() const;
 
-  // Fills in the default_value() of every absent member of `v`, at every depth the schema
+  // `v` with the default_value() of every absent member filled in, at every depth the schema
   // nests (properties() of objects, items() of arrays); a value not of the type a nested schema
   // is for is left as it is. Validation comes after, so a default is checked like a given value.
-  void fill_defaults(Value& v) const;
+  // Takes `v` by value: move it in (`v = schema.fill_defaults(std::move(v))`) and nothing is
+  // copied.
+  [[nodiscard]] Value fill_defaults(Value v) const;
   // A copy of `v` with what is redacted() replaced by "[REDACTED]": `v` itself, or its redacted
   // members and elements at every depth the schema nests.
   Value mask(const Value& v) const;
 
-  // Appends one FieldError per broken rule of `v` (a present value), nested values included;
-  // a nested error's FieldError::field is its path from `field`. Recurses only as deep as the
-  // schema nests, whatever the depth of `v`.
-  void validate(const std::string& field, const Value& v, std::vector<FieldError>& out) const;
+  // One FieldError per broken rule of `v` (a present value), nested values included; empty
+  // when it is valid (no allocation then). A nested error's FieldError::field is its path from
+  // `field`. Recurses only as deep as the schema nests, whatever the depth of `v`.
+  [[nodiscard]] std::vector<FieldError> validate(const std::string& field, const Value& v) const;
 
  private:
-  void validate_type(const std::string& field, const Value& v, std::vector<FieldError>& out) const;
-  void validate_nested(const std::string& field, const Value& v,
-                       std::vector<FieldError>& out) const;
+  std::vector<FieldError> validate_type(const std::string& field, const Value& v) const;
+  std::vector<FieldError> validate_nested(const std::string& field, const Value& v) const;
 
   // The compiled pattern_ (a std::regex, kept out of this header), built once by pattern() and
   // shared by copies of the schema.

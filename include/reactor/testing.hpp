@@ -49,10 +49,10 @@ class JobRecorder : public BackendWrapper {
     note(c);
     return BackendWrapper::commit(c);
   }
-  Status commit_then_fetch(const CommitRequest& c, const FetchRequest& f,
-                           std::optional<Delivery>& next) override {
+  Result<std::optional<Delivery>> commit_then_fetch(const CommitRequest& c,
+                                                    const FetchRequest& f) override {
     note(c);
-    return BackendWrapper::commit_then_fetch(c, f, next);
+    return BackendWrapper::commit_then_fetch(c, f);
   }
   std::vector<JobSpec> jobs() const {
     std::lock_guard lock(mu_);
@@ -150,7 +150,11 @@ class TestRun {
     if (!durable_) return r;
     recorder_->clear();
     Status s = engine().run_due_jobs(definition_.name());
-    if (s.ok()) s = engine().find(last_run_id_, r);
+    if (s.ok()) {
+      Result<RunResult> found = engine().find(last_run_id_);
+      s = found.status();
+      if (found.ok()) r = std::move(found).value();
+    }
     if (!s.ok()) {
       r.error = RunError{};
       r.error->kind = ErrorKind::kInternal;
@@ -201,10 +205,10 @@ class TestRun {
   // A durable engine on a store in memory whose every execution — the caller's and the jobs'
   // — runs the mocks (EngineOptions::step_overrides), by the same paths as in-process.
   std::unique_ptr<Engine> durable_engine() {
-    std::unique_ptr<Backend> memory;
-    Status s = open_backend("memory:", options_of_engine_.clock, memory);
+    Result<std::unique_ptr<Backend>> memory = open_backend("memory:", options_of_engine_.clock);
+    Status s = memory.status();
     if (!s.ok()) throw std::runtime_error("TestRun: " + s.to_string());
-    recorder_ = std::make_shared<JobRecorder>(std::move(memory));
+    recorder_ = std::make_shared<JobRecorder>(std::move(memory).value());
     EngineOptions o = options_of_engine_;
     o.backend = recorder_;
     o.step_overrides = options_.overrides;

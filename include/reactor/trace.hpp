@@ -46,6 +46,7 @@ struct TraceEvent {
 const char* to_string(TraceType t);
 // Throws std::invalid_argument for an unknown name.
 TraceType trace_type_from_string(const std::string& s);
+// nlohmann's conversion hooks, as in error.hpp.
 void to_json(Value& j, const TraceEvent& e);
 void from_json(const Value& j, TraceEvent& e);
 

@@ -6,11 +6,9 @@
 // The main of a user's worker binary:
 //
 //   int main() {
-//     std::unique_ptr<reactor::Backend> store;
-//     reactor::Status s =
-//         reactor::open_backend("sqlite:///var/lib/app/reactor.db", nullptr, store);
-//     if (!s.ok()) return 2;
-//     reactor::Engine engine({.backend = std::move(store)});
+//     auto store = reactor::open_backend("sqlite:///var/lib/app/reactor.db", nullptr);
+//     if (!store.ok()) return 2;
+//     reactor::Engine engine({.backend = std::move(store).value()});
 //     register_my_reactors(engine.registry());
 //     return reactor::run_worker(engine, {.threads = 4});
 //   }

@@ -23,8 +23,8 @@ std::unique_ptr<Engine> open_store(const Context& ctx, const std::string& comman
   OpenOptions open;
   open.clock = ctx.options.engine.clock;
   open.create = use == StoreUse::kMayCreate;
-  std::unique_ptr<Backend> backend;
-  if (Status s = open_backend(ctx.storage, open, backend); !s.ok()) {
+  Result<std::unique_ptr<Backend>> backend = open_backend(ctx.storage, open);
+  if (const Status& s = backend.status(); !s.ok()) {
     std::string message = "cannot open storage: " + s.to_string();
     if (s.code() == StatusCode::kNotFound && command == "worker") {
       std::error_code ec;
@@ -38,7 +38,7 @@ std::unique_ptr<Engine> open_store(const Context& ctx, const std::string& comman
     return nullptr;
   }
   EngineOptions options = ctx.options.engine;
-  options.backend = std::move(backend);
+  options.backend = std::move(backend).value();
   options.durability = durability;
   // Its messages are the program's: "reactor: worker: fetch failed: …".
   if (!options.logger) options.logger = stderr_logger(ctx.program);

@@ -17,11 +17,12 @@ int run_enqueue(const Context& ctx, const std::string& run_id, bool force) {
   auto engine = open_store(ctx, "enqueue", StoreUse::kMustExist, ctx.options.engine.durability);
   if (!engine) return 2;
   Backend& backend = *engine->backend();
-  RunHeaderRow run;
-  if (Status s = backend.load_header(run_id, run); !s.ok()) {
-    print_error(who, s.to_string());
-    return s.code() == StatusCode::kNotFound ? 2 : 1;
+  Result<RunHeaderRow> header = backend.load_header(run_id);
+  if (!header.ok()) {
+    print_error(who, header.status().to_string());
+    return header.status().code() == StatusCode::kNotFound ? 2 : 1;
   }
+  const RunHeaderRow& run = *header;
   if (!run.parent_id.empty()) {
     print_error(who, "run " + run_id + " is a child of run " + run.root_id + "; enqueue the root");
     return 2;

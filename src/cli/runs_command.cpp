@@ -65,11 +65,12 @@ int run_runs(const Context& ctx, const RunsOptions& o) {
   }
   auto engine = open_store(ctx, "runs", StoreUse::kMustExist, ctx.options.engine.durability);
   if (!engine) return 2;
-  RunListing listing;
-  if (Status s = Inspector(*engine->backend()).list_runs(filter, listing); !s.ok()) {
-    print_error(who, s.to_string());
+  Result<RunListing> listed = Inspector(*engine->backend()).list_runs(filter);
+  if (!listed.ok()) {
+    print_error(who, listed.status().to_string());
     return 1;
   }
+  const RunListing& listing = *listed;
   if (o.json) {
     for (const RunSummary& r : listing.runs) {
       std::cout << Value{{"id", r.id},

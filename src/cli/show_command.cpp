@@ -51,7 +51,9 @@ void sort_units(Engine& engine, const RunResult& r, MapsOfRun& out) {
       continue;
     }
     UnitOfRun unit{std::move(m), {}};
-    if (!engine.find(element_run_id(unit.map.map_id, 0), unit.run).ok()) {
+    if (Result<RunResult> found = engine.find(element_run_id(unit.map.map_id, 0)); found.ok()) {
+      unit.run = std::move(found).value();
+    } else {
       unit.run.run_id = element_run_id(unit.map.map_id, 0);
     }
     out.units.push_back(std::move(unit));
@@ -65,8 +67,14 @@ void sort_units(Engine& engine, const RunResult& r, MapsOfRun& out) {
 // A run whose records cannot be read shows what its header says (Engine::find): no maps then.
 // Any other error is the store's.
 Status read_maps(Inspector& inspector, const std::string& run_id, MapsOfRun& out) {
-  Status s = inspector.element_of(run_id, out.element);
-  if (s.ok()) s = inspector.run_maps(run_id, out.maps);
+  Result<std::optional<ElementInfo>> element = inspector.element_of(run_id);
+  Status s = element.status();
+  if (s.ok()) {
+    out.element = std::move(element).value();
+    Result<std::vector<MapProgress>> maps = inspector.run_maps(run_id);
+    s = maps.status();
+    if (s.ok()) out.maps = std::move(maps).value();
+  }
   if (s.code() == StatusCode::kCorruption || s.code() == StatusCode::kNotFound) {
     out.maps.clear();  // unreadable, or purged since it was found
     return Status::Ok();
@@ -188,11 +196,12 @@ int run_show(const Context& ctx, const std::string& run_id, bool json) {
   const std::string who = ctx.program + " show";
   auto engine = open_store(ctx, "show", StoreUse::kMustExist, ctx.options.engine.durability);
   if (!engine) return 2;
-  RunResult r;
-  if (Status s = engine->find(run_id, r); !s.ok()) {
-    print_error(who, s.to_string());
-    return s.code() == StatusCode::kNotFound ? 2 : 1;
+  Result<RunResult> found = engine->find(run_id);
+  if (!found.ok()) {
+    print_error(who, found.status().to_string());
+    return found.status().code() == StatusCode::kNotFound ? 2 : 1;
   }
+  const RunResult& r = *found;
   Inspector inspector(*engine->backend());
   MapsOfRun extra;
   if (Status s = read_maps(inspector, run_id, extra); !s.ok()) {

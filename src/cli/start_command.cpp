@@ -126,9 +126,9 @@ std::optional<Value> read_start_inputs(const StartOptions& o, const std::string&
 // --background: the run stored with its job, for a worker; its id (or, --json, its status).
 int start_in_background(Engine& engine, const StartOptions& o, Value inputs,
                         const std::string& who) {
-  std::string id;
-  Status s = engine.run_in_background(o.reactor, std::move(inputs), id, {o.run_id});
-  if (!s.ok()) {
+  Result<std::string> started = engine.run_in_background(o.reactor, std::move(inputs), {o.run_id});
+  if (!started.ok()) {
+    const Status& s = started.status();
     // InvalidArgument: the inputs (invalid, too large) or the id, refused before anything
     // was stored, as a synchronous start refuses them (input_invalid). AlreadyExists: the id
     // is another run's. Unavailable: the store's.
@@ -141,17 +141,18 @@ int start_in_background(Engine& engine, const StartOptions& o, Value inputs,
     }
     return s.code() == StatusCode::kUnavailable ? 1 : 2;
   }
+  const std::string& id = *started;
   if (!o.json) {
     std::cout << id << "\n";
     return 0;
   }
   // As stored now: enqueued, or for a start under the id of a run that exists, that run's.
-  RunHeaderRow header;
-  if (Status h = engine.backend()->load_header(id, header); !h.ok()) {
-    print_error(who, h.to_string());
+  Result<RunHeaderRow> header = engine.backend()->load_header(id);
+  if (!header.ok()) {
+    print_error(who, header.status().to_string());
     return 1;
   }
-  std::cout << Value{{"id", id}, {"status", to_string(header.status)}}.dump() << "\n";
+  std::cout << Value{{"id", id}, {"status", to_string(header->status)}}.dump() << "\n";
   return 0;
 }
 

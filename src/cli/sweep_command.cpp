@@ -12,12 +12,12 @@ namespace {
 int run_sweep(const Context& ctx) {
   auto engine = open_store(ctx, "sweep", StoreUse::kMustExist, ctx.options.engine.durability);
   if (!engine) return 2;
-  std::size_t requeued = 0, purged = 0;
-  if (Status s = engine->sweep_once(requeued, purged); !s.ok()) {
-    print_error(ctx.program + " sweep", s.to_string());
+  Result<SweepResult> swept = engine->sweep_once();
+  if (!swept.ok()) {
+    print_error(ctx.program + " sweep", swept.status().to_string());
     return 1;
   }
-  std::printf("requeued %zu run(s), purged %zu expired run(s)\n", requeued, purged);
+  std::printf("requeued %zu run(s), purged %zu expired run(s)\n", swept->requeued, swept->purged);
   return 0;
 }
 

@@ -81,9 +81,9 @@ class DeliveryLog {
   // Whether the run's header names this process as the one executing it (its lease's holder
   // wrote it when its fetch took the lease).
   bool executed_here(const std::string& run_id) const {
-    RunHeaderRow header;
-    return engine_.backend()->load_header(run_id, header).ok() &&
-           header.exec_worker == engine_.worker_id() && !is_terminal(header.status);
+    Result<RunHeaderRow> header = engine_.backend()->load_header(run_id);
+    return header.ok() && header->exec_worker == engine_.worker_id() &&
+           !is_terminal(header->status);
   }
 
   Engine& engine_;

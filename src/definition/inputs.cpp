@@ -13,16 +13,16 @@ std::vector<FieldError> validate_inputs(const DefinitionData& def, Value& inputs
     auto it = inputs.find(in.name);
     if (it == inputs.end()) {
       if (in.schema.default_val()) {
-        Value filled = *in.schema.default_val();
-        in.schema.fill_defaults(filled);
-        inputs[in.name] = std::move(filled);
+        inputs[in.name] = in.schema.fill_defaults(*in.schema.default_val());
       } else if (!in.schema.is_optional()) {
         errors.push_back({in.name, "is missing"});
       }
       continue;
     }
-    in.schema.fill_defaults(*it);
-    in.schema.validate(in.name, *it, errors);
+    *it = in.schema.fill_defaults(std::move(*it));
+    std::vector<FieldError> invalid = in.schema.validate(in.name, *it);
+    errors.insert(errors.end(), std::make_move_iterator(invalid.begin()),
+                  std::make_move_iterator(invalid.end()));
   }
   for (auto it = inputs.begin(); it != inputs.end(); ++it) {
     bool declared = false;

@@ -23,6 +23,16 @@ std::string format_bound(double bound) {
   return std::string(buf, end);
 }
 
+// Moves `more` to the end of `out` (nothing to do, and no allocation, when `more` is empty).
+void append(std::vector<FieldError>& out, std::vector<FieldError> more) {
+  if (more.empty()) return;
+  if (out.empty()) {
+    out = std::move(more);
+    return;
+  }
+  out.insert(out.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+}
+
 void add(std::vector<FieldError>& out, const std::string& field, std::string message) {
   out.push_back(FieldError{field, std::move(message)});
 }
@@ -152,43 +162,42 @@ Schema& Schema::redacted() {
 }
 
 // No message below quotes the value: it may be a redacted secret.
-void Schema::validate_type(const std::string& field, const Value& v,
-                           std::vector<FieldError>& out) const {
+std::vector<FieldError> Schema::validate_type(const std::string& field, const Value& v) const {
+  std::vector<FieldError> out;
   switch (type_) {
     case ValueType::kAny:
-      return;
+      return out;
     case ValueType::kInteger:
       // A float with an integral value (1.0) is still a float: JSON writers that emit it meant
       // a number, and accepting it would make get<int64_t>() truncate silently elsewhere.
       if (!v.is_number_integer()) add(out, field, "must be an integer");
-      return;
+      return out;
     case ValueType::kNumber:
       if (!v.is_number()) add(out, field, "must be a number");
-      return;
+      return out;
     case ValueType::kString:
       if (!v.is_string()) add(out, field, "must be a string");
-      return;
+      return out;
     case ValueType::kBoolean:
       if (!v.is_boolean()) add(out, field, "must be a boolean");
-      return;
+      return out;
     case ValueType::kArray:
       if (!v.is_array()) add(out, field, "must be an array");
-      return;
+      return out;
     case ValueType::kObject:
       if (!v.is_object()) add(out, field, "must be an object");
-      return;
+      return out;
   }
+  return out;
 }
 
 // A type error ends validation (the predicates would only repeat it); otherwise every broken
 // predicate is reported, so a caller can fix all of them in one go. Each predicate applies to
 // the kinds of value it is meaningful for (bounds to numbers, lengths to strings and arrays,
 // patterns to strings), which matters for any() schemas.
-void Schema::validate(const std::string& field, const Value& v,
-                      std::vector<FieldError>& out) const {
-  const std::size_t before = out.size();
-  validate_type(field, v, out);
-  if (out.size() != before) return;
+std::vector<FieldError> Schema::validate(const std::string& field, const Value& v) const {
+  std::vector<FieldError> out = validate_type(field, v);
+  if (!out.empty()) return out;
 
   if (v.is_number()) {
     const double n = v.get<double>();
@@ -216,12 +225,12 @@ void Schema::validate(const std::string& field, const Value& v,
     add(out, field, "must be one of " + Value(one_of_).dump());
   }
 
-  validate_nested(field, v, out);
+  append(out, validate_nested(field, v));
 
   // Custom rules may rely on the built-in ones (a length, a type, a member), so they run only
   // when those pass. They are user code: an exception becomes an error of this field, not of the
   // caller.
-  if (out.size() != before) return;
+  if (!out.empty()) return out;
   for (const Check& rule : checks_) {
     try {
       if (std::optional<std::string> message = rule(v)) add(out, field, std::move(*message));
@@ -231,44 +240,46 @@ void Schema::validate(const std::string& field, const Value& v,
       add(out, field, "check failed");
     }
   }
+  return out;
 }
 
 // Recursion follows the schema, not the value: it is as deep as the user nested items() and
 // properties(), however deep `v` is.
-void Schema::validate_nested(const std::string& field, const Value& v,
-                             std::vector<FieldError>& out) const {
+std::vector<FieldError> Schema::validate_nested(const std::string& field, const Value& v) const {
+  std::vector<FieldError> out;
   if (items_ && v.is_array()) {
-    for (std::size_t i = 0; i < v.size(); ++i) items_->validate(element_path(field, i), v[i], out);
+    for (std::size_t i = 0; i < v.size(); ++i)
+      append(out, items_->validate(element_path(field, i), v[i]));
   }
   if (properties_ && v.is_object()) {
     for (const auto& [name, member] : *properties_) {
       auto it = v.find(name);
       if (it != v.end()) {
-        member.validate(member_path(field, name), *it, out);
+        append(out, member.validate(member_path(field, name), *it));
       } else if (!member.is_optional()) {
         // The phrase of a missing input (validate_inputs), so both read alike.
         add(out, member_path(field, name), "is missing");
       }
     }
   }
+  return out;
 }
 
-void Schema::fill_defaults(Value& v) const {
+Value Schema::fill_defaults(Value v) const {
   if (items_ && v.is_array()) {
-    for (Value& element : v) items_->fill_defaults(element);
+    for (Value& element : v) element = items_->fill_defaults(std::move(element));
   }
   if (properties_ && v.is_object()) {
     for (const auto& [name, member] : *properties_) {
       auto it = v.find(name);
       if (it != v.end()) {
-        member.fill_defaults(*it);
+        *it = member.fill_defaults(std::move(*it));
       } else if (member.default_val()) {
-        Value filled = *member.default_val();
-        member.fill_defaults(filled);
-        v[name] = std::move(filled);
+        v[name] = member.fill_defaults(*member.default_val());
       }
     }
   }
+  return v;
 }
 
 Value Schema::mask(const Value& v) const {

@@ -43,11 +43,7 @@ DeliveryOutcome committed(const Status& s, DeliveryOutcome if_ok) {
 
 // `run` as its element of a fan-out map, when its id says it is one (its record may be unread).
 void tie_to_its_map(Run& run) {
-  std::string map_id;
-  std::uint32_t index = 0;
-  if (!run.element_of && parse_element_run_id(run.id, map_id, index)) {
-    run.element_of = ElementOf{map_id, index};
-  }
+  if (!run.element_of) run.element_of = parse_element_run_id(run.id);
 }
 
 // A terminal record for a run this process cannot execute. Cannot throw: the record writer
@@ -75,10 +71,9 @@ DeliveryOutcome fail_run(DurableEnv& env, const Writer& w, Run run, ErrorKind ki
 // The run as far as its header can be read, to rewrite its status; a bare
 // shell when even the header is unreadable.
 Run header_of(DurableEnv& env, const Delivery& d) {
-  RunHeaderRow row;
-  if (env.backend.load_header(d.job.spec.run_id, row).ok()) {
+  if (Result<RunHeaderRow> row = env.backend.load_header(d.job.spec.run_id); row.ok()) {
     try {
-      return records::decode_header(row);
+      return records::decode_header(*row);
     } catch (const std::exception&) {
       // fall through to the shell
     }
@@ -234,13 +229,11 @@ bool is_unit_run(const Registry& registry, const Run& run) {
 // (docs/async.md). One read of the owner's header, at a unit's first delivery only.
 std::optional<DeliveryOutcome> skip_orphaned_unit(DurableEnv& env, const Writer& w, Run& run) {
   if (any_step_executed(run) || !is_unit_run(env.registry, run)) return std::nullopt;
-  RunHeaderRow owner;
   const std::string owner_id = run.element_of->origin();
-  if (!env.backend.load_header(owner_id, owner).ok() || !is_terminal(owner.status)) {
-    return std::nullopt;
-  }
+  Result<RunHeaderRow> owner = env.backend.load_header(owner_id);
+  if (!owner.ok() || !is_terminal(owner->status)) return std::nullopt;
   return fail_run(env, w, std::move(run), ErrorKind::kOwnerEnded,
-                  "its run " + owner_id + " ended " + to_string(owner.status) +
+                  "its run " + owner_id + " ended " + to_string(owner->status) +
                       " before it started: nothing ran");
 }
 
@@ -294,6 +287,29 @@ DeliveryOutcome execute_delivery(DurableEnv& env, const Definition& def, Run run
   }
 }
 
+// The record, not the job, says which graph the run belongs to (`def`, found by the run's
+// reactor); the job's name only routed it here. A run none of whose steps has executed
+// (enqueued before a deploy) starts on the definition registered now; one that has executed
+// steps cannot change graphs. The outcome of failing the run when it cannot execute here.
+std::optional<DeliveryOutcome> check_definition(DurableEnv& env, const Writer& w, Run& run,
+                                                const JobSpec& job,
+                                                const std::optional<Definition>& def) {
+  if (!def) {
+    return fail_run(env, w, run, ErrorKind::kUnknownReactor,
+                    "run " + run.id + " names reactor '" + run.reactor +
+                        "', which is not registered here (its job was routed as '" + job.reactor +
+                        "')");
+  }
+  if (run.fingerprint == def->fingerprint()) return std::nullopt;
+  if (!any_step_executed(run)) {
+    replan(run, *def);
+    return std::nullopt;
+  }
+  return fail_run(env, w, run, ErrorKind::kDefinitionChanged,
+                  "run " + run.id + " was started on another definition of '" + run.reactor +
+                      "' (fingerprint " + run.fingerprint + ", now " + def->fingerprint() + ")");
+}
+
 }  // namespace
 
 Status abandon(DurableEnv& env, InFlight& in_flight) {
@@ -329,13 +345,14 @@ DeliveryOutcome process_delivery(DurableEnv& env, const Delivery& d, const std::
   if (auto ended = end_crash_loop(env, d, w)) return *ended;
   // The run came with the delivery when the backend read it with the lease;
   // otherwise it is loaded now.
-  StoredRun loaded;
-  Status s = d.run ? Status::Ok() : env.backend.load_run(job.run_id, loaded);
+  Result<StoredRun> loaded =
+      d.run ? Result<StoredRun>(StoredRun{}) : env.backend.load_run(job.run_id);
+  Status s = loaded.status();
   if (s.code() == StatusCode::kNotFound) return acknowledge(env, w);
   if (s.code() == StatusCode::kUnavailable) return snooze_capped(env, d, w, s);
   if (s.code() == StatusCode::kCorruption) return fail_unreadable(env, d, w, s);
   if (!s.ok()) return DeliveryOutcome::kBackendError;
-  const StoredRun& stored = d.run ? *d.run : loaded;
+  const StoredRun& stored = d.run ? *d.run : *loaded;
 
   Run run;
   s = records::decode_run(stored, run);
@@ -345,27 +362,8 @@ DeliveryOutcome process_delivery(DurableEnv& env, const Delivery& d, const std::
       run.suspension->kind == SuspensionKind::kUntil && run.suspension->until_ms > env.now_ms()) {
     return put_back_until(env, d, owner, run.suspension->until_ms);
   }
-  // The record, not the job, says which graph the run belongs to; the job's
-  // name only routed it here.
   if (run.reactor != job.reactor) def = env.registry.find(run.reactor);
-  if (!def) {
-    return fail_run(env, w, run, ErrorKind::kUnknownReactor,
-                    "run " + run.id + " names reactor '" + run.reactor +
-                        "', which is not registered here (its job was routed as '" + job.reactor +
-                        "')");
-  }
-  if (run.fingerprint != def->fingerprint()) {
-    // A run none of whose steps has executed (enqueued before a deploy) starts on the
-    // definition registered now; one that has executed steps cannot change graphs.
-    if (!any_step_executed(run)) {
-      replan(run, *def);
-    } else {
-      return fail_run(env, w, run, ErrorKind::kDefinitionChanged,
-                      "run " + run.id + " was started on another definition of '" + run.reactor +
-                          "' (fingerprint " + run.fingerprint + ", now " + def->fingerprint() +
-                          ")");
-    }
-  }
+  if (auto refused = check_definition(env, w, run, job, def)) return *refused;
   records::name_steps(run, *def->data());
   // A record can decode and still not be a run of this graph: the executor indexes by it.
   if (auto why = records::run_shape_error(run, *def->data(), env.options.max_value_bytes)) {

@@ -82,10 +82,10 @@ Run DurableFanOut::element_run(const Map& map, std::uint32_t index, Value inputs
 // touches them, so an owner taken over mid-way writes them again (same ids, same inputs).
 Status DurableFanOut::dispatch(const Map& map, std::uint32_t& total) {
   total = 0;
-  MapRow stored;
-  Status s = map.fresh ? Status::NotFound("") : env_.backend.load_map(map.map_id, stored);
+  Result<MapRow> stored = map.fresh ? Status::NotFound("") : env_.backend.load_map(map.map_id);
+  Status s = stored.status();
   if (s.ok()) {
-    total = stored.total;
+    total = stored->total;
     return s;
   }
   if (s.code() != StatusCode::kNotFound) return s;
@@ -137,16 +137,25 @@ Status DurableFanOut::dispatch(const Map& map, std::uint32_t& total) {
 }
 
 Status DurableFanOut::wait_for_settle(const std::string& map_id, Duration max_wait, bool& settled) {
-  return env_.backend.wait_for_settle(map_id, max_wait, settled);
+  Result<bool> waited = env_.backend.wait_for_settle(map_id, max_wait);
+  if (!waited.ok()) return waited.status();
+  settled = *waited;
+  return Status::Ok();
 }
 
 Status DurableFanOut::state(const std::string& map_id, MapRow& out) {
-  return env_.backend.load_map(map_id, out);
+  Result<MapRow> row = env_.backend.load_map(map_id);
+  if (!row.ok()) return row.status();
+  out = std::move(row).value();
+  return Status::Ok();
 }
 
 Status DurableFanOut::slots(const std::string& map_id, std::uint32_t first, std::uint32_t limit,
                             std::vector<MapSlotRow>& out) {
-  return env_.backend.load_map_slots(map_id, first, limit, out);
+  Result<std::vector<MapSlotRow>> page = env_.backend.load_map_slots(map_id, first, limit);
+  if (!page.ok()) return page.status();
+  out = std::move(page).value();
+  return Status::Ok();
 }
 
 // The element's lease, for the owner's rollback of it. The map settled, so a holder can only be
@@ -154,10 +163,11 @@ Status DurableFanOut::slots(const std::string& map_id, std::uint32_t first, std:
 Status DurableFanOut::take_element(const std::string& id, Lease& lease) {
   const TimePoint give_up = env_.clock.now() + env_.options.lease_ttl * 2;
   for (;;) {
-    bool granted = false;
-    Status s = env_.backend.acquire_lease(run_lease_key(id), owner_.lease.owner + "/" + id,
-                                          env_.options.lease_ttl, granted, lease);
-    if (!s.ok() || granted) return s;
+    Result<LeaseGrant> grant = env_.backend.acquire_lease(
+        run_lease_key(id), owner_.lease.owner + "/" + id, env_.options.lease_ttl);
+    if (!grant.ok()) return grant.status();
+    lease = std::move(grant->lease);
+    if (grant->granted) return Status::Ok();
     if (env_.clock.now() >= give_up) {
       return Status::Unavailable("element run " + id + " stays held by " + lease.owner);
     }
@@ -168,9 +178,9 @@ Status DurableFanOut::take_element(const std::string& id, Lease& lease) {
 // Element run `id` as its definition reads it, for the owner to roll it back or cancel it.
 Status DurableFanOut::load_element(const std::string& id, Run& run,
                                    std::optional<Definition>& def) {
-  StoredRun stored;
-  Status s = env_.backend.load_run(id, stored);
-  if (s.ok()) s = records::decode_run(stored, run);
+  Result<StoredRun> stored = env_.backend.load_run(id);
+  Status s = stored.status();
+  if (s.ok()) s = records::decode_run(*stored, run);
   if (!s.ok()) return s;
   def = env_.registry.find(run.reactor);
   if (!def || def->fingerprint() != run.fingerprint) {
@@ -232,12 +242,12 @@ bool any_step_executed(const Run& run) {
 // starts (the worker then finds it ended) or left to run.
 Status DurableFanOut::cancel(const std::string& map_id) {
   MapRow map;
-  Status s = env_.backend.load_map(map_id, map);
+  Status s = state(map_id, map);
   if (!s.ok() || map.state == MapState::kSettled) return s;
   std::vector<std::uint32_t> unreported;
   for (std::uint32_t first = 0; s.ok() && first < map.released; first += kSlotPage) {
     std::vector<MapSlotRow> page;
-    s = env_.backend.load_map_slots(map_id, first, std::min(kSlotPage, map.released - first), page);
+    s = slots(map_id, first, std::min(kSlotPage, map.released - first), page);
     std::uint32_t next = first;
     for (const MapSlotRow& slot : page) {
       while (next < slot.index) unreported.push_back(next++);
@@ -257,15 +267,15 @@ Status DurableFanOut::cancel(const std::string& map_id) {
 // Files element `index` never run, if nobody holds it and none of its steps ran.
 Status DurableFanOut::cancel_element(const std::string& map_id, std::uint32_t index) {
   const std::string id = element_run_id(map_id, index);
-  Lease lease;
-  bool granted = false;
-  Status s = env_.backend.acquire_lease(run_lease_key(id), owner_.lease.owner + "/" + id,
-                                        env_.options.lease_ttl, granted, lease);
-  if (!s.ok() || !granted) return s;  // an execution holds it: it reports when it ends
+  Result<LeaseGrant> grant = env_.backend.acquire_lease(
+      run_lease_key(id), owner_.lease.owner + "/" + id, env_.options.lease_ttl);
+  if (!grant.ok()) return grant.status();
+  if (!grant->granted) return Status::Ok();  // an execution holds it: it reports when it ends
+  Lease lease = std::move(grant->lease);
   Writer w{env_, lease, std::nullopt, ""};
   Run run;
   std::optional<Definition> def;
-  s = load_element(id, run, def);
+  Status s = load_element(id, run, def);
   if (!s.ok() || is_terminal(run.status) || any_step_executed(run)) {
     (void)env_.backend.release_lease(lease.key, lease.owner, lease.token);  // else it lapses
     return s;
@@ -284,10 +294,10 @@ Status DurableFanOut::cancel_element(const std::string& map_id, std::uint32_t in
 
 Status DurableFanOut::lost_executions(const std::string& map_id, std::uint32_t index,
                                       std::vector<TraceEvent>& lost) {
-  StoredRun stored;
+  Result<StoredRun> stored = env_.backend.load_run(element_run_id(map_id, index));
   Run run;
-  Status s = env_.backend.load_run(element_run_id(map_id, index), stored);
-  if (s.ok()) s = records::decode_run(stored, run);
+  Status s = stored.status();
+  if (s.ok()) s = records::decode_run(*stored, run);
   for (const TraceEvent& e : run.trace) {
     if (e.type == TraceType::kInterrupted) lost.push_back(e);
   }

@@ -7,11 +7,12 @@ namespace reactor {
 Status drain_inline(DurableEnv& env, const std::string& queue) {
   for (;;) {
     const std::string owner = new_run_id();
-    std::optional<Delivery> d;
     const TimePoint asked_at = env.clock.now();
-    Status s = env.backend.fetch(
-        {{queue}, owner, env.options.lease_ttl, env.options.lease_ttl, env.worker_id}, d);
-    if (!s.ok() || !d) return s;
+    Result<std::optional<Delivery>> fetched = env.backend.fetch(
+        {{queue}, owner, env.options.lease_ttl, env.options.lease_ttl, env.worker_id});
+    if (!fetched.ok()) return fetched.status();
+    std::optional<Delivery>& d = *fetched;
+    if (!d) return Status::Ok();
     DeliveryOptions o;
     o.asked_at = asked_at;
     o.yield_on_retry_wait = false;

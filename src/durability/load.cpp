@@ -25,18 +25,17 @@ bool header_of_corrupt_run(const StoredRun& stored, RunResult& out) {
 
 Status load_result(RunStore& store, const Registry& registry, const std::string& run_id,
                    RunResult& out) {
-  StoredRun stored;
-  Status s = store.load_run(run_id, stored);
+  Result<StoredRun> loaded = store.load_run(run_id);
+  Status s = loaded.status();
   if (s.code() == StatusCode::kCorruption) {
     StoredRun header_only;
-    header_only.headers.emplace_back();
-    if (store.load_header(run_id, header_only.headers.back()).ok() &&
-        header_of_corrupt_run(header_only, out)) {
-      return Status::Ok();
-    }
+    Result<RunHeaderRow> header = store.load_header(run_id);
+    if (header.ok()) header_only.headers.push_back(std::move(header).value());
+    if (header.ok() && header_of_corrupt_run(header_only, out)) return Status::Ok();
     return s;
   }
   if (!s.ok()) return s;
+  StoredRun stored = std::move(loaded).value();
   Run run;
   s = records::decode_run(stored, run);
   if (!s.ok()) return header_of_corrupt_run(stored, out) ? Status::Ok() : s;

@@ -17,11 +17,8 @@ void PresenceKeeper::renew() {
       if (backend_.extend_lease(key, owner_, it->second, ttl_).ok()) continue;
       held_.erase(it);  // lapsed (a pause longer than its ttl): take it again if free
     }
-    bool granted = false;
-    Lease lease;
-    if (backend_.acquire_lease(key, owner_, ttl_, granted, lease).ok() && granted) {
-      held_[queue] = lease.token;
-    }
+    Result<LeaseGrant> grant = backend_.acquire_lease(key, owner_, ttl_);
+    if (grant.ok() && grant->granted) held_[queue] = grant->lease.token;
   }
 }
 
@@ -33,9 +30,9 @@ void PresenceKeeper::release() {
 }
 
 bool queue_is_served(Backend& backend, const std::string& queue) {
-  Lease lease;
-  if (!backend.peek_lease(serving_lease_key(queue), lease).ok()) return true;
-  return !lease.owner.empty();
+  Result<Lease> lease = backend.peek_lease(serving_lease_key(queue));
+  if (!lease.ok()) return true;
+  return !lease->owner.empty();
 }
 
 }  // namespace reactor

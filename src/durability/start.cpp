@@ -23,8 +23,9 @@ void add_enqueued(DurableEnv& env, const Run& run, std::int64_t now, std::int64_
 }  // namespace
 
 Status match_existing(RunStore& store, const Run& asked) {
-  StoredRun stored;
-  if (Status s = store.load_run(asked.id, stored); !s.ok()) return s;
+  Result<StoredRun> loaded = store.load_run(asked.id);
+  if (!loaded.ok()) return loaded.status();
+  const StoredRun& stored = *loaded;
   Run header;
   if (Status s = records::decode_root_header(stored, header); !s.ok()) return s;
   Value inputs;

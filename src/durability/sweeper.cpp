@@ -12,22 +12,21 @@ Sweeper::Sweeper(Backend& backend, Clock& clock, Duration interval, std::size_t 
 
 SweepReport Sweeper::sweep_if_due(const std::string& owner) {
   const auto window = clock_.now().time_since_epoch() / interval_;
-  bool granted = false;
-  Lease holder;
   // The claim outlives its window, so nobody claims the same window again.
-  Status s = backend_.acquire_lease("sweeper:" + std::to_string(window), owner, interval_ * 2,
-                                    granted, holder);
-  if (!s.ok()) return SweepReport{false, 0, 0, s};
-  if (!granted) return SweepReport{};
+  Result<LeaseGrant> claim =
+      backend_.acquire_lease("sweeper:" + std::to_string(window), owner, interval_ * 2);
+  if (!claim.ok()) return SweepReport{false, 0, 0, claim.status()};
+  if (!claim->granted) return SweepReport{};
   return sweep_now();
 }
 
 SweepReport Sweeper::sweep_now() {
   SweepReport report;
   report.swept = true;
-  std::vector<RunHeaderRow> orphans;
-  report.status = backend_.find_orphans(limit_, orphans);
+  Result<std::vector<RunHeaderRow>> found = backend_.find_orphans(limit_);
+  report.status = found.status();
   if (!report.status.ok()) return report;
+  const std::vector<RunHeaderRow>& orphans = *found;
   const std::int64_t now = to_unix_ms(clock_.now());
   // Every orphan in one commit (one round trip per sweep): the job its dead worker held is
   // deliverable again at once, whatever its visibility timeout; a run with no job gets one.
@@ -45,7 +44,9 @@ SweepReport Sweeper::sweep_now() {
     if (!report.status.ok()) return report;
     report.requeued = orphans.size();
   }
-  report.status = backend_.purge_expired(limit_, report.purged);
+  Result<std::size_t> purged = backend_.purge_expired(limit_);
+  report.status = purged.status();
+  if (purged.ok()) report.purged = *purged;
   return report;
 }
 

@@ -64,16 +64,15 @@ CallerWait caller_wait(DurableEnv& env, const DefinitionData& d) {
 
 RunResult run_synchronously(DurableEnv& env, const Definition& def, Run run) {
   const std::string owner = new_run_id();
-  bool granted = false;
-  Lease lease;
   const TimePoint asked_at = env.clock.now();
-  Status s = env.backend.acquire_lease(run_lease_key(run.id), owner, env.options.lease_ttl, granted,
-                                       lease);
-  if (!s.ok()) {
+  Result<LeaseGrant> grant =
+      env.backend.acquire_lease(run_lease_key(run.id), owner, env.options.lease_ttl);
+  if (!grant.ok()) {
     return failed_result(run.id, run.reactor, ErrorKind::kInternal,
-                         "cannot take the run's lease: " + s.to_string());
+                         "cannot take the run's lease: " + grant.status().to_string());
   }
-  if (!granted) {
+  Lease lease = std::move(grant->lease);
+  if (!grant->granted) {
     Status held = Status::AlreadyExists("run " + run.id + " is held by another execution");
     return existing(env, def, std::move(run), held);
   }

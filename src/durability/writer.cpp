@@ -55,7 +55,9 @@ Status Writer::checkpoint(const Run& root, const CheckpointDelta& delta) const {
       s = env.backend.commit(c);
     } else {
       next->asked_at = env.clock.now();
-      s = env.backend.commit_then_fetch(c, next->request, next->delivery);
+      Result<std::optional<Delivery>> fetched = env.backend.commit_then_fetch(c, next->request);
+      s = fetched.status();
+      if (fetched.ok()) next->delivery = std::move(fetched).value();
       next->fetched = s.ok();
     }
   }

@@ -198,7 +198,8 @@ RunResult Engine::run(const Definition& definition, Value inputs, const RunOptio
     // workers. (A run stopped by a refused commit is unfinished too, and says so in its error.)
     if (!is_terminal(r.status) && !r.error && env.options.inline_jobs &&
         drain_inline(env, env.queue_for(definition.name())).ok()) {
-      (void)find(r.run_id, r);  // else the waiting run as it was handed off
+      // Else the waiting run as it was handed off.
+      if (Result<RunResult> found = find(r.run_id); found.ok()) r = std::move(found).value();
     }
     return r;
   }
@@ -244,8 +245,8 @@ RunResult Engine::resume(const Definition& definition, Run run, const RunOptions
   return make_run_result(std::move(run));
 }
 
-Status Engine::run_in_background(const std::string& reactor, Value inputs, std::string& run_id,
-                                 const BackgroundOptions& options) {
+Result<std::string> Engine::run_in_background(const std::string& reactor, Value inputs,
+                                              const BackgroundOptions& options) {
   if (!impl_->durable) {
     return Status::InvalidArgument("run_in_background needs an engine with a backend");
   }
@@ -268,19 +269,21 @@ Status Engine::run_in_background(const std::string& reactor, Value inputs, std::
   Status s = persist_background_run(env, run);
   if (s.code() == StatusCode::kAlreadyExists) s = match_existing(env.backend, run);
   if (!s.ok()) return s;
-  run_id = run.id;
-  if (env.options.inline_jobs) return drain_inline(env, env.queue_for(run.reactor));
-  return s;
+  if (env.options.inline_jobs) {
+    if (Status drained = drain_inline(env, env.queue_for(run.reactor)); !drained.ok()) {
+      return drained;
+    }
+  }
+  return std::move(run.id);
 }
 
-Status Engine::run_many_in_background(const std::string& reactor, std::vector<Value> inputs,
-                                      std::vector<std::string>& run_ids) {
-  run_ids.clear();
+BackgroundBatch Engine::run_many_in_background(const std::string& reactor,
+                                               std::vector<Value> inputs) {
   if (!impl_->durable) {
-    return Status::InvalidArgument("run_many_in_background needs an engine with a backend");
+    return {{}, Status::InvalidArgument("run_many_in_background needs an engine with a backend")};
   }
   auto def = registry_.find(reactor);
-  if (!def) return Status::NotFound("no reactor is registered as '" + reactor + "'");
+  if (!def) return {{}, Status::NotFound("no reactor is registered as '" + reactor + "'")};
   // All validated before anything is written: a batch with a bad input is
   // refused whole, so the caller never has to find out which runs started.
   std::string invalid;
@@ -292,30 +295,38 @@ Status Engine::run_many_in_background(const std::string& reactor, std::vector<Va
     std::vector<FieldError> errors = validate_inputs(*def->data(), inputs[i]);
     if (!errors.empty()) invalid += "; [" + std::to_string(i) + "] " + describe(errors);
   }
-  if (!invalid.empty()) return Status::InvalidArgument("invalid inputs: " + invalid.substr(2));
+  if (!invalid.empty()) {
+    return {{}, Status::InvalidArgument("invalid inputs: " + invalid.substr(2))};
+  }
   std::vector<Run> runs;
   runs.reserve(inputs.size());
   for (auto& in : inputs) runs.push_back(create_run(*def, std::move(in)));
   std::size_t persisted = 0;
-  Status s = persist_background_runs(*impl_->durable, runs, persisted);
-  for (std::size_t i = 0; i < persisted; ++i) run_ids.push_back(runs[i].id);
-  return s;
+  BackgroundBatch batch;
+  batch.status = persist_background_runs(*impl_->durable, runs, persisted);
+  batch.run_ids.reserve(persisted);
+  for (std::size_t i = 0; i < persisted; ++i) batch.run_ids.push_back(std::move(runs[i].id));
+  return batch;
 }
 
-Status Engine::sweep_once(std::size_t& requeued, std::size_t& purged) {
+Result<SweepResult> Engine::sweep_once() {
   if (!impl_->durable) return Status::InvalidArgument("sweep needs an engine with a backend");
   DurableEnv& env = *impl_->durable;
   Sweeper sweeper(env.backend, env.clock, std::chrono::seconds(1), 1000,
                   [&env](const std::string& r) { return env.queue_for(r); });
   SweepReport report = sweeper.sweep_now();
-  requeued = report.requeued;
-  purged = report.purged;
-  return report.status;
+  if (!report.status.ok()) return report.status;
+  return SweepResult{report.requeued, report.purged};
 }
 
-Status Engine::find(const std::string& run_id, RunResult& out) {
+Result<RunResult> Engine::find(const std::string& run_id) {
   if (!impl_->durable) return Status::InvalidArgument("find needs an engine with a backend");
-  return load_result(impl_->durable->backend, impl_->durable->registry, run_id, out);
+  RunResult out;
+  if (Status s = load_result(impl_->durable->backend, impl_->durable->registry, run_id, out);
+      !s.ok()) {
+    return s;
+  }
+  return out;
 }
 
 }  // namespace reactor

@@ -67,50 +67,47 @@ MapProgress progress_of(const MapRow& m) {
 
 }  // namespace
 
-Status Inspector::list_runs(const RunFilter& filter, RunListing& out) const {
-  out = RunListing{};
-  std::vector<RunHeaderRow> rows;
-  if (Status s = runs_.list_runs(filter, rows); !s.ok()) return s;
-  std::size_t total = 0;
-  if (Status s = runs_.count_runs(filter, total); !s.ok()) return s;
-  out.runs.reserve(rows.size());
-  for (const RunHeaderRow& row : rows) {
+Result<RunListing> Inspector::list_runs(const RunFilter& filter) const {
+  RunListing out;
+  Result<std::vector<RunHeaderRow>> rows = runs_.list_runs(filter);
+  if (!rows.ok()) return rows.status();
+  Result<std::size_t> total = runs_.count_runs(filter);
+  if (!total.ok()) return total.status();
+  out.runs.reserve(rows->size());
+  for (const RunHeaderRow& row : *rows) {
     out.runs.push_back(
         RunSummary{row.id, row.reactor, row.status, created_at_ms(row), row.updated_at_ms});
   }
-  out.total = std::max(total, out.runs.size());
-  return Status::Ok();
+  out.total = std::max(*total, out.runs.size());
+  return out;
 }
 
-Status Inspector::map_progress(const std::string& map_id, MapProgress& out) const {
-  out = MapProgress{};
-  MapRow row;
-  if (Status s = maps_.load_map(map_id, row); !s.ok()) return s;
-  out = progress_of(row);
-  return Status::Ok();
+Result<MapProgress> Inspector::map_progress(const std::string& map_id) const {
+  Result<MapRow> row = maps_.load_map(map_id);
+  if (!row.ok()) return row.status();
+  return progress_of(*row);
 }
 
-Status Inspector::run_maps(const std::string& run_id, std::vector<MapProgress>& out) const {
-  out.clear();
-  StoredRun stored;
-  if (Status s = runs_.load_run(run_id, stored); !s.ok()) return s;
+Result<std::vector<MapProgress>> Inspector::run_maps(const std::string& run_id) const {
+  std::vector<MapProgress> out;
+  Result<StoredRun> stored = runs_.load_run(run_id);
+  if (!stored.ok()) return stored.status();
   const std::string origin = origin_of(run_id);
-  for (const std::string& step : dispatched_steps(stored.trace)) {
-    MapProgress p;
-    Status s = map_progress(origin + ":" + step, p);
-    if (s.code() == StatusCode::kNotFound) continue;  // purged meanwhile: nothing to show
-    if (!s.ok()) return s;
-    out.push_back(std::move(p));
+  for (const std::string& step : dispatched_steps(stored->trace)) {
+    Result<MapProgress> p = map_progress(origin + ":" + step);
+    if (p.status().code() == StatusCode::kNotFound) continue;  // purged meanwhile: nothing to show
+    if (!p.ok()) return p.status();
+    out.push_back(std::move(p).value());
   }
-  return Status::Ok();
+  return out;
 }
 
-Status Inspector::element_of(const std::string& run_id, std::optional<ElementInfo>& out) const {
-  out.reset();
-  RunHeaderRow header;
-  if (Status s = runs_.load_header(run_id, header); !s.ok()) return s;
+Result<std::optional<ElementInfo>> Inspector::element_of(const std::string& run_id) const {
+  Result<RunHeaderRow> loaded = runs_.load_header(run_id);
+  if (!loaded.ok()) return loaded.status();
+  const RunHeaderRow& header = *loaded;
   // An element run is a root of its own (its own records) with a parent: the run holding the map.
-  if (header.parent_id.empty() || header.root_id != header.id) return Status::Ok();
+  if (header.parent_id.empty() || header.root_id != header.id) return std::nullopt;
   ElementInfo info;
   info.parent_id = header.parent_id;
   std::optional<ElementOf> of;
@@ -120,21 +117,20 @@ Status Inspector::element_of(const std::string& run_id, std::optional<ElementInf
     // Unreadable: its id still says which element it is.
   }
   if (!of) {
-    of.emplace();
-    if (!parse_element_run_id(run_id, of->map_id, of->index)) return Status::Ok();
+    of = parse_element_run_id(run_id);
+    if (!of) return std::nullopt;
   }
   info.map_id = of->map_id;
   info.index = of->index;
-  MapRow map;
-  Status s = maps_.load_map(info.map_id, map);
+  Result<MapRow> map = maps_.load_map(info.map_id);
+  const Status& s = map.status();
   if (s.ok()) {
-    info.owner_id = map.owner_id;
-    info.owner_reactor = map.owner_reactor;
+    info.owner_id = map->owner_id;
+    info.owner_reactor = map->owner_reactor;
     info.step = info.map_id.substr(info.map_id.find(':') + 1);
   }
   if (!s.ok() && s.code() != StatusCode::kNotFound) return s;
-  out = std::move(info);
-  return Status::Ok();
+  return std::optional<ElementInfo>(std::move(info));
 }
 
 }  // namespace reactor

@@ -160,7 +160,10 @@ void Worker::Impl::fetch_loop(std::stop_token stop, InFlight& in_flight) {
       // After an empty fetch: block until an enqueue wakes us or the next job
       // falls due (backends that can), else sleep; then fetch. At most `idle`
       // <= longest_idle either way, so stopping waits no longer than that.
-      s = was_idle ? env.backend.wait_then_fetch(f, idle, d) : env.backend.fetch(f, d);
+      Result<std::optional<Delivery>> fetched =
+          was_idle ? env.backend.wait_then_fetch(f, idle) : env.backend.fetch(f);
+      s = fetched.status();
+      if (fetched.ok()) d = std::move(fetched).value();
     }
     if (!s.ok()) {
       engine.logger().log(LogLevel::kError, "worker: fetch failed: " + s.to_string());

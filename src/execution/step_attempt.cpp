@@ -148,8 +148,7 @@ void StepAttempts::check_value_limits(const StepSpec& spec, Attempt& a) const {
 // exists: not retried, but compensated.
 void StepAttempts::validate_output(const StepSpec& spec, Attempt& a) {
   if (!spec.output_schema || !a.result.ok()) return;
-  std::vector<FieldError> errors;
-  spec.output_schema->validate(spec.name, a.result.value(), errors);
+  std::vector<FieldError> errors = spec.output_schema->validate(spec.name, a.result.value());
   if (errors.empty()) return;
   a.result = Failure("invalid output: " + describe(errors), false);
   a.kind = ErrorKind::kOutputInvalid;

@@ -55,22 +55,21 @@ std::string element_run_id(const std::string& map_id, std::uint32_t index) {
   return map_id + "[" + std::to_string(index) + "]";
 }
 
-bool parse_element_run_id(const std::string& run_id, std::string& map_id, std::uint32_t& index) {
+std::optional<ElementOf> parse_element_run_id(const std::string& run_id) {
   if (run_id.size() < 4 || run_id.back() != ']' || run_id.find(':') == std::string::npos) {
-    return false;
+    return std::nullopt;
   }
   const std::size_t open = run_id.rfind('[');
-  if (open == std::string::npos || open + 3 > run_id.size()) return false;  // a digit at least
+  if (open == std::string::npos || open + 3 > run_id.size())
+    return std::nullopt;  // a digit at least
   std::uint64_t n = 0;
   for (std::size_t k = open + 1; k + 1 < run_id.size(); ++k) {
     const char c = run_id[k];
-    if (c < '0' || c > '9' || n > UINT32_MAX / 10) return false;
+    if (c < '0' || c > '9' || n > UINT32_MAX / 10) return std::nullopt;
     n = n * 10 + static_cast<std::uint64_t>(c - '0');
   }
-  if (n > UINT32_MAX) return false;
-  map_id = run_id.substr(0, open);
-  index = static_cast<std::uint32_t>(n);
-  return true;
+  if (n > UINT32_MAX) return std::nullopt;
+  return ElementOf{run_id.substr(0, open), static_cast<std::uint32_t>(n)};
 }
 
 }  // namespace reactor

@@ -5,14 +5,12 @@
 
 namespace reactor {
 
-Status RunStore::count_runs(const RunFilter& filter, std::size_t& out) {
-  out = 0;
+Result<std::size_t> RunStore::count_runs(const RunFilter& filter) {
   RunFilter all = filter;
   all.limit = std::numeric_limits<std::size_t>::max();
-  std::vector<RunHeaderRow> rows;
-  Status s = list_runs(all, rows);
-  if (s.ok()) out = rows.size();
-  return s;
+  Result<std::vector<RunHeaderRow>> rows = list_runs(all);
+  if (!rows.ok()) return rows.status();
+  return rows->size();
 }
 
 Status JobQueue::wait_for_jobs(const std::vector<std::string>&, Duration max_wait) {
@@ -21,20 +19,18 @@ Status JobQueue::wait_for_jobs(const std::vector<std::string>&, Duration max_wai
   return Status::Ok();
 }
 
-Status JobQueue::wait_then_fetch(const FetchRequest& f, Duration max_wait,
-                                 std::optional<Delivery>& out) {
-  out.reset();
+Result<std::optional<Delivery>> JobQueue::wait_then_fetch(const FetchRequest& f,
+                                                          Duration max_wait) {
   if (Status s = wait_for_jobs(f.queues, max_wait); !s.ok()) return s;
-  return fetch(f, out);
+  return fetch(f);
 }
 
-Status Backend::commit_then_fetch(const CommitRequest& c, const FetchRequest& f,
-                                  std::optional<Delivery>& next) {
-  next.reset();
-  Status s = commit(c);
-  if (!s.ok()) return s;
-  if (!fetch(f, next).ok()) next.reset();
-  return s;
+Result<std::optional<Delivery>> Backend::commit_then_fetch(const CommitRequest& c,
+                                                           const FetchRequest& f) {
+  if (Status s = commit(c); !s.ok()) return s;
+  Result<std::optional<Delivery>> next = fetch(f);
+  if (!next.ok()) return std::nullopt;
+  return next;
 }
 
 }  // namespace reactor

@@ -13,52 +13,50 @@ BackendWrapper::BackendWrapper(std::shared_ptr<Backend> target) : target_(std::m
 
 std::string BackendWrapper::describe() const { return target_->describe(); }
 Status BackendWrapper::commit(const CommitRequest& c) { return target_->commit(c); }
-Status BackendWrapper::commit_then_fetch(const CommitRequest& c, const FetchRequest& f,
-                                         std::optional<Delivery>& next) {
-  return target_->commit_then_fetch(c, f, next);
+Result<std::optional<Delivery>> BackendWrapper::commit_then_fetch(const CommitRequest& c,
+                                                                  const FetchRequest& f) {
+  return target_->commit_then_fetch(c, f);
 }
 std::uint64_t BackendWrapper::round_trips() const { return target_->round_trips(); }
 
-Status BackendWrapper::load_run(const std::string& root_id, StoredRun& out) {
-  return target_->load_run(root_id, out);
+Result<StoredRun> BackendWrapper::load_run(const std::string& root_id) {
+  return target_->load_run(root_id);
 }
-Status BackendWrapper::load_header(const std::string& run_id, RunHeaderRow& out) {
-  return target_->load_header(run_id, out);
+Result<RunHeaderRow> BackendWrapper::load_header(const std::string& run_id) {
+  return target_->load_header(run_id);
 }
-Status BackendWrapper::list_runs(const RunFilter& filter, std::vector<RunHeaderRow>& out) {
-  return target_->list_runs(filter, out);
+Result<std::vector<RunHeaderRow>> BackendWrapper::list_runs(const RunFilter& filter) {
+  return target_->list_runs(filter);
 }
-Status BackendWrapper::count_runs(const RunFilter& filter, std::size_t& out) {
-  return target_->count_runs(filter, out);
+Result<std::size_t> BackendWrapper::count_runs(const RunFilter& filter) {
+  return target_->count_runs(filter);
 }
-Status BackendWrapper::find_orphans(std::size_t limit, std::vector<RunHeaderRow>& out) {
-  return target_->find_orphans(limit, out);
+Result<std::vector<RunHeaderRow>> BackendWrapper::find_orphans(std::size_t limit) {
+  return target_->find_orphans(limit);
 }
-Status BackendWrapper::purge_expired(std::size_t limit, std::size_t& purged) {
-  return target_->purge_expired(limit, purged);
+Result<std::size_t> BackendWrapper::purge_expired(std::size_t limit) {
+  return target_->purge_expired(limit);
 }
 
-Status BackendWrapper::fetch(const FetchRequest& f, std::optional<Delivery>& out) {
-  return target_->fetch(f, out);
+Result<std::optional<Delivery>> BackendWrapper::fetch(const FetchRequest& f) {
+  return target_->fetch(f);
 }
 Status BackendWrapper::wait_for_jobs(const std::vector<std::string>& queues, Duration max_wait) {
   return target_->wait_for_jobs(queues, max_wait);
 }
-Status BackendWrapper::wait_then_fetch(const FetchRequest& f, Duration max_wait,
-                                       std::optional<Delivery>& out) {
-  return target_->wait_then_fetch(f, max_wait, out);
+Result<std::optional<Delivery>> BackendWrapper::wait_then_fetch(const FetchRequest& f,
+                                                                Duration max_wait) {
+  return target_->wait_then_fetch(f, max_wait);
 }
 bool BackendWrapper::wakes_waiters() const { return target_->wakes_waiters(); }
 Status BackendWrapper::release_job(std::int64_t job_id, const std::string& owner, Duration delay) {
   return target_->release_job(job_id, owner, delay);
 }
-Status BackendWrapper::has_job(const std::string& run_id, bool& out) {
-  return target_->has_job(run_id, out);
-}
+Result<bool> BackendWrapper::has_job(const std::string& run_id) { return target_->has_job(run_id); }
 
-Status BackendWrapper::acquire_lease(const std::string& key, const std::string& owner, Duration ttl,
-                                     bool& granted, Lease& out) {
-  return target_->acquire_lease(key, owner, ttl, granted, out);
+Result<LeaseGrant> BackendWrapper::acquire_lease(const std::string& key, const std::string& owner,
+                                                 Duration ttl) {
+  return target_->acquire_lease(key, owner, ttl);
 }
 Status BackendWrapper::extend_lease(const std::string& key, const std::string& owner,
                                     std::uint64_t token, Duration ttl) {
@@ -69,22 +67,22 @@ Status BackendWrapper::release_lease(const std::string& key, const std::string& 
   return target_->release_lease(key, owner, token);
 }
 
-Status BackendWrapper::peek_lease(const std::string& key, Lease& out) {
-  return target_->peek_lease(key, out);
+Result<Lease> BackendWrapper::peek_lease(const std::string& key) {
+  return target_->peek_lease(key);
 }
 
-Status BackendWrapper::load_map(const std::string& map_id, MapRow& out) {
-  return target_->load_map(map_id, out);
+Result<MapRow> BackendWrapper::load_map(const std::string& map_id) {
+  return target_->load_map(map_id);
 }
 
-Status BackendWrapper::load_map_slots(const std::string& map_id, std::uint32_t first,
-                                      std::uint32_t limit, std::vector<MapSlotRow>& out) {
-  return target_->load_map_slots(map_id, first, limit, out);
+Result<std::vector<MapSlotRow>> BackendWrapper::load_map_slots(const std::string& map_id,
+                                                               std::uint32_t first,
+                                                               std::uint32_t limit) {
+  return target_->load_map_slots(map_id, first, limit);
 }
 
-Status BackendWrapper::wait_for_settle(const std::string& map_id, Duration max_wait,
-                                       bool& settled) {
-  return target_->wait_for_settle(map_id, max_wait, settled);
+Result<bool> BackendWrapper::wait_for_settle(const std::string& map_id, Duration max_wait) {
+  return target_->wait_for_settle(map_id, max_wait);
 }
 
 }  // namespace reactor

@@ -60,31 +60,32 @@ Status parse_sqlite_url(const std::string& url, SqliteOptions& out) {
 
 }  // namespace
 
-Status open_backend(const std::string& url, std::shared_ptr<Clock> clock,
-                    std::unique_ptr<Backend>& out) {
+Result<std::unique_ptr<Backend>> open_backend(const std::string& url,
+                                              std::shared_ptr<Clock> clock) {
   OpenOptions options;
   options.clock = std::move(clock);
-  return open_backend(url, options, out);
+  return open_backend(url, options);
 }
 
-Status open_backend(const std::string& url, const OpenOptions& open,
-                    std::unique_ptr<Backend>& out) {
+Result<std::unique_ptr<Backend>> open_backend(const std::string& url, const OpenOptions& open) {
   std::shared_ptr<Clock> clock = open.clock ? open.clock : SystemClock::instance();
+  std::unique_ptr<Backend> out;
   if (url == "memory:" || url == "memory://") {
-    out = std::make_unique<MemoryBackend>(std::move(clock), url);
-    return Status::Ok();
+    return std::unique_ptr<Backend>(std::make_unique<MemoryBackend>(std::move(clock), url));
   }
   if (starts_with(url, "sqlite:")) {
     SqliteOptions options;
     if (Status s = parse_sqlite_url(url, options); !s.ok()) return s;
     options.create = open.create;
-    return SqliteBackend::open(url, options, std::move(clock), out);
+    if (Status s = SqliteBackend::open(url, options, std::move(clock), out); !s.ok()) return s;
+    return out;
   }
   if (starts_with(url, "redis://") || starts_with(url, "rediss://")) {
 #if REACTOR_WITH_REDIS
     redis::RedisOptions options;
     if (Status s = redis::parse_redis_url(url, options); !s.ok()) return s;
-    return RedisBackend::open(options, out);
+    if (Status s = RedisBackend::open(options, out); !s.ok()) return s;
+    return out;
 #else
     return Status::InvalidArgument("backend URL " + storage::mask_password(url) +
                                    ": this Reactor was built without Redis "

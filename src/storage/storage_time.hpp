@@ -7,6 +7,7 @@
 
 #include "reactor/clock.hpp"
 #include "reactor/records.hpp"
+#include "reactor/result.hpp"
 #include "reactor/status.hpp"
 #include "reactor/value.hpp"
 
@@ -30,21 +31,17 @@ inline std::chrono::steady_clock::time_point wait_deadline(Duration max_wait) {
   return now + std::chrono::ceil<steady_clock::duration>(max_wait);
 }
 
-// The loop of every MapStore::wait_for_settle: `read(map)` the map's row until it is settled or
-// `deadline` has passed, calling `block(deadline)` — the backend's own wake-up, which may return
-// early — between reads. A read's error ends it.
+// The loop of every MapStore::wait_for_settle: `read()` the map's row (a Result<MapRow>) until
+// it is settled (true) or `deadline` has passed (false), calling `block(deadline)` — the
+// backend's own wake-up, which may return early — between reads. A read's error ends it.
 template <typename Read, typename Block>
-Status wait_until_settled(Read&& read, Block&& block,
-                          std::chrono::steady_clock::time_point deadline, bool& settled) {
-  settled = false;
+Result<bool> wait_until_settled(Read&& read, Block&& block,
+                                std::chrono::steady_clock::time_point deadline) {
   for (;;) {
-    MapRow map;
-    if (Status s = read(map); !s.ok()) return s;
-    if (map.state == MapState::kSettled) {
-      settled = true;
-      return Status::Ok();
-    }
-    if (std::chrono::steady_clock::now() >= deadline) return Status::Ok();
+    Result<MapRow> map = read();
+    if (!map.ok()) return map.status();
+    if (map->state == MapState::kSettled) return true;
+    if (std::chrono::steady_clock::now() >= deadline) return false;
     if (Status s = block(deadline); !s.ok()) return s;
   }
 }

@@ -23,6 +23,7 @@
 #include "conformance/redis_test_server.hpp"
 #include "reactor/backend.hpp"
 #include "reactor/clock.hpp"
+#include "support/result_testing.hpp"
 
 namespace reactor::conformance {
 
@@ -31,7 +32,9 @@ class MemoryBackendFactory {
  public:
   static constexpr const char* kName = "memory";
 
-  Status open(std::unique_ptr<Backend>& out) { return open_backend("memory:", clock_, out); }
+  Status open(std::unique_ptr<Backend>& out) {
+    return assign_or_status(out, open_backend("memory:", clock_));
+  }
   void advance(Duration d) { clock_->advance(d); }
   std::int64_t now_ms() const { return to_unix_ms(clock_->now()); }
   // The clock the backend judges expiry by, for an engine over it.
@@ -59,7 +62,7 @@ class SqliteBackendFactory {
 
   Status open(std::unique_ptr<Backend>& out) {
     if (dir_.empty()) return Status::Unavailable("mkdtemp failed");
-    return open_backend("sqlite://" + dir_ + "/conformance.db", clock_, out);
+    return assign_or_status(out, open_backend("sqlite://" + dir_ + "/conformance.db", clock_));
   }
   void advance(Duration d) { clock_->advance(d); }
   std::int64_t now_ms() const { return to_unix_ms(clock_->now()); }
@@ -93,7 +96,7 @@ class RedisBackendFactory {
   Status open(std::unique_ptr<Backend>& out) {
     if (url_.empty()) return Status::Unavailable(no_test_redis_message());
     if (!raw_->error().empty()) return Status::Unavailable(raw_->error());
-    return open_backend(url(), nullptr, out);
+    return assign_or_status(out, open_backend(url(), nullptr));
   }
   void advance(Duration d) { std::this_thread::sleep_for(d); }
   std::int64_t now_ms() const { return raw_ ? raw_->time_ms() : 0; }

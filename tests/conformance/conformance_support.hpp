@@ -12,6 +12,7 @@
 
 #include "conformance/backends.hpp"
 #include "reactor/backend.hpp"
+#include "support/result_testing.hpp"
 
 namespace reactor::conformance {
 
@@ -117,7 +118,7 @@ class BackendConformance : public ::testing::Test {
   std::optional<Delivery> fetch(const std::vector<std::string>& queues, const std::string& owner,
                                 Duration visibility = kVisibility, Duration ttl = kLeaseTtl) {
     std::optional<Delivery> d;
-    Status s = backend_->fetch({queues, owner, visibility, ttl}, d);
+    Status s = assign_or_status(d, backend_->fetch({queues, owner, visibility, ttl}));
     EXPECT_TRUE(s.ok()) << s.to_string();
     return d;
   }
@@ -126,7 +127,7 @@ class BackendConformance : public ::testing::Test {
                 Duration ttl = kLeaseTtl) {
     bool granted = !expect_granted;
     Lease lease;
-    Status s = backend_->acquire_lease(key, owner, ttl, granted, lease);
+    Status s = assign_or_status(granted, lease, backend_->acquire_lease(key, owner, ttl));
     EXPECT_TRUE(s.ok()) << s.to_string();
     EXPECT_EQ(granted, expect_granted) << key << " for " << owner << "; held by " << lease.owner;
     return lease;
@@ -134,14 +135,14 @@ class BackendConformance : public ::testing::Test {
 
   StoredRun load(const std::string& root_id) {
     StoredRun run;
-    Status s = backend_->load_run(root_id, run);
+    Status s = assign_or_status(run, backend_->load_run(root_id));
     EXPECT_TRUE(s.ok()) << s.to_string();
     return run;
   }
 
   bool has_job(const std::string& run_id) {
     bool out = false;
-    Status s = backend_->has_job(run_id, out);
+    Status s = assign_or_status(out, backend_->has_job(run_id));
     EXPECT_TRUE(s.ok()) << s.to_string();
     return out;
   }

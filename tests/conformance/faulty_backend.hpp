@@ -78,25 +78,24 @@ class FaultyBackend : public BackendWrapper {
     check_window(c);
     return s;
   }
-  Status commit_then_fetch(const CommitRequest& c, const FetchRequest& f,
-                           std::optional<Delivery>& next) override {
-    next.reset();
+  Result<std::optional<Delivery>> commit_then_fetch(const CommitRequest& c,
+                                                    const FetchRequest& f) override {
     if (should_refuse(c)) return Status::Unavailable("commit refused (injected)");
-    Status s = BackendWrapper::commit_then_fetch(c, f, next);
+    Result<std::optional<Delivery>> next = BackendWrapper::commit_then_fetch(c, f);
     check_window(c);
-    lose_if_asked(next, f.owner);
-    return s;
+    if (next.ok()) lose_if_asked(*next, f.owner);
+    return next;
   }
-  Status fetch(const FetchRequest& f, std::optional<Delivery>& out) override {
-    Status s = BackendWrapper::fetch(f, out);
-    lose_if_asked(out, f.owner);
-    return s;
+  Result<std::optional<Delivery>> fetch(const FetchRequest& f) override {
+    Result<std::optional<Delivery>> out = BackendWrapper::fetch(f);
+    if (out.ok()) lose_if_asked(*out, f.owner);
+    return out;
   }
-  Status wait_then_fetch(const FetchRequest& f, Duration max_wait,
-                         std::optional<Delivery>& out) override {
-    Status s = BackendWrapper::wait_then_fetch(f, max_wait, out);
-    lose_if_asked(out, f.owner);
-    return s;
+  Result<std::optional<Delivery>> wait_then_fetch(const FetchRequest& f,
+                                                  Duration max_wait) override {
+    Result<std::optional<Delivery>> out = BackendWrapper::wait_then_fetch(f, max_wait);
+    if (out.ok()) lose_if_asked(*out, f.owner);
+    return out;
   }
 
  private:
@@ -136,8 +135,9 @@ class FaultyBackend : public BackendWrapper {
     if (c.settle) map_id = c.settle->slot.map_id;
     if (!c.maps.empty()) map_id = c.maps.front().map_id;
     if (map_id.empty()) return;
-    MapRow m;
-    if (!BackendWrapper::load_map(map_id, m).ok()) return;
+    Result<MapRow> loaded = BackendWrapper::load_map(map_id);
+    if (!loaded.ok()) return;
+    const MapRow& m = *loaded;
     const std::uint32_t out = m.released - std::min(m.released, m.done);
     std::uint32_t seen = most_outstanding.load();
     while (out > seen && !most_outstanding.compare_exchange_weak(seen, out)) {
@@ -175,10 +175,9 @@ inline std::unique_ptr<Worker> scenario_worker(Engine& engine, int threads) {
 
 // A run started in the background; its id.
 inline std::string start_in_background(Engine& engine, const std::string& reactor, Value inputs) {
-  std::string id;
-  Status s = engine.run_in_background(reactor, std::move(inputs), id);
-  EXPECT_TRUE(s.ok()) << s.to_string();
-  return id;
+  Result<std::string> id = engine.run_in_background(reactor, std::move(inputs));
+  EXPECT_TRUE(id.ok()) << id.status().to_string();
+  return std::move(id).value_or("");
 }
 
 }  // namespace reactor::conformance

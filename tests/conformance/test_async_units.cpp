@@ -10,6 +10,7 @@
 #include "conformance/faulty_backend.hpp"
 #include "reactor/reactor.hpp"
 #include "reactor/worker.hpp"
+#include "support/result_testing.hpp"
 
 namespace reactor::conformance {
 namespace {
@@ -166,7 +167,7 @@ class AsyncUnits : public ::testing::Test {
   RunResult wait_until(const std::string& id, Done done) {
     RunResult r;
     for (int k = 0; k < 3000; ++k) {
-      if (engine_->find(id, r).ok() && done(r)) return r;
+      if (assign_if_ok(r, engine_->find(id)) && done(r)) return r;
       if (k % 10 == 9) factory_.advance(50ms);
       if (k % 50 == 49) sweep();
       std::this_thread::sleep_for(5ms);
@@ -178,10 +179,7 @@ class AsyncUnits : public ::testing::Test {
     return wait_until(id, [](const RunResult& r) { return is_terminal(r.status); });
   }
 
-  void sweep() {
-    std::size_t requeued = 0, purged = 0;
-    EXPECT_TRUE(engine_->sweep_once(requeued, purged).ok());
-  }
+  void sweep() { EXPECT_TRUE(engine_->sweep_once().ok()); }
   void let_leases_lapse() { factory_.advance(kLeaseTtl + 100ms); }
 
   Factory factory_;
@@ -224,7 +222,7 @@ TYPED_TEST(AsyncUnits, ACallerWaitsForTheUnitItReadsAndGetsItsValue) {
   EXPECT_EQ(r.value, (Value{{"invoice", 42}}));
   EXPECT_EQ(this->fx_.count_containing('S', "bill"), 1);
   RunResult unit;
-  ASSERT_TRUE(this->engine_->find(r.run_id + ":bill[0]", unit).ok());
+  ASSERT_OK_AND_ASSIGN(unit, this->engine_->find(r.run_id + ":bill[0]"));
   EXPECT_EQ(unit.status, RunStatus::kCompleted);
   EXPECT_EQ(this->dispatches_->heard(), std::vector<std::string>{"bill " + r.run_id + ":bill[0]"});
 }
@@ -308,7 +306,7 @@ TYPED_TEST(AsyncUnits, AWorkerParksTheRunAndResumesItWhenTheUnitFinishes) {
   const std::string other = this->start("Quick");
   EXPECT_EQ(this->wait_for_end(other).status, RunStatus::kCompleted);
   RunResult still;
-  ASSERT_TRUE(this->engine_->find(id, still).ok());
+  ASSERT_OK_AND_ASSIGN(still, this->engine_->find(id));
   EXPECT_EQ(still.status, RunStatus::kWaiting);  // the unit is still failing its attempts
   this->gate_ = true;
   RunResult r = this->wait_for_end(id);
@@ -363,7 +361,7 @@ TYPED_TEST(AsyncUnits, ACrashRightAfterTheDispatchReattachesWithoutASecondDispat
   // Whatever a second dispatch would have queued has run by now.
   bool queued = true;
   for (int k = 0; k < 400 && queued; ++k) {
-    ASSERT_TRUE(this->store_->has_job(id + ":bill[0]", queued).ok());
+    ASSERT_OK_AND_ASSIGN(queued, this->store_->has_job(id + ":bill[0]"));
     if (queued) std::this_thread::sleep_for(5ms);
   }
   EXPECT_FALSE(queued);
@@ -382,7 +380,7 @@ TYPED_TEST(AsyncUnits, AChildKilledMidRunIsRecoveredAndRerunsOnlyItsStepInFlight
   EXPECT_EQ(this->fx_.count_containing('S', "bill[0]/render"), 1);
   EXPECT_EQ(this->fx_.count_containing('S', "bill[0]/store"), 2);
   RunResult child;
-  ASSERT_TRUE(this->engine_->find(r.run_id + ":bill[0]", child).ok());
+  ASSERT_OK_AND_ASSIGN(child, this->engine_->find(r.run_id + ":bill[0]"));
   EXPECT_EQ(child.status, RunStatus::kCompleted);
 }
 
@@ -413,7 +411,7 @@ TYPED_TEST(AsyncUnits, AChildThatFailsRollsItselfBackAndTheReaderGetsTheFailure)
   EXPECT_EQ(this->fx_.count_containing('U', "bill[0]/render"), 1);
   EXPECT_EQ(this->fx_.count_containing('U', "reserve"), 1);
   RunResult child;
-  ASSERT_TRUE(this->engine_->find(r.run_id + ":bill[0]", child).ok());
+  ASSERT_OK_AND_ASSIGN(child, this->engine_->find(r.run_id + ":bill[0]"));
   EXPECT_EQ(child.status, RunStatus::kFailed);
 }
 
@@ -433,7 +431,7 @@ TYPED_TEST(AsyncUnits, AUnitInsideAComposedChildResumesItsRoot) {
   ASSERT_EQ(parked.status, RunStatus::kCompleted) << parked.trace_summary();
   EXPECT_EQ(parked.value, 7);
   RunResult unit;
-  ASSERT_TRUE(this->engine_->find(parked.run_id + ":payment/note[0]", unit).ok());
+  ASSERT_OK_AND_ASSIGN(unit, this->engine_->find(parked.run_id + ":payment/note[0]"));
   EXPECT_EQ(unit.status, RunStatus::kCompleted);
   RunResult waited = this->engine_->run("Outer", Value::object());
   ASSERT_EQ(waited.status, RunStatus::kCompleted) << waited.trace_summary();
@@ -455,7 +453,8 @@ TYPED_TEST(AsyncUnits, InvalidChildInputsFailTheDispatch) {
   EXPECT_EQ(r.error->step, "bill");
   EXPECT_EQ(this->fx_.count_containing('U', "reserve"), 1);
   MapRow m;
-  EXPECT_EQ(this->store_->load_map(r.run_id + ":bill", m).code(), StatusCode::kNotFound);
+  EXPECT_EQ(assign_or_status(m, this->store_->load_map(r.run_id + ":bill")).code(),
+            StatusCode::kNotFound);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "conformance/conformance_support.hpp"
+#include "support/result_testing.hpp"
 
 namespace reactor::conformance {
 namespace {
@@ -61,20 +62,20 @@ TYPED_TEST(CommitConformance, RoundTripsHeadersInputsStepsAndTrace) {
 TYPED_TEST(CommitConformance, LoadHeaderReadsRootsAndChildren) {
   this->create({header("r1", RunStatus::kRunning), header("c1", RunStatus::kHalted, "r1")});
   RunHeaderRow h;
-  ASSERT_TRUE(this->db().load_header("c1", h).ok());
+  ASSERT_OK_AND_ASSIGN(h, this->db().load_header("c1"));
   EXPECT_EQ(dump(h), dump(header("c1", RunStatus::kHalted, "r1")));
-  ASSERT_TRUE(this->db().load_header("r1", h).ok());
+  ASSERT_OK_AND_ASSIGN(h, this->db().load_header("r1"));
   EXPECT_EQ(dump(h), dump(header("r1", RunStatus::kRunning)));
 }
 
 TYPED_TEST(CommitConformance, UnknownRunsAreNotFound) {
   this->create({header("r1", RunStatus::kRunning), header("c1", RunStatus::kRunning, "r1")});
   StoredRun run;
-  EXPECT_EQ(this->db().load_run("nope", run).code(), StatusCode::kNotFound);
+  EXPECT_EQ(assign_or_status(run, this->db().load_run("nope")).code(), StatusCode::kNotFound);
   // load_run reads root runs; a child is read with its root.
-  EXPECT_EQ(this->db().load_run("c1", run).code(), StatusCode::kNotFound);
+  EXPECT_EQ(assign_or_status(run, this->db().load_run("c1")).code(), StatusCode::kNotFound);
   RunHeaderRow h;
-  EXPECT_EQ(this->db().load_header("nope", h).code(), StatusCode::kNotFound);
+  EXPECT_EQ(assign_or_status(h, this->db().load_header("nope")).code(), StatusCode::kNotFound);
 }
 
 TYPED_TEST(CommitConformance, StaleFencedCommitWritesNothing) {
@@ -112,7 +113,7 @@ TYPED_TEST(CommitConformance, StaleFencedCommitWritesNothing) {
 
   EXPECT_EQ(dump(this->load("r1")), before);
   RunHeaderRow h;
-  EXPECT_EQ(this->db().load_header("r9", h).code(), StatusCode::kNotFound);
+  EXPECT_EQ(assign_or_status(h, this->db().load_header("r9")).code(), StatusCode::kNotFound);
   EXPECT_FALSE(this->fetch({"q2"}, "w3"));
   Lease holder = this->acquire(run_lease_key("r1"), "w3", false);
   EXPECT_EQ(holder.owner, "w2");
@@ -128,7 +129,7 @@ TYPED_TEST(CommitConformance, StaleFencedCommitWritesNothing) {
   EXPECT_EQ(after.headers[0].status, RunStatus::kCompleted);
   EXPECT_EQ(after.steps.size(), 2u);
   EXPECT_EQ(after.trace.size(), 2u);
-  ASSERT_TRUE(this->db().load_header("r9", h).ok());
+  ASSERT_OK_AND_ASSIGN(h, this->db().load_header("r9"));
   this->acquire(run_lease_key("r1"), "w3", true);  // released by the commit
   EXPECT_TRUE(this->fetch({"q2"}, "w4"));
 }
@@ -194,7 +195,7 @@ TYPED_TEST(CommitConformance, AStepCommitWritesItsRowsMovesTheRunInListingsAndIs
     filter.status = status;
     filter.reactor = reactor;
     std::vector<RunHeaderRow> out;
-    EXPECT_TRUE(this->db().list_runs(filter, out).ok());
+    EXPECT_OK_AND_ASSIGN(out, this->db().list_runs(filter));
     return this->ids(out);
   };
   using Ids = std::vector<std::string>;
@@ -302,14 +303,14 @@ TYPED_TEST(CommitConformance, StartingRunsFilesEachWithItsInputsAndOneJob) {
   RunFilter enqueued;
   enqueued.status = RunStatus::kEnqueued;
   std::vector<RunHeaderRow> out;
-  ASSERT_TRUE(this->db().list_runs(enqueued, out).ok());
+  ASSERT_OK_AND_ASSIGN(out, this->db().list_runs(enqueued));
   EXPECT_EQ(this->ids(out), (std::vector<std::string>{"r2", "r1", "r0"}));
   RunFilter completed;
   completed.status = RunStatus::kCompleted;
-  ASSERT_TRUE(this->db().list_runs(completed, out).ok());
+  ASSERT_OK_AND_ASSIGN(out, this->db().list_runs(completed));
   EXPECT_TRUE(out.empty());
   std::size_t purged = 0;
-  ASSERT_TRUE(this->db().purge_expired(10, purged).ok());
+  ASSERT_OK_AND_ASSIGN(purged, this->db().purge_expired(10));
   EXPECT_EQ(purged, 0u);  // no longer a terminal root
 
   std::vector<std::string> fetched;
@@ -347,7 +348,7 @@ TYPED_TEST(CommitConformance, MalformedCommitIsRejectedWhole) {
   c.enqueue = {job("q", "r1")};
   EXPECT_EQ(this->db().commit(c).code(), StatusCode::kInvalidArgument);
   RunHeaderRow h;
-  EXPECT_EQ(this->db().load_header("r1", h).code(), StatusCode::kNotFound);
+  EXPECT_EQ(assign_or_status(h, this->db().load_header("r1")).code(), StatusCode::kNotFound);
   EXPECT_FALSE(this->has_job("r1"));
 }
 
@@ -384,9 +385,9 @@ TYPED_TEST(CreateConformance, ACreateCommitNamingARunThatExistsWritesNothing) {
   s = this->db().commit(start({"TRIP-2002", "TRIP-1001", "TRIP-3003"}, R"({"bulk":true})"));
   EXPECT_EQ(s.code(), StatusCode::kAlreadyExists) << s.to_string();
   RunHeaderRow h;
-  ASSERT_TRUE(this->db().load_header("TRIP-1001", h).ok());
+  ASSERT_OK_AND_ASSIGN(h, this->db().load_header("TRIP-1001"));
   EXPECT_EQ(h.body, R"({"first":true})");
-  EXPECT_EQ(this->db().load_header("TRIP-2002", h).code(), StatusCode::kNotFound);
+  EXPECT_EQ(assign_or_status(h, this->db().load_header("TRIP-2002")).code(), StatusCode::kNotFound);
   // The first start's job and nothing else.
   ASSERT_TRUE(this->fetch({"q"}, "w").has_value());
   EXPECT_FALSE(this->fetch({"q"}, "w2").has_value());
@@ -395,7 +396,7 @@ TYPED_TEST(CreateConformance, ACreateCommitNamingARunThatExistsWritesNothing) {
   update.create = false;
   update.enqueue.clear();
   this->commit_ok(update);
-  ASSERT_TRUE(this->db().load_header("TRIP-1001", h).ok());
+  ASSERT_OK_AND_ASSIGN(h, this->db().load_header("TRIP-1001"));
   EXPECT_EQ(h.body, R"({"update":true})");
 }
 
@@ -417,7 +418,7 @@ TYPED_TEST(CreateConformance, AFencedCreateCommitIsRefusedTooWhenTheRunExists) {
   again.steps = {{"r-sync", 0, "{}"}};
   EXPECT_EQ(this->db().commit(again).code(), StatusCode::kAlreadyExists);
   RunHeaderRow h;
-  ASSERT_TRUE(this->db().load_header("r-sync", h).ok());
+  ASSERT_OK_AND_ASSIGN(h, this->db().load_header("r-sync"));
   EXPECT_EQ(h.status, RunStatus::kCompleted);
 }
 

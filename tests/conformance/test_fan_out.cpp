@@ -14,6 +14,7 @@
 #include "conformance/faulty_backend.hpp"
 #include "reactor/reactor.hpp"
 #include "reactor/worker.hpp"
+#include "support/result_testing.hpp"
 
 namespace reactor::conformance {
 namespace {
@@ -135,7 +136,7 @@ class FanOutScenarios : public ::testing::Test {
   RunResult wait_for_end(const std::string& id) {
     RunResult r;
     for (int k = 0; k < 3000; ++k) {
-      if (engine_->find(id, r).ok() && is_terminal(r.status)) return r;
+      if (assign_if_ok(r, engine_->find(id)) && is_terminal(r.status)) return r;
       if (k % 50 == 49) {
         // A job put off (a resume that met its run's lease still held) falls due, on a clock
         // the test drives too.
@@ -152,19 +153,20 @@ class FanOutScenarios : public ::testing::Test {
   std::string describe(const std::string& id) {
     std::string out;
     RunResult r;
-    if (engine_->find(id, r).ok())
+    if (assign_if_ok(r, engine_->find(id)))
       out += to_string(r.status) + std::string(" ") + r.trace_summary();
     bool job = false;
-    (void)store_->has_job(id, job);
+    (void)assign_or_status(job, store_->has_job(id));
     out += job ? " (has a job)" : " (no job)";
     MapRow m;
-    if (store_->load_map(id + ":m", m).ok()) {
+    if (assign_or_status(m, store_->load_map(id + ":m")).ok()) {
       out += "; map " + std::string(to_string(m.state)) + " total " + std::to_string(m.total) +
              " released " + std::to_string(m.released) + " done " + std::to_string(m.done) +
              " failed " + std::to_string(m.failed) + " undone " + std::to_string(m.undone);
       for (std::uint32_t i = 0; i < m.released; ++i) {
         RunHeaderRow h;
-        if (store_->load_header(element_run_id(m.map_id, i), h).ok() && !is_terminal(h.status)) {
+        if (assign_or_status(h, store_->load_header(element_run_id(m.map_id, i))).ok() &&
+            !is_terminal(h.status)) {
           out += "; [" + std::to_string(i) + "] " + to_string(h.status);
         }
       }
@@ -172,17 +174,15 @@ class FanOutScenarios : public ::testing::Test {
     return out;
   }
 
-  void sweep() {
-    std::size_t requeued = 0, purged = 0;
-    EXPECT_TRUE(engine_->sweep_once(requeued, purged).ok());
-  }
+  void sweep() { EXPECT_TRUE(engine_->sweep_once().ok()); }
 
   // A worker that dies holding the next due job: its delivery and its run's lease lapse.
   std::optional<Delivery> take_and_die() {
     std::optional<Delivery> d;
     for (int k = 0; k < 400 && !d; ++k) {
-      EXPECT_TRUE(
-          store_->fetch(FetchRequest{{"Sum"}, "dead-worker", 1h, kLeaseTtl, "dead:1"}, d).ok());
+      EXPECT_TRUE(assign_or_status(d, store_->fetch(FetchRequest{
+                                          {"Sum"}, "dead-worker", 1h, kLeaseTtl, "dead:1"}))
+                      .ok());
       if (!d) std::this_thread::sleep_for(5ms);
     }
     return d;
@@ -192,7 +192,7 @@ class FanOutScenarios : public ::testing::Test {
 
   MapRow map_of(const std::string& run_id, const std::string& path = "m") {
     MapRow m;
-    Status s = store_->load_map(run_id + ":" + path, m);
+    Status s = assign_or_status(m, store_->load_map(run_id + ":" + path));
     EXPECT_TRUE(s.ok()) << s.to_string();
     return m;
   }
@@ -224,10 +224,10 @@ TYPED_TEST(FanOutScenarios, EveryElementRunsAsAJobOfItsOwnAndTheMapCollectsInInd
   f.elements = true;
   f.limit = 100;
   std::vector<RunHeaderRow> runs;
-  ASSERT_TRUE(this->store_->list_runs(f, runs).ok());
+  ASSERT_OK_AND_ASSIGN(runs, this->store_->list_runs(f));
   EXPECT_EQ(runs.size(), 11u);
   RunResult element;
-  ASSERT_TRUE(this->engine_->find(id + ":m[4]", element).ok());
+  ASSERT_OK_AND_ASSIGN(element, this->engine_->find(id + ":m[4]"));
   EXPECT_EQ(element.status, RunStatus::kCompleted);
   EXPECT_EQ(element.value, 8);
   const MapRow m = this->map_of(id);
@@ -400,12 +400,12 @@ TYPED_TEST(FanOutScenarios, AnElementRetriesOnItsOwn) {
   RunResult r;
   for (int k = 0; k < 200; ++k) {  // a ManualClock stands still: move it past the backoff
     this->factory_.advance(50ms);
-    if (this->engine_->find(id, r).ok() && is_terminal(r.status)) break;
+    if (assign_if_ok(r, this->engine_->find(id)) && is_terminal(r.status)) break;
     std::this_thread::sleep_for(10ms);
   }
   for (int i = 0; i < 3 && r.status != RunStatus::kCompleted; ++i) {
     RunResult e;
-    (void)this->engine_->find(id + ":m[" + std::to_string(i) + "]", e);
+    (void)assign_if_ok(e, this->engine_->find(id + ":m[" + std::to_string(i) + "]"));
     ADD_FAILURE() << "element " << i << ": " << to_string(e.status) << " "
                   << (e.error ? e.error->message : "") << " " << e.trace_summary();
   }
@@ -430,11 +430,11 @@ TYPED_TEST(FanOutScenarios, AnUnreadableElementOrAChangedOneFailsOnlyThatElement
   const std::string id = this->dispatch("Sum", {{"items", items(4)}});
   CommitRequest garble;
   RunHeaderRow bad;
-  ASSERT_TRUE(this->store_->load_header(id + ":m[2]", bad).ok());
+  ASSERT_OK_AND_ASSIGN(bad, this->store_->load_header(id + ":m[2]"));
   bad.body = "{not json";
   garble.headers.push_back(bad);
   RunHeaderRow moved;
-  ASSERT_TRUE(this->store_->load_header(id + ":m[3]", moved).ok());
+  ASSERT_OK_AND_ASSIGN(moved, this->store_->load_header(id + ":m[3]"));
   moved.fingerprint = "another-graph";
   StepRow executed{moved.id, 0,
                    R"({"attempts":1,"body_started":true,"completion_seq":0,)"
@@ -517,11 +517,12 @@ TYPED_TEST(FanOutScenarios, AFailingOwnerCancelsTheElementsNoWorkerStarted) {
   EXPECT_EQ(m.done, 3u);
   for (std::uint32_t i = 0; i < 5; ++i) {
     RunHeaderRow h;
-    ASSERT_TRUE(this->store_->load_header(element_run_id(m.map_id, i), h).ok()) << i;
+    ASSERT_TRUE(assign_or_status(h, this->store_->load_header(element_run_id(m.map_id, i))).ok())
+        << i;
     EXPECT_EQ(h.status, i < 3 ? RunStatus::kFailed : RunStatus::kPending) << i;
   }
   RunResult element;
-  ASSERT_TRUE(this->engine_->find(r.run_id + ":m[0]", element).ok());
+  ASSERT_OK_AND_ASSIGN(element, this->engine_->find(r.run_id + ":m[0]"));
   ASSERT_TRUE(element.error);
   EXPECT_EQ(element.error->kind, ErrorKind::kOwnerEnded);
   // A worker now: the elements' jobs find their runs ended and run nothing.
@@ -529,7 +530,7 @@ TYPED_TEST(FanOutScenarios, AFailingOwnerCancelsTheElementsNoWorkerStarted) {
   for (const std::string e : {":m[0]", ":m[1]"}) {
     bool has_job = true;
     for (int k = 0; k < 400 && has_job; ++k) {
-      ASSERT_TRUE(this->store_->has_job(r.run_id + e, has_job).ok());
+      ASSERT_OK_AND_ASSIGN(has_job, this->store_->has_job(r.run_id + e));
       if (has_job) std::this_thread::sleep_for(5ms);
     }
     EXPECT_FALSE(has_job) << e;
@@ -553,11 +554,11 @@ TYPED_TEST(FanOutScenarios, AnOwnerWhoseResumeWasLostIsResumedByTheSweeper) {
   ASSERT_GE(this->faults_.load(), 1);
   bool has_job = true;  // once the lost job's acknowledgement is in
   for (int k = 0; k < 400 && has_job; ++k) {
-    ASSERT_TRUE(this->store_->has_job(id, has_job).ok());
+    ASSERT_OK_AND_ASSIGN(has_job, this->store_->has_job(id));
     if (has_job) std::this_thread::sleep_for(5ms);
   }
   EXPECT_FALSE(has_job);
-  ASSERT_TRUE(this->engine_->find(id, r).ok());
+  ASSERT_OK_AND_ASSIGN(r, this->engine_->find(id));
   EXPECT_EQ(r.status, RunStatus::kWaiting);
   this->stop_worker();
   this->start_worker(1);
@@ -580,15 +581,15 @@ TYPED_TEST(FanOutScenarios, AnElementDeliveredAgainChangesNothing) {
   ASSERT_TRUE(this->store_->commit(again).ok());
   for (int k = 0; k < 400; ++k) {
     bool a = true, b = true;
-    ASSERT_TRUE(this->store_->has_job(id + ":m[1]", a).ok());
-    ASSERT_TRUE(this->store_->has_job(id, b).ok());
+    ASSERT_OK_AND_ASSIGN(a, this->store_->has_job(id + ":m[1]"));
+    ASSERT_OK_AND_ASSIGN(b, this->store_->has_job(id));
     if (!a && !b) break;
     std::this_thread::sleep_for(5ms);
   }
   const MapRow m = this->map_of(id);
   EXPECT_EQ(m.done, 4u);
   EXPECT_EQ(this->fx_.count('S', id + ":m[1]/double"), 1);
-  ASSERT_TRUE(this->engine_->find(id, r).ok());
+  ASSERT_OK_AND_ASSIGN(r, this->engine_->find(id));
   EXPECT_EQ(r.status, RunStatus::kCompleted);
   EXPECT_EQ(this->fx_.count('S', id + ":reserve"), 1);
 }

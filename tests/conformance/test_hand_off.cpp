@@ -9,6 +9,7 @@
 #include "conformance/conformance_support.hpp"
 #include "reactor/reactor.hpp"
 #include "reactor/worker.hpp"
+#include "support/result_testing.hpp"
 
 namespace reactor::conformance {
 namespace {
@@ -114,7 +115,7 @@ class HandOffs : public ::testing::Test {
   RunResult wait_for_end(const std::string& id) {
     RunResult r;
     for (int k = 0; k < 2000; ++k) {
-      if (engine_->find(id, r).ok() && is_terminal(r.status)) return r;
+      if (assign_if_ok(r, engine_->find(id)) && is_terminal(r.status)) return r;
       std::this_thread::sleep_for(5ms);
     }
     ADD_FAILURE() << "run " << id << " did not end: " << to_string(r.status) << " "
@@ -124,7 +125,7 @@ class HandOffs : public ::testing::Test {
 
   bool has_job(const std::string& id) {
     bool job = false;
-    EXPECT_TRUE(engine_->backend()->has_job(id, job).ok());
+    EXPECT_OK_AND_ASSIGN(job, engine_->backend()->has_job(id));
     return job;
   }
 
@@ -275,7 +276,7 @@ TYPED_TEST(HandOffs, AfterTheLastStepTheRunEndsInTheCaller) {
 TYPED_TEST(HandOffs, ABackgroundRunNeverHandsOff) {
   this->engine_->registry().add(linear(this->places_, true, "charge"));
   std::string id;
-  ASSERT_TRUE(this->engine_->run_in_background("LinearAfter", Value::object(), id).ok());
+  ASSERT_OK_AND_ASSIGN(id, this->engine_->run_in_background("LinearAfter", Value::object()));
   this->start_worker();
   RunResult r = this->wait_for_end(id);
   ASSERT_EQ(r.status, RunStatus::kCompleted);

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "conformance/conformance_support.hpp"
+#include "support/result_testing.hpp"
 
 namespace reactor::conformance {
 namespace {
@@ -90,28 +91,28 @@ class MapConformance : public BackendConformance<Factory> {
   std::future<Waited> wait_for_settle(Duration max_wait) {
     return std::async(std::launch::async, [this, max_wait] {
       Waited w;
-      w.status = this->db().wait_for_settle(kMap, max_wait, w.settled);
+      w.status = assign_or_status(w.settled, this->db().wait_for_settle(kMap, max_wait));
       return w;
     });
   }
 
   MapRow map() {
     MapRow m;
-    Status s = this->db().load_map(kMap, m);
+    Status s = assign_or_status(m, this->db().load_map(kMap));
     EXPECT_TRUE(s.ok()) << s.to_string();
     return m;
   }
 
   std::vector<MapSlotRow> slots(std::uint32_t first, std::uint32_t limit) {
     std::vector<MapSlotRow> out;
-    Status s = this->db().load_map_slots(kMap, first, limit, out);
+    Status s = assign_or_status(out, this->db().load_map_slots(kMap, first, limit));
     EXPECT_TRUE(s.ok()) << s.to_string();
     return out;
   }
 
   RunStatus status_of(const std::string& id) {
     RunHeaderRow h;
-    Status s = this->db().load_header(id, h);
+    Status s = assign_or_status(h, this->db().load_header(id));
     EXPECT_TRUE(s.ok()) << s.to_string();
     return h.status;
   }
@@ -172,7 +173,7 @@ TYPED_TEST(MapConformance, AMapRowReadsBackAsWritten) {
   EXPECT_EQ(back.failed, 1u);
   EXPECT_EQ(back.undone, 1u);
   MapRow none;
-  EXPECT_EQ(this->db().load_map("r1:other", none).code(), StatusCode::kNotFound);
+  EXPECT_EQ(assign_or_status(none, this->db().load_map("r1:other")).code(), StatusCode::kNotFound);
 }
 
 // A sliding window: each report releases the next index, never more than batch_size out.
@@ -210,7 +211,7 @@ TYPED_TEST(MapConformance, TheLastReportSettlesTheMapAndResumesTheOwnerOnce) {
   this->settle(1, SlotState::kCompleted, "11");
   EXPECT_EQ(this->map().state, MapState::kSettled);
   RunHeaderRow owner;
-  ASSERT_TRUE(this->db().load_header("r1", owner).ok());
+  ASSERT_OK_AND_ASSIGN(owner, this->db().load_header("r1"));
   EXPECT_GE(owner.wake_at_ms, before);
   EXPECT_LE(owner.wake_at_ms, this->now_ms());
   EXPECT_EQ(this->drain(), (Jobs{{"r1", JobKind::kResume}}));
@@ -230,7 +231,7 @@ TYPED_TEST(MapConformance, AnOwnerWhoseResumeWasLostIsAnOrphan) {
   this->settle(0, SlotState::kCompleted);
   this->drain();  // the resume job, lost with a worker that acknowledged it
   std::vector<RunHeaderRow> orphans;
-  ASSERT_TRUE(this->db().find_orphans(10, orphans).ok());
+  ASSERT_OK_AND_ASSIGN(orphans, this->db().find_orphans(10));
   EXPECT_EQ(this->ids(orphans), std::vector<std::string>{"r1"});
 }
 
@@ -318,19 +319,19 @@ TYPED_TEST(MapConformance, ElementRunsAreRunsOfTheirOwnThatLiveAsLongAsTheirOwne
   // Its job lost: the sweeper finds it, as it finds a root in that state.
   this->drain();
   std::vector<RunHeaderRow> orphans;
-  ASSERT_TRUE(this->db().find_orphans(10, orphans).ok());
+  ASSERT_OK_AND_ASSIGN(orphans, this->db().find_orphans(10));
   EXPECT_EQ(this->ids(orphans), std::vector<std::string>{"r1:sum[0]"});
 
   RunFilter roots;
   std::vector<RunHeaderRow> listed;
-  ASSERT_TRUE(this->db().list_runs(roots, listed).ok());
+  ASSERT_OK_AND_ASSIGN(listed, this->db().list_runs(roots));
   EXPECT_EQ(this->ids(listed), std::vector<std::string>{"r1"});
   std::size_t count = 0;
-  ASSERT_TRUE(this->db().count_runs(roots, count).ok());
+  ASSERT_OK_AND_ASSIGN(count, this->db().count_runs(roots));
   EXPECT_EQ(count, 1u);
   RunFilter all;
   all.elements = true;
-  ASSERT_TRUE(this->db().list_runs(all, listed).ok());
+  ASSERT_OK_AND_ASSIGN(listed, this->db().list_runs(all));
   std::vector<std::string> ids = this->ids(listed);
   std::sort(ids.begin(), ids.end());
   EXPECT_EQ(ids, (std::vector<std::string>{"r1", "r1:sum[0]", "r1:sum[1]"}));
@@ -341,13 +342,13 @@ TYPED_TEST(MapConformance, ElementRunsAreRunsOfTheirOwnThatLiveAsLongAsTheirOwne
   this->create({done});
   this->advance(1s);
   std::size_t purged = 0;
-  ASSERT_TRUE(this->db().purge_expired(10, purged).ok());
+  ASSERT_OK_AND_ASSIGN(purged, this->db().purge_expired(10));
   EXPECT_EQ(purged, 1u);
   StoredRun gone;
-  EXPECT_EQ(this->db().load_run("r1:sum[0]", gone).code(), StatusCode::kNotFound);
-  EXPECT_EQ(this->db().load_run("r1:sum[1]", gone).code(), StatusCode::kNotFound);
+  EXPECT_EQ(assign_or_status(gone, this->db().load_run("r1:sum[0]")).code(), StatusCode::kNotFound);
+  EXPECT_EQ(assign_or_status(gone, this->db().load_run("r1:sum[1]")).code(), StatusCode::kNotFound);
   MapRow m;
-  EXPECT_EQ(this->db().load_map(kMap, m).code(), StatusCode::kNotFound);
+  EXPECT_EQ(assign_or_status(m, this->db().load_map(kMap)).code(), StatusCode::kNotFound);
   EXPECT_TRUE(this->slots(0, 10).empty());
   EXPECT_FALSE(this->has_job("r1:sum[1]"));
 }
@@ -404,16 +405,16 @@ TYPED_TEST(MapConformance, WaitForSettleTimesOut) {
   this->settle(0, SlotState::kCompleted);  // one of two: still running
   const auto started = std::chrono::steady_clock::now();
   bool settled = true;
-  Status s = this->db().wait_for_settle(kMap, 50ms, settled);
+  Status s = assign_or_status(settled, this->db().wait_for_settle(kMap, 50ms));
   EXPECT_TRUE(s.ok()) << s.to_string();
   EXPECT_FALSE(settled);
   EXPECT_GE(std::chrono::steady_clock::now() - started, 50ms);
 }
 
 TYPED_TEST(MapConformance, WaitForSettleOnAnUnknownMapIsNotFound) {
-  bool settled = true;
-  EXPECT_EQ(this->db().wait_for_settle("r1:none", 60s, settled).code(), StatusCode::kNotFound);
-  EXPECT_FALSE(settled);
+  Result<bool> settled = this->db().wait_for_settle("r1:none", 60s);
+  EXPECT_EQ(settled.status().code(), StatusCode::kNotFound);
+  EXPECT_FALSE(settled.value_or(false));
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "reactor/backend.hpp"
+#include "support/result_testing.hpp"
 
 namespace reactor {
 namespace {
@@ -55,13 +56,13 @@ std::shared_ptr<Clock> clock() { return std::make_shared<ManualClock>(); }
 
 TEST(OpenBackend, Memory) {
   std::unique_ptr<Backend> b;
-  ASSERT_TRUE(open_backend("memory:", clock(), b).ok());
+  ASSERT_OK_AND_ASSIGN(b, open_backend("memory:", clock()));
   EXPECT_EQ(b->describe(), "memory:");
 }
 
 TEST(OpenBackend, UnknownSchemeIsInvalidArgumentNamingTheUrl) {
   std::unique_ptr<Backend> b;
-  Status s = open_backend("postgres://db.example/x", clock(), b);
+  Status s = assign_or_status(b, open_backend("postgres://db.example/x", clock()));
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
   EXPECT_NE(s.message().find("postgres://db.example/x"), std::string::npos) << s.to_string();
   EXPECT_FALSE(b);
@@ -97,7 +98,7 @@ TEST(OpenBackend, RedisUnreachableAtStartIsUnavailableNamingTheUrlWithoutItsPass
   ASSERT_NE(refusing.port(), 0);
   const std::string where = "127.0.0.1:" + std::to_string(refusing.port()) + "/0";
   std::unique_ptr<Backend> b;
-  Status s = open_backend("redis://:hunter2@" + where, clock(), b);
+  Status s = assign_or_status(b, open_backend("redis://:hunter2@" + where, clock()));
   EXPECT_EQ(s.code(), StatusCode::kUnavailable);
   EXPECT_NE(s.message().find("redis://***@" + where), std::string::npos) << s.to_string();
   EXPECT_EQ(s.message().find("hunter2"), std::string::npos) << s.to_string();
@@ -110,7 +111,7 @@ TEST(OpenBackend, RedisUrlMistakesAreInvalidArguments) {
         "redis://:pw@127.0.0.1:6379/0?prefix=a{b}", "redis://:pw@127.0.0.1:6379/0?colour=blue",
         "redis://:pw@127.0.0.1:6379/0?timeout_ms=0", "rediss://:pw@127.0.0.1:6379/0"}) {
     std::unique_ptr<Backend> b;
-    Status s = open_backend(url, clock(), b);
+    Status s = assign_or_status(b, open_backend(url, clock()));
     EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << url << ": " << s.to_string();
     EXPECT_EQ(s.message().find(":pw@"), std::string::npos) << s.to_string();
     EXPECT_FALSE(b);
@@ -126,14 +127,14 @@ TEST(OpenBackend, ARedisPrefixMayStartWithOneHashTagAndHoldNoOtherBrace) {
   const std::string base = "redis://:pw@127.0.0.1:" + std::to_string(refusing.port()) + "/0";
   for (const char* prefix : {"{shop}:", "%7Bshop%7D:", "{s}", "{shop}:orders:"}) {
     std::unique_ptr<Backend> b;
-    Status s = open_backend(base + "?prefix=" + prefix, clock(), b);
+    Status s = assign_or_status(b, open_backend(base + "?prefix=" + prefix, clock()));
     // Parsed: the open goes on to connect, and finds nobody there.
     EXPECT_EQ(s.code(), StatusCode::kUnavailable) << prefix << ": " << s.to_string();
   }
   for (const char* prefix :
        {"{}:", "{a}{b}:", "{a:", "a}:", "x{a}:", "{a}:}", "{{a}}:", "%7B%7D"}) {
     std::unique_ptr<Backend> b;
-    Status s = open_backend(base + "?prefix=" + prefix, clock(), b);
+    Status s = assign_or_status(b, open_backend(base + "?prefix=" + prefix, clock()));
     EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << prefix << ": " << s.to_string();
     EXPECT_NE(s.message().find("hash tag"), std::string::npos) << s.to_string();
   }
@@ -143,7 +144,7 @@ TEST(OpenBackend, SqliteAbsolutePathCreatesAWalDatabaseAtTheLatestSchemaVersion)
   TempDir dir;
   const std::string file = dir.path() + "/reactor.db";
   std::unique_ptr<Backend> b;
-  Status s = open_backend("sqlite://" + file, clock(), b);
+  Status s = assign_or_status(b, open_backend("sqlite://" + file, clock()));
   ASSERT_TRUE(s.ok()) << s.to_string();
   EXPECT_EQ(b->describe(), "sqlite://" + file);
   EXPECT_TRUE(fs::exists(file));
@@ -159,7 +160,7 @@ TEST(OpenBackend, SqliteSchemaVersion1IsMigratedToTheLatest) {
   const std::string file = dir.path() + "/v1.db";
   {
     std::unique_ptr<Backend> b;
-    ASSERT_TRUE(open_backend("sqlite://" + file, clock(), b).ok());
+    ASSERT_OK_AND_ASSIGN(b, open_backend("sqlite://" + file, clock()));
     CommitRequest c;
     c.headers.push_back(
         RunHeaderRow{"r1", "r1", "", "OrderSaga", RunStatus::kEnqueued, "fp", 1, "{}", 1, 0, 0});
@@ -173,9 +174,9 @@ TEST(OpenBackend, SqliteSchemaVersion1IsMigratedToTheLatest) {
   }
   query_one(file, "UPDATE meta SET value = 1 WHERE key = 'schema_version'");
   std::unique_ptr<Backend> b;
-  ASSERT_TRUE(open_backend("sqlite://" + file, clock(), b).ok());
+  ASSERT_OK_AND_ASSIGN(b, open_backend("sqlite://" + file, clock()));
   RunHeaderRow h;
-  EXPECT_TRUE(b->load_header("r1", h).ok());
+  EXPECT_OK_AND_ASSIGN(h, b->load_header("r1"));
   EXPECT_EQ(h.wake_at_ms, 0);
   EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "6");
 }
@@ -185,8 +186,8 @@ TEST(OpenBackend, SqliteRelativePaths) {
   const fs::path cwd = fs::current_path();
   fs::current_path(dir.path());
   std::unique_ptr<Backend> a, b;
-  Status sa = open_backend("sqlite:one.db", clock(), a);
-  Status sb = open_backend("sqlite://two.db?synchronous=normal", clock(), b);
+  Status sa = assign_or_status(a, open_backend("sqlite:one.db", clock()));
+  Status sb = assign_or_status(b, open_backend("sqlite://two.db?synchronous=normal", clock()));
   fs::current_path(cwd);
   EXPECT_TRUE(sa.ok()) << sa.to_string();
   EXPECT_TRUE(sb.ok()) << sb.to_string();
@@ -198,23 +199,27 @@ TEST(OpenBackend, SqliteSynchronousOption) {
   TempDir dir;
   for (const char* mode : {"full", "normal", "off"}) {
     std::unique_ptr<Backend> b;
-    Status s = open_backend("sqlite://" + dir.path() + "/s.db?synchronous=" + mode, clock(), b);
+    Status s = assign_or_status(
+        b, open_backend("sqlite://" + dir.path() + "/s.db?synchronous=" + mode, clock()));
     EXPECT_TRUE(s.ok()) << mode << ": " << s.to_string();
   }
   std::unique_ptr<Backend> b;
-  Status bad = open_backend("sqlite://" + dir.path() + "/s.db?synchronous=sometimes", clock(), b);
+  Status bad = assign_or_status(
+      b, open_backend("sqlite://" + dir.path() + "/s.db?synchronous=sometimes", clock()));
   EXPECT_EQ(bad.code(), StatusCode::kInvalidArgument);
   EXPECT_NE(bad.message().find("sometimes"), std::string::npos);
-  Status unknown = open_backend("sqlite://" + dir.path() + "/s.db?cache=huge", clock(), b);
+  Status unknown =
+      assign_or_status(b, open_backend("sqlite://" + dir.path() + "/s.db?cache=huge", clock()));
   EXPECT_EQ(unknown.code(), StatusCode::kInvalidArgument);
-  EXPECT_EQ(open_backend("sqlite://", clock(), b).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(assign_or_status(b, open_backend("sqlite://", clock())).code(),
+            StatusCode::kInvalidArgument);
 }
 
 TEST(OpenBackend, SqliteMissingDirectoryIsUnavailableNamingTheUrl) {
   TempDir dir;
   const std::string url = "sqlite://" + dir.path() + "/missing/reactor.db";
   std::unique_ptr<Backend> b;
-  Status s = open_backend(url, clock(), b);
+  Status s = assign_or_status(b, open_backend(url, clock()));
   EXPECT_EQ(s.code(), StatusCode::kUnavailable);
   EXPECT_NE(s.message().find(url), std::string::npos) << s.to_string();
   EXPECT_FALSE(fs::exists(dir.path() + "/missing"));
@@ -229,7 +234,7 @@ TEST(OpenBackend, WithoutCreateAMissingSqliteFileIsNotFoundNamingItAndNothingIsM
   read_only.create = false;
   for (const std::string& path : {dir.path() + "/absent.db", dir.path() + "/missing/absent.db"}) {
     std::unique_ptr<Backend> b;
-    Status s = open_backend("sqlite://" + path, read_only, b);
+    Status s = assign_or_status(b, open_backend("sqlite://" + path, read_only));
     EXPECT_EQ(s.code(), StatusCode::kNotFound) << s.to_string();
     EXPECT_NE(s.message().find(path), std::string::npos) << s.to_string();
     EXPECT_FALSE(b);
@@ -241,11 +246,11 @@ TEST(OpenBackend, WithoutCreateAMissingSqliteFileIsNotFoundNamingItAndNothingIsM
   const std::string url = "sqlite://" + dir.path() + "/present.db";
   {
     std::unique_ptr<Backend> b;
-    ASSERT_TRUE(open_backend(url, clock(), b).ok());
+    ASSERT_OK_AND_ASSIGN(b, open_backend(url, clock()));
   }
   std::unique_ptr<Backend> b;
-  EXPECT_TRUE(open_backend(url, read_only, b).ok());
-  EXPECT_TRUE(open_backend("memory:", read_only, b).ok());
+  EXPECT_OK_AND_ASSIGN(b, open_backend(url, read_only));
+  EXPECT_OK_AND_ASSIGN(b, open_backend("memory:", read_only));
 }
 
 TEST(OpenBackend, SqliteFileThatIsNotADatabaseIsUnavailableNamingTheUrl) {
@@ -254,7 +259,7 @@ TEST(OpenBackend, SqliteFileThatIsNotADatabaseIsUnavailableNamingTheUrl) {
   std::ofstream(file) << "these are not the pages you are looking for\n" << std::string(4096, 'x');
   const std::string url = "sqlite://" + file;
   std::unique_ptr<Backend> b;
-  Status s = open_backend(url, clock(), b);
+  Status s = assign_or_status(b, open_backend(url, clock()));
   EXPECT_EQ(s.code(), StatusCode::kUnavailable);
   EXPECT_NE(s.message().find(url), std::string::npos) << s.to_string();
 }
@@ -264,11 +269,11 @@ TEST(OpenBackend, SqliteSchemaNewerThanThisBuildIsUnavailable) {
   const std::string file = dir.path() + "/future.db";
   {
     std::unique_ptr<Backend> b;
-    ASSERT_TRUE(open_backend("sqlite://" + file, clock(), b).ok());
+    ASSERT_OK_AND_ASSIGN(b, open_backend("sqlite://" + file, clock()));
   }
   query_one(file, "UPDATE meta SET value = 99 WHERE key = 'schema_version'");
   std::unique_ptr<Backend> b;
-  Status s = open_backend("sqlite://" + file, clock(), b);
+  Status s = assign_or_status(b, open_backend("sqlite://" + file, clock()));
   EXPECT_EQ(s.code(), StatusCode::kUnavailable);
   EXPECT_NE(s.message().find("99"), std::string::npos) << s.to_string();
 }
@@ -279,7 +284,7 @@ TEST(OpenBackend, SqliteKeepsRunsAndTokensAcrossReopen) {
   std::uint64_t token = 0;
   {
     std::unique_ptr<Backend> b;
-    ASSERT_TRUE(open_backend(url, clock(), b).ok());
+    ASSERT_OK_AND_ASSIGN(b, open_backend(url, clock()));
     CommitRequest c;
     RunHeaderRow h;
     h.id = h.root_id = "r1";
@@ -291,18 +296,22 @@ TEST(OpenBackend, SqliteKeepsRunsAndTokensAcrossReopen) {
     ASSERT_TRUE(b->commit(c).ok());
     bool granted = false;
     Lease lease;
-    ASSERT_TRUE(b->acquire_lease("other", "w", std::chrono::seconds(1), granted, lease).ok());
+    ASSERT_TRUE(
+        assign_or_status(granted, lease, b->acquire_lease("other", "w", std::chrono::seconds(1)))
+            .ok());
     token = lease.token;
   }
   std::unique_ptr<Backend> b;
-  ASSERT_TRUE(open_backend(url, clock(), b).ok());
+  ASSERT_OK_AND_ASSIGN(b, open_backend(url, clock()));
   StoredRun run;
-  ASSERT_TRUE(b->load_run("r1", run).ok());
+  ASSERT_OK_AND_ASSIGN(run, b->load_run("r1"));
   ASSERT_EQ(run.steps.size(), 1u);
   EXPECT_EQ(run.steps[0].body, "s0");
   bool granted = false;
   Lease lease;
-  ASSERT_TRUE(b->acquire_lease("run:r1", "w", std::chrono::seconds(1), granted, lease).ok());
+  ASSERT_TRUE(
+      assign_or_status(granted, lease, b->acquire_lease("run:r1", "w", std::chrono::seconds(1)))
+          .ok());
   EXPECT_TRUE(granted);
   EXPECT_GT(lease.token, token);
 }

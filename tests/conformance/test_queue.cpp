@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "conformance/conformance_support.hpp"
+#include "support/result_testing.hpp"
 
 namespace reactor::conformance {
 namespace {
@@ -165,7 +166,7 @@ TYPED_TEST(QueueConformance, ADeliveryFilesAnEnqueuedRunAsRunning) {
   EXPECT_TRUE(d->run_started);
   EXPECT_EQ(d->run->headers.at(0).status, RunStatus::kEnqueued);
   RunHeaderRow h;
-  ASSERT_TRUE(this->db().load_header("r1", h).ok());
+  ASSERT_OK_AND_ASSIGN(h, this->db().load_header("r1"));
   EXPECT_EQ(h.status, RunStatus::kRunning);
   EXPECT_GE(h.updated_at_ms, before);
   EXPECT_EQ(h.body, d->run->headers.at(0).body);
@@ -173,10 +174,10 @@ TYPED_TEST(QueueConformance, ADeliveryFilesAnEnqueuedRunAsRunning) {
   RunFilter running, enqueued;
   running.status = RunStatus::kRunning;
   enqueued.status = RunStatus::kEnqueued;
-  ASSERT_TRUE(this->db().list_runs(running, rows).ok());
+  ASSERT_OK_AND_ASSIGN(rows, this->db().list_runs(running));
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].id, "r1");
-  ASSERT_TRUE(this->db().list_runs(enqueued, rows).ok());
+  ASSERT_OK_AND_ASSIGN(rows, this->db().list_runs(enqueued));
   EXPECT_TRUE(rows.empty());
 
   auto busy = this->fetch({"q"}, "w2");
@@ -187,7 +188,7 @@ TYPED_TEST(QueueConformance, ADeliveryFilesAnEnqueuedRunAsRunning) {
   auto resumed = this->fetch({"q2"}, "w1");
   ASSERT_TRUE(resumed && resumed->run_leased);
   EXPECT_FALSE(resumed->run_started);
-  ASSERT_TRUE(this->db().load_header("r2", h).ok());
+  ASSERT_OK_AND_ASSIGN(h, this->db().load_header("r2"));
   EXPECT_EQ(h.status, RunStatus::kHalted);
   EXPECT_EQ(h.updated_at_ms, 1);
 }
@@ -262,27 +263,28 @@ TYPED_TEST(QueueConformance, CommitThenFetchAppliesTheCommitThenFetches) {
   stale.fencing_token += 1000;
   std::optional<Delivery> next;
   const FetchRequest f{{"q"}, "w2", this->kVisibility, 10s};
-  EXPECT_EQ(this->db().commit_then_fetch(stale, f, next).code(), StatusCode::kLeaseLost);
+  EXPECT_EQ(assign_or_status(next, this->db().commit_then_fetch(stale, f)).code(),
+            StatusCode::kLeaseLost);
   EXPECT_FALSE(next);
 
-  ASSERT_TRUE(this->db().commit_then_fetch(ending(*d), f, next).ok());
+  ASSERT_OK_AND_ASSIGN(next, this->db().commit_then_fetch(ending(*d), f));
   ASSERT_TRUE(next && next->run_leased && next->run);
   EXPECT_EQ(next->job.spec.run_id, "r2");
   EXPECT_EQ(next->job.lease_owner, "w2");
   EXPECT_EQ(next->run_lease.owner, "w2");
   EXPECT_TRUE(next->run_started);
   RunHeaderRow h;
-  ASSERT_TRUE(this->db().load_header("r1", h).ok());
+  ASSERT_OK_AND_ASSIGN(h, this->db().load_header("r1"));
   EXPECT_EQ(h.status, RunStatus::kCompleted);
   bool has_job = true;
-  ASSERT_TRUE(this->db().has_job("r1", has_job).ok());
+  ASSERT_OK_AND_ASSIGN(has_job, this->db().has_job("r1"));
   EXPECT_FALSE(has_job);
 
   // Nothing due: applied, nothing fetched.
   const Delivery second = *next;
-  ASSERT_TRUE(this->db().commit_then_fetch(ending(second), f, next).ok());
+  ASSERT_OK_AND_ASSIGN(next, this->db().commit_then_fetch(ending(second), f));
   EXPECT_FALSE(next);
-  ASSERT_TRUE(this->db().load_header("r2", h).ok());
+  ASSERT_OK_AND_ASSIGN(h, this->db().load_header("r2"));
   EXPECT_EQ(h.status, RunStatus::kCompleted);
 }
 
@@ -353,7 +355,7 @@ TYPED_TEST(QueueConformance, AFinishCommitEndsTheRunAcksReleasesAndIsFenced) {
     RunFilter filter;
     filter.status = status;
     std::vector<RunHeaderRow> out;
-    EXPECT_TRUE(this->db().list_runs(filter, out).ok());
+    EXPECT_OK_AND_ASSIGN(out, this->db().list_runs(filter));
     return this->ids(out);
   };
   using Ids = std::vector<std::string>;
@@ -400,10 +402,10 @@ TYPED_TEST(QueueConformance, AFinishCommitEndsTheRunAcksReleasesAndIsFenced) {
   ASSERT_TRUE(this->db().release_lease(next.key, "w3", next.token).ok());
   this->advance_to(expires_at);
   std::size_t purged = 0;
-  ASSERT_TRUE(this->db().purge_expired(10, purged).ok());
+  ASSERT_OK_AND_ASSIGN(purged, this->db().purge_expired(10));
   EXPECT_EQ(purged, 1u);
   RunHeaderRow gone;
-  EXPECT_EQ(this->db().load_header("r1", gone).code(), StatusCode::kNotFound);
+  EXPECT_EQ(assign_or_status(gone, this->db().load_header("r1")).code(), StatusCode::kNotFound);
 }
 
 TYPED_TEST(QueueConformance, AckByAFormerDeliveryKeepsTheJob) {
@@ -495,7 +497,8 @@ TYPED_TEST(QueueConformance, ConcurrentFetchersGetEachJobOnce) {
       for (int n = 0;; ++n) {
         const std::string owner = "w" + std::to_string(w) + "-" + std::to_string(n);
         std::optional<Delivery> d;
-        Status s = this->db().fetch({{"q"}, owner, this->kVisibility, this->kLeaseTtl}, d);
+        Status s = assign_or_status(
+            d, this->db().fetch({{"q"}, owner, this->kVisibility, this->kLeaseTtl}));
         if (s.ok() && !d) return;
         if (s.ok() && !d->run_leased) s = Status::Internal("run lease busy for a fresh run");
         if (s.ok()) {
@@ -527,7 +530,7 @@ TYPED_TEST(QueueConformance, ConcurrentFetchersGetEachJobOnce) {
   RunFilter done;
   done.status = RunStatus::kCompleted;
   done.limit = 1000;
-  ASSERT_TRUE(this->db().list_runs(done, rows).ok());
+  ASSERT_OK_AND_ASSIGN(rows, this->db().list_runs(done));
   EXPECT_EQ(rows.size(), static_cast<std::size_t>(kJobs));
 }
 

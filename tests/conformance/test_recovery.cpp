@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "conformance/conformance_support.hpp"
+#include "support/result_testing.hpp"
 
 namespace reactor::conformance {
 namespace {
@@ -51,19 +52,19 @@ TYPED_TEST(RecoveryConformance, FindOrphansListsOnlyRootsNobodyIsServing) {
   this->advance_to(std::max(lapsing.expires_at_ms, done.expires_at_ms));
 
   std::vector<RunHeaderRow> out;
-  ASSERT_TRUE(this->db().find_orphans(100, out).ok());
+  ASSERT_OK_AND_ASSIGN(out, this->db().find_orphans(100));
   EXPECT_EQ(this->ids(out),
             (std::vector<std::string>{"running-no-lease", "running-expired", "running-released",
                                       "rolling-back-no-lease", "enqueued-without-job",
                                       "waiting-until-no-job"}));
   EXPECT_EQ(out.back().wake_at_ms, 5);
 
-  ASSERT_TRUE(this->db().find_orphans(2, out).ok());
+  ASSERT_OK_AND_ASSIGN(out, this->db().find_orphans(2));
   EXPECT_EQ(this->ids(out), (std::vector<std::string>{"running-no-lease", "running-expired"}));
 
   // A job in delivery still counts as a job.
   ASSERT_TRUE(this->fetch({"q"}, "w2").has_value());
-  ASSERT_TRUE(this->db().find_orphans(100, out).ok());
+  ASSERT_OK_AND_ASSIGN(out, this->db().find_orphans(100));
   EXPECT_EQ(out.size(), 6u);
 }
 
@@ -107,14 +108,16 @@ TYPED_TEST(RecoveryConformance, PurgeExpiredDeletesExpiredTerminalRunsWithAllThe
 
   this->advance(1ms);  // "done-future" expires now too; purge it in a second pass
   std::size_t purged = 0;
-  ASSERT_TRUE(this->db().purge_expired(2, purged).ok());
+  ASSERT_OK_AND_ASSIGN(purged, this->db().purge_expired(2));
   EXPECT_EQ(purged, 2u);
 
   StoredRun run;
   RunHeaderRow h;
   for (const std::string id : {"done-old", "failed-old"}) {
-    EXPECT_EQ(this->db().load_run(id, run).code(), StatusCode::kNotFound) << id;
-    EXPECT_EQ(this->db().load_header(id + "-child", h).code(), StatusCode::kNotFound) << id;
+    EXPECT_EQ(assign_or_status(run, this->db().load_run(id)).code(), StatusCode::kNotFound) << id;
+    EXPECT_EQ(assign_or_status(h, this->db().load_header(id + "-child")).code(),
+              StatusCode::kNotFound)
+        << id;
   }
   EXPECT_FALSE(this->has_job("done-old"));
   EXPECT_FALSE(this->fetch({"q"}, "w"));
@@ -126,9 +129,9 @@ TYPED_TEST(RecoveryConformance, PurgeExpiredDeletesExpiredTerminalRunsWithAllThe
   EXPECT_TRUE(reborn.steps.empty());
   EXPECT_TRUE(reborn.trace.empty());
 
-  ASSERT_TRUE(this->db().purge_expired(100, purged).ok());
+  ASSERT_OK_AND_ASSIGN(purged, this->db().purge_expired(100));
   EXPECT_EQ(purged, 1u);  // done-future
-  ASSERT_TRUE(this->db().purge_expired(100, purged).ok());
+  ASSERT_OK_AND_ASSIGN(purged, this->db().purge_expired(100));
   EXPECT_EQ(purged, 0u);
 
   for (const std::string id : {"running-old", "rolling-back-old", "done-no-expiry"}) {
@@ -162,33 +165,33 @@ TYPED_TEST(RecoveryConformance, ListRunsFiltersNewestFirstWithLimit) {
 
   std::vector<RunHeaderRow> out;
   RunFilter all;
-  ASSERT_TRUE(this->db().list_runs(all, out).ok());
+  ASSERT_OK_AND_ASSIGN(out, this->db().list_runs(all));
   EXPECT_EQ(this->ids(out), (std::vector<std::string>{"d", "b", "e", "c", "a"}));
   EXPECT_EQ(dump(out[0]), dump(runs[3]));
   all.limit = 3;
-  ASSERT_TRUE(this->db().list_runs(all, out).ok());
+  ASSERT_OK_AND_ASSIGN(out, this->db().list_runs(all));
   EXPECT_EQ(this->ids(out), (std::vector<std::string>{"d", "b", "e"}));
 
   RunFilter completed;
   completed.status = RunStatus::kCompleted;
-  ASSERT_TRUE(this->db().list_runs(completed, out).ok());
+  ASSERT_OK_AND_ASSIGN(out, this->db().list_runs(completed));
   EXPECT_EQ(this->ids(out), (std::vector<std::string>{"d", "c", "a"}));
 
   RunFilter payments;
   payments.reactor = "Payments";
-  ASSERT_TRUE(this->db().list_runs(payments, out).ok());
+  ASSERT_OK_AND_ASSIGN(out, this->db().list_runs(payments));
   EXPECT_EQ(this->ids(out), (std::vector<std::string>{"e", "c"}));
 
   RunFilter both;
   both.status = RunStatus::kCompleted;
   both.reactor = "OrderSaga";
   both.limit = 1;
-  ASSERT_TRUE(this->db().list_runs(both, out).ok());
+  ASSERT_OK_AND_ASSIGN(out, this->db().list_runs(both));
   EXPECT_EQ(this->ids(out), (std::vector<std::string>{"d"}));
 
   RunFilter none;
   none.status = RunStatus::kWaiting;
-  ASSERT_TRUE(this->db().list_runs(none, out).ok());
+  ASSERT_OK_AND_ASSIGN(out, this->db().list_runs(none));
   EXPECT_TRUE(out.empty());
 }
 
@@ -198,7 +201,7 @@ TYPED_TEST(RecoveryConformance, CountRunsCountsTheRootsAFilterMatchesWhateverIts
 
   const auto count = [this](RunFilter filter) {
     std::size_t n = 12345;
-    EXPECT_TRUE(this->db().count_runs(filter, n).ok());
+    EXPECT_OK_AND_ASSIGN(n, this->db().count_runs(filter));
     return n;
   };
   RunFilter all;
@@ -271,7 +274,7 @@ TYPED_TEST(RedeliverConformance, ADeadWorkersJobIsDeliverableAtOnceAndAJoblessRu
   EXPECT_EQ(fresh->job.spec.run_id, "jobless");
   EXPECT_FALSE(this->fetch({"q"}, "w").has_value());  // "queued" is still due in an hour
   bool has_job = false;
-  ASSERT_TRUE(this->db().has_job("queued", has_job).ok());
+  ASSERT_OK_AND_ASSIGN(has_job, this->db().has_job("queued"));
   EXPECT_TRUE(has_job);
 }
 

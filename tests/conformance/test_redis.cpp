@@ -17,6 +17,7 @@
 #include "conformance/conformance_support.hpp"
 #include "reactor/reactor.hpp"
 #include "reactor/worker.hpp"
+#include "support/result_testing.hpp"
 
 namespace reactor::conformance {
 namespace {
@@ -62,14 +63,15 @@ TEST_F(RedisBackendTest, EveryOperationIsOneRoundTrip) {
              cost([&] { ASSERT_TRUE(db_->commit(create_with_job("r1", "q")).ok()); }));
   std::optional<Delivery> d;
   expect_one("fetch (job + run lease + the run)", cost([&] {
-               ASSERT_TRUE(db_->fetch({{"q"}, "w1", 30s, 10s}, d).ok());
+               ASSERT_OK_AND_ASSIGN(d, db_->fetch({{"q"}, "w1", 30s, 10s}));
              }));
   ASSERT_TRUE(d && d->run_leased);
   // The leased run comes with the delivery: a worker needs no load_run.
   ASSERT_TRUE(d->run);
   EXPECT_EQ(d->run->headers.size(), 1u);
   StoredRun run;
-  expect_one("load_run", cost([&] { ASSERT_TRUE(db_->load_run("r1", run).ok()); }));
+  expect_one("load_run",
+             cost([&] { ASSERT_TRUE(assign_or_status(run, db_->load_run("r1")).ok()); }));
 
   // A step inside a running run: its record, the header and its trace, fenced.
   for (std::uint32_t i = 0; i < 3; ++i) {
@@ -93,42 +95,53 @@ TEST_F(RedisBackendTest, EveryOperationIsOneRoundTrip) {
   ASSERT_TRUE(db_->commit(create_with_job("r2", "q")).ok());
   std::optional<Delivery> next;
   expect_one("last step commit + ack + lease release + the next fetch", cost([&] {
-               ASSERT_TRUE(db_->commit_then_fetch(last, {{"q"}, "w2", 30s, 10s}, next).ok());
+               ASSERT_OK_AND_ASSIGN(next, db_->commit_then_fetch(last, {{"q"}, "w2", 30s, 10s}));
              }));
   ASSERT_TRUE(next && next->run_leased && next->run);
   EXPECT_EQ(next->job.spec.run_id, "r2");
 
   bool granted = false;
   Lease lease;
-  expect_one("acquire_lease", cost([&] {
-               ASSERT_TRUE(db_->acquire_lease("sweeper:1", "s", 10s, granted, lease).ok());
-             }));
+  expect_one(
+      "acquire_lease", cost([&] {
+        ASSERT_TRUE(
+            assign_or_status(granted, lease, db_->acquire_lease("sweeper:1", "s", 10s)).ok());
+      }));
   expect_one("extend_lease (heartbeat)", cost([&] {
                ASSERT_TRUE(db_->extend_lease("sweeper:1", "s", lease.token, 10s).ok());
              }));
   expect_one("release_lease",
              cost([&] { ASSERT_TRUE(db_->release_lease("sweeper:1", "s", lease.token).ok()); }));
   std::vector<RunHeaderRow> rows;
-  expect_one("find_orphans", cost([&] { ASSERT_TRUE(db_->find_orphans(100, rows).ok()); }));
+  expect_one("find_orphans",
+             cost([&] { ASSERT_TRUE(assign_or_status(rows, db_->find_orphans(100)).ok()); }));
   std::size_t purged = 0;
-  expect_one("purge_expired", cost([&] { ASSERT_TRUE(db_->purge_expired(100, purged).ok()); }));
-  expect_one("list_runs", cost([&] { ASSERT_TRUE(db_->list_runs({}, rows).ok()); }));
+  expect_one("purge_expired",
+             cost([&] { ASSERT_TRUE(assign_or_status(purged, db_->purge_expired(100)).ok()); }));
+  expect_one("list_runs",
+             cost([&] { ASSERT_TRUE(assign_or_status(rows, db_->list_runs({})).ok()); }));
   std::size_t counted = 0;
-  expect_one("count_runs", cost([&] { ASSERT_TRUE(db_->count_runs({}, counted).ok()); }));
+  expect_one("count_runs",
+             cost([&] { ASSERT_TRUE(assign_or_status(counted, db_->count_runs({})).ok()); }));
   bool has = true;
-  expect_one("has_job", cost([&] { ASSERT_TRUE(db_->has_job("r1", has).ok()); }));
+  expect_one("has_job", cost([&] { ASSERT_TRUE(assign_or_status(has, db_->has_job("r1")).ok()); }));
   MapRow map;
-  expect_one("load_map",
-             cost([&] { EXPECT_EQ(db_->load_map("r1:sum", map).code(), StatusCode::kNotFound); }));
+  expect_one("load_map", cost([&] {
+               EXPECT_EQ(assign_or_status(map, db_->load_map("r1:sum")).code(),
+                         StatusCode::kNotFound);
+             }));
   std::vector<MapSlotRow> slots;
-  expect_one("load_map_slots (a page)",
-             cost([&] { ASSERT_TRUE(db_->load_map_slots("r1:sum", 0, 100, slots).ok()); }));
-  expect_one("idle fetch", cost([&] { ASSERT_TRUE(db_->fetch({{"q"}, "w2", 30s, 10s}, d).ok()); }));
+  expect_one("load_map_slots (a page)", cost([&] {
+               ASSERT_TRUE(assign_or_status(slots, db_->load_map_slots("r1:sum", 0, 100)).ok());
+             }));
+  expect_one("idle fetch", cost([&] {
+               ASSERT_TRUE(assign_or_status(d, db_->fetch({{"q"}, "w2", 30s, 10s})).ok());
+             }));
   EXPECT_FALSE(d);
   expect_one("wait_for_jobs (one BLPOP)",
              cost([&] { ASSERT_TRUE(db_->wait_for_jobs({"q"}, 50ms).ok()); }));
   expect_one("wait_then_fetch (BLPOP and the fetch, pipelined)", cost([&] {
-               ASSERT_TRUE(db_->wait_then_fetch({{"q"}, "w2", 30s, 10s}, 50ms, d).ok());
+               ASSERT_OK_AND_ASSIGN(d, db_->wait_then_fetch({{"q"}, "w2", 30s, 10s}, 50ms));
              }));
   EXPECT_FALSE(d);
 
@@ -152,7 +165,7 @@ std::thread enqueue_r1_later(RedisBackendFactory& factory, Duration delay) {
 
 TEST_F(RedisBackendTest, WaitForJobsBlocksUntilAnEnqueueWakesIt) {
   std::optional<Delivery> d;
-  ASSERT_TRUE(db_->fetch({{"q"}, "w1", 30s, 10s}, d).ok());
+  ASSERT_OK_AND_ASSIGN(d, db_->fetch({{"q"}, "w1", 30s, 10s}));
   ASSERT_FALSE(d);
   const auto start = SteadyClock::now();
   std::thread enqueue = enqueue_r1_later(factory_, 300ms);
@@ -164,7 +177,7 @@ TEST_F(RedisBackendTest, WaitForJobsBlocksUntilAnEnqueueWakesIt) {
   EXPECT_EQ(db_->round_trips() - before, 1u) << "one blocking request, no polling";
   EXPECT_GE(waited, 250ms) << "returned before anything was enqueued";
   EXPECT_LT(waited, 10s) << "the enqueue did not wake it";
-  ASSERT_TRUE(db_->fetch({{"q"}, "w1", 30s, 10s}, d).ok());
+  ASSERT_OK_AND_ASSIGN(d, db_->fetch({{"q"}, "w1", 30s, 10s}));
   EXPECT_TRUE(d);
 }
 
@@ -200,7 +213,9 @@ TEST_F(RedisBackendTest, AWorkerReportsItsDurableStepsAndItsRequestsToTheStore) 
   }
   engine.registry().add(b.build());
   std::vector<std::string> ids(10);
-  for (auto& id : ids) ASSERT_TRUE(engine.run_in_background("Three", Value::object(), id).ok());
+  for (auto& id : ids) {
+    ASSERT_OK_AND_ASSIGN(id, engine.run_in_background("Three", Value::object()));
+  }
 
   WorkerOptions w;
   w.sweeper = false;
@@ -210,7 +225,7 @@ TEST_F(RedisBackendTest, AWorkerReportsItsDurableStepsAndItsRequestsToTheStore) 
   const auto ended = [&] {
     return std::all_of(ids.begin(), ids.end(), [&](const std::string& id) {
       RunHeaderRow h;
-      return db_->load_header(id, h).ok() && h.status == RunStatus::kCompleted;
+      return assign_or_status(h, db_->load_header(id)).ok() && h.status == RunStatus::kCompleted;
     });
   };
   const auto deadline = SteadyClock::now() + 30s;
@@ -240,11 +255,11 @@ TEST_F(RedisBackendTest, AWorkerReportsItsDurableStepsAndItsRequestsToTheStore) 
 // back from the same round trip, leased with its run.
 TEST_F(RedisBackendTest, WaitThenFetchBringsTheJobThatEndedTheWait) {
   std::optional<Delivery> d;
-  ASSERT_TRUE(db_->fetch({{"q"}, "w1", 30s, 10s}, d).ok());
+  ASSERT_OK_AND_ASSIGN(d, db_->fetch({{"q"}, "w1", 30s, 10s}));
   ASSERT_FALSE(d);
   std::thread enqueue = enqueue_r1_later(factory_, 300ms);
   const std::uint64_t before = db_->round_trips();
-  Status s = db_->wait_then_fetch({{"other", "q"}, "w1", 30s, 10s}, 20s, d);
+  Status s = assign_or_status(d, db_->wait_then_fetch({{"other", "q"}, "w1", 30s, 10s}, 20s));
   enqueue.join();
   ASSERT_TRUE(s.ok()) << s.to_string();
   EXPECT_EQ(db_->round_trips() - before, 1u) << "the wait and the fetch were not one round trip";
@@ -258,13 +273,13 @@ TEST_F(RedisBackendTest, WaitForJobsReturnsWhenADelayedJobFallsDue) {
   const std::int64_t run_at = factory_.now_ms() + 400;
   ASSERT_TRUE(db_->commit(create_with_job("r1", "q", run_at)).ok());
   std::optional<Delivery> d;
-  ASSERT_TRUE(db_->fetch({{"q"}, "w1", 30s, 10s}, d).ok());
+  ASSERT_OK_AND_ASSIGN(d, db_->fetch({{"q"}, "w1", 30s, 10s}));
   ASSERT_FALSE(d);  // not due yet: the fetch learns when it will be
 
   const auto start = SteadyClock::now();
   ASSERT_TRUE(db_->wait_for_jobs({"q"}, 20s).ok());
   EXPECT_LT(SteadyClock::now() - start, 10s) << "slept through the job's run_at";
-  ASSERT_TRUE(db_->fetch({{"q"}, "w1", 30s, 10s}, d).ok());
+  ASSERT_OK_AND_ASSIGN(d, db_->fetch({{"q"}, "w1", 30s, 10s}));
   ASSERT_TRUE(d);
   EXPECT_GE(factory_.now_ms(), run_at);
 }
@@ -274,11 +289,11 @@ TEST_F(RedisBackendTest, ReconnectsAfterLosingItsConnections) {
   ASSERT_GE(factory_.raw().kill_backend_connections(), 1);
   // The pooled connection is dead; the next calls reconnect and carry on.
   StoredRun run;
-  Status s = db_->load_run("r1", run);
+  Status s = assign_or_status(run, db_->load_run("r1"));
   ASSERT_TRUE(s.ok()) << s.to_string();
   EXPECT_EQ(run.headers.size(), 1u);
   std::optional<Delivery> d;
-  ASSERT_TRUE(db_->fetch({{"q"}, "w1", 30s, 10s}, d).ok());
+  ASSERT_OK_AND_ASSIGN(d, db_->fetch({{"q"}, "w1", 30s, 10s}));
   EXPECT_TRUE(d);
 }
 
@@ -286,18 +301,18 @@ TEST(RedisServerRestart, TheBackendReconnectsAndFindsItsDataAgain) {
   PrivateRedis server;
   ASSERT_TRUE(server.run("start"));
   std::unique_ptr<Backend> db;
-  Status s = open_backend(server.url(), nullptr, db);
+  Status s = assign_or_status(db, open_backend(server.url(), nullptr));
   ASSERT_TRUE(s.ok()) << s.to_string();
   ASSERT_TRUE(db->commit(create_with_job("r1", "q")).ok());
 
   // Same port, same data (AOF); the scripts are gone from the server's cache.
   ASSERT_TRUE(server.run("restart"));
   StoredRun run;
-  s = db->load_run("r1", run);
+  s = assign_or_status(run, db->load_run("r1"));
   ASSERT_TRUE(s.ok()) << s.to_string();
   EXPECT_EQ(run.inputs.size(), 1u);
   std::optional<Delivery> d;
-  s = db->fetch({{"q"}, "w1", 30s, 10s}, d);
+  s = assign_or_status(d, db->fetch({{"q"}, "w1", 30s, 10s}));
   ASSERT_TRUE(s.ok()) << s.to_string();
   ASSERT_TRUE(d);
   EXPECT_EQ(d->job.spec.run_id, "r1");
@@ -308,7 +323,7 @@ TEST(RedisServerRestart, OpeningWhileTheServerLoadsItsDataWaitsUntilItIsLoaded) 
   ASSERT_TRUE(server.run("start"));
   {
     std::unique_ptr<Backend> db;
-    ASSERT_TRUE(open_backend(server.url(), nullptr, db).ok());
+    ASSERT_OK_AND_ASSIGN(db, open_backend(server.url(), nullptr));
     ASSERT_TRUE(db->commit(create_with_job("r1", "q")).ok());
     // Enough keys, each loaded 100 us late (key-load-delay: a setting for tests), to keep the
     // restarted server loading for about a second.
@@ -323,10 +338,11 @@ TEST(RedisServerRestart, OpeningWhileTheServerLoadsItsDataWaitsUntilItIsLoaded) 
 
   // The server answers "LOADING" to everything but a few commands: open waits it out.
   std::unique_ptr<Backend> db;
-  Status s = open_backend(with_url_option(server.url(), "reconnect_ms", "30000"), nullptr, db);
+  Status s = assign_or_status(
+      db, open_backend(with_url_option(server.url(), "reconnect_ms", "30000"), nullptr));
   ASSERT_TRUE(s.ok()) << s.to_string();
   StoredRun run;
-  s = db->load_run("r1", run);
+  s = assign_or_status(run, db->load_run("r1"));
   ASSERT_TRUE(s.ok()) << s.to_string();
   EXPECT_EQ(run.inputs.size(), 1u);
 }
@@ -335,10 +351,11 @@ TEST(RedisServerRestart, AServerThatStaysDownIsUnavailableAfterTheReconnectBudge
   PrivateRedis server;
   ASSERT_TRUE(server.run("start"));
   std::unique_ptr<Backend> db;
-  ASSERT_TRUE(open_backend(with_url_option(server.url(), "reconnect_ms", "300"), nullptr, db).ok());
+  ASSERT_OK_AND_ASSIGN(db,
+                       open_backend(with_url_option(server.url(), "reconnect_ms", "300"), nullptr));
   ASSERT_TRUE(server.run("stop"));
   StoredRun run;
-  Status s = db->load_run("r1", run);
+  Status s = assign_or_status(run, db->load_run("r1"));
   EXPECT_EQ(s.code(), StatusCode::kUnavailable) << s.to_string();
   EXPECT_NE(s.message().find("redis://***@127.0.0.1:"), std::string::npos) << s.to_string();
 }
@@ -362,7 +379,8 @@ TEST(RedisServerStall, ACommitResentAfterItsReplyTimedOutIsAppliedOnce) {
   PrivateRedis server;
   ASSERT_TRUE(server.run("start"));
   std::unique_ptr<Backend> db;
-  Status s = open_backend(with_url_option(server.url(), "timeout_ms", "100"), nullptr, db);
+  Status s = assign_or_status(
+      db, open_backend(with_url_option(server.url(), "timeout_ms", "100"), nullptr));
   ASSERT_TRUE(s.ok()) << s.to_string();
   RawRedis raw(server.url());
   ASSERT_EQ(raw.error(), "");
@@ -398,15 +416,15 @@ TEST_F(RedisBackendTest, AHeaderThatDoesNotParseHidesNoOtherRunFromListingsOrSwe
   factory_.raw().command({"HSET", factory_.prefix() + "{garbled}:rows", "h:garbled", "{not json"});
 
   std::vector<RunHeaderRow> orphans;
-  ASSERT_TRUE(db_->find_orphans(10, orphans).ok());
+  ASSERT_OK_AND_ASSIGN(orphans, db_->find_orphans(10));
   ASSERT_EQ(orphans.size(), 1u);
   EXPECT_EQ(orphans.front().id, "healthy");
   std::vector<RunHeaderRow> listed;
-  ASSERT_TRUE(db_->list_runs(RunFilter{}, listed).ok());
+  ASSERT_OK_AND_ASSIGN(listed, db_->list_runs(RunFilter{}));
   ASSERT_EQ(listed.size(), 1u);
   EXPECT_EQ(listed.front().id, "healthy");
   RunHeaderRow h;
-  EXPECT_EQ(db_->load_header("garbled", h).code(), StatusCode::kCorruption);
+  EXPECT_EQ(assign_or_status(h, db_->load_header("garbled")).code(), StatusCode::kCorruption);
 }
 
 // A field of a run's rows hash that no build writes (issue 16, item 19) is a corrupt record of
@@ -418,10 +436,10 @@ TEST_F(RedisBackendTest, ARowsFieldNoBuildWritesIsCorruptionOfItsRun) {
     ASSERT_TRUE(db_->commit(c).ok());
     factory_.raw().command({"HSET", factory_.prefix() + "{bad}:rows", field, "{}"});
     StoredRun stored;
-    const Status s = db_->load_run("bad", stored);
+    const Status s = assign_or_status(stored, db_->load_run("bad"));
     EXPECT_EQ(s.code(), StatusCode::kCorruption) << field << ": " << s.to_string();
     factory_.raw().command({"HDEL", factory_.prefix() + "{bad}:rows", field});
-    ASSERT_TRUE(db_->load_run("bad", stored).ok()) << field;
+    ASSERT_TRUE(assign_or_status(stored, db_->load_run("bad")).ok()) << field;
   }
 }
 
@@ -431,7 +449,7 @@ TEST_F(RedisBackendTest, AWrongPasswordIsUnavailableAndNotRepeated) {
   ASSERT_NE(at, std::string::npos) << "the test server has a password";
   url = "redis://:not-the-password" + url.substr(at);
   std::unique_ptr<Backend> b;
-  Status s = open_backend(url, nullptr, b);
+  Status s = assign_or_status(b, open_backend(url, nullptr));
   EXPECT_EQ(s.code(), StatusCode::kUnavailable);
   EXPECT_EQ(s.message().find("not-the-password"), std::string::npos) << s.to_string();
   EXPECT_NE(s.message().find("refused"), std::string::npos) << s.to_string();
@@ -441,7 +459,7 @@ TEST_F(RedisBackendTest, AnotherKeyLayoutIsRefused) {
   for (const char* version : {"99", "2", "1"}) {
     factory_.raw().command({"SET", factory_.prefix() + "layout_version", version});
     std::unique_ptr<Backend> b;
-    Status s = open_backend(factory_.url(), nullptr, b);
+    Status s = assign_or_status(b, open_backend(factory_.url(), nullptr));
     EXPECT_EQ(s.code(), StatusCode::kUnavailable);
     EXPECT_NE(s.message().find(std::string("layout version ") + version), std::string::npos)
         << s.to_string();
@@ -455,10 +473,10 @@ TEST_F(RedisBackendTest, AStoreOfTheLayoutBeforeIsReadAndRecordedAsThisOne) {
   ASSERT_TRUE(db_->commit(create_with_job("r1", "q")).ok());
   factory_.raw().command({"SET", factory_.prefix() + "layout_version", "3"});
   std::unique_ptr<Backend> b;
-  Status s = open_backend(factory_.url(), nullptr, b);
+  Status s = assign_or_status(b, open_backend(factory_.url(), nullptr));
   ASSERT_TRUE(s.ok()) << s.to_string();
   RunHeaderRow h;
-  EXPECT_TRUE(b->load_header("r1", h).ok());
+  EXPECT_OK_AND_ASSIGN(h, b->load_header("r1"));
   EXPECT_EQ(reply_text(factory_.raw().command({"GET", factory_.prefix() + "layout_version"})), "7");
 }
 
@@ -471,8 +489,9 @@ TEST_F(RedisBackendTest, KeyLayoutIsTheDocumentedOne) {
   ASSERT_TRUE(db_->commit(c).ok());
   bool granted = false;
   Lease lease;
-  ASSERT_TRUE(db_->acquire_lease(run_lease_key("r1"), "w", 10s, granted, lease).ok());
-  ASSERT_TRUE(db_->acquire_lease("sweeper:7", "w", 10s, granted, lease).ok());
+  ASSERT_TRUE(
+      assign_or_status(granted, lease, db_->acquire_lease(run_lease_key("r1"), "w", 10s)).ok());
+  ASSERT_TRUE(assign_or_status(granted, lease, db_->acquire_lease("sweeper:7", "w", 10s)).ok());
   RunHeaderRow done = header("r2", RunStatus::kCompleted);
   done.expires_at_ms = factory_.now_ms() + 60'000;
   CommitRequest finished;
@@ -482,7 +501,7 @@ TEST_F(RedisBackendTest, KeyLayoutIsTheDocumentedOne) {
   in_flight.enqueue = {job("q2", "r3")};
   ASSERT_TRUE(db_->commit(in_flight).ok());
   std::optional<Delivery> d;
-  ASSERT_TRUE(db_->fetch({{"q2"}, "w", 30s, 10s}, d).ok());
+  ASSERT_OK_AND_ASSIGN(d, db_->fetch({{"q2"}, "w", 30s, 10s}));
   ASSERT_TRUE(d);
   // A fan-out map of r1 with two element runs, the first released; its report releases the
   // second.
@@ -563,7 +582,7 @@ TEST_F(RedisBackendTest, CommitsWithMapRecordsTakeTheScriptThatWritesThem) {
   const FetchRequest fetch{{"q"}, "w", 30s, 10s};
   ASSERT_TRUE(db_->commit(create_with_job("r1", "q")).ok());
   std::optional<Delivery> d;
-  ASSERT_TRUE(db_->fetch(fetch, d).ok());
+  ASSERT_OK_AND_ASSIGN(d, db_->fetch(fetch));
   ASSERT_TRUE(d && d->run_leased);
 
   // A step of the running root that dispatches a map, releasing its first element.
@@ -585,20 +604,20 @@ TEST_F(RedisBackendTest, CommitsWithMapRecordsTakeTheScriptThatWritesThem) {
   own.maps[0].map_id = "r1:other";
   ASSERT_TRUE(db_->commit(own).ok());
   MapRow back;
-  EXPECT_TRUE(db_->load_map("r1:other", back).ok());
+  EXPECT_OK_AND_ASSIGN(back, db_->load_map("r1:other"));
 
   // The element is delivered, filed running apart from the roots.
   std::optional<Delivery> e;
-  ASSERT_TRUE(db_->fetch(fetch, e).ok());
+  ASSERT_OK_AND_ASSIGN(e, db_->fetch(fetch));
   ASSERT_TRUE(e && e->run_leased && e->run_started);
   EXPECT_EQ(e->job.spec.run_id, "r1:sum[0]");
   RunFilter running;
   running.status = RunStatus::kRunning;
   std::vector<RunHeaderRow> listed;
-  ASSERT_TRUE(db_->list_runs(running, listed).ok());
+  ASSERT_OK_AND_ASSIGN(listed, db_->list_runs(running));
   EXPECT_TRUE(listed.empty());
   running.elements = true;
-  ASSERT_TRUE(db_->list_runs(running, listed).ok());
+  ASSERT_OK_AND_ASSIGN(listed, db_->list_runs(running));
   ASSERT_EQ(listed.size(), 1u);
   EXPECT_EQ(listed[0].id, "r1:sum[0]");
 
@@ -614,11 +633,11 @@ TEST_F(RedisBackendTest, CommitsWithMapRecordsTakeTheScriptThatWritesThem) {
   last.lease_owner = "w";
   last.settle = MapSettle{MapSlotRow{"r1:sum", 0, SlotState::kCompleted, "10"}};
   std::optional<Delivery> next;
-  ASSERT_TRUE(db_->commit_then_fetch(last, fetch, next).ok());
+  ASSERT_OK_AND_ASSIGN(next, db_->commit_then_fetch(last, fetch));
   ASSERT_TRUE(next);
   EXPECT_EQ(next->job.spec.run_id, "r1");
   EXPECT_EQ(next->job.spec.kind, JobKind::kResume);
-  ASSERT_TRUE(db_->load_map("r1:sum", back).ok());
+  ASSERT_OK_AND_ASSIGN(back, db_->load_map("r1:sum"));
   EXPECT_EQ(back.state, MapState::kSettled);
 
   // The shape of a finish_commit (then a fetch): the root ends, with a map row.
@@ -632,8 +651,8 @@ TEST_F(RedisBackendTest, CommitsWithMapRecordsTakeTheScriptThatWritesThem) {
   finish.ack_owner = "w";
   finish.release_lease = true;
   finish.lease_owner = "w";
-  ASSERT_TRUE(db_->commit_then_fetch(finish, fetch, next).ok());
-  EXPECT_TRUE(db_->load_map("r1:last", back).ok());
+  ASSERT_OK_AND_ASSIGN(next, db_->commit_then_fetch(finish, fetch));
+  EXPECT_OK_AND_ASSIGN(back, db_->load_map("r1:last"));
 }
 
 // A purged root takes its whole tree: maps at any depth, their element runs and every key of
@@ -655,7 +674,9 @@ TEST_F(RedisBackendTest, APurgedRootLeavesNoKeyOfItsTree) {
   }
   bool granted = false;
   Lease lease;
-  ASSERT_TRUE(db_->acquire_lease(run_lease_key("r1:sum[0]"), "w", 10s, granted, lease).ok());
+  ASSERT_TRUE(
+      assign_or_status(granted, lease, db_->acquire_lease(run_lease_key("r1:sum[0]"), "w", 10s))
+          .ok());
   ASSERT_TRUE(db_->release_lease(lease.key, "w", lease.token).ok());
   RunHeaderRow done = header("r1", RunStatus::kCompleted);
   done.expires_at_ms = factory_.now_ms();
@@ -663,7 +684,7 @@ TEST_F(RedisBackendTest, APurgedRootLeavesNoKeyOfItsTree) {
   end.headers = {done};
   ASSERT_TRUE(db_->commit(end).ok());
   std::size_t purged = 0;
-  ASSERT_TRUE(db_->purge_expired(10, purged).ok());
+  ASSERT_OK_AND_ASSIGN(purged, db_->purge_expired(10));
   EXPECT_EQ(purged, 1u);
 
   std::set<std::string> left;

@@ -11,6 +11,7 @@
 
 #include "conformance/conformance_support.hpp"
 #include "conformance/redis_test_server.hpp"
+#include "support/result_testing.hpp"
 
 namespace reactor::conformance {
 namespace {
@@ -28,7 +29,8 @@ class RedisClusterTest : public ::testing::Test {
   // A backend over the cluster whose keys all start with `prefix` (percent-encoded in the URL).
   std::unique_ptr<Backend> open(const std::string& encoded_prefix) {
     std::unique_ptr<Backend> db;
-    Status s = open_backend(with_url_option(server_.url(), "prefix", encoded_prefix), nullptr, db);
+    Status s = assign_or_status(
+        db, open_backend(with_url_option(server_.url(), "prefix", encoded_prefix), nullptr));
     EXPECT_TRUE(s.ok()) << s.to_string();
     return db;
   }
@@ -53,7 +55,7 @@ TEST_F(RedisClusterTest, EveryOperationRunsUnderAPrefixWithAHashTag) {
   ASSERT_TRUE(db);
   ASSERT_TRUE(db->commit(start({"r1", "r2", "r3"})).ok());  // create_runs, several roots
   std::optional<Delivery> d;
-  ASSERT_TRUE(db->fetch({{"q"}, "w1", 30s, 10s}, d).ok());  // fetch
+  ASSERT_TRUE(assign_or_status(d, db->fetch({{"q"}, "w1", 30s, 10s})).ok());  // fetch
   ASSERT_TRUE(d && d->run_leased && d->run);
   const std::string root = d->job.spec.run_id;
 
@@ -92,7 +94,7 @@ TEST_F(RedisClusterTest, EveryOperationRunsUnderAPrefixWithAHashTag) {
 
   // The element's report settles the map: the settle in commit_then_fetch, then a fetch.
   std::optional<Delivery> e;
-  ASSERT_TRUE(db->fetch({{"q3"}, "w2", 30s, 10s}, e).ok());
+  ASSERT_TRUE(assign_or_status(e, db->fetch({{"q3"}, "w2", 30s, 10s})).ok());
   ASSERT_TRUE(e && e->run_leased);
   CommitRequest report;
   report.root_id = element;
@@ -102,16 +104,16 @@ TEST_F(RedisClusterTest, EveryOperationRunsUnderAPrefixWithAHashTag) {
   report.ack_job = e->job.id;
   report.ack_owner = "w2";
   std::optional<Delivery> next;
-  s = db->commit_then_fetch(report, {{"q3"}, "w2", 30s, 10s}, next);
+  s = assign_or_status(next, db->commit_then_fetch(report, {{"q3"}, "w2", 30s, 10s}));
   ASSERT_TRUE(s.ok()) << s.to_string();
   MapRow loaded;
-  ASSERT_TRUE(db->load_map(map.map_id, loaded).ok());
+  ASSERT_TRUE(assign_or_status(loaded, db->load_map(map.map_id)).ok());
   EXPECT_EQ(loaded.state, MapState::kSettled);
   std::vector<MapSlotRow> slots;
-  ASSERT_TRUE(db->load_map_slots(map.map_id, 0, 10, slots).ok());
+  ASSERT_TRUE(assign_or_status(slots, db->load_map_slots(map.map_id, 0, 10)).ok());
   EXPECT_EQ(slots.size(), 1u);
   bool settled = false;
-  ASSERT_TRUE(db->wait_for_settle(map.map_id, 10ms, settled).ok());
+  ASSERT_TRUE(assign_or_status(settled, db->wait_for_settle(map.map_id, 10ms)).ok());
   EXPECT_TRUE(settled);
 
   // The root ends: finish_commit_then_fetch (the ack, the release, the next fetch).
@@ -124,7 +126,7 @@ TEST_F(RedisClusterTest, EveryOperationRunsUnderAPrefixWithAHashTag) {
   last.ack_owner = "w1";
   last.release_lease = true;
   last.lease_owner = "w1";
-  s = db->commit_then_fetch(last, {{"q"}, "w1", 30s, 10s}, next);
+  s = assign_or_status(next, db->commit_then_fetch(last, {{"q"}, "w1", 30s, 10s}));
   ASSERT_TRUE(s.ok()) << s.to_string();
   ASSERT_TRUE(next && next->run_leased);
 
@@ -139,42 +141,42 @@ TEST_F(RedisClusterTest, EveryOperationRunsUnderAPrefixWithAHashTag) {
   ASSERT_TRUE(s.ok()) << s.to_string();
 
   // release_job, and the leases, a run's and another's.
-  ASSERT_TRUE(db->fetch({{"q"}, "w3", 30s, 10s}, d).ok());
+  ASSERT_TRUE(assign_or_status(d, db->fetch({{"q"}, "w3", 30s, 10s})).ok());
   ASSERT_TRUE(d);
   ASSERT_TRUE(db->release_job(d->job.id, "w3", 0ms).ok());
   bool has = false;
-  ASSERT_TRUE(db->has_job(d->job.spec.run_id, has).ok());
+  ASSERT_TRUE(assign_or_status(has, db->has_job(d->job.spec.run_id)).ok());
   EXPECT_TRUE(has);
   for (const std::string& key : std::vector<std::string>{"sweeper:1", "run:" + root}) {
     bool granted = false;
     Lease lease;
-    ASSERT_TRUE(db->acquire_lease(key, "s", 10s, granted, lease).ok()) << key;
+    ASSERT_TRUE(assign_or_status(granted, lease, db->acquire_lease(key, "s", 10s)).ok()) << key;
     EXPECT_TRUE(granted) << key;
     ASSERT_TRUE(db->extend_lease(key, "s", lease.token, 10s).ok()) << key;
     Lease peeked;
-    ASSERT_TRUE(db->peek_lease(key, peeked).ok()) << key;
+    ASSERT_TRUE(assign_or_status(peeked, db->peek_lease(key)).ok()) << key;
     EXPECT_EQ(peeked.owner, "s") << key;
     ASSERT_TRUE(db->release_lease(key, "s", lease.token).ok()) << key;
   }
 
   // The reads, the sweep and the purge.
   StoredRun run;
-  ASSERT_TRUE(db->load_run(root, run).ok());
+  ASSERT_TRUE(assign_or_status(run, db->load_run(root)).ok());
   EXPECT_EQ(run.headers.size(), 2u);  // the root and its child
   RunHeaderRow h;
-  ASSERT_TRUE(db->load_header(root + "/c", h).ok());
+  ASSERT_TRUE(assign_or_status(h, db->load_header(root + "/c")).ok());
   std::vector<RunHeaderRow> rows;
-  ASSERT_TRUE(db->list_runs({}, rows).ok());
+  ASSERT_TRUE(assign_or_status(rows, db->list_runs({})).ok());
   EXPECT_EQ(rows.size(), 3u);
   std::size_t counted = 0;
-  ASSERT_TRUE(db->count_runs({}, counted).ok());
+  ASSERT_TRUE(assign_or_status(counted, db->count_runs({})).ok());
   EXPECT_EQ(counted, 3u);
-  ASSERT_TRUE(db->find_orphans(100, rows).ok());
+  ASSERT_TRUE(assign_or_status(rows, db->find_orphans(100)).ok());
   std::size_t purged = 0;
-  ASSERT_TRUE(db->purge_expired(100, purged).ok());
+  ASSERT_TRUE(assign_or_status(purged, db->purge_expired(100)).ok());
   EXPECT_EQ(purged, 1u);  // the root with a retention, and its tree
-  EXPECT_EQ(db->load_map(map.map_id, loaded).code(), StatusCode::kNotFound);
-  ASSERT_TRUE(db->wait_then_fetch({{"q9"}, "w4", 30s, 10s}, 20ms, d).ok());
+  EXPECT_EQ(assign_or_status(loaded, db->load_map(map.map_id)).code(), StatusCode::kNotFound);
+  ASSERT_TRUE(assign_or_status(d, db->wait_then_fetch({{"q9"}, "w4", 30s, 10s}, 20ms)).ok());
   EXPECT_FALSE(d);
 }
 
@@ -185,7 +187,8 @@ TEST_F(RedisClusterTest, EveryOperationRunsUnderAPrefixWithAHashTag) {
 // compatibility mode, which lets it.
 TEST_F(RedisClusterTest, TheClusterRefusesKeysOfAnotherSlot) {
   std::unique_ptr<Backend> db;
-  Status s = open_backend(with_url_option(server_.url(), "prefix", "plain:"), nullptr, db);
+  Status s = assign_or_status(
+      db, open_backend(with_url_option(server_.url(), "prefix", "plain:"), nullptr));
   EXPECT_FALSE(s.ok());
   EXPECT_NE(s.message().find("CROSSSLOT"), std::string::npos) << s.to_string();
 

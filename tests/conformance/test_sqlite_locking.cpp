@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "reactor/backend.hpp"
+#include "support/result_testing.hpp"
 
 namespace reactor {
 namespace {
@@ -23,7 +24,8 @@ class SqliteLocking : public ::testing::Test {
     ASSERT_NE(::mkdtemp(tmpl), nullptr);
     dir_ = tmpl;
     file_ = dir_ + "/locking.db";
-    Status s = open_backend("sqlite://" + file_, std::make_shared<ManualClock>(), db_);
+    Status s =
+        assign_or_status(db_, open_backend("sqlite://" + file_, std::make_shared<ManualClock>()));
     ASSERT_TRUE(s.ok()) << s.to_string();
     ASSERT_EQ(sqlite3_open(file_.c_str(), &raw_), SQLITE_OK);
   }
@@ -66,7 +68,7 @@ TEST_F(SqliteLocking, WritersWaitForAnotherConnectionsWriteLock) {
   auto commit = std::async(std::launch::async, [&] { return db_->commit(create("r1")); });
   auto fetch = std::async(std::launch::async, [&] {
     std::optional<Delivery> d;
-    Status s = db_->fetch({{"q"}, "w", 30s, 10s}, d);
+    Status s = assign_or_status(d, db_->fetch({{"q"}, "w", 30s, 10s}));
     return s;
   });
   // Both are parked on the lock (or done, if they won the race to it); release it.
@@ -77,7 +79,7 @@ TEST_F(SqliteLocking, WritersWaitForAnotherConnectionsWriteLock) {
   EXPECT_TRUE(c.ok()) << c.to_string();
   EXPECT_TRUE(f.ok()) << f.to_string();
   bool queued = false;
-  ASSERT_TRUE(db_->has_job("r1", queued).ok());
+  ASSERT_OK_AND_ASSIGN(queued, db_->has_job("r1"));
   EXPECT_TRUE(queued);
 }
 
@@ -87,11 +89,10 @@ TEST_F(SqliteLocking, ReadersAreNotBlockedByAWriter) {
   raw_exec("UPDATE runs SET status = 'failed' WHERE id = 'r1'");
   // Uncommitted: readers see the last committed state, without waiting.
   StoredRun run;
-  Status s = db_->load_run("r1", run);
+  Status s = assign_or_status(run, db_->load_run("r1"));
   ASSERT_TRUE(s.ok()) << s.to_string();
   EXPECT_EQ(run.headers.at(0).status, RunStatus::kRunning);
-  bool queued = false;
-  EXPECT_TRUE(db_->has_job("r1", queued).ok());
+  EXPECT_TRUE(db_->has_job("r1").ok());
   raw_exec("ROLLBACK");
 }
 

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "reactor/backend.hpp"
+#include "support/result_testing.hpp"
 
 namespace reactor {
 namespace {
@@ -47,7 +48,8 @@ int child_main(int index, const std::string& url, const std::string& log) {
     return 1;
   };
   std::unique_ptr<Backend> db;
-  if (Status s = open_backend(url, SystemClock::instance(), db); !s.ok()) return fail("open", s);
+  if (Status s = assign_or_status(db, open_backend(url, SystemClock::instance())); !s.ok())
+    return fail("open", s);
 
   for (int k = 0; k < kIterations; ++k) {
     const std::string suffix = std::to_string(index) + "-" + std::to_string(k);
@@ -64,7 +66,8 @@ int child_main(int index, const std::string& url, const std::string& log) {
 
     const std::string owner = "worker-" + suffix;
     std::optional<Delivery> d;
-    if (Status s = db->fetch({{kQueue}, owner, 60s, 60s}, d); !s.ok()) return fail("fetch", s);
+    if (Status s = assign_or_status(d, db->fetch({{kQueue}, owner, 60s, 60s})); !s.ok())
+      return fail("fetch", s);
     if (d) {
       if (!d->run_leased || d->job.deliveries != 1) {
         return fail("delivery of job " + std::to_string(d->job.id),
@@ -89,7 +92,7 @@ int child_main(int index, const std::string& url, const std::string& log) {
     bool granted = false;
     Lease lease;
     const std::string key = run_lease_key("shared");
-    if (Status s = db->acquire_lease(key, owner, 50ms, granted, lease); !s.ok()) {
+    if (Status s = assign_or_status(granted, lease, db->acquire_lease(key, owner, 50ms)); !s.ok()) {
       return fail("acquire shared", s);
     }
     if (granted) {
@@ -130,7 +133,7 @@ TEST(SqliteMultiProcess, TwoProcessesCommitAndFetchConcurrently) {
 
   {  // Schema and the shared run exist before the children start (no connection crosses fork).
     std::unique_ptr<Backend> db;
-    ASSERT_TRUE(open_backend(url, SystemClock::instance(), db).ok());
+    ASSERT_OK_AND_ASSIGN(db, open_backend(url, SystemClock::instance()));
     CommitRequest c;
     c.headers = {run_header("shared", RunStatus::kRunning)};
     ASSERT_TRUE(db->commit(c).ok());
@@ -204,10 +207,10 @@ TEST(SqliteMultiProcess, TwoProcessesCommitAndFetchConcurrently) {
 
   // Whatever the children left queued is drained here; then every run is done, once.
   std::unique_ptr<Backend> db;
-  ASSERT_TRUE(open_backend(url, SystemClock::instance(), db).ok());
+  ASSERT_OK_AND_ASSIGN(db, open_backend(url, SystemClock::instance()));
   for (;;) {
     std::optional<Delivery> d;
-    ASSERT_TRUE(db->fetch({{kQueue}, "parent", 60s, 60s}, d).ok());
+    ASSERT_OK_AND_ASSIGN(d, db->fetch({{kQueue}, "parent", 60s, 60s}));
     if (!d) break;
     EXPECT_TRUE(delivered.insert(d->job.id).second) << "job " << d->job.id << " delivered twice";
     CommitRequest ack;
@@ -223,11 +226,11 @@ TEST(SqliteMultiProcess, TwoProcessesCommitAndFetchConcurrently) {
   completed.status = RunStatus::kCompleted;
   completed.limit = 10'000;
   std::vector<RunHeaderRow> rows;
-  ASSERT_TRUE(db->list_runs(completed, rows).ok());
+  ASSERT_OK_AND_ASSIGN(rows, db->list_runs(completed));
   EXPECT_EQ(rows.size(), static_cast<std::size_t>(kChildren * kIterations));
   for (int i = 0; i < kChildren; ++i) {
     bool queued = true;
-    ASSERT_TRUE(db->has_job("run-" + std::to_string(i) + "-0", queued).ok());
+    ASSERT_OK_AND_ASSIGN(queued, db->has_job("run-" + std::to_string(i) + "-0"));
     EXPECT_FALSE(queued);
   }
 }

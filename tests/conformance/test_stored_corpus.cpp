@@ -27,6 +27,7 @@
 #include "data/corpus_reactors.hpp"
 #include "reactor/reactor.hpp"
 #include "reactor/worker.hpp"
+#include "support/result_testing.hpp"
 
 #ifndef REACTOR_CORPUS_DIR
 #error "REACTOR_CORPUS_DIR (the tests/data directory) must be defined by the build"
@@ -243,7 +244,7 @@ class StoredCorpus : public ::testing::TestWithParam<std::string> {
   void open(std::shared_ptr<Clock> clock) {
     engine_.reset();
     std::unique_ptr<Backend> backend;
-    Status s = open_backend(store_->url(), clock, backend);
+    Status s = assign_or_status(backend, open_backend(store_->url(), clock));
     ASSERT_TRUE(s.ok()) << s.to_string();
     EngineOptions o;
     o.clock = std::move(clock);
@@ -265,10 +266,9 @@ class StoredCorpus : public ::testing::TestWithParam<std::string> {
   }
 
   Value found(const std::string& id) {
-    RunResult r;
-    Status s = engine_->find(id, r);
-    EXPECT_TRUE(s.ok()) << id << ": " << s.to_string();
-    return to_json(r);
+    Result<RunResult> r = engine_->find(id);
+    EXPECT_TRUE(r.ok()) << id << ": " << r.status().to_string();
+    return to_json(r.value_or(RunResult{}));
   }
 
   // A worker serving `reactor` until the run is terminal (30 s at most).
@@ -283,7 +283,7 @@ class StoredCorpus : public ::testing::TestWithParam<std::string> {
     worker.start();
     RunResult r;
     for (int i = 0; i < 3000; ++i) {
-      if (engine_->find(id, r).ok() && is_terminal(r.status)) break;
+      if (assign_if_ok(r, engine_->find(id)) && is_terminal(r.status)) break;
       std::this_thread::sleep_for(10ms);
     }
     worker.stop();
@@ -316,7 +316,7 @@ TEST_P(StoredCorpus, EveryRunReadsBackAsItsWriterReadIt) {
   RunFilter all;
   all.limit = 1000;
   std::vector<RunHeaderRow> listed;
-  Status s = engine_->backend()->list_runs(all, listed);
+  Status s = assign_or_status(listed, engine_->backend()->list_runs(all));
   ASSERT_TRUE(s.ok()) << s.to_string();
   Value list = Value::array();
   for (const auto& h : listed) {
@@ -341,16 +341,15 @@ TEST_P(StoredCorpus, TheInterruptedRunIsSweptAndRunsToItsEnd) {
   ASSERT_TRUE(same_json(expected(run), found(id)));
   ASSERT_EQ(found(id).at("status"), "running");
   bool has_job = true;
-  ASSERT_TRUE(engine_->backend()->has_job(id, has_job).ok());
+  ASSERT_OK_AND_ASSIGN(has_job, engine_->backend()->has_job(id));
   EXPECT_FALSE(has_job);
   // Its lease lapsed long ago: the sweep hands it back to the queue; nothing is purged (the
   // corpus's retention is 20 years).
-  std::size_t requeued = 0, purged = 0;
-  Status s = engine_->sweep_once(requeued, purged);
-  ASSERT_TRUE(s.ok()) << s.to_string();
-  EXPECT_GE(requeued, 1u);
-  EXPECT_EQ(purged, 0u);
-  ASSERT_TRUE(engine_->backend()->has_job(id, has_job).ok());
+  Result<SweepResult> swept = engine_->sweep_once();
+  ASSERT_TRUE(swept.ok()) << swept.status().to_string();
+  EXPECT_GE(swept->requeued, 1u);
+  EXPECT_EQ(swept->purged, 0u);
+  ASSERT_OK_AND_ASSIGN(has_job, engine_->backend()->has_job(id));
   EXPECT_TRUE(has_job);
   RunResult r = carry_to_end(run.at("reactor").get<std::string>(), id);
   expect_end(run, r);
@@ -368,7 +367,7 @@ TEST_P(StoredCorpus, TheRetryWaitingRunWaitsThenRunsToItsEnd) {
     open(SystemClock::instance());
     ASSERT_TRUE(same_json(expected(run), found(id)));
     bool has_job = false;
-    ASSERT_TRUE(engine_->backend()->has_job(id, has_job).ok());
+    ASSERT_OK_AND_ASSIGN(has_job, engine_->backend()->has_job(id));
     EXPECT_TRUE(has_job);
     WorkerOptions wo;
     wo.threads = 1;
@@ -417,7 +416,7 @@ TEST(StoredCorpusRedisLayout2, IsRefusedAsUnavailableNamingItsVersion) {
   RedisStore store;
   store.restore(kCorpus / "redis-layout2");
   std::unique_ptr<Backend> backend;
-  Status s = open_backend(store.url(), nullptr, backend);
+  Status s = assign_or_status(backend, open_backend(store.url(), nullptr));
   EXPECT_EQ(s.code(), StatusCode::kUnavailable) << s.to_string();
   EXPECT_NE(s.message().find("layout version 2"), std::string::npos) << s.message();
   EXPECT_EQ(backend, nullptr);

@@ -50,14 +50,16 @@ constexpr int kMaxDeliveries = 50;
 void settle_element(DurableEnv& env, const std::string& queue, const std::string& element_id,
                     const MapSlotRow& slot) {
   const std::string owner = "fuzz-element";
-  std::optional<Delivery> d;
-  Status s = env.backend.fetch(
-      {{queue}, owner, env.options.lease_ttl, env.options.lease_ttl, env.worker_id}, d);
+  Result<std::optional<Delivery>> fetched = env.backend.fetch(
+      {{queue}, owner, env.options.lease_ttl, env.options.lease_ttl, env.worker_id});
+  Status s = fetched.status();
+  std::optional<Delivery> d = std::move(fetched).value_or(std::nullopt);
   if (!s.ok() || !d || d->job.spec.run_id != element_id || !d->run_leased) {
     finding("the element's start job is not the one due", s.to_string());
   }
-  RunHeaderRow header;
-  if (s = env.backend.load_header(element_id, header); !s.ok()) finding("load_header", s.message());
+  Result<RunHeaderRow> loaded = env.backend.load_header(element_id);
+  if (!loaded.ok()) finding("load_header", loaded.status().message());
+  RunHeaderRow header = std::move(loaded).value_or(RunHeaderRow{});
   header.status = slot.state == SlotState::kFailed   ? RunStatus::kFailed
                   : slot.state == SlotState::kHalted ? RunStatus::kHalted
                                                      : RunStatus::kCompleted;
@@ -80,13 +82,13 @@ void deliver_due(DurableEnv& env, const std::string& queue) {
   for (int n = 0;; ++n) {
     if (n == kMaxDeliveries) finding("jobs keep coming due", std::to_string(n) + " deliveries");
     const std::string owner = "fuzz-worker-" + std::to_string(n);
-    std::optional<Delivery> d;
     DeliveryOptions o;
     o.asked_at = env.clock.now();
     o.yield_on_retry_wait = false;
-    const Status s = env.backend.fetch(
-        {{queue}, owner, env.options.lease_ttl, env.options.lease_ttl, env.worker_id}, d);
-    if (!s.ok()) finding("fetch", s.to_string());
+    Result<std::optional<Delivery>> fetched = env.backend.fetch(
+        {{queue}, owner, env.options.lease_ttl, env.options.lease_ttl, env.worker_id});
+    if (!fetched.ok()) finding("fetch", fetched.status().to_string());
+    std::optional<Delivery> d = std::move(fetched).value_or(std::nullopt);
     if (!d) return;
     (void)process_delivery(env, *d, owner, o);
   }
@@ -95,9 +97,13 @@ void deliver_due(DurableEnv& env, const std::string& queue) {
 void delivery(std::string_view input) {
   const std::uint8_t mode = input.empty() ? 0 : static_cast<unsigned char>(input[0]);
   const bool atomic = (mode & 4) == 0;
-  std::unique_ptr<Backend> memory;
   auto clock = std::make_shared<ManualClock>();
-  if (Status s = open_backend("memory:", clock, memory); !s.ok()) finding("memory:", s.message());
+  std::unique_ptr<Backend> memory;
+  if (Result<std::unique_ptr<Backend>> opened = open_backend("memory:", clock); opened.ok()) {
+    memory = std::move(opened).value();
+  } else {
+    finding("memory:", opened.status().message());
+  }
   EngineOptions options;
   options.clock = clock;
   options.backend = std::move(memory);
@@ -120,9 +126,12 @@ void delivery(std::string_view input) {
     finding("an exception escaped a delivery", e.what());
   }
   RunResult r;
-  if (Status s = engine.find(started.run_id, r); !s.ok()) finding("find", s.message());
-  bool has_job = false;
-  (void)engine.backend()->has_job(started.run_id, has_job);
+  if (Result<RunResult> found = engine.find(started.run_id); found.ok()) {
+    r = std::move(found).value();
+  } else {
+    finding("find", found.status().message());
+  }
+  const bool has_job = engine.backend()->has_job(started.run_id).value_or(false);
   if (!is_terminal(r.status)) {
     finding("the owner did not end", to_string(r.status) + std::string(has_job ? "" : ", no job"));
   }

@@ -17,14 +17,16 @@ bool MemoryBackend::try_acquire(const std::string& key, const std::string& owner
   return true;
 }
 
-Status MemoryBackend::acquire_lease(const std::string& key, const std::string& owner, Duration ttl,
-                                    bool& granted, Lease& out) {
+Result<LeaseGrant> MemoryBackend::acquire_lease(const std::string& key, const std::string& owner,
+                                                Duration ttl) {
+  bool granted = false;
+  Lease out;
   if (key.empty() || owner.empty()) {
     return Status::InvalidArgument("acquire_lease: key and owner must not be empty");
   }
   std::lock_guard lock(mu_);
   granted = try_acquire(key, owner, storage::to_ms(ttl), storage::now_ms(*clock_), out);
-  return Status::Ok();
+  return LeaseGrant{granted, std::move(out)};
 }
 
 Status MemoryBackend::extend_lease(const std::string& key, const std::string& owner,
@@ -51,12 +53,13 @@ Status MemoryBackend::release_lease(const std::string& key, const std::string& o
   return Status::Ok();
 }
 
-Status MemoryBackend::peek_lease(const std::string& key, Lease& out) {
+Result<Lease> MemoryBackend::peek_lease(const std::string& key) {
+  Lease out;
   std::lock_guard lock(mu_);
   out = Lease{key, "", 0, 0};
   auto it = leases_.find(key);
   if (it != leases_.end() && lease_live(it->second, storage::now_ms(*clock_))) out = it->second;
-  return Status::Ok();
+  return out;
 }
 
 }  // namespace reactor

@@ -5,7 +5,8 @@
 
 namespace reactor {
 
-Status MemoryBackend::fetch(const FetchRequest& f, std::optional<Delivery>& out) {
+Result<std::optional<Delivery>> MemoryBackend::fetch(const FetchRequest& f) {
+  std::optional<Delivery> out;
   const auto& [queues, owner, visibility, run_lease_ttl, worker] = f;
   out.reset();
   if (owner.empty()) return Status::InvalidArgument("fetch: owner must not be empty");
@@ -19,7 +20,7 @@ Status MemoryBackend::fetch(const FetchRequest& f, std::optional<Delivery>& out)
     if (!job.lease_owner.empty() && job.lease_expires_ms > now) continue;  // in delivery
     if (!best || job.spec.run_at_ms < best->spec.run_at_ms) best = &job;   // ids ascend
   }
-  if (!best) return Status::Ok();
+  if (!best) return out;
 
   best->lease_owner = owner;
   best->lease_expires_ms = now + storage::to_ms(visibility);
@@ -44,7 +45,7 @@ Status MemoryBackend::fetch(const FetchRequest& f, std::optional<Delivery>& out)
     d.run_deliveries = ++run_deliveries_[best->spec.run_id];
   }
   out = std::move(d);
-  return Status::Ok();
+  return out;
 }
 
 Status MemoryBackend::release_job(std::int64_t job_id, const std::string& owner, Duration delay) {
@@ -57,10 +58,11 @@ Status MemoryBackend::release_job(std::int64_t job_id, const std::string& owner,
   return Status::Ok();
 }
 
-Status MemoryBackend::has_job(const std::string& run_id, bool& out) {
+Result<bool> MemoryBackend::has_job(const std::string& run_id) {
+  bool out = false;
   std::lock_guard lock(mu_);
   out = run_has_job(run_id);
-  return Status::Ok();
+  return out;
 }
 
 }  // namespace reactor

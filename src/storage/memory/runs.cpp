@@ -33,9 +33,11 @@ bool under(const std::string& id, const std::string& root_id) {
 
 }  // namespace
 
-Status MemoryBackend::load_run(const std::string& root_id, StoredRun& out) {
+Result<StoredRun> MemoryBackend::load_run(const std::string& root_id) {
+  StoredRun out;
   std::lock_guard lock(mu_);
-  return load_run_locked(root_id, out);
+  if (Status s = load_run_locked(root_id, out); !s.ok()) return s;
+  return out;
 }
 
 Status MemoryBackend::load_run_locked(const std::string& root_id, StoredRun& out) const {
@@ -65,15 +67,17 @@ Status MemoryBackend::load_run_locked(const std::string& root_id, StoredRun& out
   return Status::Ok();
 }
 
-Status MemoryBackend::load_header(const std::string& run_id, RunHeaderRow& out) {
+Result<RunHeaderRow> MemoryBackend::load_header(const std::string& run_id) {
+  RunHeaderRow out;
   std::lock_guard lock(mu_);
   auto it = runs_.find(run_id);
   if (it == runs_.end()) return Status::NotFound("run " + run_id + " not found");
   out = it->second;
-  return Status::Ok();
+  return out;
 }
 
-Status MemoryBackend::list_runs(const RunFilter& filter, std::vector<RunHeaderRow>& out) {
+Result<std::vector<RunHeaderRow>> MemoryBackend::list_runs(const RunFilter& filter) {
+  std::vector<RunHeaderRow> out;
   std::lock_guard lock(mu_);
   out.clear();
   for (const auto& [id, h] : runs_) {
@@ -83,19 +87,21 @@ Status MemoryBackend::list_runs(const RunFilter& filter, std::vector<RunHeaderRo
     return std::tie(a.updated_at_ms, a.id) > std::tie(b.updated_at_ms, b.id);
   });
   if (out.size() > filter.limit) out.resize(filter.limit);
-  return Status::Ok();
+  return out;
 }
 
-Status MemoryBackend::count_runs(const RunFilter& filter, std::size_t& out) {
+Result<std::size_t> MemoryBackend::count_runs(const RunFilter& filter) {
+  std::size_t out = 0;
   std::lock_guard lock(mu_);
   out = 0;
   for (const auto& [id, h] : runs_) {
     if (listed(h, filter)) ++out;
   }
-  return Status::Ok();
+  return out;
 }
 
-Status MemoryBackend::find_orphans(std::size_t limit, std::vector<RunHeaderRow>& out) {
+Result<std::vector<RunHeaderRow>> MemoryBackend::find_orphans(std::size_t limit) {
+  std::vector<RunHeaderRow> out;
   std::lock_guard lock(mu_);
   out.clear();
   const std::int64_t now = storage::now_ms(*clock_);
@@ -115,10 +121,11 @@ Status MemoryBackend::find_orphans(std::size_t limit, std::vector<RunHeaderRow>&
     return std::tie(a.updated_at_ms, a.id) < std::tie(b.updated_at_ms, b.id);
   });
   if (out.size() > limit) out.resize(limit);
-  return Status::Ok();
+  return out;
 }
 
-Status MemoryBackend::purge_expired(std::size_t limit, std::size_t& purged) {
+Result<std::size_t> MemoryBackend::purge_expired(std::size_t limit) {
+  std::size_t purged = 0;
   std::lock_guard lock(mu_);
   purged = 0;
   const std::int64_t now = storage::now_ms(*clock_);
@@ -146,7 +153,7 @@ Status MemoryBackend::purge_expired(std::size_t limit, std::size_t& purged) {
   std::erase_if(leases_, [&](const auto& kv) {
     return kv.first.rfind("run:", 0) != 0 && !lease_live(kv.second, now);
   });
-  return Status::Ok();
+  return purged;
 }
 
 // Deletes a root's records and everything under its prefix: its maps and their element runs.
@@ -179,16 +186,19 @@ void MemoryBackend::purge_tree(const std::string& root_id, std::int64_t now) {
   std::erase_if(slots_, [&](const auto& kv) { return under(kv.first.first, root_id); });
 }
 
-Status MemoryBackend::load_map(const std::string& map_id, MapRow& out) {
+Result<MapRow> MemoryBackend::load_map(const std::string& map_id) {
+  MapRow out;
   std::lock_guard lock(mu_);
   auto it = maps_.find(map_id);
   if (it == maps_.end()) return Status::NotFound("map " + map_id + " not found");
   out = it->second;
-  return Status::Ok();
+  return out;
 }
 
-Status MemoryBackend::load_map_slots(const std::string& map_id, std::uint32_t first,
-                                     std::uint32_t limit, std::vector<MapSlotRow>& out) {
+Result<std::vector<MapSlotRow>> MemoryBackend::load_map_slots(const std::string& map_id,
+                                                              std::uint32_t first,
+                                                              std::uint32_t limit) {
+  std::vector<MapSlotRow> out;
   std::lock_guard lock(mu_);
   out.clear();
   const std::uint64_t end = std::uint64_t{first} + limit;
@@ -196,16 +206,15 @@ Status MemoryBackend::load_map_slots(const std::string& map_id, std::uint32_t fi
        it != slots_.end() && it->first.first == map_id && it->first.second < end; ++it) {
     out.push_back(it->second);
   }
-  return Status::Ok();
+  return out;
 }
 
-Status MemoryBackend::wait_for_settle(const std::string& map_id, Duration max_wait, bool& settled) {
+Result<bool> MemoryBackend::wait_for_settle(const std::string& map_id, Duration max_wait) {
   std::unique_lock lock(mu_);
-  auto read = [&](MapRow& map) {
+  auto read = [&]() -> Result<MapRow> {
     auto it = maps_.find(map_id);
     if (it == maps_.end()) return Status::NotFound("map " + map_id + " not found");
-    map = it->second;
-    return Status::Ok();
+    return it->second;
   };
   auto block = [&](std::chrono::steady_clock::time_point deadline) {
     // In slices, so a wait for ever never hands the library an absolute time it may overflow.
@@ -213,7 +222,7 @@ Status MemoryBackend::wait_for_settle(const std::string& map_id, Duration max_wa
     map_settled_.wait_until(lock, std::min(deadline, now + std::chrono::hours(1)));
     return Status::Ok();
   };
-  return storage::wait_until_settled(read, block, storage::wait_deadline(max_wait), settled);
+  return storage::wait_until_settled(read, block, storage::wait_deadline(max_wait));
 }
 
 }  // namespace reactor

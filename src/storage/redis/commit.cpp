@@ -191,12 +191,15 @@ Status RedisBackend::commit(const CommitRequest& c) {
   return run(script, commit_script_keys(script, c), commit_script_args(script, c), applied);
 }
 
-Status RedisBackend::commit_then_fetch(const CommitRequest& c, const FetchRequest& f,
-                                       std::optional<Delivery>& next) {
-  next.reset();
+Result<std::optional<Delivery>> RedisBackend::commit_then_fetch(const CommitRequest& c,
+                                                                const FetchRequest& f) {
+  std::optional<Delivery> next;
   if (Status s = storage::check_commit(c); !s.ok()) return s;
   // A start is answered with the id of a run that exists, which the combined script cannot pass on.
-  if (f.owner.empty() || f.queues.empty() || c.create) return commit(c);
+  if (f.owner.empty() || f.queues.empty() || c.create) {
+    if (Status s = commit(c); !s.ok()) return s;
+    return std::nullopt;
+  }
   // Only the finish shape has a script that also fetches; the others go the general way.
   const bool finishes = commit_script(c) == ScriptId::kFinishCommit;
   const ScriptId script = finishes ? ScriptId::kFinishCommitThenFetch : ScriptId::kCommitThenFetch;
@@ -204,7 +207,7 @@ Status RedisBackend::commit_then_fetch(const CommitRequest& c, const FetchReques
   args.insert(args.begin(), std::to_string(args.size()));
   append_fetch_args(f, args);
   const auto asked_at = std::chrono::steady_clock::now();
-  return run(script, commit_script_keys(script, c), std::move(args), [&](const redisReply& r) {
+  Status s = run(script, commit_script_keys(script, c), std::move(args), [&](const redisReply& r) {
     if (integer(element(r, 0)) != 1) return fenced_out(c);
     // The commit is applied whatever the fetch found: a fetch reply this
     // build cannot read only leaves `next` empty, it must not turn the
@@ -215,6 +218,8 @@ Status RedisBackend::commit_then_fetch(const CommitRequest& c, const FetchReques
     if (!fetched.ok()) next.reset();
     return Status::Ok();
   });
+  if (!s.ok()) return s;
+  return next;
 }
 
 }  // namespace reactor

@@ -13,19 +13,23 @@ using redis::lease_key;
 using redis::ScriptId;
 using redis::text;
 
-Status RedisBackend::acquire_lease(const std::string& key, const std::string& owner, Duration ttl,
-                                   bool& granted, Lease& out) {
+Result<LeaseGrant> RedisBackend::acquire_lease(const std::string& key, const std::string& owner,
+                                               Duration ttl) {
+  bool granted = false;
+  Lease out;
   if (key.empty() || owner.empty()) {
     return Status::InvalidArgument("acquire_lease: key and owner must not be empty");
   }
-  return run(ScriptId::kAcquireLease, {lease_key(key)},
-             {key, owner, std::to_string(storage::to_ms(ttl))}, [&](const redisReply& r) {
-               granted = integer(element(r, 0)) == 1;
-               out = Lease{key, text(element(r, 1)),
-                           static_cast<std::uint64_t>(integer(element(r, 2))),
-                           integer(element(r, 3))};
-               return Status::Ok();
-             });
+  Status s =
+      run(ScriptId::kAcquireLease, {lease_key(key)},
+          {key, owner, std::to_string(storage::to_ms(ttl))}, [&](const redisReply& r) {
+            granted = integer(element(r, 0)) == 1;
+            out = Lease{key, text(element(r, 1)),
+                        static_cast<std::uint64_t>(integer(element(r, 2))), integer(element(r, 3))};
+            return Status::Ok();
+          });
+  if (!s.ok()) return s;
+  return LeaseGrant{granted, std::move(out)};
 }
 
 Status RedisBackend::extend_lease(const std::string& key, const std::string& owner,
@@ -44,12 +48,15 @@ Status RedisBackend::release_lease(const std::string& key, const std::string& ow
              [](const redisReply&) { return Status::Ok(); });
 }
 
-Status RedisBackend::peek_lease(const std::string& key, Lease& out) {
-  return run(ScriptId::kPeekLease, {lease_key(key)}, {key}, [&](const redisReply& r) {
+Result<Lease> RedisBackend::peek_lease(const std::string& key) {
+  Lease out;
+  Status s = run(ScriptId::kPeekLease, {lease_key(key)}, {key}, [&](const redisReply& r) {
     out = Lease{key, text(element(r, 0)), static_cast<std::uint64_t>(integer(element(r, 1))),
                 integer(element(r, 2))};
     return Status::Ok();
   });
+  if (!s.ok()) return s;
+  return out;
 }
 
 }  // namespace reactor

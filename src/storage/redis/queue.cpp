@@ -20,15 +20,17 @@ using redis::ScriptId;
 using redis::text;
 using redis::wake_key;
 
-Status RedisBackend::fetch(const FetchRequest& f, std::optional<Delivery>& out) {
-  out.reset();
+Result<std::optional<Delivery>> RedisBackend::fetch(const FetchRequest& f) {
+  std::optional<Delivery> out;
   if (f.owner.empty()) return Status::InvalidArgument("fetch: owner must not be empty");
-  if (f.queues.empty()) return Status::Ok();
+  if (f.queues.empty()) return out;
   std::vector<std::string> args;
   append_fetch_args(f, args);
   const auto asked_at = std::chrono::steady_clock::now();
-  return run(ScriptId::kFetch, {}, std::move(args),
-             [&](const redisReply& r) { return read_fetch_reply(r, f, asked_at, out); });
+  Status s = run(ScriptId::kFetch, {}, std::move(args),
+                 [&](const redisReply& r) { return read_fetch_reply(r, f, asked_at, out); });
+  if (!s.ok()) return s;
+  return out;
 }
 
 Status RedisBackend::read_fetch_reply(const redisReply& r, const FetchRequest& f,
@@ -114,12 +116,12 @@ Status RedisBackend::wait_for_jobs(const std::vector<std::string>& queues, Durat
   return client_.command(blpop(queues, wait), reply, wait);
 }
 
-Status RedisBackend::wait_then_fetch(const FetchRequest& f, Duration max_wait,
-                                     std::optional<Delivery>& out) {
-  out.reset();
-  if (f.queues.empty() || f.owner.empty()) return Backend::wait_then_fetch(f, max_wait, out);
+Result<std::optional<Delivery>> RedisBackend::wait_then_fetch(const FetchRequest& f,
+                                                              Duration max_wait) {
+  std::optional<Delivery> out;
+  if (f.queues.empty() || f.owner.empty()) return Backend::wait_then_fetch(f, max_wait);
   const auto wait = wait_limit(f.queues, max_wait);
-  if (wait.count() <= 0) return fetch(f, out);
+  if (wait.count() <= 0) return fetch(f);
   std::vector<std::string> args;
   append_fetch_args(f, args);
   Reply reply;
@@ -130,8 +132,12 @@ Status RedisBackend::wait_then_fetch(const FetchRequest& f, Duration max_wait,
       blpop(f.queues, wait), ScriptId::kFetch,
       redis::script_keys(ScriptId::kFetch, client_.options().prefix), std::move(args), reply, wait);
   if (!s.ok()) return s;
-  return read_reply(ScriptId::kFetch, *reply,
-                    [&](const redisReply& r) { return read_fetch_reply(r, f, asked_at, out); });
+  if (Status s =
+          read_reply(ScriptId::kFetch, *reply,
+                     [&](const redisReply& r) { return read_fetch_reply(r, f, asked_at, out); });
+      !s.ok())
+    return s;
+  return out;
 }
 
 Status RedisBackend::release_job(std::int64_t job_id, const std::string& owner, Duration delay) {
@@ -141,14 +147,15 @@ Status RedisBackend::release_job(std::int64_t job_id, const std::string& owner, 
              [](const redisReply&) { return Status::Ok(); });
 }
 
-Status RedisBackend::has_job(const std::string& run_id, bool& out) {
+Result<bool> RedisBackend::has_job(const std::string& run_id) {
+  bool out = false;
   Reply reply;
   if (Status s = client_.command({"EXISTS", run_jobs_key(client_.options().prefix, run_id)}, reply);
       !s.ok()) {
     return s;
   }
   out = reply->type == REDIS_REPLY_INTEGER && reply->integer > 0;
-  return Status::Ok();
+  return out;
 }
 
 }  // namespace reactor

@@ -26,25 +26,26 @@ using redis::root_key;
 using redis::ScriptId;
 using redis::text;
 
-Status RedisBackend::load_run(const std::string& root_id, StoredRun& out) {
-  out = StoredRun{};
+Result<StoredRun> RedisBackend::load_run(const std::string& root_id) {
   StoredRun run_rows;
   Status s =
       run(ScriptId::kLoadRun, {root_key(root_id, "rows"), root_key(root_id, "meta")}, {root_id},
           [&](const redisReply& r) { return read_stored_run(root_id, r, run_rows); });
-  if (s.ok()) out = std::move(run_rows);
-  return s;
+  if (!s.ok()) return s;
+  return run_rows;
 }
 
-Status RedisBackend::load_header(const std::string& run_id, RunHeaderRow& out) {
-  return run(ScriptId::kLoadHeader, {}, {run_id}, [&](const redisReply& r) {
+Result<RunHeaderRow> RedisBackend::load_header(const std::string& run_id) {
+  RunHeaderRow out;
+  Status s = run(ScriptId::kLoadHeader, {}, {run_id}, [&](const redisReply& r) {
     if (r.type == REDIS_REPLY_NIL) return Status::NotFound("run " + run_id + " not found");
     return decode_header("run header " + run_id, text(r), out);
   });
+  if (!s.ok()) return s;
+  return out;
 }
 
-Status RedisBackend::list_runs(const RunFilter& filter, std::vector<RunHeaderRow>& out) {
-  out.clear();
+Result<std::vector<RunHeaderRow>> RedisBackend::list_runs(const RunFilter& filter) {
   std::vector<std::string> args = {filter.status ? to_string(*filter.status) : "",
                                    filter.reactor ? *filter.reactor : "", count_arg(filter.limit),
                                    filter.elements ? "1" : "0"};
@@ -55,12 +56,12 @@ Status RedisBackend::list_runs(const RunFilter& filter, std::vector<RunHeaderRow
   std::vector<RunHeaderRow> rows;
   Status s = run(ScriptId::kListRuns, {}, args,
                  [&](const redisReply& r) { return decode_headers(r, rows); });
-  if (s.ok()) out = std::move(rows);
-  return s;
+  if (!s.ok()) return s;
+  return rows;
 }
 
-Status RedisBackend::count_runs(const RunFilter& filter, std::size_t& out) {
-  out = 0;
+Result<std::size_t> RedisBackend::count_runs(const RunFilter& filter) {
+  std::size_t out = 0;
   std::vector<std::string> args = {filter.status ? to_string(*filter.status) : "",
                                    filter.reactor ? *filter.reactor : "",
                                    filter.elements ? "1" : "0"};
@@ -68,30 +69,33 @@ Status RedisBackend::count_runs(const RunFilter& filter, std::size_t& out) {
   if (!filter.status) {
     for (RunStatus status : all_run_statuses()) args.push_back(to_string(status));
   }
-  return run(ScriptId::kCountRuns, {}, args, [&](const redisReply& r) {
+  Status s = run(ScriptId::kCountRuns, {}, args, [&](const redisReply& r) {
     out = static_cast<std::size_t>(integer(r));
     return Status::Ok();
   });
+  if (!s.ok()) return s;
+  return out;
 }
 
-Status RedisBackend::find_orphans(std::size_t limit, std::vector<RunHeaderRow>& out) {
-  out.clear();
+Result<std::vector<RunHeaderRow>> RedisBackend::find_orphans(std::size_t limit) {
   std::vector<RunHeaderRow> rows;
   Status s =
       run(ScriptId::kFindOrphans, {},
           {count_arg(limit), to_string(RunStatus::kRunning), to_string(RunStatus::kRollingBack),
            to_string(RunStatus::kEnqueued), to_string(RunStatus::kWaiting)},
           [&](const redisReply& r) { return decode_headers(r, rows); });
-  if (s.ok()) out = std::move(rows);
-  return s;
+  if (!s.ok()) return s;
+  return rows;
 }
 
-Status RedisBackend::purge_expired(std::size_t limit, std::size_t& purged) {
-  purged = 0;
-  return run(ScriptId::kPurgeExpired, {}, {count_arg(limit)}, [&](const redisReply& r) {
+Result<std::size_t> RedisBackend::purge_expired(std::size_t limit) {
+  std::size_t purged = 0;
+  Status s = run(ScriptId::kPurgeExpired, {}, {count_arg(limit)}, [&](const redisReply& r) {
     purged = static_cast<std::size_t>(integer(r));
     return Status::Ok();
   });
+  if (!s.ok()) return s;
+  return purged;
 }
 
 // A map's row and its slots are one key each (docs/redis.md): read with one command each, no
@@ -108,23 +112,29 @@ Status RedisBackend::read_command(const redis::Command& cmd, Read&& read) {
   }
 }
 
-Status RedisBackend::load_map(const std::string& map_id, MapRow& out) {
-  return read_command({"HGETALL", map_key(client_.options().prefix, map_id)},
-                      [&](const redisReply& r) { return read_map(map_id, r, out); });
+Result<MapRow> RedisBackend::load_map(const std::string& map_id) {
+  MapRow out;
+  Status s = read_command({"HGETALL", map_key(client_.options().prefix, map_id)},
+                          [&](const redisReply& r) { return read_map(map_id, r, out); });
+  if (!s.ok()) return s;
+  return out;
 }
 
-Status RedisBackend::load_map_slots(const std::string& map_id, std::uint32_t first,
-                                    std::uint32_t limit, std::vector<MapSlotRow>& out) {
-  out.clear();
-  if (limit == 0) return Status::Ok();
+Result<std::vector<MapSlotRow>> RedisBackend::load_map_slots(const std::string& map_id,
+                                                             std::uint32_t first,
+                                                             std::uint32_t limit) {
+  std::vector<MapSlotRow> out;
+  if (limit == 0) return out;
   // Slots are scored by index: [first, first + limit) is one range, read in index order.
   const std::uint64_t end = std::uint64_t{first} + limit;
-  return read_command({"ZRANGEBYSCORE", map_slots_key(client_.options().prefix, map_id),
-                       std::to_string(first), "(" + std::to_string(end)},
-                      [&](const redisReply& r) { return read_slots(map_id, r, out); });
+  Status s = read_command({"ZRANGEBYSCORE", map_slots_key(client_.options().prefix, map_id),
+                           std::to_string(first), "(" + std::to_string(end)},
+                          [&](const redisReply& r) { return read_slots(map_id, r, out); });
+  if (!s.ok()) return s;
+  return out;
 }
 
-Status RedisBackend::wait_for_settle(const std::string& map_id, Duration max_wait, bool& settled) {
+Result<bool> RedisBackend::wait_for_settle(const std::string& map_id, Duration max_wait) {
   using std::chrono::steady_clock;
   const std::string wake = map_settled_key(client_.options().prefix, map_id);
   bool woken = false;
@@ -148,8 +158,8 @@ Status RedisBackend::wait_for_settle(const std::string& map_id, Duration max_wai
     woken = s.ok() && reply->type != REDIS_REPLY_NIL;
     return s;
   };
-  return storage::wait_until_settled([&](MapRow& map) { return load_map(map_id, map); }, block,
-                                     storage::wait_deadline(max_wait), settled);
+  return storage::wait_until_settled([&] { return load_map(map_id); }, block,
+                                     storage::wait_deadline(max_wait));
 }
 
 }  // namespace reactor

@@ -31,31 +31,31 @@ class SqliteBackend final : public Backend {
 
   std::string describe() const override;
   Status commit(const CommitRequest& c) override;
-  Status commit_then_fetch(const CommitRequest& c, const FetchRequest& f,
-                           std::optional<Delivery>& next) override;
-  Status load_run(const std::string& root_id, StoredRun& out) override;
-  Status load_header(const std::string& run_id, RunHeaderRow& out) override;
-  Status list_runs(const RunFilter& filter, std::vector<RunHeaderRow>& out) override;
-  Status count_runs(const RunFilter& filter, std::size_t& out) override;
-  Status fetch(const FetchRequest& f, std::optional<Delivery>& out) override;
+  Result<std::optional<Delivery>> commit_then_fetch(const CommitRequest& c,
+                                                    const FetchRequest& f) override;
+  Result<StoredRun> load_run(const std::string& root_id) override;
+  Result<RunHeaderRow> load_header(const std::string& run_id) override;
+  Result<std::vector<RunHeaderRow>> list_runs(const RunFilter& filter) override;
+  Result<std::size_t> count_runs(const RunFilter& filter) override;
+  Result<std::optional<Delivery>> fetch(const FetchRequest& f) override;
   Status release_job(std::int64_t job_id, const std::string& owner, Duration delay) override;
-  Status has_job(const std::string& run_id, bool& out) override;
-  Status acquire_lease(const std::string& key, const std::string& owner, Duration ttl,
-                       bool& granted, Lease& out) override;
+  Result<bool> has_job(const std::string& run_id) override;
+  Result<LeaseGrant> acquire_lease(const std::string& key, const std::string& owner,
+                                   Duration ttl) override;
   Status extend_lease(const std::string& key, const std::string& owner, std::uint64_t token,
                       Duration ttl) override;
   Status release_lease(const std::string& key, const std::string& owner,
                        std::uint64_t token) override;
-  Status peek_lease(const std::string& key, Lease& out) override;
-  Status find_orphans(std::size_t limit, std::vector<RunHeaderRow>& out) override;
-  Status purge_expired(std::size_t limit, std::size_t& purged) override;
-  Status load_map(const std::string& map_id, MapRow& out) override;
-  Status load_map_slots(const std::string& map_id, std::uint32_t first, std::uint32_t limit,
-                        std::vector<MapSlotRow>& out) override;
+  Result<Lease> peek_lease(const std::string& key) override;
+  Result<std::vector<RunHeaderRow>> find_orphans(std::size_t limit) override;
+  Result<std::size_t> purge_expired(std::size_t limit) override;
+  Result<MapRow> load_map(const std::string& map_id) override;
+  Result<std::vector<MapSlotRow>> load_map_slots(const std::string& map_id, std::uint32_t first,
+                                                 std::uint32_t limit) override;
   // Watches the wake file (wake.hpp) that a settling commit touches, then
   // reads the map row again after every change of it. Any process on the host
   // may settle the map.
-  Status wait_for_settle(const std::string& map_id, Duration max_wait, bool& settled) override;
+  Result<bool> wait_for_settle(const std::string& map_id, Duration max_wait) override;
 
  private:
   enum class Mode { kRead, kWrite };

@@ -203,11 +203,13 @@ Status SqliteBackend::commit(const CommitRequest& c) {
 // One transaction: a run's last commit and the worker's next fetch share one write lock and one
 // fsync. The commit's status is returned; the fetch only fills `next` (an unreadable job is
 // leased all the same, as fetch() leases it, and `next` left empty).
-Status SqliteBackend::commit_then_fetch(const CommitRequest& c, const FetchRequest& f,
-                                        std::optional<Delivery>& next) {
-  next.reset();
+Result<std::optional<Delivery>> SqliteBackend::commit_then_fetch(const CommitRequest& c,
+                                                                 const FetchRequest& f) {
   if (Status s = storage::check_commit(c); !s.ok()) return s;
-  if (f.owner.empty()) return commit(c);
+  if (f.owner.empty()) {
+    if (Status s = commit(c); !s.ok()) return s;
+    return std::nullopt;
+  }
   std::optional<Delivery> fetched;
   bool settled = false;
   Status s = transact(Mode::kWrite, "commit", [&](Connection& db) -> Status {
@@ -219,8 +221,8 @@ Status SqliteBackend::commit_then_fetch(const CommitRequest& c, const FetchReque
     return Status::Ok();
   });
   if (s.ok() && settled) sqlite::touch_wake_file(wake_path_);  // after the transaction, as above
-  if (s.ok()) next = std::move(fetched);
-  return s;
+  if (!s.ok()) return s;
+  return fetched;
 }
 
 Status SqliteBackend::apply(Connection& db, const CommitRequest& c, bool& settled) {

@@ -47,15 +47,19 @@ bool try_acquire(Connection& db, const std::string& key, const std::string& owne
 
 }  // namespace sqlite
 
-Status SqliteBackend::acquire_lease(const std::string& key, const std::string& owner, Duration ttl,
-                                    bool& granted, Lease& out) {
+Result<LeaseGrant> SqliteBackend::acquire_lease(const std::string& key, const std::string& owner,
+                                                Duration ttl) {
+  bool granted = false;
+  Lease out;
   if (key.empty() || owner.empty()) {
     return Status::InvalidArgument("acquire_lease: key and owner must not be empty");
   }
-  return transact(Mode::kWrite, "acquire_lease", [&](Connection& db) -> Status {
+  Status s = transact(Mode::kWrite, "acquire_lease", [&](Connection& db) -> Status {
     granted = try_acquire(db, key, owner, storage::to_ms(ttl), now_ms(), out);
     return Status::Ok();
   });
+  if (!s.ok()) return s;
+  return LeaseGrant{granted, std::move(out)};
 }
 
 Status SqliteBackend::extend_lease(const std::string& key, const std::string& owner,
@@ -83,17 +87,21 @@ Status SqliteBackend::release_lease(const std::string& key, const std::string& o
   });
 }
 
-Status SqliteBackend::peek_lease(const std::string& key, Lease& out) {
+Result<Lease> SqliteBackend::peek_lease(const std::string& key) {
+  Lease out;
   out = Lease{key, "", 0, 0};
-  return transact(Mode::kRead, "peek_lease", [&](Connection& db) -> Status {
+  Status s = transact(Mode::kRead, "peek_lease", [&](Connection& db) -> Status {
     Statement st = db.prepare(
-        "SELECT owner, token, expires_at FROM leases WHERE key = ? AND owner IS NOT NULL AND "
+        "SELECT owner, token, expires_at FROM leases WHERE key = ? AND owner IS NOT NULL "
+        "AND "
         "expires_at > ?");
     st.bind(key, now_ms());
     if (st.step())
       out = Lease{key, st.text(0), static_cast<std::uint64_t>(st.int64(1)), st.int64(2)};
     return Status::Ok();
   });
+  if (!s.ok()) return s;
+  return out;
 }
 
 }  // namespace reactor

@@ -111,31 +111,33 @@ Status SqliteBackend::write_maps(Connection& db, const CommitRequest& c, std::in
   return Status::Ok();
 }
 
-Status SqliteBackend::load_map(const std::string& map_id, MapRow& out) {
-  return transact(Mode::kRead, "load_map", [&](Connection& db) -> Status {
+Result<MapRow> SqliteBackend::load_map(const std::string& map_id) {
+  MapRow out;
+  Status s = transact(Mode::kRead, "load_map", [&](Connection& db) -> Status {
     Status why;
     if (!find_map(db, map_id, out, why)) {
       return why.ok() ? Status::NotFound("map " + map_id + " not found") : why;
     }
     return Status::Ok();
   });
+  if (!s.ok()) return s;
+  return out;
 }
 
-Status SqliteBackend::wait_for_settle(const std::string& map_id, Duration max_wait, bool& settled) {
-  settled = false;
+Result<bool> SqliteBackend::wait_for_settle(const std::string& map_id, Duration max_wait) {
   // Armed before the first read: a settle that read misses touches the file after the watch
   // exists, so its event is never lost.
   sqlite::WakeWatch watch;
   if (Status s = watch.arm(wake_path_); !s.ok()) return s;
   return storage::wait_until_settled(
-      [&](MapRow& map) { return load_map(map_id, map); },
+      [&] { return load_map(map_id); },
       [&](std::chrono::steady_clock::time_point deadline) { return watch.wait_until(deadline); },
-      storage::wait_deadline(max_wait), settled);
+      storage::wait_deadline(max_wait));
 }
 
-Status SqliteBackend::load_map_slots(const std::string& map_id, std::uint32_t first,
-                                     std::uint32_t limit, std::vector<MapSlotRow>& out) {
-  out.clear();
+Result<std::vector<MapSlotRow>> SqliteBackend::load_map_slots(const std::string& map_id,
+                                                              std::uint32_t first,
+                                                              std::uint32_t limit) {
   std::vector<MapSlotRow> slots;
   Status s = transact(Mode::kRead, "load_map_slots", [&](Connection& db) -> Status {
     slots.clear();
@@ -160,8 +162,8 @@ Status SqliteBackend::load_map_slots(const std::string& map_id, std::uint32_t fi
     }
     return Status::Ok();
   });
-  if (s.ok()) out = std::move(slots);
-  return s;
+  if (!s.ok()) return s;
+  return slots;
 }
 
 }  // namespace reactor

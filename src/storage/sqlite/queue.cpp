@@ -34,10 +34,9 @@ Statement select_due(Connection& db, const std::vector<std::string>& queues, std
 
 }  // namespace
 
-Status SqliteBackend::fetch(const FetchRequest& f, std::optional<Delivery>& out) {
-  out.reset();
+Result<std::optional<Delivery>> SqliteBackend::fetch(const FetchRequest& f) {
   if (f.owner.empty()) return Status::InvalidArgument("fetch: owner must not be empty");
-  if (f.queues.empty()) return Status::Ok();
+  if (f.queues.empty()) return std::nullopt;
   const std::int64_t now = now_ms();
 
   // An idle poll looks in a read transaction first, so workers waiting for work never queue
@@ -47,7 +46,8 @@ Status SqliteBackend::fetch(const FetchRequest& f, std::optional<Delivery>& out)
     any_due = select_due(db, f.queues, now).step();
     return Status::Ok();
   });
-  if (!probe.ok() || !any_due) return probe;
+  if (!probe.ok()) return probe;
+  if (!any_due) return std::nullopt;
 
   std::optional<Delivery> delivery;
   Status unreadable;  // a job row whose kind this build cannot read
@@ -57,8 +57,7 @@ Status SqliteBackend::fetch(const FetchRequest& f, std::optional<Delivery>& out)
   });
   if (!s.ok()) return s;
   if (!unreadable.ok()) return unreadable;
-  out = std::move(delivery);
-  return Status::Ok();
+  return delivery;
 }
 
 // The oldest due job of f.queues, leased to f.owner in `db`'s write transaction, with its run's
@@ -129,13 +128,16 @@ Status SqliteBackend::release_job(std::int64_t job_id, const std::string& owner,
   });
 }
 
-Status SqliteBackend::has_job(const std::string& run_id, bool& out) {
-  return transact(Mode::kRead, "has_job", [&](Connection& db) -> Status {
+Result<bool> SqliteBackend::has_job(const std::string& run_id) {
+  bool out = false;
+  Status s = transact(Mode::kRead, "has_job", [&](Connection& db) -> Status {
     Statement st = db.prepare("SELECT 1 FROM jobs WHERE run_id = ? LIMIT 1");
     st.bind(run_id);
     out = st.step();
     return Status::Ok();
   });
+  if (!s.ok()) return s;
+  return out;
 }
 
 }  // namespace reactor

@@ -36,26 +36,27 @@ const char* listed(const RunFilter& filter) {
 
 }  // namespace
 
-Status SqliteBackend::load_run(const std::string& root_id, StoredRun& out) {
-  out = StoredRun{};
+Result<StoredRun> SqliteBackend::load_run(const std::string& root_id) {
   StoredRun run;
   Status s =
       transact(Mode::kRead, "load_run", [&](Connection& db) { return read_run(db, root_id, run); });
-  if (s.ok()) out = std::move(run);
-  return s;
+  if (!s.ok()) return s;
+  return run;
 }
 
-Status SqliteBackend::load_header(const std::string& run_id, RunHeaderRow& out) {
-  return transact(Mode::kRead, "load_header", [&](Connection& db) -> Status {
+Result<RunHeaderRow> SqliteBackend::load_header(const std::string& run_id) {
+  RunHeaderRow out;
+  Status s = transact(Mode::kRead, "load_header", [&](Connection& db) -> Status {
     Statement st = db.prepare("SELECT " + header_columns() + " FROM runs WHERE id = ?");
     st.bind(run_id);
     if (!st.step()) return Status::NotFound("run " + run_id + " not found");
     return read_header(st, out);
   });
+  if (!s.ok()) return s;
+  return out;
 }
 
-Status SqliteBackend::list_runs(const RunFilter& filter, std::vector<RunHeaderRow>& out) {
-  out.clear();
+Result<std::vector<RunHeaderRow>> SqliteBackend::list_runs(const RunFilter& filter) {
   std::string sql = "SELECT " + header_columns() + " FROM runs WHERE " + listed(filter);
   if (filter.status) sql += " AND status = ?";
   if (filter.reactor) sql += " AND reactor = ?";
@@ -70,12 +71,11 @@ Status SqliteBackend::list_runs(const RunFilter& filter, std::vector<RunHeaderRo
     st.bind_at(++index, static_cast<std::int64_t>(std::min<std::size_t>(filter.limit, INT64_MAX)));
     return read_headers(st, rows);
   });
-  if (s.ok()) out = std::move(rows);
-  return s;
+  if (!s.ok()) return s;
+  return rows;
 }
 
-Status SqliteBackend::count_runs(const RunFilter& filter, std::size_t& out) {
-  out = 0;
+Result<std::size_t> SqliteBackend::count_runs(const RunFilter& filter) {
   std::string sql = std::string("SELECT count(*) FROM runs WHERE ") + listed(filter);
   if (filter.status) sql += " AND status = ?";
   if (filter.reactor) sql += " AND reactor = ?";
@@ -88,12 +88,11 @@ Status SqliteBackend::count_runs(const RunFilter& filter, std::size_t& out) {
     count = st.step() ? st.int64(0) : 0;
     return Status::Ok();
   });
-  if (s.ok()) out = static_cast<std::size_t>(count);
-  return s;
+  if (!s.ok()) return s;
+  return static_cast<std::size_t>(count);
 }
 
-Status SqliteBackend::find_orphans(std::size_t limit, std::vector<RunHeaderRow>& out) {
-  out.clear();
+Result<std::vector<RunHeaderRow>> SqliteBackend::find_orphans(std::size_t limit) {
   std::vector<RunHeaderRow> rows;
   Status s = transact(Mode::kRead, "find_orphans", [&](Connection& db) -> Status {
     rows.clear();
@@ -109,12 +108,11 @@ Status SqliteBackend::find_orphans(std::size_t limit, std::vector<RunHeaderRow>&
     st.bind(now_ms(), static_cast<std::int64_t>(std::min<std::size_t>(limit, INT64_MAX)));
     return read_headers(st, rows);
   });
-  if (s.ok()) out = std::move(rows);
-  return s;
+  if (!s.ok()) return s;
+  return rows;
 }
 
-Status SqliteBackend::purge_expired(std::size_t limit, std::size_t& purged) {
-  purged = 0;
+Result<std::size_t> SqliteBackend::purge_expired(std::size_t limit) {
   std::size_t count = 0;
   Status s = transact(Mode::kWrite, "purge_expired", [&](Connection& db) -> Status {
     count = 0;
@@ -160,8 +158,8 @@ Status SqliteBackend::purge_expired(std::size_t limit, std::size_t& purged) {
         .run();
     return Status::Ok();
   });
-  if (s.ok()) purged = count;
-  return s;
+  if (!s.ok()) return s;
+  return count;
 }
 
 }  // namespace reactor

@@ -114,10 +114,10 @@ void run_sync(Engine& engine, std::vector<RunEntry>& runs, RunEntry e, const Val
 // The child process of the interrupted run: a fresh engine on the same store, lease ttl 1 s,
 // whose CorpusCrash step "second" ends the process inside its body.
 [[noreturn]] void crash_child(const std::string& url, const std::string& id) {
-  std::unique_ptr<Backend> backend;
-  if (!open_backend(url, SystemClock::instance(), backend).ok()) ::_exit(2);
+  Result<std::unique_ptr<Backend>> backend = open_backend(url, SystemClock::instance());
+  if (!backend.ok()) ::_exit(2);
   EngineOptions eo;
-  eo.backend = std::move(backend);
+  eo.backend = std::move(backend).value();
   eo.durability = durability();
   eo.durability.lease_ttl = std::chrono::seconds(1);
   Engine engine(std::move(eo));
@@ -376,9 +376,9 @@ int generate_store(const std::string& url, const fs::path& out) {
   }
   std::cerr << "  " << crash_id << ": its process ended inside step second\n";
 
-  std::unique_ptr<Backend> opened;
-  check(open_backend(url, SystemClock::instance(), opened), "open_backend");
-  std::shared_ptr<Backend> backend(std::move(opened));
+  Result<std::unique_ptr<Backend>> opened = open_backend(url, SystemClock::instance());
+  check(opened.status(), "open_backend");
+  std::shared_ptr<Backend> backend(std::move(opened).value());
   EngineOptions eo;
   eo.backend = backend;
   eo.durability = durability();
@@ -470,9 +470,10 @@ int generate_store(const std::string& url, const fs::path& out) {
     };
     Worker worker(engine, wo);
     worker.start();
-    std::string id;
-    check(engine.run_in_background("CorpusRetry", {{"partner", "Ωmega Freight"}}, id),
-          "run_in_background CorpusRetry");
+    Result<std::string> started =
+        engine.run_in_background("CorpusRetry", {{"partner", "Ωmega Freight"}});
+    check(started.status(), "run_in_background CorpusRetry");
+    const std::string id = *started;
     for (int i = 0; i < 3000 && yielded.load() == 0; ++i)
       std::this_thread::sleep_for(milliseconds(10));
     worker.stop();
@@ -494,9 +495,10 @@ int generate_store(const std::string& url, const fs::path& out) {
 
   // The enqueued run: started in the background with nobody to execute it.
   {
-    std::string id;
-    check(engine.run_in_background("CorpusOrder", order_inputs(1002, false), id),
-          "run_in_background CorpusOrder");
+    Result<std::string> started =
+        engine.run_in_background("CorpusOrder", order_inputs(1002, false));
+    check(started.status(), "run_in_background CorpusOrder");
+    const std::string id = *started;
     std::cerr << "  " << id << ": enqueued\n";
     runs.push_back({id,
                     "enqueued",
@@ -514,8 +516,9 @@ int generate_store(const std::string& url, const fs::path& out) {
 
   // The interrupted run's lease must have lapsed: it is an orphan then.
   for (int i = 0;; ++i) {
-    std::vector<RunHeaderRow> orphans;
-    check(backend->find_orphans(100, orphans), "find_orphans");
+    Result<std::vector<RunHeaderRow>> found_orphans = backend->find_orphans(100);
+    check(found_orphans.status(), "find_orphans");
+    const std::vector<RunHeaderRow>& orphans = *found_orphans;
     bool found = false;
     for (const auto& h : orphans) found = found || h.id == crash_id;
     if (found) break;
@@ -526,8 +529,9 @@ int generate_store(const std::string& url, const fs::path& out) {
   // What this build reads back.
   Value manifest_runs = Value::array();
   for (const RunEntry& e : runs) {
-    RunResult r;
-    check(engine.find(e.id, r), "find " + e.id);
+    Result<RunResult> found = engine.find(e.id);
+    check(found.status(), "find " + e.id);
+    const RunResult& r = *found;
     write_json(out / "expected" / (e.id + ".json"), to_json(r));
     Value m = {{"id", e.id},
                {"name", e.name},
@@ -544,8 +548,9 @@ int generate_store(const std::string& url, const fs::path& out) {
   }
   RunFilter all;
   all.limit = 1000;
-  std::vector<RunHeaderRow> listed;
-  check(backend->list_runs(all, listed), "list_runs");
+  Result<std::vector<RunHeaderRow>> listing = backend->list_runs(all);
+  check(listing.status(), "list_runs");
+  const std::vector<RunHeaderRow>& listed = *listing;
   Value list = Value::array();
   for (const auto& h : listed) {
     list.push_back({{"id", h.id}, {"status", to_string(h.status)}, {"reactor", h.reactor}});

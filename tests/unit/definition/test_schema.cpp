@@ -16,8 +16,7 @@ using ::testing::IsEmpty;
 
 // Every error of `v` as "field: message", the way an input error reads.
 std::vector<std::string> errors_of(const Schema& schema, const std::string& field, const Value& v) {
-  std::vector<FieldError> errors;
-  schema.validate(field, v, errors);
+  std::vector<FieldError> errors = schema.validate(field, v);
   std::vector<std::string> out;
   for (const FieldError& e : errors) out.push_back(e.field + ": " + e.message);
   return out;
@@ -32,8 +31,7 @@ Schema traveller() {
 }
 
 std::vector<std::string> messages(const Schema& schema, const Value& v) {
-  std::vector<FieldError> errors;
-  schema.validate("f", v, errors);
+  std::vector<FieldError> errors = schema.validate("f", v);
   std::vector<std::string> out;
   for (const FieldError& e : errors) {
     EXPECT_EQ(e.field, "f");
@@ -179,22 +177,21 @@ TEST(SchemaTest, MessagesNeverContainTheValue) {
   const std::string secret = "s3cr3t-t0k3n";
   const Schema s =
       string().redacted().min_length(100).max_length(2).pattern("^x$").one_of({"a", "b"});
-  std::vector<FieldError> errors;
-  s.validate("token", Value(secret), errors);
+  std::vector<FieldError> errors = s.validate("token", Value(secret));
   ASSERT_EQ(errors.size(), 4u);
   for (const FieldError& e : errors) {
     EXPECT_EQ(e.message.find(secret), std::string::npos) << e.message;
     EXPECT_EQ(e.field, "token");
   }
-  errors.clear();
-  integer().redacted().validate("pin", Value(secret), errors);
+  errors = integer().redacted().validate("pin", Value(secret));
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_EQ(errors[0].message.find(secret), std::string::npos);
 }
 
 TEST(SchemaTest, AppendsToExistingErrors) {
   std::vector<FieldError> errors{{"other", "earlier"}};
-  integer().validate("n", Value("x"), errors);
+  std::vector<FieldError> more = integer().validate("n", Value("x"));
+  errors.insert(errors.end(), more.begin(), more.end());
   ASSERT_EQ(errors.size(), 2u);
   EXPECT_EQ(errors[1], (FieldError{"n", "must be an integer"}));
 }
@@ -297,10 +294,8 @@ TEST(SchemaTest, NestedMessagesNeverContainTheValue) {
   const std::string secret = "s3cr3t-t0k3n";
   const Schema s = array().items(object().properties(
       {{"token", string().min_length(100).pattern("^x$").one_of({"a"})}, {"pin", integer()}}));
-  std::vector<FieldError> errors;
-  s.validate("creds",
-             Value::parse(R"([{"token": ")" + secret + R"(", "pin": ")" + secret + R"("}])"),
-             errors);
+  std::vector<FieldError> errors = s.validate(
+      "creds", Value::parse(R"([{"token": ")" + secret + R"(", "pin": ")" + secret + R"("}])"));
   ASSERT_EQ(errors.size(), 4u);
   for (const FieldError& e : errors) {
     EXPECT_EQ(e.message.find(secret), std::string::npos) << e.message;
@@ -366,14 +361,14 @@ TEST(SchemaTest, NestedDefaultsAreFilledIn) {
                    })},
   }));
   Value v = Value::parse(R"([{"email": "a@x"}, {"email": "b@x", "seat": "12A", "meal": {}}, 7])");
-  trip.fill_defaults(v);
+  v = trip.fill_defaults(std::move(v));
   EXPECT_EQ(v, Value::parse(R"([
     {"email": "a@x", "seat": "any", "meal": {"kind": "any"}},
     {"email": "b@x", "seat": "12A", "meal": {"kind": "any"}},
     7])"));
   Schema bad = object().properties({{"n", integer().default_value("x")}});
   Value empty = Value::object();
-  bad.fill_defaults(empty);
+  empty = bad.fill_defaults(std::move(empty));
   EXPECT_THAT(errors_of(bad, "f", empty), ElementsAre("f.n: must be an integer"));
 }
 

@@ -17,6 +17,7 @@
 #include "reactor/backend_wrapper.hpp"
 #include "reactor/reactor.hpp"
 #include "reactor/worker.hpp"
+#include "support/result_testing.hpp"
 
 namespace reactor::durable_test {
 
@@ -53,34 +54,36 @@ class WatchedBackend : public BackendWrapper {
     }
     return s;
   }
-  Status load_run(const std::string& id, StoredRun& out) override {
+  Result<StoredRun> load_run(const std::string& id) override {
     if (refuse_loads) return Status::Unavailable("store busy (injected)");
     if (Status s = check_readable(id); !s.ok()) return s;
-    return BackendWrapper::load_run(id, out);
+    return BackendWrapper::load_run(id);
   }
-  Status load_header(const std::string& id, RunHeaderRow& out) override {
+  Result<RunHeaderRow> load_header(const std::string& id) override {
     if (Status s = check_readable(id); !s.ok()) return s;
-    return BackendWrapper::load_header(id, out);
+    return BackendWrapper::load_header(id);
   }
-  Status fetch(const FetchRequest& f, std::optional<Delivery>& out) override {
-    Status s = BackendWrapper::fetch(f, out);
+  Result<std::optional<Delivery>> fetch(const FetchRequest& f) override {
+    Result<std::optional<Delivery>> fetched = BackendWrapper::fetch(f);
+    std::optional<Delivery> none;
+    std::optional<Delivery>& out = fetched.ok() ? *fetched : none;
     if (out && (refuse_loads || !check_readable(out->job.spec.run_id).ok())) out->run.reset();
     if (out && hide_started) out->run_started = false;
     log(out ? "fetch:job" : "fetch:none");
-    return s;
+    return fetched;
   }
   Status wait_for_jobs(const std::vector<std::string>& queues, Duration max_wait) override {
     log("wait");
     return BackendWrapper::wait_for_jobs(queues, max_wait);
   }
   // The combined calls as their two parts, so the overrides above see them.
-  Status commit_then_fetch(const CommitRequest& c, const FetchRequest& f,
-                           std::optional<Delivery>& next) override {
-    return Backend::commit_then_fetch(c, f, next);
+  Result<std::optional<Delivery>> commit_then_fetch(const CommitRequest& c,
+                                                    const FetchRequest& f) override {
+    return Backend::commit_then_fetch(c, f);
   }
-  Status wait_then_fetch(const FetchRequest& f, Duration max_wait,
-                         std::optional<Delivery>& out) override {
-    return JobQueue::wait_then_fetch(f, max_wait, out);
+  Result<std::optional<Delivery>> wait_then_fetch(const FetchRequest& f,
+                                                  Duration max_wait) override {
+    return JobQueue::wait_then_fetch(f, max_wait);
   }
 
   // What the worker asked of the store, in order: "commit:<status of the
@@ -123,7 +126,7 @@ class DurableRules : public ::testing::Test {
  protected:
   void open(DurabilityOptions durability = {}) {
     std::unique_ptr<Backend> memory;
-    ASSERT_TRUE(open_backend("memory:", clock_, memory).ok());
+    ASSERT_OK_AND_ASSIGN(memory, open_backend("memory:", clock_));
     auto watched = std::make_unique<WatchedBackend>(std::move(memory));
     store_ = watched.get();
     EngineOptions options;
@@ -163,7 +166,7 @@ class DurableRules : public ::testing::Test {
   RunHeaderRow wait_for(const std::string& id, RunStatus status, Duration step = 0s) {
     RunHeaderRow h;
     for (int i = 0; i < 2000; ++i) {
-      if (store_->load_header(id, h).ok() && h.status == status) return h;
+      if (assign_or_status(h, store_->load_header(id)).ok() && h.status == status) return h;
       clock_->advance(step);
       std::this_thread::sleep_for(5ms);
     }
@@ -179,7 +182,7 @@ class DurableRules : public ::testing::Test {
     d.lock_snooze_max_attempts = snooze_cap;
     open(d);
     std::string id;
-    EXPECT_TRUE(engine_->run_in_background("Five", {{"n", 0}}, id).ok());
+    EXPECT_OK_AND_ASSIGN(id, engine_->run_in_background("Five", {{"n", 0}}));
     store_->refuse_loads = true;
     return id;
   }

@@ -4,6 +4,7 @@
 // complete the next run. Values past the limits are refused where they come in.
 #include <atomic>
 
+#include "support/result_testing.hpp"
 #include "unit/durability/durable_fixture.hpp"
 #include "unit/nested_value.hpp"
 
@@ -17,9 +18,9 @@ class BadRecords : public DurableRules {
   template <typename Edit>
   std::string plant(Edit&& edit, RunRows rows = {}) {
     std::string id;
-    EXPECT_TRUE(engine_->run_in_background("Five", {{"n", 0}}, id).ok());
+    EXPECT_OK_AND_ASSIGN(id, engine_->run_in_background("Five", {{"n", 0}}));
     RunHeaderRow h;
-    EXPECT_TRUE(store_->load_header(id, h).ok());
+    EXPECT_OK_AND_ASSIGN(h, store_->load_header(id));
     edit(h);
     CommitRequest c;
     c.headers.push_back(h);
@@ -45,10 +46,10 @@ class BadRecords : public DurableRules {
     EXPECT_NE(failed.body.find("corrupt_record"), std::string::npos) << failed.body;
     EXPECT_NE(failed.body.find(says), std::string::npos) << failed.body;
     bool has_job = true;
-    ASSERT_TRUE(store_->has_job(id, has_job).ok());
+    ASSERT_OK_AND_ASSIGN(has_job, store_->has_job(id));
     EXPECT_FALSE(has_job);
     std::string next;
-    ASSERT_TRUE(engine_->run_in_background("Five", {{"n", 1}}, next).ok());
+    ASSERT_OK_AND_ASSIGN(next, engine_->run_in_background("Five", {{"n", 1}}));
     EXPECT_EQ(wait_for(next, RunStatus::kCompleted).status, RunStatus::kCompleted);
   }
 };
@@ -88,7 +89,7 @@ TEST_F(BadRecords, AHeaderColumnThatIsNotUtf8FailsTheRunAsCorrupt) {
   const std::string id = plant([](RunHeaderRow& h) { h.fingerprint += "\xff"; });
   expect_failed_as_corrupt(id, "not UTF-8");
   RunResult r;
-  ASSERT_TRUE(engine_->find(id, r).ok());
+  ASSERT_OK_AND_ASSIGN(r, engine_->find(id));
   ASSERT_TRUE(r.error.has_value());
   EXPECT_EQ(r.error->kind, ErrorKind::kCorruptRecord);
 }
@@ -114,20 +115,20 @@ TEST_F(BadRecords, InputsPastTheLimitsAreRefusedNamingTheLimit) {
   DurabilityOptions d;
   d.max_value_bytes = 100'000;  // room for a value 10,000 deep: 2 bytes a level
   open(d);
-  std::string id;
-  Status s = engine_->run_in_background("Five", {{"n", std::string(200'000, 'x')}}, id);
+  Status s = engine_->run_in_background("Five", {{"n", std::string(200'000, 'x')}}).status();
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
   EXPECT_NE(s.message().find("the inputs: over 100000 bytes as JSON (max_value_bytes)"),
             std::string::npos)
       << s.message();
-  s = engine_->run_in_background("Five", {{"n", nested(10000)}}, id);
+  s = engine_->run_in_background("Five", {{"n", nested(10000)}}).status();
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
   EXPECT_NE(s.message().find("nested deeper than 512 levels"), std::string::npos) << s.message();
-  std::vector<std::string> ids;
-  s = engine_->run_many_in_background("Five", {{{"n", 1}}, {{"n", nested(600)}}}, ids);
+  BackgroundBatch batch =
+      engine_->run_many_in_background("Five", {{{"n", 1}}, {{"n", nested(600)}}});
+  s = batch.status;
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
   EXPECT_NE(s.message().find("[1] the inputs: nested deeper"), std::string::npos) << s.message();
-  EXPECT_TRUE(ids.empty());
+  EXPECT_TRUE(batch.run_ids.empty());
 
   const RunResult r = engine_->run("Five", {{"n", nested(10000)}});
   EXPECT_EQ(r.status, RunStatus::kFailed);
@@ -135,7 +136,7 @@ TEST_F(BadRecords, InputsPastTheLimitsAreRefusedNamingTheLimit) {
   EXPECT_EQ(r.error->kind, ErrorKind::kInputInvalid);
   EXPECT_NE(r.error->message.find("nested deeper than 512 levels"), std::string::npos);
   std::vector<RunHeaderRow> stored;
-  ASSERT_TRUE(store_->list_runs(RunFilter{}, stored).ok());
+  ASSERT_OK_AND_ASSIGN(stored, store_->list_runs(RunFilter{}));
   EXPECT_TRUE(stored.empty());  // refused before anything was stored
 }
 
@@ -172,7 +173,7 @@ TEST_F(BadRecords, AStepReturningAValuePastTheLimitsFailsWithValueTooLarge) {
               std::string::npos)
         << r.error->message;
     RunResult stored;
-    ASSERT_TRUE(engine_->find(r.run_id, stored).ok());
+    ASSERT_OK_AND_ASSIGN(stored, engine_->find(r.run_id));
     EXPECT_EQ(stored.status, RunStatus::kFailed);
   }
   EXPECT_EQ(calls->load(), 2);

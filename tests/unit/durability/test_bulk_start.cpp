@@ -12,6 +12,7 @@
 #include "reactor/backend_wrapper.hpp"
 #include "reactor/reactor.hpp"
 #include "reactor/worker.hpp"
+#include "support/result_testing.hpp"
 
 namespace {
 
@@ -35,7 +36,7 @@ class CountingBackend final : public BackendWrapper {
  private:
   static std::unique_ptr<Backend> memory(std::shared_ptr<Clock> clock) {
     std::unique_ptr<Backend> b;
-    EXPECT_TRUE(open_backend("memory:", std::move(clock), b).ok());
+    EXPECT_OK_AND_ASSIGN(b, open_backend("memory:", std::move(clock)));
     return b;
   }
 };
@@ -67,7 +68,7 @@ class BulkStart : public ::testing::Test {
     std::vector<RunHeaderRow> rows;
     RunFilter all;
     all.limit = 100000;
-    EXPECT_TRUE(backend_->list_runs(all, rows).ok());
+    EXPECT_OK_AND_ASSIGN(rows, backend_->list_runs(all));
     return rows.size();
   }
 
@@ -78,27 +79,29 @@ class BulkStart : public ::testing::Test {
 
 TEST_F(BulkStart, PersistsEveryRunEnqueuedWithItsJobInFewCommits) {
   const int n = static_cast<int>(2 * kBackgroundRunsPerCommit + 88);
-  std::vector<std::string> ids;
-  ASSERT_TRUE(engine_->run_many_in_background("Double", inputs(n), ids).ok());
+  BackgroundBatch batch = engine_->run_many_in_background("Double", inputs(n));
+  ASSERT_TRUE(batch.ok());
+  const std::vector<std::string> ids = std::move(batch.run_ids);
   ASSERT_EQ(ids.size(), static_cast<std::size_t>(n));
   EXPECT_EQ(std::set<std::string>(ids.begin(), ids.end()).size(), ids.size());
   EXPECT_EQ(backend_->commits, 3);  // 256 + 256 + 88 runs
   for (const auto& id : ids) {
     RunResult r;
-    ASSERT_TRUE(engine_->find(id, r).ok());
+    ASSERT_OK_AND_ASSIGN(r, engine_->find(id));
     EXPECT_EQ(r.status, RunStatus::kEnqueued);
     bool has_job = false;
-    ASSERT_TRUE(backend_->has_job(id, has_job).ok());
+    ASSERT_OK_AND_ASSIGN(has_job, backend_->has_job(id));
     EXPECT_TRUE(has_job) << id;
   }
 }
 
 TEST_F(BulkStart, JobsAreDeliveredInInputOrder) {
-  std::vector<std::string> ids;
-  ASSERT_TRUE(engine_->run_many_in_background("Double", inputs(5), ids).ok());
+  BackgroundBatch batch = engine_->run_many_in_background("Double", inputs(5));
+  ASSERT_TRUE(batch.ok());
+  const std::vector<std::string> ids = std::move(batch.run_ids);
   for (const auto& expected : ids) {
     std::optional<Delivery> d;
-    ASSERT_TRUE(backend_->fetch({{"Double"}, "tester", 10s, 10s}, d).ok());
+    ASSERT_OK_AND_ASSIGN(d, backend_->fetch({{"Double"}, "tester", 10s, 10s}));
     ASSERT_TRUE(d.has_value());
     EXPECT_EQ(d->job.spec.run_id, expected);
     EXPECT_EQ(d->job.spec.kind, JobKind::kStart);
@@ -109,8 +112,9 @@ TEST_F(BulkStart, OneInvalidInputRefusesTheWholeBatch) {
   std::vector<Value> batch = inputs(4);
   batch[1] = Value{{"n", "one"}};
   batch[3] = Value::object();
-  std::vector<std::string> ids{"stale"};
-  Status s = engine_->run_many_in_background("Double", std::move(batch), ids);
+  BackgroundBatch started = engine_->run_many_in_background("Double", std::move(batch));
+  Status s = started.status;
+  const std::vector<std::string>& ids = started.run_ids;
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
   EXPECT_NE(s.message().find("[1] n: must be an integer"), std::string::npos) << s.message();
   EXPECT_NE(s.message().find("[3]"), std::string::npos) << s.message();
@@ -121,39 +125,41 @@ TEST_F(BulkStart, OneInvalidInputRefusesTheWholeBatch) {
 }
 
 TEST_F(BulkStart, UnknownReactorAndNoBackendAreRefused) {
-  std::vector<std::string> ids;
-  EXPECT_EQ(engine_->run_many_in_background("Nope", inputs(2), ids).code(), StatusCode::kNotFound);
+  EXPECT_EQ(engine_->run_many_in_background("Nope", inputs(2)).status.code(),
+            StatusCode::kNotFound);
   Engine in_process;
-  EXPECT_EQ(in_process.run_many_in_background("Double", inputs(2), ids).code(),
+  EXPECT_EQ(in_process.run_many_in_background("Double", inputs(2)).status.code(),
             StatusCode::kInvalidArgument);
   EXPECT_EQ(backend_->commits, 0);
 }
 
 TEST_F(BulkStart, AnEmptyBatchWritesNothing) {
-  std::vector<std::string> ids;
-  EXPECT_TRUE(engine_->run_many_in_background("Double", {}, ids).ok());
-  EXPECT_TRUE(ids.empty());
+  BackgroundBatch batch = engine_->run_many_in_background("Double", {});
+  EXPECT_TRUE(batch.ok());
+  EXPECT_TRUE(batch.run_ids.empty());
   EXPECT_EQ(backend_->commits, 0);
 }
 
 TEST_F(BulkStart, AStoreErrorKeepsOnlyTheRunsOfTheCommitsThatSucceeded) {
   backend_->fail_commit = 2;
-  std::vector<std::string> ids;
-  Status s = engine_->run_many_in_background(
-      "Double", inputs(static_cast<int>(kBackgroundRunsPerCommit) + 10), ids);
+  BackgroundBatch batch = engine_->run_many_in_background(
+      "Double", inputs(static_cast<int>(kBackgroundRunsPerCommit) + 10));
+  Status s = batch.status;
+  const std::vector<std::string>& ids = batch.run_ids;
   EXPECT_EQ(s.code(), StatusCode::kUnavailable);
   EXPECT_EQ(ids.size(), kBackgroundRunsPerCommit);
   EXPECT_EQ(stored_runs(), kBackgroundRunsPerCommit);
   for (const auto& id : ids) {
     bool has_job = false;
-    ASSERT_TRUE(backend_->has_job(id, has_job).ok());
+    ASSERT_OK_AND_ASSIGN(has_job, backend_->has_job(id));
     EXPECT_TRUE(has_job) << id;
   }
 }
 
 TEST_F(BulkStart, AWorkerRunsEveryRunOfTheBatch) {
-  std::vector<std::string> ids;
-  ASSERT_TRUE(engine_->run_many_in_background("Double", inputs(20), ids).ok());
+  BackgroundBatch batch = engine_->run_many_in_background("Double", inputs(20));
+  ASSERT_TRUE(batch.ok());
+  const std::vector<std::string> ids = std::move(batch.run_ids);
   WorkerOptions w;
   w.sweeper = false;
   w.poll_interval = 5ms;
@@ -162,7 +168,10 @@ TEST_F(BulkStart, AWorkerRunsEveryRunOfTheBatch) {
   for (std::size_t i = 0; i < ids.size(); ++i) {
     RunResult r;
     for (int wait = 0; wait < 2000; ++wait) {  // bounded: 10 s per run
-      if (engine_->find(ids[i], r).ok() && r.status == RunStatus::kCompleted) break;
+      if (Result<RunResult> found = engine_->find(ids[i]); found.ok()) {
+        r = std::move(found).value();
+        if (r.status == RunStatus::kCompleted) break;
+      }
       std::this_thread::sleep_for(5ms);
     }
     EXPECT_EQ(r.status, RunStatus::kCompleted) << ids[i];

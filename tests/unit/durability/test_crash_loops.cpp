@@ -4,6 +4,7 @@
 // alone; if that delivery dies too, the one after sets it aside as quarantined, reading nothing,
 // its job removed. A delivery "dies" here as a killed worker's does: the store counted it at
 // fetch time, and then nothing more is written for it until its job and lease lapse.
+#include "support/result_testing.hpp"
 #include "unit/durability/durable_fixture.hpp"
 
 namespace reactor::durable_test {
@@ -16,7 +17,7 @@ class CrashLoops : public DurableRules {
   void dies_in_delivery(const std::string& run_id, int n) {
     std::optional<Delivery> d;
     FetchRequest f{{"Five"}, "dead-" + std::to_string(n), 1s, 10s, "dead:" + std::to_string(n)};
-    ASSERT_TRUE(store_->fetch(f, d).ok());
+    ASSERT_OK_AND_ASSIGN(d, store_->fetch(f));
     ASSERT_TRUE(d && d->run_leased);
     EXPECT_EQ(d->job.spec.run_id, run_id);
     EXPECT_EQ(d->run_deliveries, n);
@@ -25,13 +26,13 @@ class CrashLoops : public DurableRules {
 
   std::string start_five(int n) {
     std::string id;
-    EXPECT_TRUE(engine_->run_in_background("Five", {{"n", n}}, id).ok());
+    EXPECT_OK_AND_ASSIGN(id, engine_->run_in_background("Five", {{"n", n}}));
     return id;
   }
 
   RunResult find(const std::string& id) {
     RunResult r;
-    EXPECT_TRUE(engine_->find(id, r).ok());
+    EXPECT_OK_AND_ASSIGN(r, engine_->find(id));
     return r;
   }
 };
@@ -53,7 +54,7 @@ TEST_F(CrashLoops, TheDeliveryAfterTheLimitFailsTheRunAndOthersGoOn) {
             std::string::npos)
       << r.error->message;
   bool has_job = true;
-  ASSERT_TRUE(store_->has_job(id, has_job).ok());
+  ASSERT_OK_AND_ASSIGN(has_job, store_->has_job(id));
   EXPECT_FALSE(has_job);
   EXPECT_EQ(find(good).value, 15);       // the run beside it is served as ever
   EXPECT_EQ(r.steps.at(0).attempts, 0);  // failed reading its header alone: no step ran
@@ -72,7 +73,7 @@ TEST_F(CrashLoops, WhenFailingItDiedTooTheRunIsQuarantinedUnread) {
   EXPECT_EQ(r.error->kind, ErrorKind::kPoisonDelivery);
   EXPECT_NE(r.error->message.find("quarantined"), std::string::npos) << r.error->message;
   bool has_job = true;
-  ASSERT_TRUE(store_->has_job(id, has_job).ok());
+  ASSERT_OK_AND_ASSIGN(has_job, store_->has_job(id));
   EXPECT_FALSE(has_job);
   EXPECT_TRUE(is_terminal(r.status));
 }
@@ -91,10 +92,10 @@ TEST_F(CrashLoops, ProgressStartsTheCountAgain) {
                               .retries(fixed_backoff(5, 30s))
                               .build());
   std::string id;
-  ASSERT_TRUE(engine_->run_in_background("Flaky", Value::object(), id).ok());
+  ASSERT_OK_AND_ASSIGN(id, engine_->run_in_background("Flaky", Value::object()));
   const auto dies = [&](int n) {
     std::optional<Delivery> d;
-    ASSERT_TRUE(store_->fetch({{"Flaky"}, "dead", 1s, 10s, "dead:1"}, d).ok());
+    ASSERT_OK_AND_ASSIGN(d, store_->fetch({{"Flaky"}, "dead", 1s, 10s, "dead:1"}));
     ASSERT_TRUE(d && d->run_leased);
     EXPECT_EQ(d->run_deliveries, n);
     clock_->advance(11s);

@@ -3,6 +3,7 @@
 // change graphs and fails with definition_changed.
 #include <filesystem>
 
+#include "support/result_testing.hpp"
 #include "unit/durability/durable_fixture.hpp"
 
 namespace reactor::durable_test {
@@ -47,7 +48,7 @@ class Deploy : public ::testing::TestWithParam<std::string> {
       url = "sqlite://" + (dir_ / "deploy.db").string();
     }
     std::unique_ptr<Backend> b;
-    ASSERT_TRUE(open_backend(url, clock_, b).ok());
+    ASSERT_OK_AND_ASSIGN(b, open_backend(url, clock_));
     store_ = std::move(b);
   }
   void TearDown() override {
@@ -61,7 +62,7 @@ class Deploy : public ::testing::TestWithParam<std::string> {
     Worker worker(engine, w);
     worker.start();
     RunResult r;
-    eventually([&] { return engine.find(id, r).ok() && is_terminal(r.status); });
+    eventually([&] { return assign_if_ok(r, engine.find(id)) && is_terminal(r.status); });
     return r;
   }
 
@@ -78,7 +79,7 @@ TEST_P(Deploy, ARunThatNeverStartedRunsOnTheDefinitionRegisteredNow) {
   const Definition v1 = version(1, ran), v2 = version(2, ran);
   ASSERT_NE(v1.fingerprint(), v2.fingerprint());
   std::string id;
-  ASSERT_TRUE(engine_on(v1)->run_in_background("Deployed", {{"n", 41}}, id).ok());
+  ASSERT_OK_AND_ASSIGN(id, engine_on(v1)->run_in_background("Deployed", {{"n", 41}}));
   auto deployed = engine_on(v2);
   RunResult r = run_to_end(*deployed, id);
   ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
@@ -93,9 +94,9 @@ TEST_P(Deploy, ARunWhoseFirstDeliveryDiedBeforeAnyStepRunsOnTheDefinitionRegiste
   std::atomic<int> ran{0};
   const Definition v1 = version(1, ran), v2 = version(2, ran);
   std::string id;
-  ASSERT_TRUE(engine_on(v1)->run_in_background("Deployed", {{"n", 41}}, id).ok());
+  ASSERT_OK_AND_ASSIGN(id, engine_on(v1)->run_in_background("Deployed", {{"n", 41}}));
   std::optional<Delivery> dead;
-  ASSERT_TRUE(store_->fetch(FetchRequest{{"Deployed"}, "dead", 1s, 1s, "dead:1"}, dead).ok());
+  ASSERT_OK_AND_ASSIGN(dead, store_->fetch(FetchRequest{{"Deployed"}, "dead", 1s, 1s, "dead:1"}));
   ASSERT_TRUE(dead);
   clock_->advance(2s);  // its job is visible again, its lease lapsed
   auto deployed = engine_on(v2);
@@ -121,7 +122,7 @@ TEST_P(Deploy, ARunThatExecutedAStepFailsWithDefinitionChanged) {
                       .build();
   auto old_engine = engine_on(v1);
   std::string id;
-  ASSERT_TRUE(old_engine->run_in_background("Deployed", {{"n", 1}}, id).ok());
+  ASSERT_OK_AND_ASSIGN(id, old_engine->run_in_background("Deployed", {{"n", 1}}));
   {
     WorkerOptions w;
     w.sweeper = false;
@@ -130,7 +131,7 @@ TEST_P(Deploy, ARunThatExecutedAStepFailsWithDefinitionChanged) {
     worker.start();
     RunResult r;
     ASSERT_TRUE(eventually(
-        [&] { return old_engine->find(id, r).ok() && r.status == RunStatus::kWaiting; }));
+        [&] { return assign_if_ok(r, old_engine->find(id)) && r.status == RunStatus::kWaiting; }));
   }
   clock_->advance(31s);
   auto deployed = engine_on(version(2, ran));

@@ -1,5 +1,6 @@
 // A step that outlives its timeout by far stops its run's heartbeat, so another worker can
 // take the run over instead of a hung thread holding it for ever.
+#include "support/result_testing.hpp"
 #include "unit/durability/durable_fixture.hpp"
 
 namespace reactor::durable_test {
@@ -20,7 +21,7 @@ TEST_F(DurableRules, AStepHungPastItsTimeoutStopsTheHeartbeatSoAnotherWriterCanT
                               .timeout(1s)
                               .build());
   std::string id;
-  ASSERT_TRUE(engine_->run_in_background("Hangs", Value::object(), id).ok());
+  ASSERT_OK_AND_ASSIGN(id, engine_->run_in_background("Hangs", Value::object()));
   auto worker = start_worker();
   ASSERT_TRUE(eventually([&] { return started.load(); }));
 
@@ -31,14 +32,16 @@ TEST_F(DurableRules, AStepHungPastItsTimeoutStopsTheHeartbeatSoAnotherWriterCanT
   for (int i = 0; i < 200 && !granted; ++i) {
     clock_->advance(1s);
     std::this_thread::sleep_for(5ms);
-    ASSERT_TRUE(store_->acquire_lease(run_lease_key(id), "rescuer", 60s, granted, rescuer).ok());
+    ASSERT_TRUE(
+        assign_or_status(granted, rescuer, store_->acquire_lease(run_lease_key(id), "rescuer", 60s))
+            .ok());
   }
   release = true;
   ASSERT_TRUE(granted);
   // The hung step returns at last; its execution's write is fenced off.
   EXPECT_TRUE(eventually([&] { return worker->stats().lease_lost == 1; }));
   RunResult r;
-  ASSERT_TRUE(engine_->find(id, r).ok());
+  ASSERT_OK_AND_ASSIGN(r, engine_->find(id));
   EXPECT_NE(r.status, RunStatus::kCompleted);
 }
 

@@ -1,4 +1,5 @@
 // Inline jobs: run_in_background executes the jobs it enqueues in its caller, as a worker would.
+#include "support/result_testing.hpp"
 #include "unit/durability/durable_fixture.hpp"
 
 namespace reactor::durable_test {
@@ -8,7 +9,7 @@ class InlineJobs : public ::testing::Test {
  protected:
   void SetUp() override {
     std::unique_ptr<Backend> memory;
-    ASSERT_TRUE(open_backend("memory:", clock_, memory).ok());
+    ASSERT_OK_AND_ASSIGN(memory, open_backend("memory:", clock_));
     EngineOptions options;
     options.clock = clock_;
     options.backend = std::move(memory);
@@ -32,16 +33,16 @@ TEST_F(InlineJobs, ABackgroundRunHasRunThroughItsRetriesWhenTheCallReturns) {
                               .returns("b")
                               .build());
   std::string id;
-  ASSERT_TRUE(engine_->run_in_background("Flaky", Value::object(), id).ok());
+  ASSERT_OK_AND_ASSIGN(id, engine_->run_in_background("Flaky", Value::object()));
   RunResult r;
-  ASSERT_TRUE(engine_->find(id, r).ok());
+  ASSERT_OK_AND_ASSIGN(r, engine_->find(id));
   EXPECT_EQ(r.status, RunStatus::kCompleted);
   EXPECT_EQ(r.value, 2);
   EXPECT_EQ(r.step("b")->attempts, 3);
   // The retry delays were waited out on the clock, not slept.
   EXPECT_EQ(clock_->sleeps(), (std::vector<Duration>{30s, 30s}));
   bool has_job = true;
-  ASSERT_TRUE(engine_->backend()->has_job(id, has_job).ok());
+  ASSERT_OK_AND_ASSIGN(has_job, engine_->backend()->has_job(id));
   EXPECT_FALSE(has_job);
 }
 

@@ -6,6 +6,7 @@
 // step body runs, as the sweeper's next owner would once a dead worker's lease lapsed.
 #include <functional>
 
+#include "support/result_testing.hpp"
 #include "unit/durability/durable_fixture.hpp"
 
 namespace reactor::durable_test {
@@ -46,7 +47,8 @@ class LostExecutions : public DurableRules {
       clock_->advance(11s);
       bool granted = false;
       Lease l;
-      if (!store_->acquire_lease(run_lease_key(run_id), "thief", 1ms, granted, l).ok())
+      if (!assign_or_status(granted, l, store_->acquire_lease(run_lease_key(run_id), "thief", 1ms))
+               .ok())
         return false;
       if (granted) return true;
     }
@@ -56,8 +58,7 @@ class LostExecutions : public DurableRules {
   // Hands the run to the next delivery: the thief's lease lapses, the sweeper redelivers.
   void sweep() {
     clock_->advance(1s);
-    std::size_t requeued = 0, purged = 0;
-    ASSERT_TRUE(engine_->sweep_once(requeued, purged).ok());
+    ASSERT_TRUE(engine_->sweep_once().ok());
   }
   // Sweeps (bounded) until `done`, a second of the clock a round: whatever the worker was still
   // doing when its loss was counted, a sweep comes after it.
@@ -71,7 +72,7 @@ class LostExecutions : public DurableRules {
   std::function<bool()> status_is(const std::string& id, RunStatus status) {
     return [this, id, status] {
       RunHeaderRow h;
-      return store_->load_header(id, h).ok() && h.status == status;
+      return assign_or_status(h, store_->load_header(id)).ok() && h.status == status;
     };
   }
 
@@ -83,12 +84,12 @@ TEST_F(LostExecutions, ALostExecutionIsTracedUnderItsWorkerAndTokenAndCountedOnT
   engine_->registry().add(two_steps());
   steal_ = 1;
   std::string id;
-  ASSERT_TRUE(engine_->run_in_background("Lossy", Value::object(), id).ok());
+  ASSERT_OK_AND_ASSIGN(id, engine_->run_in_background("Lossy", Value::object()));
   auto worker = start_worker();
   ASSERT_TRUE(eventually([&] { return b_runs_.load() == 1 && worker->stats().lease_lost == 1; }));
   ASSERT_TRUE(sweep_until(status_is(id, RunStatus::kCompleted)));
   RunResult r;
-  ASSERT_TRUE(engine_->find(id, r).ok());
+  ASSERT_OK_AND_ASSIGN(r, engine_->find(id));
   EXPECT_EQ(r.trace_summary(), "ran a; lost b; ran b");
   const TraceEvent& lost = r.trace[1];
   EXPECT_EQ(lost.type, TraceType::kInterrupted);
@@ -120,12 +121,12 @@ TEST_F(LostExecutions, ALossBeforeTheFirstCommitOfADeliveryIsRecordedToo) {
                                     })
                               .build());
   std::string id;
-  ASSERT_TRUE(engine_->run_in_background("Lost1", Value::object(), id).ok());
+  ASSERT_OK_AND_ASSIGN(id, engine_->run_in_background("Lost1", Value::object()));
   auto worker = start_worker();
   ASSERT_TRUE(eventually([&] { return worker->stats().lease_lost == 1; }));
   ASSERT_TRUE(sweep_until(status_is(id, RunStatus::kCompleted)));
   RunResult r;
-  ASSERT_TRUE(engine_->find(id, r).ok());
+  ASSERT_OK_AND_ASSIGN(r, engine_->find(id));
   EXPECT_EQ(r.trace_summary(), "lost only; ran only");
   EXPECT_EQ(r.step("only")->attempts, 2);
   EXPECT_EQ(r.step("only")->interrupted, 1);
@@ -138,14 +139,14 @@ TEST_F(LostExecutions, AStepWhoseExecutionsKeepBeingLostFailsItsRunAfterTheLimit
   engine_->registry().add(two_steps());
   steal_ = 100;
   std::string id;
-  ASSERT_TRUE(engine_->run_in_background("Lossy", Value::object(), id).ok());
+  ASSERT_OK_AND_ASSIGN(id, engine_->run_in_background("Lossy", Value::object()));
   auto worker = start_worker();
   for (unsigned lost = 1; lost <= 3; ++lost) {
     ASSERT_TRUE(sweep_until([&] { return worker->stats().lease_lost >= lost; })) << lost;
   }
   ASSERT_TRUE(sweep_until(status_is(id, RunStatus::kFailed)));
   RunResult r;
-  ASSERT_TRUE(engine_->find(id, r).ok());
+  ASSERT_OK_AND_ASSIGN(r, engine_->find(id));
   ASSERT_TRUE(r.error);
   EXPECT_EQ(r.error->kind, ErrorKind::kInterrupted);
   EXPECT_EQ(r.error->step, "b");

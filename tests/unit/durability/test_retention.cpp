@@ -1,4 +1,5 @@
 // Retention: every write re-stamps a run's expiry, and only expired terminal runs are purged.
+#include "support/result_testing.hpp"
 #include "unit/durability/durable_fixture.hpp"
 
 namespace reactor::durable_test {
@@ -11,26 +12,26 @@ TEST_F(DurableRules, EveryWriteRestampsTheExpiryAndOnlyExpiredTerminalRunsArePur
   const std::int64_t t0 = to_unix_ms(clock_->now());
   RunResult done = engine_->run("Five", {{"n", 0}});
   RunHeaderRow h;
-  ASSERT_TRUE(store_->load_header(done.run_id, h).ok());
+  ASSERT_OK_AND_ASSIGN(h, store_->load_header(done.run_id));
   EXPECT_EQ(h.expires_at_ms, t0 + 3'600'000);
 
   clock_->advance(30min);
   std::string waiting;  // enqueued, never served: not terminal, so never purged
-  ASSERT_TRUE(engine_->run_in_background("Five", {{"n", 1}}, waiting).ok());
-  ASSERT_TRUE(store_->load_header(waiting, h).ok());
+  ASSERT_OK_AND_ASSIGN(waiting, engine_->run_in_background("Five", {{"n", 1}}));
+  ASSERT_OK_AND_ASSIGN(h, store_->load_header(waiting));
   EXPECT_EQ(h.expires_at_ms, t0 + 5'400'000);  // stamped at its own write
 
-  std::size_t requeued = 0, purged = 0;
-  ASSERT_TRUE(engine_->sweep_once(requeued, purged).ok());
-  EXPECT_EQ(purged, 0u);
+  SweepResult swept;
+  ASSERT_OK_AND_ASSIGN(swept, engine_->sweep_once());
+  EXPECT_EQ(swept.purged, 0u);
   clock_->advance(31min);  // the completed run's expiry has passed
-  ASSERT_TRUE(engine_->sweep_once(requeued, purged).ok());
-  EXPECT_EQ(purged, 1u);
-  EXPECT_EQ(store_->load_header(done.run_id, h).code(), StatusCode::kNotFound);
+  ASSERT_OK_AND_ASSIGN(swept, engine_->sweep_once());
+  EXPECT_EQ(swept.purged, 1u);
+  EXPECT_EQ(assign_or_status(h, store_->load_header(done.run_id)).code(), StatusCode::kNotFound);
   clock_->advance(10h);  // long past the waiting run's expiry too
-  ASSERT_TRUE(engine_->sweep_once(requeued, purged).ok());
-  EXPECT_EQ(purged, 0u);
-  EXPECT_TRUE(store_->load_header(waiting, h).ok());
+  ASSERT_OK_AND_ASSIGN(swept, engine_->sweep_once());
+  EXPECT_EQ(swept.purged, 0u);
+  EXPECT_OK_AND_ASSIGN(h, store_->load_header(waiting));
 }
 
 }  // namespace

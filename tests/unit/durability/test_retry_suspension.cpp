@@ -1,5 +1,6 @@
 // A retry that is not due: beside a running sibling it waits in process; with nothing else
 // running, the run is suspended (waiting) and handed back to the queue until it is due.
+#include "support/result_testing.hpp"
 #include "unit/durability/durable_fixture.hpp"
 
 namespace reactor::durable_test {
@@ -32,7 +33,7 @@ TEST_F(DurableRules, ABranchRetryWaitsInProcessBesideARunningSibling) {
   std::atomic<bool> slow_may_finish{false};
   engine_->registry().add(branches(flaky, slow_may_finish));
   std::string id;
-  ASSERT_TRUE(engine_->run_in_background("Branches", Value::object(), id).ok());
+  ASSERT_OK_AND_ASSIGN(id, engine_->run_in_background("Branches", Value::object()));
   auto worker = start_worker();
   struct Unblock {  // destroyed before the worker, whatever the test's outcome
     std::atomic<bool>& flag;
@@ -54,7 +55,7 @@ TEST_F(DurableRules, ARetryIsHandedBackToTheQueueWhenNothingElseOfTheRunIsRunnin
   std::atomic<bool> slow_may_finish{true};
   engine_->registry().add(branches(flaky, slow_may_finish, /*flaky_after_slow=*/true));
   std::string id;
-  ASSERT_TRUE(engine_->run_in_background("Branches", Value::object(), id).ok());
+  ASSERT_OK_AND_ASSIGN(id, engine_->run_in_background("Branches", Value::object()));
   auto worker = start_worker();
   // "slow" is done and "flaky" waits 30 s: the run goes back to the queue.
   ASSERT_TRUE(eventually([&] {
@@ -62,9 +63,11 @@ TEST_F(DurableRules, ARetryIsHandedBackToTheQueueWhenNothingElseOfTheRunIsRunnin
     Lease l;
     bool has_job = false;
     RunResult r;
-    return engine_->find(id, r).ok() && r.step("slow") &&
-           r.step("slow")->status == StepStatus::kCompleted && store_->has_job(id, has_job).ok() &&
-           has_job && store_->acquire_lease(run_lease_key(id), "probe", 1ms, free, l).ok() && free;
+    return assign_if_ok(r, engine_->find(id)) && r.step("slow") &&
+           r.step("slow")->status == StepStatus::kCompleted &&
+           assign_or_status(has_job, store_->has_job(id)).ok() && has_job &&
+           assign_or_status(free, l, store_->acquire_lease(run_lease_key(id), "probe", 1ms)).ok() &&
+           free;
   }));
   EXPECT_EQ(flaky.load(), 1);
   clock_->advance(31s);
@@ -91,7 +94,7 @@ std::optional<Job> job_due_by(Backend& store, const std::string& queue, TimePoin
   const TimePoint now = clock.now();
   clock.set(at);
   std::optional<Delivery> d;
-  EXPECT_TRUE(store.fetch({{queue}, "probe", 1s, 1ms}, d).ok());
+  EXPECT_OK_AND_ASSIGN(d, store.fetch({{queue}, "probe", 1s, 1ms}));
   if (d) {
     if (d->run_leased) {
       EXPECT_TRUE(store.release_lease(d->run_lease.key, "probe", d->run_lease.token).ok());
@@ -112,14 +115,14 @@ TEST_F(DurableRules, ARunWaitingForARetryIsSuspendedInOneCommitWithTheJobThatWak
   std::atomic<int> runs{0};
   engine_->registry().add(once_flaky(runs));
   std::string id;
-  ASSERT_TRUE(engine_->run_in_background("OnceFlaky", Value::object(), id).ok());
+  ASSERT_OK_AND_ASSIGN(id, engine_->run_in_background("OnceFlaky", Value::object()));
   const std::int64_t due = to_unix_ms(clock_->now() + 30s);
   auto worker = start_worker();
   RunHeaderRow h = wait_for(id, RunStatus::kWaiting);
   ASSERT_EQ(h.status, RunStatus::kWaiting);
   EXPECT_EQ(h.wake_at_ms, due);
   RunResult r;
-  ASSERT_TRUE(engine_->find(id, r).ok());
+  ASSERT_OK_AND_ASSIGN(r, engine_->find(id));
   EXPECT_EQ(r.step("flaky")->status, StepStatus::kRetryScheduled);
   // The fetch filed it running; the failed attempt and the suspension are one commit.
   EXPECT_TRUE(eventually([&] { return worker->stats().jobs == 1; }));
@@ -130,7 +133,8 @@ TEST_F(DurableRules, ARunWaitingForARetryIsSuspendedInOneCommitWithTheJobThatWak
   // Its lease is free, and its job is due when the retry is, not before.
   bool free = false;
   Lease l;
-  ASSERT_TRUE(store_->acquire_lease(run_lease_key(id), "probe", 1ms, free, l).ok());
+  ASSERT_TRUE(
+      assign_or_status(free, l, store_->acquire_lease(run_lease_key(id), "probe", 1ms)).ok());
   EXPECT_TRUE(free);
   EXPECT_FALSE(job_due_by(*store_, "OnceFlaky", from_unix_ms(due - 1), *clock_));
   EXPECT_TRUE(job_due_by(*store_, "OnceFlaky", from_unix_ms(due), *clock_));
@@ -143,7 +147,7 @@ TEST_F(DurableRules, ADeliveryBeforeTheSuspensionEndsPutsItsJobBackAndRunsNothin
   std::atomic<int> runs{0};
   engine_->registry().add(once_flaky(runs));
   std::string id;
-  ASSERT_TRUE(engine_->run_in_background("OnceFlaky", Value::object(), id).ok());
+  ASSERT_OK_AND_ASSIGN(id, engine_->run_in_background("OnceFlaky", Value::object()));
   auto worker = start_worker();
   ASSERT_EQ(wait_for(id, RunStatus::kWaiting).status, RunStatus::kWaiting);
   CommitRequest nudge;
@@ -164,7 +168,7 @@ TEST_F(DurableRules, TheSweeperGivesAWaitingRunWhoseJobWasLostAJobDueWhenItWakes
   std::atomic<int> runs{0};
   engine_->registry().add(once_flaky(runs));
   std::string id;
-  ASSERT_TRUE(engine_->run_in_background("OnceFlaky", Value::object(), id).ok());
+  ASSERT_OK_AND_ASSIGN(id, engine_->run_in_background("OnceFlaky", Value::object()));
   const std::int64_t due = to_unix_ms(clock_->now() + 30s);
   {
     auto worker = start_worker();
@@ -177,17 +181,17 @@ TEST_F(DurableRules, TheSweeperGivesAWaitingRunWhoseJobWasLostAJobDueWhenItWakes
   ack.ack_job = job->id;
   ASSERT_TRUE(store_->commit(ack).ok());
   bool has_job = true;
-  ASSERT_TRUE(store_->has_job(id, has_job).ok());
+  ASSERT_OK_AND_ASSIGN(has_job, store_->has_job(id));
   ASSERT_FALSE(has_job);
 
-  std::size_t requeued = 0, purged = 0;
-  ASSERT_TRUE(engine_->sweep_once(requeued, purged).ok());
-  EXPECT_EQ(requeued, 1u);
+  SweepResult swept;
+  ASSERT_OK_AND_ASSIGN(swept, engine_->sweep_once());
+  EXPECT_EQ(swept.requeued, 1u);
   EXPECT_FALSE(job_due_by(*store_, "OnceFlaky", from_unix_ms(due - 1), *clock_));
   EXPECT_TRUE(job_due_by(*store_, "OnceFlaky", from_unix_ms(due), *clock_));
   // Not an orphan any more: a second sweep leaves it alone.
-  ASSERT_TRUE(engine_->sweep_once(requeued, purged).ok());
-  EXPECT_EQ(requeued, 0u);
+  ASSERT_OK_AND_ASSIGN(swept, engine_->sweep_once());
+  EXPECT_EQ(swept.requeued, 0u);
   clock_->set(from_unix_ms(due));
   auto worker = start_worker();
   EXPECT_EQ(wait_for(id, RunStatus::kCompleted).status, RunStatus::kCompleted);

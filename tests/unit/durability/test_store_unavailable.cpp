@@ -1,6 +1,7 @@
 // A store that is busy or down when a delivery loads its run: the run is snoozed, at most
 // lock_snooze_max_attempts times, then failed with the reason; nothing is lost if the store
 // comes back in time.
+#include "support/result_testing.hpp"
 #include "unit/durability/durable_fixture.hpp"
 
 namespace reactor::durable_test {
@@ -16,13 +17,13 @@ TEST_F(DurableRules, AStoreThatStaysUnavailableSnoozesTheRunUpToTheCapThenFailsI
   EXPECT_NE(h.body.find("through 2 snoozes"), std::string::npos) << h.body;
   EXPECT_EQ(worker->stats().snoozed, 2u);
   bool has_job = true;
-  ASSERT_TRUE(store_->has_job(id, has_job).ok());
+  ASSERT_OK_AND_ASSIGN(has_job, store_->has_job(id));
   EXPECT_FALSE(has_job);
 
   // The store is back: the same worker serves the next run.
   store_->refuse_loads = false;
   std::string next;
-  ASSERT_TRUE(engine_->run_in_background("Five", {{"n", 10}}, next).ok());
+  ASSERT_OK_AND_ASSIGN(next, engine_->run_in_background("Five", {{"n", 10}}));
   EXPECT_EQ(wait_for(next, RunStatus::kCompleted).status, RunStatus::kCompleted);
 }
 
@@ -37,7 +38,7 @@ TEST_F(DurableRules, AStoreThatRecoversBeforeTheCapLosesNothing) {
   store_->refuse_loads = false;
   wait_for(id, RunStatus::kCompleted, 1s);
   RunResult r;
-  ASSERT_TRUE(engine_->find(id, r).ok());
+  ASSERT_OK_AND_ASSIGN(r, engine_->find(id));
   EXPECT_EQ(r.status, RunStatus::kCompleted);
   EXPECT_EQ(r.value, 5);
 }

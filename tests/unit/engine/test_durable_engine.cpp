@@ -11,6 +11,7 @@
 
 #include "reactor/reactor.hpp"
 #include "reactor/worker.hpp"
+#include "support/result_testing.hpp"
 
 namespace {
 
@@ -21,7 +22,7 @@ class DurableEngine : public ::testing::Test {
  protected:
   void SetUp() override {
     std::unique_ptr<Backend> backend;
-    ASSERT_TRUE(open_backend("memory:", clock_, backend).ok());
+    ASSERT_OK_AND_ASSIGN(backend, open_backend("memory:", clock_));
     EngineOptions options;
     options.clock = clock_;
     options.backend = std::move(backend);
@@ -49,7 +50,10 @@ class DurableEngine : public ::testing::Test {
   RunResult wait_for(const std::string& id, RunStatus status) {
     RunResult r;
     for (int i = 0; i < 2000; ++i) {
-      if (engine_->find(id, r).ok() && r.status == status) return r;
+      if (Result<RunResult> found = engine_->find(id); found.ok()) {
+        r = std::move(found).value();
+        if (r.status == status) return r;
+      }
       std::this_thread::sleep_for(5ms);
     }
     return r;
@@ -72,9 +76,9 @@ TEST_F(DurableEngine, BackgroundRunIsPersistedEnqueuedThenCompletedByAWorker) {
   std::atomic<int> b{0};
   engine_->registry().add(saga(b, 0, 1s));
   std::string id;
-  ASSERT_TRUE(engine_->run_in_background("Durable", {{"n", 4}}, id).ok());
+  ASSERT_OK_AND_ASSIGN(id, engine_->run_in_background("Durable", {{"n", 4}}));
   RunResult stored;
-  ASSERT_TRUE(engine_->find(id, stored).ok());
+  ASSERT_OK_AND_ASSIGN(stored, engine_->find(id));
   EXPECT_EQ(stored.status, RunStatus::kEnqueued);
 
   auto worker = start_worker();
@@ -88,21 +92,20 @@ TEST_F(DurableEngine, BackgroundRunIsPersistedEnqueuedThenCompletedByAWorker) {
 TEST_F(DurableEngine, InvalidInputsAreRejectedInTheCallerAndNothingIsStored) {
   std::atomic<int> b{0};
   engine_->registry().add(saga(b, 0, 1s));
-  std::string id;
-  Status s = engine_->run_in_background("Durable", {{"n", "four"}}, id);
+  Status s = engine_->run_in_background("Durable", {{"n", "four"}}).status();
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
   EXPECT_NE(s.message().find("n: must be an integer"), std::string::npos) << s.message();
   std::vector<RunHeaderRow> rows;
-  ASSERT_TRUE(engine_->backend()->list_runs(RunFilter{}, rows).ok());
+  ASSERT_OK_AND_ASSIGN(rows, engine_->backend()->list_runs(RunFilter{}));
   EXPECT_TRUE(rows.empty());
-  EXPECT_EQ(engine_->run_in_background("Nope", {}, id).code(), StatusCode::kNotFound);
+  EXPECT_EQ(engine_->run_in_background("Nope", {}).status().code(), StatusCode::kNotFound);
 }
 
 TEST_F(DurableEngine, ARetryWaitGoesBackToTheQueueInsteadOfHoldingAThread) {
   std::atomic<int> b{0};
   engine_->registry().add(saga(b, 1, 30s));
   std::string id;
-  ASSERT_TRUE(engine_->run_in_background("Durable", {{"n", 1}}, id).ok());
+  ASSERT_OK_AND_ASSIGN(id, engine_->run_in_background("Durable", {{"n", 1}}));
   auto worker = start_worker();
 
   // The first attempt failed; the run waits in storage, suspended, not in the worker.
@@ -111,7 +114,7 @@ TEST_F(DurableEngine, ARetryWaitGoesBackToTheQueueInsteadOfHoldingAThread) {
   ASSERT_NE(waiting.step("b"), nullptr);
   EXPECT_EQ(waiting.step("b")->status, StepStatus::kRetryScheduled);
   bool has_job = false;
-  ASSERT_TRUE(engine_->backend()->has_job(id, has_job).ok());
+  ASSERT_OK_AND_ASSIGN(has_job, engine_->backend()->has_job(id));
   EXPECT_TRUE(has_job);
 
   clock_->advance(30s);  // the retry falls due
@@ -127,16 +130,17 @@ TEST_F(DurableEngine, ASynchronousRunIsStoredAsItRuns) {
   RunResult r = engine_->run("Durable", {{"n", 2}});
   ASSERT_EQ(r.status, RunStatus::kCompleted);
   RunResult stored;
-  ASSERT_TRUE(engine_->find(r.run_id, stored).ok());
+  ASSERT_OK_AND_ASSIGN(stored, engine_->find(r.run_id));
   EXPECT_EQ(stored.status, RunStatus::kCompleted);
   EXPECT_EQ(stored.value, 30);
   EXPECT_EQ(stored.trace_summary(), r.trace_summary());
   // Finished: its lease was released in the final commit.
   bool granted = false;
   Lease holder;
-  ASSERT_TRUE(engine_->backend()
-                  ->acquire_lease(run_lease_key(r.run_id), "someone", 1s, granted, holder)
-                  .ok());
+  ASSERT_TRUE(
+      assign_or_status(granted, holder,
+                       engine_->backend()->acquire_lease(run_lease_key(r.run_id), "someone", 1s))
+          .ok());
   EXPECT_TRUE(granted);
 }
 
@@ -144,18 +148,20 @@ TEST_F(DurableEngine, ADeliveryForARunHeldByALiveExecutionSnoozesWithoutRunningI
   std::atomic<int> b{0};
   engine_->registry().add(saga(b, 0, 1s));
   std::string id;
-  ASSERT_TRUE(engine_->run_in_background("Durable", {{"n", 3}}, id).ok());
+  ASSERT_OK_AND_ASSIGN(id, engine_->run_in_background("Durable", {{"n", 3}}));
   bool granted = false;
   Lease live;
   ASSERT_TRUE(
-      engine_->backend()->acquire_lease(run_lease_key(id), "live-owner", 60s, granted, live).ok());
+      assign_or_status(granted, live,
+                       engine_->backend()->acquire_lease(run_lease_key(id), "live-owner", 60s))
+          .ok());
   ASSERT_TRUE(granted);
 
   auto worker = start_worker();
   for (int i = 0; i < 2000 && worker->stats().snoozed == 0; ++i) std::this_thread::sleep_for(5ms);
   EXPECT_GE(worker->stats().snoozed, 1u);
   RunResult r;
-  ASSERT_TRUE(engine_->find(id, r).ok());
+  ASSERT_OK_AND_ASSIGN(r, engine_->find(id));
   EXPECT_EQ(r.status, RunStatus::kEnqueued);
   EXPECT_EQ(b.load(), 0);
 
@@ -174,20 +180,20 @@ TEST_F(DurableEngine, ACorruptRecordFailsThatRunAndTheWorkerServesTheNext) {
   bad.enqueue.push_back(JobSpec{"Durable", JobKind::kStart, "bad-run", "Durable", 0, 0});
   ASSERT_TRUE(engine_->backend()->commit(bad).ok());
   std::string good;
-  ASSERT_TRUE(engine_->run_in_background("Durable", {{"n", 5}}, good).ok());
+  ASSERT_OK_AND_ASSIGN(good, engine_->run_in_background("Durable", {{"n", 5}}));
 
   auto worker = start_worker();
   EXPECT_EQ(wait_for(good, RunStatus::kCompleted).status, RunStatus::kCompleted);
   RunHeaderRow header;
   for (int i = 0; i < 2000; ++i) {
-    ASSERT_TRUE(engine_->backend()->load_header("bad-run", header).ok());
+    ASSERT_OK_AND_ASSIGN(header, engine_->backend()->load_header("bad-run"));
     if (header.status == RunStatus::kFailed) break;
     std::this_thread::sleep_for(5ms);
   }
   EXPECT_EQ(header.status, RunStatus::kFailed);
   EXPECT_NE(header.body.find("corrupt_record"), std::string::npos) << header.body;
   bool has_job = true;
-  ASSERT_TRUE(engine_->backend()->has_job("bad-run", has_job).ok());
+  ASSERT_OK_AND_ASSIGN(has_job, engine_->backend()->has_job("bad-run"));
   EXPECT_FALSE(has_job);  // acknowledged, not retried forever
 }
 
@@ -197,9 +203,9 @@ TEST_F(DurableEngine, ARunFailedForAnUnreadableHeaderStillShowsWhy) {
   std::atomic<int> b{0};
   engine_->registry().add(saga(b, 0, 1s));
   std::string id;
-  ASSERT_TRUE(engine_->run_in_background("Durable", {{"n", 3}}, id).ok());
+  ASSERT_OK_AND_ASSIGN(id, engine_->run_in_background("Durable", {{"n", 3}}));
   StoredRun stored;
-  ASSERT_TRUE(engine_->backend()->load_run(id, stored).ok());
+  ASSERT_OK_AND_ASSIGN(stored, engine_->backend()->load_run(id));
   ASSERT_FALSE(stored.headers.empty());
   CommitRequest garble;
   garble.headers.push_back(stored.headers.front());
@@ -222,12 +228,12 @@ TEST_F(DurableEngine, ARunFailedForAnUnreadableHeaderStillShowsWhy) {
   ASSERT_TRUE(engine_->backend()->commit(nudge).ok());
   bool has_job = true;
   for (int i = 0; i < 2000 && has_job; ++i) {
-    ASSERT_TRUE(engine_->backend()->has_job(id, has_job).ok());
+    ASSERT_OK_AND_ASSIGN(has_job, engine_->backend()->has_job(id));
     if (has_job) std::this_thread::sleep_for(5ms);
   }
   EXPECT_FALSE(has_job);
   RunResult again;
-  ASSERT_TRUE(engine_->find(id, again).ok());
+  ASSERT_OK_AND_ASSIGN(again, engine_->find(id));
   ASSERT_TRUE(again.error.has_value());
   EXPECT_EQ(again.error->message, r.error->message);
 }
@@ -236,13 +242,13 @@ TEST_F(DurableEngine, TheSweeperRequeuesARunningRunWhoseLeaseLapsed) {
   std::atomic<int> b{0};
   engine_->registry().add(saga(b, 0, 1s));
   std::string id;
-  ASSERT_TRUE(engine_->run_in_background("Durable", {{"n", 6}}, id).ok());
+  ASSERT_OK_AND_ASSIGN(id, engine_->run_in_background("Durable", {{"n", 6}}));
   // A worker takes the job and the lease, marks the run running, then dies.
   std::optional<Delivery> d;
-  ASSERT_TRUE(engine_->backend()->fetch({{"Durable"}, "dead-worker", 10s, 10s}, d).ok());
+  ASSERT_OK_AND_ASSIGN(d, engine_->backend()->fetch({{"Durable"}, "dead-worker", 10s, 10s}));
   ASSERT_TRUE(d && d->run_leased);
   StoredRun stored;
-  ASSERT_TRUE(engine_->backend()->load_run(id, stored).ok());
+  ASSERT_OK_AND_ASSIGN(stored, engine_->backend()->load_run(id));
   CommitRequest mark;
   mark.root_id = id;
   mark.fencing_token = d->run_lease.token;
@@ -253,12 +259,12 @@ TEST_F(DurableEngine, TheSweeperRequeuesARunningRunWhoseLeaseLapsed) {
   mark.ack_owner = "dead-worker";
   ASSERT_TRUE(engine_->backend()->commit(mark).ok());
 
-  std::size_t requeued = 0, purged = 0;
-  ASSERT_TRUE(engine_->sweep_once(requeued, purged).ok());
-  EXPECT_EQ(requeued, 0u);  // the lease is still live
-  clock_->advance(11s);     // past the lease ttl
-  ASSERT_TRUE(engine_->sweep_once(requeued, purged).ok());
-  EXPECT_EQ(requeued, 1u);
+  SweepResult swept;
+  ASSERT_OK_AND_ASSIGN(swept, engine_->sweep_once());
+  EXPECT_EQ(swept.requeued, 0u);  // the lease is still live
+  clock_->advance(11s);           // past the lease ttl
+  ASSERT_OK_AND_ASSIGN(swept, engine_->sweep_once());
+  EXPECT_EQ(swept.requeued, 1u);
 
   auto worker = start_worker();
   RunResult r = wait_for(id, RunStatus::kCompleted);

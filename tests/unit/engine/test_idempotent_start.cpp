@@ -1,6 +1,7 @@
 // A run id names one run for ever: starting it again — synchronously or in the background —
 // returns that run, never a second execution or an overwrite; other inputs or another reactor
 // under the id are a conflict, and nothing is written.
+#include "support/result_testing.hpp"
 #include "unit/durability/durable_fixture.hpp"
 
 namespace reactor::durable_test {
@@ -30,7 +31,7 @@ class IdempotentStart : public DurableRules {
   }
   std::size_t stored_runs() {
     std::vector<RunHeaderRow> rows;
-    EXPECT_TRUE(store_->list_runs(RunFilter{}, rows).ok());
+    EXPECT_OK_AND_ASSIGN(rows, store_->list_runs(RunFilter{}));
     return rows.size();
   }
   std::atomic<int> booked_{0};
@@ -59,30 +60,30 @@ TEST_F(IdempotentStart, OtherInputsUnderAnIdThatExistsAreAConflictNamingTheId) {
   ASSERT_TRUE(other.error);
   EXPECT_EQ(other.error->kind, ErrorKind::kRunIdConflict);
   EXPECT_NE(other.error->message.find("TRIP-1001"), std::string::npos) << other.error->message;
-  std::string id;
-  Status s = engine_->run_in_background("TravelBooking", {{"city", "Oslo"}}, id, {"TRIP-1001"});
+  Status s =
+      engine_->run_in_background("TravelBooking", {{"city", "Oslo"}}, {"TRIP-1001"}).status();
   EXPECT_EQ(s.code(), StatusCode::kAlreadyExists);
   EXPECT_NE(s.message().find("TRIP-1001"), std::string::npos) << s.message();
   RunResult stored;
-  ASSERT_TRUE(engine_->find("TRIP-1001", stored).ok());
+  ASSERT_OK_AND_ASSIGN(stored, engine_->find("TRIP-1001"));
   EXPECT_EQ(stored.value, "Lyon");  // never overwritten
   EXPECT_EQ(booked_.load(), 1);
 }
 
 TEST_F(IdempotentStart, ABackgroundStartUnderABusinessKeyRunsOnce) {
   std::string first, again;
-  ASSERT_TRUE(
-      engine_->run_in_background("TravelBooking", {{"city", "Rome"}}, first, {"TRIP-7"}).ok());
+  ASSERT_OK_AND_ASSIGN(first,
+                       engine_->run_in_background("TravelBooking", {{"city", "Rome"}}, {"TRIP-7"}));
   EXPECT_EQ(first, "TRIP-7");
-  ASSERT_TRUE(
-      engine_->run_in_background("TravelBooking", {{"city", "Rome"}}, again, {"TRIP-7"}).ok());
+  ASSERT_OK_AND_ASSIGN(again,
+                       engine_->run_in_background("TravelBooking", {{"city", "Rome"}}, {"TRIP-7"}));
   EXPECT_EQ(again, "TRIP-7");
   RunResult r;
-  ASSERT_TRUE(engine_->find("TRIP-7", r).ok());
+  ASSERT_OK_AND_ASSIGN(r, engine_->find("TRIP-7"));
   EXPECT_EQ(r.status, RunStatus::kCompleted);
   EXPECT_EQ(booked_.load(), 1);
   bool has_job = true;
-  ASSERT_TRUE(store_->has_job("TRIP-7", has_job).ok());
+  ASSERT_OK_AND_ASSIGN(has_job, store_->has_job("TRIP-7"));
   EXPECT_FALSE(has_job);
   // Started synchronously under the same id: the stored run, not a second execution.
   RunOptions o;
@@ -90,8 +91,7 @@ TEST_F(IdempotentStart, ABackgroundStartUnderABusinessKeyRunsOnce) {
   EXPECT_EQ(engine_->run("TravelBooking", {{"city", "Rome"}}, o).value, "Rome");
   EXPECT_EQ(booked_.load(), 1);
   // Another reactor (open() registers "Five") under the id is a conflict too.
-  std::string id;
-  EXPECT_EQ(engine_->run_in_background("Five", {{"n", 1}}, id, {"TRIP-7"}).code(),
+  EXPECT_EQ(engine_->run_in_background("Five", {{"n", 1}}, {"TRIP-7"}).status().code(),
             StatusCode::kAlreadyExists);
 }
 

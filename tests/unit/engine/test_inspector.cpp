@@ -9,6 +9,7 @@
 #include "reactor/inspector.hpp"
 #include "reactor/reactor.hpp"
 #include "records/codec.hpp"
+#include "support/result_testing.hpp"
 
 namespace {
 
@@ -16,7 +17,9 @@ using namespace reactor;
 
 class InspectorTest : public ::testing::Test {
  protected:
-  void SetUp() override { ASSERT_TRUE(open_backend("memory:", nullptr, store_).ok()); }
+  void SetUp() override {
+    ASSERT_TRUE(assign_or_status(store_, open_backend("memory:", nullptr)).ok());
+  }
 
   // A root run's header as the engine stores it.
   RunHeaderRow file(const std::string& id, const std::string& reactor, RunStatus status,
@@ -34,9 +37,9 @@ class InspectorTest : public ::testing::Test {
   }
 
   RunListing list(const RunFilter& filter) {
-    RunListing listing;
-    EXPECT_TRUE(Inspector(*store_).list_runs(filter, listing).ok());
-    return listing;
+    Result<RunListing> listing = Inspector(*store_).list_runs(filter);
+    EXPECT_TRUE(listing.ok());
+    return std::move(listing).value_or(RunListing{});
   }
 
   std::unique_ptr<Backend> store_;
@@ -154,7 +157,7 @@ class InspectorMapsTest : public ::testing::Test {
   // returns, else nobody executes them.
   std::unique_ptr<Engine> engine(bool inline_jobs) {
     std::unique_ptr<Backend> store;
-    EXPECT_TRUE(open_backend("memory:", nullptr, store).ok());
+    EXPECT_OK_AND_ASSIGN(store, open_backend("memory:", nullptr));
     EngineOptions options;
     options.backend = std::move(store);
     options.durability.inline_jobs = inline_jobs;
@@ -165,10 +168,9 @@ class InspectorMapsTest : public ::testing::Test {
   }
 
   static std::vector<MapProgress> maps_of(Engine& e, const std::string& run_id) {
-    std::vector<MapProgress> maps;
-    Status s = Inspector(*e.backend()).run_maps(run_id, maps);
-    EXPECT_TRUE(s.ok()) << s.to_string();
-    return maps;
+    Result<std::vector<MapProgress>> maps = Inspector(*e.backend()).run_maps(run_id);
+    EXPECT_TRUE(maps.ok()) << maps.status().to_string();
+    return std::move(maps).value_or(std::vector<MapProgress>{});
   }
 };
 
@@ -193,10 +195,10 @@ TEST_F(InspectorMapsTest, AMapWhoseElementsAreOutShowsThemInFlight) {
   EXPECT_EQ(m.in_flight(), 2u);
 
   MapProgress by_id;
-  ASSERT_TRUE(Inspector(*e->backend()).map_progress(map_id, by_id).ok());
+  ASSERT_OK_AND_ASSIGN(by_id, Inspector(*e->backend()).map_progress(map_id));
   EXPECT_EQ(by_id.total, 5u);
   EXPECT_EQ(by_id.step, "m");
-  EXPECT_EQ(Inspector(*e->backend()).map_progress(r.run_id + ":nothing", by_id).code(),
+  EXPECT_EQ(Inspector(*e->backend()).map_progress(r.run_id + ":nothing").status().code(),
             StatusCode::kNotFound);
   EXPECT_EQ(r.trace_summary(), "dispatched m");
 }
@@ -208,7 +210,7 @@ TEST_F(InspectorMapsTest, ElementRunsAreListedOnlyWhenAskedAndCountedAsListed) {
   Inspector inspector(*e->backend());
 
   RunListing roots;
-  ASSERT_TRUE(inspector.list_runs({}, roots).ok());
+  ASSERT_OK_AND_ASSIGN(roots, inspector.list_runs({}));
   ASSERT_EQ(roots.runs.size(), 1u);
   EXPECT_EQ(roots.runs[0].id, r.run_id);
   EXPECT_EQ(roots.total, 1u);
@@ -217,7 +219,7 @@ TEST_F(InspectorMapsTest, ElementRunsAreListedOnlyWhenAskedAndCountedAsListed) {
   all.elements = true;
   all.limit = 4;
   RunListing listing;
-  ASSERT_TRUE(inspector.list_runs(all, listing).ok());
+  ASSERT_OK_AND_ASSIGN(listing, inspector.list_runs(all));
   EXPECT_EQ(listing.runs.size(), 4u);
   EXPECT_EQ(listing.total, 6u);  // the owner and its 5 elements
   EXPECT_TRUE(listing.truncated());
@@ -230,16 +232,16 @@ TEST_F(InspectorMapsTest, AnElementRunNamesItsMapAndOwner) {
   Inspector inspector(*e->backend());
 
   std::optional<ElementInfo> element;
-  ASSERT_TRUE(inspector.element_of(r.run_id + ":m[3]", element).ok());  // not released yet
+  ASSERT_OK_AND_ASSIGN(element, inspector.element_of(r.run_id + ":m[3]"));  // not released yet
   ASSERT_TRUE(element.has_value());
   EXPECT_EQ(element->map_id, r.run_id + ":m");
   EXPECT_EQ(element->index, 3u);
   EXPECT_EQ(element->owner_id, r.run_id);
   EXPECT_EQ(element->parent_id, r.run_id);
 
-  ASSERT_TRUE(inspector.element_of(r.run_id, element).ok());
+  ASSERT_OK_AND_ASSIGN(element, inspector.element_of(r.run_id));
   EXPECT_FALSE(element.has_value());
-  EXPECT_EQ(inspector.element_of(r.run_id + ":m[9]", element).code(), StatusCode::kNotFound);
+  EXPECT_EQ(inspector.element_of(r.run_id + ":m[9]").status().code(), StatusCode::kNotFound);
   // An element that dispatched no map of its own.
   std::vector<MapProgress> maps = maps_of(*e, r.run_id + ":m[0]");
   EXPECT_TRUE(maps.empty());
@@ -296,7 +298,7 @@ TEST_F(InspectorMapsTest, TheMapsOfAComposedChildAreTheRunsToo) {
 
   // An element of the child's map: its parent is the child, its owner the root.
   std::optional<ElementInfo> element;
-  ASSERT_TRUE(Inspector(*e->backend()).element_of(r.run_id + ":child/m[1]", element).ok());
+  ASSERT_OK_AND_ASSIGN(element, Inspector(*e->backend()).element_of(r.run_id + ":child/m[1]"));
   ASSERT_TRUE(element.has_value());
   EXPECT_EQ(element->map_id, r.run_id + ":child/m");
   EXPECT_EQ(element->owner_id, r.run_id);
@@ -314,8 +316,7 @@ TEST_F(InspectorMapsTest, ARunWithoutFanOutMapsHasNone) {
   RunResult r = e->run("Plain", {{"items", items(3)}});
   ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
   EXPECT_TRUE(maps_of(*e, r.run_id).empty());
-  std::vector<MapProgress> maps;
-  EXPECT_EQ(Inspector(*e->backend()).run_maps("absent", maps).code(), StatusCode::kNotFound);
+  EXPECT_EQ(Inspector(*e->backend()).run_maps("absent").status().code(), StatusCode::kNotFound);
 }
 
 }  // namespace

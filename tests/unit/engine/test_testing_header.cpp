@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "reactor/testing.hpp"
+#include "support/result_testing.hpp"
 #include "unit/engine_test_support.hpp"
 
 using namespace reactor;
@@ -379,7 +380,7 @@ TEST(TestingHeader, ADurableRunDrainsItsAsyncUnitsInOneCall) {
   EXPECT_EQ(r.value, 5);
   EXPECT_EQ(notes.load(), 1);
   RunResult unit;
-  ASSERT_TRUE(t.engine().find(r.run_id + ":invoice[0]", unit).ok());
+  ASSERT_OK_AND_ASSIGN(unit, t.engine().find(r.run_id + ":invoice[0]"));
   EXPECT_EQ(unit.reactor, "TestInvoice");
 }
 

@@ -1,5 +1,6 @@
 // How a Worker fetches: only the queues of the reactors it is given, a wait after a last
 // commit that found no job, and the job fetched ahead given back when it stops.
+#include "support/result_testing.hpp"
 #include "unit/durability/durable_fixture.hpp"
 
 namespace reactor::durable_test {
@@ -22,8 +23,8 @@ TEST_F(DurableRules, AWorkerServesOnlyTheReactorsItIsGiven) {
   }
   // Enqueued first: a worker serving every queue would take it first.
   std::string five, other;
-  ASSERT_TRUE(engine_->run_in_background("Five", {{"n", 0}}, five).ok());
-  ASSERT_TRUE(engine_->run_in_background("Other", Value::object(), other).ok());
+  ASSERT_OK_AND_ASSIGN(five, engine_->run_in_background("Five", {{"n", 0}}));
+  ASSERT_OK_AND_ASSIGN(other, engine_->run_in_background("Other", Value::object()));
   WorkerOptions w;
   w.sweeper = false;
   w.poll_interval = 5ms;
@@ -34,7 +35,7 @@ TEST_F(DurableRules, AWorkerServesOnlyTheReactorsItIsGiven) {
   worker.stop();
   worker.wait();
   RunHeaderRow h;
-  ASSERT_TRUE(store_->load_header(five, h).ok());
+  ASSERT_OK_AND_ASSIGN(h, store_->load_header(five));
   EXPECT_EQ(h.status, RunStatus::kEnqueued);
   EXPECT_EQ(worker.stats().jobs, 1u);
 }
@@ -45,7 +46,7 @@ TEST_F(DurableRules, AWorkerServesOnlyTheReactorsItIsGiven) {
 TEST_F(DurableRules, AWorkerWhoseLastCommitFoundNoJobWaitsBeforeFetchingAgain) {
   open();
   std::string id;
-  ASSERT_TRUE(engine_->run_in_background("Five", {{"n", 0}}, id).ok());
+  ASSERT_OK_AND_ASSIGN(id, engine_->run_in_background("Five", {{"n", 0}}));
   auto worker = start_worker();
   ASSERT_EQ(wait_for(id, RunStatus::kCompleted).status, RunStatus::kCompleted);
   std::vector<std::string> calls;
@@ -83,13 +84,13 @@ TEST_F(DurableRules, AStoppingWorkerGivesBackTheJobItFetchedWithItsLastCommit) {
   });
   engine_->registry().add(b.build());
   std::string gate, next;
-  ASSERT_TRUE(engine_->run_in_background("Gate", Value::object(), gate).ok());
+  ASSERT_OK_AND_ASSIGN(gate, engine_->run_in_background("Gate", Value::object()));
   auto worker = start_worker();
   {
     std::unique_lock lock(mu);
     ASSERT_TRUE(cv.wait_for(lock, 10s, [&] { return in_last_step; }));
   }
-  ASSERT_TRUE(engine_->run_in_background("Five", {{"n", 0}}, next).ok());
+  ASSERT_OK_AND_ASSIGN(next, engine_->run_in_background("Five", {{"n", 0}}));
   worker->stop();
   {
     std::lock_guard lock(mu);
@@ -99,12 +100,12 @@ TEST_F(DurableRules, AStoppingWorkerGivesBackTheJobItFetchedWithItsLastCommit) {
   worker->wait();
 
   RunHeaderRow h;
-  ASSERT_TRUE(store_->load_header(gate, h).ok());
+  ASSERT_OK_AND_ASSIGN(h, store_->load_header(gate));
   EXPECT_EQ(h.status, RunStatus::kCompleted);
-  ASSERT_TRUE(store_->load_header(next, h).ok());
+  ASSERT_OK_AND_ASSIGN(h, store_->load_header(next));
   EXPECT_EQ(h.status, RunStatus::kEnqueued);
   bool has_job = false;
-  ASSERT_TRUE(store_->has_job(next, has_job).ok());
+  ASSERT_OK_AND_ASSIGN(has_job, store_->has_job(next));
   EXPECT_TRUE(has_job);
   auto again = start_worker();
   EXPECT_EQ(wait_for(next, RunStatus::kCompleted).status, RunStatus::kCompleted);
