@@ -2,7 +2,7 @@
 // list (src/records/fields.hpp), so that what C++ sends and what a script reads come from one
 // list, and cannot drift. A *section* of the arguments is
 //
-//   n, k, the k field names in the list's order, then n rows of k values
+//   n, k, the k field names in the list's order, then n rows of k values (k = 0 when n = 0)
 //
 // and a script reads a row as a table of field name -> value (scripts/includes/sections.lua),
 // naming the fields it uses as the list spells them: a field added to a record is one line in
@@ -16,6 +16,7 @@
 
 #include "reactor/records.hpp"
 #include "records/codec.hpp"
+#include "records/field_names.hpp"
 #include "records/fields.hpp"
 
 namespace reactor::redis {
@@ -47,30 +48,6 @@ class ArgsWriter {
   std::vector<std::string>& args_;
 };
 
-// The names of the fields a list visits, in its order, appended to `args`.
-class ArgNames {
- public:
-  explicit ArgNames(std::vector<std::string>& args) : args_(args) {}
-  template <typename T>
-  void operator()(std::string_view key, const T&) {
-    add(key);
-  }
-  template <typename T>
-  void optional(std::string_view key, const T&) {
-    add(key);
-  }
-  void raw_json(std::string_view key, const std::string&) { add(key); }
-  std::size_t count() const { return count_; }
-
- private:
-  void add(std::string_view key) {
-    args_.emplace_back(key);
-    ++count_;
-  }
-  std::vector<std::string>& args_;
-  std::size_t count_ = 0;
-};
-
 // A visitor `V` that leaves out the raw JSON members (a record's body, sent inside its whole
 // record instead).
 template <typename V>
@@ -91,15 +68,20 @@ class WithoutRawJson {
   V& v_;
 };
 
-// Appends `rows` as one section, each written by `list(row, visitor)`.
+// Appends `rows` as one section, each written by `list(row, visitor)`. The names are the list's,
+// the same on every call: gathered once. An empty section names no fields (k = 0): a script
+// reads none of them.
 template <typename Row, typename List>
-void append_section(const std::vector<Row>& rows, List&& list, std::vector<std::string>& args) {
+void append_section(const std::vector<Row>& rows, const List& list,
+                    std::vector<std::string>& args) {
+  static const std::vector<std::string> names = records::field_names<Row>(list);
   args.push_back(std::to_string(rows.size()));
-  const std::size_t k_at = args.size();
-  args.emplace_back();
-  ArgNames names(args);
-  list(Row{}, names);
-  args[k_at] = std::to_string(names.count());
+  if (rows.empty()) {
+    args.emplace_back("0");
+    return;
+  }
+  args.push_back(std::to_string(names.size()));
+  args.insert(args.end(), names.begin(), names.end());
   ArgsWriter values(args);
   for (const Row& row : rows) list(row, values);
 }

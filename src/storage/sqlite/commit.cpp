@@ -47,17 +47,9 @@ bool identity_or_status(std::string_view column) { return identity(column) || co
 
 // "UPDATE runs SET <every column but those `skip` names> = ? WHERE <where>".
 std::string update_header_sql(bool (*skip)(std::string_view), const std::string& where) {
-  RunHeaderRow h;
-  sqlite::ColumnNames names;
-  sqlite::Without<sqlite::ColumnNames> columns(names, skip);
-  kHeaderFields(h, columns);
   std::string set;
-  const std::string& list = names.list();
-  for (std::size_t at = 0; at < list.size();) {
-    std::size_t end = list.find(", ", at);
-    if (end == std::string::npos) end = list.size();
-    set += (set.empty() ? "" : ", ") + list.substr(at, end - at) + " = ?";
-    at = end + 2;
+  for (const std::string& column : records::field_names<RunHeaderRow>(kHeaderFields)) {
+    if (!skip(column)) set += (set.empty() ? "" : ", ") + column + " = ?";
   }
   return "UPDATE runs SET " + set + " WHERE " + where;
 }

@@ -9,31 +9,11 @@
 #include <string_view>
 #include <type_traits>
 
+#include "records/field_names.hpp"
 #include "records/names.hpp"
 #include "storage/sqlite/connection.hpp"
 
 namespace reactor::sqlite {
-
-class ColumnNames {
- public:
-  template <typename T>
-  void operator()(std::string_view key, const T&) {
-    add(key);
-  }
-  template <typename T>
-  void optional(std::string_view key, const T&) {
-    add(key);
-  }
-  void raw_json(std::string_view key, const std::string&) { add(key); }
-  const std::string& list() const { return list_; }
-
- private:
-  void add(std::string_view key) {
-    if (!list_.empty()) list_ += ", ";
-    list_ += key;
-  }
-  std::string list_;
-};
 
 class FieldBinder {
  public:
@@ -109,10 +89,11 @@ class Without {
 // The column names of `list` (a field list over Record), "a, b, c".
 template <typename Record, typename List>
 std::string columns_of(List list) {
-  Record r{};
-  ColumnNames names;
-  list(r, names);
-  return names.list();
+  std::string out;
+  for (const std::string& name : records::field_names<Record>(list)) {
+    out += (out.empty() ? "" : ", ") + name;
+  }
+  return out;
 }
 
 }  // namespace reactor::sqlite

@@ -1,6 +1,6 @@
 -- includes/sections: the records a script takes in sections of its arguments
 -- (src/storage/redis/script_args.hpp): n rows, k fields, the k field names, then n rows of k
--- values, each row written through its record's field list (src/records/fields.hpp). A row
+-- values (an empty section is 0, 0: no names), each row written through its record's field list (src/records/fields.hpp). A row
 -- reads as a table of field name -> value, so a script names the fields it uses as that list
 -- spells them, whatever their order.
 -- Includes nothing.
