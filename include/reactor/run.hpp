@@ -89,6 +89,10 @@ struct StepRecord {
   // Executions of the step lost with their worker; past
   // DurabilityOptions::max_interrupted_executions the run fails.
   int interrupted = 0;
+  // An interrupt (Builder::interrupt) while kPaused: the correlation id it computed (empty
+  // without one) and its deadline (0: none). Its invalid payloads so far count in `attempts`.
+  std::string correlation_id;
+  std::int64_t deadline_ms = 0;
   // Composed child (one run) or an inline map's elements (one run per started
   // element, in index order). A fan-out map's elements are runs of their own.
   std::vector<Run> children;

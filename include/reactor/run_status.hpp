@@ -9,10 +9,16 @@ namespace reactor {
 enum class RunStatus {
   kPending,   // created, not started
   kEnqueued,  // waiting for a worker
+  // Its start is due later (BackgroundOptions::start_at / delay): its job is due then, and a
+  // worker delivers it as an enqueued run once it is.
+  kScheduled,
   kRunning,
   // Suspended (Run::suspension says until what): it holds no lease and no
   // thread; what ends the suspension enqueues its job.
   kWaiting,
+  // At an interrupt (Builder::interrupt): it holds no lease and no thread until a payload
+  // resumes it (Engine::resume_interrupt), or its active timeout wakes it to roll it back.
+  kPaused,
   kRollingBack,  // a step failed; compensation and undo in progress
   kCompleted,
   kFailed,
@@ -21,6 +27,9 @@ enum class RunStatus {
   // it did (DurabilityOptions::max_deliveries_without_progress). Its records are kept as they
   // were, unread, for an operator; its error is ErrorKind::kPoisonDelivery.
   kQuarantined,
+  // Stopped by an operator (Engine::cancel), or undone by one (Engine::undo): it never runs
+  // again; cancel itself rolls nothing back.
+  kCancelled,
 };
 
 const char* to_string(RunStatus s);
@@ -46,6 +55,9 @@ enum class StepStatus {
   // An async unit that failed and rolled itself back: the run fails only if a
   // step reads it (docs/async.md).
   kUnitFailed,
+  // An interrupt waiting for its payload (Builder::interrupt): completed by the first valid
+  // resume, failed by its timeout or by too many invalid payloads.
+  kPaused,
 };
 
 const char* to_string(StepStatus s);

@@ -35,6 +35,11 @@ enum class RunEvent {
   // changed definition, a crash loop, its owner ended before it started.
   kFailOutright,
   kQuarantine,  // even failing it did not end its crash loop: set aside
+  kSchedule,    // started to run later: its job is due at its start time
+  kPause,       // it reached an interrupt and nothing else may run: it waits for a payload
+  kCancel,      // an operator stopped it: nothing more runs, nothing is rolled back
+  kUndo,        // an operator asked to undo it: its completed steps are rolled back
+  kUndone,      // that undo is done: it is cancelled
 };
 
 const char* to_string(RunEvent e);

@@ -10,7 +10,7 @@ namespace {
 
 // One table per enum, in declaration order, serves both directions; the names are stored in run
 // records, so they never change once written.
-constexpr std::array<std::pair<RunStatus, const char*>, 9> kRunStatusNames{{
+constexpr std::array<std::pair<RunStatus, const char*>, 12> kRunStatusNames{{
     {RunStatus::kPending, "pending"},
     {RunStatus::kEnqueued, "enqueued"},
     {RunStatus::kRunning, "running"},
@@ -20,9 +20,12 @@ constexpr std::array<std::pair<RunStatus, const char*>, 9> kRunStatusNames{{
     {RunStatus::kFailed, "failed"},
     {RunStatus::kHalted, "halted"},
     {RunStatus::kQuarantined, "quarantined"},
+    {RunStatus::kScheduled, "scheduled"},
+    {RunStatus::kPaused, "paused"},
+    {RunStatus::kCancelled, "cancelled"},
 }};
 
-constexpr std::array<std::pair<StepStatus, const char*>, 11> kStepStatusNames{{
+constexpr std::array<std::pair<StepStatus, const char*>, 12> kStepStatusNames{{
     {StepStatus::kPending, "pending"},
     {StepStatus::kRunning, "running"},
     {StepStatus::kRetryScheduled, "retry_scheduled"},
@@ -34,6 +37,7 @@ constexpr std::array<std::pair<StepStatus, const char*>, 11> kStepStatusNames{{
     {StepStatus::kUndone, "undone"},
     {StepStatus::kDispatched, "dispatched"},
     {StepStatus::kUnitFailed, "unit_failed"},
+    {StepStatus::kPaused, "paused"},
 }};
 
 template <typename Enum, std::size_t N>
@@ -76,6 +80,7 @@ bool is_terminal(RunStatus s) {
     case RunStatus::kFailed:
     case RunStatus::kHalted:
     case RunStatus::kQuarantined:
+    case RunStatus::kCancelled:
       return true;
     default:
       return false;

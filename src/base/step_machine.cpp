@@ -10,7 +10,7 @@ using E = StepEvent;
 bool none(StepStatus) { return false; }  // every row names its status
 
 // A step's life. Read a row as "from, on event, to".
-StateMachine<StepStatus, StepEvent, 20> machine{
+StateMachine<StepStatus, StepEvent, 23> machine{
     {{
         {S::kPending, E::kStart, S::kRunning},
         {S::kRetryScheduled, E::kStart, S::kRunning},
@@ -32,6 +32,9 @@ StateMachine<StepStatus, StepEvent, 20> machine{
         {S::kDispatched, E::kUnitFail, S::kUnitFailed},
         {S::kFailed, E::kCompensate, S::kCompensated},
         {S::kCompleted, E::kUndo, S::kUndone},
+        {S::kPending, E::kPause, S::kPaused},
+        {S::kPaused, E::kSucceed, S::kCompleted},
+        {S::kPaused, E::kFail, S::kFailed},
     }},
     none};
 
@@ -63,6 +66,8 @@ const char* to_string(StepEvent e) {
       return "compensate";
     case E::kUndo:
       return "undo";
+    case E::kPause:
+      return "pause";
   }
   return "unknown";
 }

@@ -34,6 +34,7 @@ enum class StepEvent {
   kUnitFail,    // an async unit failed and rolled itself back
   kCompensate,  // its compensation ran (or it needed none)
   kUndo,        // its undo ran (or it needed none)
+  kPause,       // an interrupt was reached: it waits for its payload
 };
 
 const char* to_string(StepEvent e);

@@ -42,6 +42,8 @@ void fields(S& s, V& v) {
   v.optional("token", s.token);  // header version 3
   v.optional("worker", s.worker);
   v.optional("interrupted", s.interrupted);
+  v.optional("correlation_id", s.correlation_id);
+  v.optional("deadline_ms", s.deadline_ms);
 }
 
 // One event of a root's trace.

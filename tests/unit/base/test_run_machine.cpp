@@ -24,8 +24,9 @@ TEST(RunMachine, EachStatusAndEventHasOneRowAndEachEventOneTarget) {
   for (const RunTransition& row : run_transitions()) {
     auto [it, fresh] = target.try_emplace(row.event, row.to);
     EXPECT_EQ(it->second, row.to) << to_string(row.event) << " leads to two statuses";
-    if (row.from) {
-      EXPECT_FALSE(is_terminal(*row.from)) << "a row leaves " << to_string(*row.from);
+    if (row.from && is_terminal(*row.from)) {
+      EXPECT_TRUE(row.event == RunEvent::kUndo || row.event == RunEvent::kResume)
+          << "a row leaves " << to_string(*row.from) << " on " << to_string(row.event);
     }
   }
   // One row per (status, event): a row that a wildcard row also covers is a second one.
@@ -39,13 +40,21 @@ TEST(RunMachine, EachStatusAndEventHasOneRowAndEachEventOneTarget) {
   }
 }
 
-TEST(RunMachine, NoRowLeavesATerminalStatus) {
+// Only an operator reopens an ended run: undo (of a halted, failed or completed run) and the
+// resume of a halted one. A cancelled or quarantined run is never left.
+TEST(RunMachine, OnlyAnOperatorLeavesATerminalStatus) {
   for (RunStatus s : all_run_statuses()) {
     if (!is_terminal(s)) continue;
     for (const RunTransition& row : run_transitions()) {
+      const bool operator_event = row.event == RunEvent::kUndo || row.event == RunEvent::kResume;
+      const bool reopens =
+          s == RunStatus::kHalted || s == RunStatus::kFailed || s == RunStatus::kCompleted;
+      if (operator_event && reopens) continue;
       EXPECT_FALSE(next_status(s, row.event)) << to_string(s) << " on " << to_string(row.event);
     }
   }
+  EXPECT_FALSE(next_status(RunStatus::kCancelled, RunEvent::kResume));
+  EXPECT_FALSE(next_status(RunStatus::kQuarantined, RunEvent::kUndo));
 }
 
 TEST(RunMachine, AdvanceFollowsTheTableAndCountsTheRow) {

@@ -9,11 +9,13 @@ namespace reactor {
 namespace {
 
 TEST(RunStatusTest, NamesRoundTrip) {
-  const RunStatus all[] = {RunStatus::kPending, RunStatus::kEnqueued,    RunStatus::kRunning,
-                           RunStatus::kWaiting, RunStatus::kRollingBack, RunStatus::kCompleted,
-                           RunStatus::kFailed,  RunStatus::kHalted,      RunStatus::kQuarantined};
-  const char* names[] = {"pending",   "enqueued", "running", "waiting",    "rolling_back",
-                         "completed", "failed",   "halted",  "quarantined"};
+  const RunStatus all[] = {RunStatus::kPending,   RunStatus::kEnqueued,    RunStatus::kRunning,
+                           RunStatus::kWaiting,   RunStatus::kRollingBack, RunStatus::kCompleted,
+                           RunStatus::kFailed,    RunStatus::kHalted,      RunStatus::kQuarantined,
+                           RunStatus::kScheduled, RunStatus::kPaused,      RunStatus::kCancelled};
+  const char* names[] = {"pending",      "enqueued",  "running", "waiting",
+                         "rolling_back", "completed", "failed",  "halted",
+                         "quarantined",  "scheduled", "paused",  "cancelled"};
   ASSERT_EQ(all_run_statuses().size(), std::size(all));
   for (std::size_t i = 0; i < std::size(all); ++i) {
     EXPECT_STREQ(to_string(all[i]), names[i]);
