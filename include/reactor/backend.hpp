@@ -1,6 +1,6 @@
 // Backend: where a durable engine keeps its runs, its job queue, its leases
-// and its fan-out maps — four facets (run_store.hpp, job_queue.hpp,
-// leases.hpp, map_store.hpp) — and the
+// its fan-out maps and its schedules — five facets (run_store.hpp, job_queue.hpp,
+// leases.hpp, map_store.hpp, schedule_store.hpp) — and the
 // one atomic operation where they meet: commit = fence check + the run's rows
 // + follow-up jobs + the ack of the current job + the release of its lease.
 // That is what keeps a durable step at one store round trip.
@@ -29,6 +29,7 @@
 #include "reactor/records.hpp"
 #include "reactor/result.hpp"
 #include "reactor/run_store.hpp"
+#include "reactor/schedule_store.hpp"
 #include "reactor/status.hpp"
 
 namespace reactor {
@@ -82,7 +83,11 @@ struct CommitRequest : RunRows {
   std::optional<MapSettle> settle;
 };
 
-class Backend : public RunStore, public JobQueue, public Leases, public MapStore {
+class Backend : public RunStore,
+                public JobQueue,
+                public Leases,
+                public MapStore,
+                public ScheduleStore {
  public:
   ~Backend() override = default;
 

@@ -63,6 +63,10 @@ class BackendWrapper : public Backend {
                                                  std::uint32_t limit) override;
   Result<bool> wait_for_settle(const std::string& map_id, Duration max_wait) override;
 
+  Status upsert_schedule(const ScheduleRow& row) override;
+  Result<std::vector<ScheduleRow>> list_schedules() override;
+  Status mark_schedule_fired(const std::string& name, std::int64_t period_ms) override;
+
  private:
   std::shared_ptr<Backend> target_;
 };

@@ -17,6 +17,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,7 @@
 #include "reactor/result.hpp"
 #include "reactor/run.hpp"
 #include "reactor/run_result.hpp"
+#include "reactor/schedule.hpp"
 #include "reactor/status.hpp"
 
 namespace reactor {
@@ -82,7 +84,13 @@ struct RunOptions {
 struct BackgroundOptions {
   // The run's id — a business key such as "TRIP-1001" makes the start
   // idempotent — or empty for a fresh UUID.
-  std::string run_id;
+  std::string run_id{};
+  // A scheduled start (docs/schedules.md): the run is stored `scheduled`, its job due then; it
+  // starts as an enqueued run does when a worker delivers it at or after that time. A time not
+  // in the future starts it at once. `delay` (> 0) is the same, counted from now (engine clock);
+  // start_at wins when both are set.
+  std::optional<TimePoint> start_at{};
+  Duration delay{0};
 };
 
 // What Engine::run_many_in_background started. A store error does not take back the commits
@@ -140,7 +148,8 @@ class Engine {
   RunResult resume(const Definition& definition, Run run, const RunOptions& options = {});
 
   // Durable mode only (InvalidArgument without a backend). Validates the inputs here, in the
-  // caller, then persists the run as `enqueued` together with its job in one commit, and returns
+  // caller, then persists the run as `enqueued` (`scheduled` for a start_at or delay in the
+  // future, its job due then) together with its job in one commit, and returns
   // its id at once. NotFound for an unknown reactor, InvalidArgument (listing every field error)
   // for invalid inputs. With durability.inline_jobs the run (and any other job due on its queue)
   // has executed when this returns.
@@ -167,6 +176,21 @@ class Engine {
   // later stay queued. For tests and scripts (durability.inline_jobs does it
   // after each start). NotFound for an unknown reactor.
   Status run_due_jobs(const std::string& reactor);
+
+  // Periodic starts (reactor/schedule.hpp, docs/schedules.md); durable mode only
+  // (InvalidArgument without a backend). add_schedule validates `schedule` and keeps it in the
+  // store (ScheduleStore::upsert_schedule), replacing one of its name but not what that one
+  // fired; a new schedule's first run is at its next period boundary. NotFound for a reactor not
+  // registered here; InvalidArgument for a bad name, neither or both of every and cron, a bad cron
+  // expression (naming the field), or invalid inputs (listing every field error). Durable when it
+  // returns as a commit is. Workers serving the reactor fire it (WorkerOptions::schedules).
+  Status add_schedule(const Schedule& schedule);
+  // Every schedule the store keeps, by name, with its last period fired and what is due now.
+  Result<std::vector<ScheduleStatus>> list_schedules();
+  // Starts now the run of each due period of the schedules of reactors registered here, as a
+  // worker's ticker does; for tests and scripts. Returns how many periods fired; a schedule that
+  // cannot fire is logged (EngineOptions::logger) and the others go on.
+  Result<std::size_t> fire_schedules();
 
   // The stored state of a run: status, steps, trace, value or error.
   Result<RunResult> find(const std::string& run_id);

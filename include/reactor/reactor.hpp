@@ -32,6 +32,8 @@
 #include "reactor/run_result.hpp"
 #include "reactor/run_status.hpp"
 #include "reactor/run_store.hpp"
+#include "reactor/schedule.hpp"
+#include "reactor/schedule_store.hpp"
 #include "reactor/schema.hpp"
 #include "reactor/status.hpp"
 #include "reactor/step.hpp"

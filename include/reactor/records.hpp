@@ -11,6 +11,7 @@
 
 #include "reactor/run.hpp"
 #include "reactor/run_status.hpp"
+#include "reactor/schedule.hpp"
 #include "reactor/value.hpp"
 
 namespace reactor {
@@ -194,6 +195,22 @@ std::optional<ElementOf> parse_element_run_id(const std::string& run_id);
 // already out have reported.
 struct MapSettle {
   MapSlotRow slot;
+};
+
+// A periodic start as the store keeps it (schedule_store.hpp, docs/schedules.md): the Schedule,
+// its inputs as JSON text, and the start of the last period a worker fired.
+struct ScheduleRow {
+  std::string name;
+  std::string reactor;
+  std::int64_t every_ms = 0;  // or
+  std::string cron;
+  std::string inputs = "{}";  // JSON text
+  MissedPeriods missed = MissedPeriods::kFireOnce;
+  std::int64_t grace_ms = 0;
+  // The start of the last period whose run a worker started (Unix ms); a new schedule's is the
+  // period it was added in, whose run it does not start.
+  std::int64_t last_fired_ms = 0;
+  std::int64_t updated_at_ms = 0;
 };
 
 }  // namespace reactor

@@ -57,6 +57,11 @@ struct WorkerOptions {
   // flight runs again then.
   Duration sweep_interval = std::chrono::seconds(4);
   std::size_t sweep_limit = 1000;
+  // Periodic starts (reactor/schedule.hpp): at every multiple of schedule_interval the worker
+  // starts the run of each due period of the schedules whose reactor it serves (one run per
+  // period, whichever workers look). A period starts up to an interval late. false: none.
+  bool schedules = true;
+  Duration schedule_interval = std::chrono::seconds(1);
   // Reactors whose runs to serve, by name: their queues, as the engine's
   // DurabilityOptions::queue_for names them. Default: every registered
   // reactor. A name the engine does not know makes the Worker constructor
@@ -78,7 +83,8 @@ struct WorkerStats {
   std::uint64_t released = 0;       // runs released unfinished as it stopped (DeliveryOutcome)
   std::uint64_t lease_lost = 0;     // executions stopped by a newer writer
   std::uint64_t sweeps = 0;
-  std::uint64_t requeued = 0;  // runs the sweeper put back in the queue
+  std::uint64_t requeued = 0;         // runs the sweeper put back in the queue
+  std::uint64_t schedules_fired = 0;  // periods whose run this worker's ticker started
   // Since start(), for the whole engine this worker serves (so for the
   // process, when the worker is its only user of the engine):
   // commits that recorded step progress (a step's result, failure, retry or

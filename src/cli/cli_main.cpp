@@ -24,6 +24,7 @@ std::vector<std::unique_ptr<Command>> built_in_commands() {
   out.push_back(sweep_command());
   out.push_back(enqueue_command());
   out.push_back(reactors_command());
+  out.push_back(schedules_command());
   return out;
 }
 

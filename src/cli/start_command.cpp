@@ -28,7 +28,20 @@ struct StartOptions {
   // --wait: wait for async units even when no worker serves their queue
   // (DurabilityOptions::wait_without_workers).
   bool wait = false;
+  // --at ISO8601 / --in 10m: a scheduled start (BackgroundOptions::start_at, delay); implies
+  // --background.
+  std::string at;
+  std::string in;
 };
+
+// What --at and --in ask for, as BackgroundOptions (both checked when the line was parsed).
+BackgroundOptions background_options(const StartOptions& o) {
+  BackgroundOptions b;
+  b.run_id = o.run_id;
+  if (!o.at.empty()) b.start_at = *parse_utc(o.at);
+  if (!o.in.empty()) b.delay = *parse_delay(o.in);
+  return b;
+}
 
 // Appends everything `f` holds to `out`, however large; false on a read error.
 bool read_whole(std::FILE* f, std::string& out) {
@@ -126,7 +139,8 @@ std::optional<Value> read_start_inputs(const StartOptions& o, const std::string&
 // --background: the run stored with its job, for a worker; its id (or, --json, its status).
 int start_in_background(Engine& engine, const StartOptions& o, Value inputs,
                         const std::string& who) {
-  Result<std::string> started = engine.run_in_background(o.reactor, std::move(inputs), {o.run_id});
+  Result<std::string> started =
+      engine.run_in_background(o.reactor, std::move(inputs), background_options(o));
   if (!started.ok()) {
     const Status& s = started.status();
     // InvalidArgument: the inputs (invalid, too large) or the id, refused before anything
@@ -146,7 +160,8 @@ int start_in_background(Engine& engine, const StartOptions& o, Value inputs,
     std::cout << id << "\n";
     return 0;
   }
-  // As stored now: enqueued, or for a start under the id of a run that exists, that run's.
+  // As stored now: enqueued (scheduled), or for a start under the id of a run that exists, that
+  // run's.
   Result<RunHeaderRow> header = engine.backend()->load_header(id);
   if (!header.ok()) {
     print_error(who, header.status().to_string());
@@ -187,7 +202,9 @@ int run_start(const Context& ctx, const StartOptions& o) {
   durability.wait_without_workers = o.wait;
   auto engine = open_store(ctx, "start", StoreUse::kMayCreate, durability);
   if (!engine) return 2;
-  if (o.background) return start_in_background(*engine, o, std::move(*inputs), who);
+  if (o.background || !o.at.empty() || !o.in.empty()) {
+    return start_in_background(*engine, o, std::move(*inputs), who);
+  }
   return start_here(*engine, o, std::move(*inputs), who);
 }
 
@@ -214,6 +231,27 @@ class StartCommand final : public Command {
                    "Seconds a step reading an async unit waits for it here before it fails "
                    "(async_wait_timeout; default 30; 0: hand the run to the workers instead)")
         ->check(CLI::Range(0.0, 31536000.0));  // up to a year: a Duration holds it
+    auto* at = sub.add_option("--at", o.at,
+                              "Start the run at this time (ISO 8601, e.g. 2026-12-03T19:00:00Z): "
+                              "stored scheduled, in the background")
+                   ->check(CLI::Validator(
+                       [](std::string& s) {
+                         return parse_utc(s).ok() ? std::string()
+                                                  : "'" + s +
+                                                        "' is no ISO 8601 time (e.g. "
+                                                        "2026-12-03T19:00:00Z)";
+                       },
+                       "ISO8601"));
+    sub.add_option("--in", o.in,
+                   "Start the run after this delay (90s, 10m, 2h, 1d): stored scheduled, in "
+                   "the background")
+        ->excludes(at)
+        ->check(CLI::Validator(
+            [](std::string& s) {
+              return parse_delay(s) ? std::string()
+                                    : "'" + s + "' is no delay (e.g. 90s, 10m, 2h, 1d)";
+            },
+            "DELAY"));
     sub.add_flag("--wait", o.wait,
                  "Wait here for the run's async units even when no worker serves their queue "
                  "now (by default the run then goes on in a worker at once)");

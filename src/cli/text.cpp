@@ -1,5 +1,6 @@
 #include "cli/text.hpp"
 
+#include <cctype>
 #include <cstdio>
 #include <ctime>
 
@@ -31,6 +32,20 @@ void print_error(std::string_view who, std::string_view message) {
   const std::string line =
       storage::mask_passwords_in(std::string(who) + ": " + std::string(message));
   std::fprintf(stderr, "%s\n", line.c_str());
+}
+
+std::optional<Duration> parse_delay(const std::string& text) {
+  std::size_t digits = 0;
+  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
+  if (digits == 0 || digits > 9) return std::nullopt;
+  const long long n = std::stoll(text.substr(0, digits));
+  const std::string unit = text.substr(digits);
+  if (unit == "ms") return std::chrono::milliseconds(n);
+  if (unit == "s") return std::chrono::seconds(n);
+  if (unit == "m") return std::chrono::minutes(n);
+  if (unit == "h") return std::chrono::hours(n);
+  if (unit == "d") return std::chrono::hours(24 * n);
+  return std::nullopt;
 }
 
 }  // namespace reactor::cli

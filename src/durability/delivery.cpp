@@ -249,8 +249,11 @@ void file_in_flight(InFlight* in_flight, std::shared_ptr<LeaseKeeper::Entry> lea
 
 DeliveryOutcome execute_delivery(DurableEnv& env, const Definition& def, Run run, const Writer& w,
                                  const Delivery& d, const DeliveryOptions& o) {
-  const bool starts = run.status == RunStatus::kEnqueued;
+  // A scheduled run is delivered due (process_delivery put an early one back): it starts as an
+  // enqueued one. Its fetch left it filed scheduled (run_started false): its start commit files it.
+  const bool starts = run.status == RunStatus::kEnqueued || run.status == RunStatus::kScheduled;
   if (starts) advance(run, RunEvent::kDeliver);
+  if (starts) run.suspension.reset();
   auto entry = env.keeper.keep(w.lease, env.options.lease_ttl, o.asked_at);
   file_in_flight(o.in_flight, entry, d, w.job_owner);
   DurableFanOut fan_out(env, w, run);
@@ -358,8 +361,9 @@ DeliveryOutcome process_delivery(DurableEnv& env, const Delivery& d, const std::
   s = records::decode_run(stored, run);
   if (!s.ok()) return fail_unreadable(env, d, w, s);
   if (is_terminal(run.status)) return acknowledge(env, w);
-  if (run.status == RunStatus::kWaiting && run.suspension &&
-      run.suspension->kind == SuspensionKind::kUntil && run.suspension->until_ms > env.now_ms()) {
+  if ((run.status == RunStatus::kWaiting || run.status == RunStatus::kScheduled) &&
+      run.suspension && run.suspension->kind == SuspensionKind::kUntil &&
+      run.suspension->until_ms > env.now_ms()) {
     return put_back_until(env, d, owner, run.suspension->until_ms);
   }
   if (run.reactor != job.reactor) def = env.registry.find(run.reactor);

@@ -10,14 +10,18 @@ namespace {
 
 // Persist before enqueue, in one commit: there is never a job without its
 // run, nor (short of deleting a job by hand) a run without its job.
+// A start due later is `scheduled` instead, suspended until then: the wake time its header
+// files is what the sweeper gives a lost job (and delivery puts an early job back until).
 void add_enqueued(DurableEnv& env, const Run& run, std::int64_t now, std::int64_t expires,
-                  CommitRequest& c) {
+                  CommitRequest& c, std::int64_t start_at_ms = 0) {
   Run enqueued = run;
-  advance(enqueued, RunEvent::kEnqueue);
+  const bool later = start_at_ms > now;
+  advance(enqueued, later ? RunEvent::kSchedule : RunEvent::kEnqueue);
+  if (later) enqueued.suspension = Suspension{SuspensionKind::kUntil, start_at_ms, {}, 0};
   records::encode_whole_run(enqueued, expires, c);
   c.create = true;  // a start never overwrites a run
-  c.enqueue.push_back(
-      JobSpec{env.queue_for(run.reactor), JobKind::kStart, run.id, run.reactor, now, 0});
+  c.enqueue.push_back(JobSpec{env.queue_for(run.reactor), JobKind::kStart, run.id, run.reactor,
+                              later ? start_at_ms : now, 0});
 }
 
 }  // namespace
@@ -44,9 +48,9 @@ Status match_existing(RunStore& store, const Run& asked) {
   return Status::Ok();
 }
 
-Status persist_background_run(DurableEnv& env, const Run& run) {
+Status persist_background_run(DurableEnv& env, const Run& run, std::int64_t start_at_ms) {
   CommitRequest c;
-  add_enqueued(env, run, env.now_ms(), env.expiry_ms(), c);
+  add_enqueued(env, run, env.now_ms(), env.expiry_ms(), c, start_at_ms);
   return env.backend.commit(c);
 }
 

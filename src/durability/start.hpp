@@ -9,9 +9,11 @@
 
 namespace reactor {
 
-// Persists `run` as `enqueued` with its start job, in one commit. A run with
-// its id exists already: AlreadyExists, nothing written (see match_existing).
-Status persist_background_run(DurableEnv& env, const Run& run);
+// Persists `run` as `enqueued` with its start job, in one commit; with `start_at_ms` in the
+// future, as `scheduled` (suspended until then: its header's wake time, for the sweeper) with its
+// job due then. A run with its id exists already: AlreadyExists, nothing written (see
+// match_existing).
+Status persist_background_run(DurableEnv& env, const Run& run, std::int64_t start_at_ms = 0);
 
 // What a start under an id that exists comes to: Ok when the stored run is of
 // the same reactor with the same inputs (the start is that run, as a Temporal

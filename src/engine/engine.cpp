@@ -266,7 +266,13 @@ Result<std::string> Engine::run_in_background(const std::string& reactor, Value 
   if (!errors.empty()) return Status::InvalidArgument("invalid inputs: " + describe(errors));
   Run run = create_run(*def, std::move(inputs), options.run_id);
   DurableEnv& env = *impl_->durable;
-  Status s = persist_background_run(env, run);
+  std::int64_t start_at_ms = 0;
+  if (options.start_at) {
+    start_at_ms = to_unix_ms(*options.start_at);
+  } else if (options.delay > Duration::zero()) {
+    start_at_ms = to_unix_ms(clock().now() + options.delay);
+  }
+  Status s = persist_background_run(env, run, start_at_ms);
   if (s.code() == StatusCode::kAlreadyExists) s = match_existing(env.backend, run);
   if (!s.ok()) return s;
   if (env.options.inline_jobs) {

@@ -12,6 +12,7 @@
 #include "durability/delivery.hpp"
 #include "durability/durable_env.hpp"
 #include "durability/presence.hpp"
+#include "durability/schedules.hpp"
 #include "durability/sweeper.hpp"
 #include "engine/engine_access.hpp"
 
@@ -55,6 +56,7 @@ struct Worker::Impl {
                NextDelivery& ahead, InFlight& in_flight);
   void put_back_ahead(DurableEnv& env, NextDelivery& ahead);
   void sweep_loop(std::stop_token stop);
+  void schedule_loop(std::stop_token stop);
   void presence_loop(std::stop_token stop);
   void count(DeliveryOutcome o);
   void thread_done();
@@ -236,6 +238,37 @@ void Worker::Impl::sweep_loop(std::stop_token stop) {
   }
 }
 
+// Fires the due periods of the schedules this worker's queues serve, at every multiple of
+// schedule_interval (durability/schedules.hpp). Other workers may fire the same period at once:
+// its run's id makes the second start the first's run.
+void Worker::Impl::schedule_loop(std::stop_token stop) {
+  DurableEnv& env = *EngineAccess::durable_env(engine);
+  const auto serves = [&](const std::string& reactor) {
+    return engine.registry().find(reactor).has_value() &&
+           std::find(options.queues.begin(), options.queues.end(), env.queue_for(reactor)) !=
+               options.queues.end();
+  };
+  const auto start = [&](const std::string& reactor, Value inputs, const std::string& run_id) {
+    return engine.run_in_background(reactor, std::move(inputs), {.run_id = run_id}).status();
+  };
+  while (!stop.stop_requested()) {
+    ScheduleTick tick = fire_due_schedules(env.backend, env.clock.now(), serves, start);
+    if (!tick.status.ok()) {
+      engine.logger().log(LogLevel::kError, "worker: schedules: " + tick.status.to_string());
+    }
+    for (const std::string& e : tick.errors) {
+      engine.logger().log(LogLevel::kError, "worker: schedules: " + e);
+    }
+    if (tick.fired > 0) {
+      std::lock_guard lock(mu);
+      stats.schedules_fired += tick.fired;
+    }
+    auto now = env.clock.now().time_since_epoch();
+    auto next = (now / options.schedule_interval + 1) * options.schedule_interval;
+    env.clock.wait_until(TimePoint(next) + std::chrono::milliseconds(5), stop);
+  }
+}
+
 // Keeps the serving leases of the worker's queues while it runs (durability/presence.hpp), and
 // lets them go when it stops, so that a caller sees at once that nobody serves them.
 void Worker::Impl::presence_loop(std::stop_token stop) {
@@ -275,6 +308,12 @@ void Worker::start() {
   if (impl_->options.sweeper) {
     impl_->threads.emplace_back([this](std::stop_token s) {
       impl_->sweep_loop(s);
+      impl_->thread_done();
+    });
+  }
+  if (impl_->options.schedules && impl_->options.schedule_interval > Duration::zero()) {
+    impl_->threads.emplace_back([this](std::stop_token s) {
+      impl_->schedule_loop(s);
       impl_->thread_done();
     });
   }

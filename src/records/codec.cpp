@@ -202,6 +202,18 @@ MapSlotRow decode_slot_record(std::string_view text) {
   return slot;
 }
 
+std::string encode_schedule_record(const ScheduleRow& row) {
+  std::string out;
+  FieldWriter writer(out);
+  fields(row, writer);
+  writer.close();
+  return out;
+}
+
+ScheduleRow decode_schedule_record(std::string_view text) {
+  return read_fields<ScheduleRow>(text, "schedule");
+}
+
 SlotBody decode_slot_body(const MapSlotRow& slot, std::size_t max_value_bytes) {
   const auto within_limits = [&](const Value& v, const char* what) {
     if (auto why = value_limit_error(v, max_value_bytes, what)) throw RecordError(*why);

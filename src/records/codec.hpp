@@ -71,6 +71,10 @@ struct SlotBody {
   Value value;                    // completed, halted, undone
   std::optional<RunError> error;  // failed
 };
+// A schedule as one JSON object, for stores that keep it as one value (Redis).
+std::string encode_schedule_record(const ScheduleRow& row);
+ScheduleRow decode_schedule_record(std::string_view text);
+
 SlotBody decode_slot_body(const MapSlotRow& slot, std::size_t max_value_bytes);
 
 }  // namespace reactor::records

@@ -196,4 +196,18 @@ void fields(S& s, V& v) {
   v.optional("interrupted", s.interrupted);
 }
 
+// A periodic start (docs/schedules.md). last_fired_ms is the one field a worker changes.
+template <Either<ScheduleRow> S, typename V>
+void fields(S& s, V& v) {
+  v("name", s.name);
+  v("reactor", s.reactor);
+  v("every_ms", s.every_ms);
+  v("cron", s.cron);
+  v("inputs", s.inputs);
+  v("missed", s.missed);
+  v("grace_ms", s.grace_ms);
+  v("last_fired_ms", s.last_fired_ms);
+  v("updated_at_ms", s.updated_at_ms);
+}
+
 }  // namespace reactor::records

@@ -2,6 +2,7 @@
 // them). A name this build does not know throws std::invalid_argument.
 #pragma once
 
+#include <stdexcept>
 #include <string>
 
 #include "reactor/error.hpp"
@@ -21,5 +22,10 @@ inline void from_name(const std::string& s, JobKind& e) { e = job_kind_from_stri
 inline void from_name(const std::string& s, ErrorKind& e) { e = error_kind_from_string(s); }
 inline void from_name(const std::string& s, MapState& e) { e = map_state_from_string(s); }
 inline void from_name(const std::string& s, SlotState& e) { e = slot_state_from_string(s); }
+inline void from_name(const std::string& s, MissedPeriods& e) {
+  auto m = missed_periods_from_string(s);
+  if (!m) throw std::invalid_argument("unknown missed-periods policy '" + s + "'");
+  e = *m;
+}
 
 }  // namespace reactor::records

@@ -85,4 +85,16 @@ Result<bool> BackendWrapper::wait_for_settle(const std::string& map_id, Duration
   return target_->wait_for_settle(map_id, max_wait);
 }
 
+Status BackendWrapper::upsert_schedule(const ScheduleRow& row) {
+  return target_->upsert_schedule(row);
+}
+
+Result<std::vector<ScheduleRow>> BackendWrapper::list_schedules() {
+  return target_->list_schedules();
+}
+
+Status BackendWrapper::mark_schedule_fired(const std::string& name, std::int64_t period_ms) {
+  return target_->mark_schedule_fired(name, period_ms);
+}
+
 }  // namespace reactor

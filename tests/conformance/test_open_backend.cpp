@@ -149,7 +149,7 @@ TEST(OpenBackend, SqliteAbsolutePathCreatesAWalDatabaseAtTheLatestSchemaVersion)
   EXPECT_EQ(b->describe(), "sqlite://" + file);
   EXPECT_TRUE(fs::exists(file));
   EXPECT_EQ(query_one(file, "PRAGMA journal_mode"), "wal");
-  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "6");
+  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "7");
 }
 
 // A file of version 1 (no runs.wake_at, no maps, no runs.deliveries) is migrated to the latest
@@ -169,7 +169,7 @@ TEST(OpenBackend, SqliteSchemaVersion1IsMigratedToTheLatest) {
   for (const char* column : {"wake_at", "exec_token", "exec_worker", "deliveries"}) {
     query_one(file, std::string("ALTER TABLE runs DROP COLUMN ") + column);
   }
-  for (const char* table : {"maps", "map_slots"}) {  // version 4
+  for (const char* table : {"maps", "map_slots", "schedules"}) {  // versions 4 and 7
     query_one(file, std::string("DROP TABLE ") + table);
   }
   query_one(file, "UPDATE meta SET value = 1 WHERE key = 'schema_version'");
@@ -178,7 +178,7 @@ TEST(OpenBackend, SqliteSchemaVersion1IsMigratedToTheLatest) {
   RunHeaderRow h;
   EXPECT_OK_AND_ASSIGN(h, b->load_header("r1"));
   EXPECT_EQ(h.wake_at_ms, 0);
-  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "6");
+  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "7");
 }
 
 TEST(OpenBackend, SqliteRelativePaths) {

@@ -43,6 +43,9 @@ class MemoryBackend final : public Backend {
   // Waits on a condition variable that a settling commit notifies; max_wait
   // is real time (the injected Clock judges expiry, not how long a caller blocks).
   Result<bool> wait_for_settle(const std::string& map_id, Duration max_wait) override;
+  Status upsert_schedule(const ScheduleRow& row) override;
+  Result<std::vector<ScheduleRow>> list_schedules() override;
+  Status mark_schedule_fired(const std::string& name, std::int64_t period_ms) override;
 
  private:
   // All helpers expect mu_ held.
@@ -74,6 +77,7 @@ class MemoryBackend final : public Backend {
   std::map<std::string, int> run_deliveries_;
   std::map<std::string, MapRow> maps_;                                 // by map id
   std::map<std::pair<std::string, std::uint32_t>, MapSlotRow> slots_;  // (map, index)
+  std::map<std::string, ScheduleRow> schedules_;                       // by name
   std::condition_variable map_settled_;  // notified by a commit that settles a map
   std::int64_t next_job_id_ = 1;
   // One counter for every key: a token is never reused, even for a lease row

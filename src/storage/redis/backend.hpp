@@ -62,6 +62,9 @@ class RedisBackend final : public Backend {
   // list (docs/redis.md), which the settle script pushes a token onto, and
   // reads the row again.
   Result<bool> wait_for_settle(const std::string& map_id, Duration max_wait) override;
+  Status upsert_schedule(const ScheduleRow& row) override;
+  Result<std::vector<ScheduleRow>> list_schedules() override;
+  Status mark_schedule_fired(const std::string& name, std::int64_t period_ms) override;
   std::uint64_t round_trips() const override;
 
  private:

@@ -40,6 +40,9 @@ const std::map<ScriptId, ScriptInfo>& infos() {
       {ScriptId::kCountRuns, {"count_runs", {"reactors", "ereactors"}}},
       {ScriptId::kFindOrphans, {"find_orphans", {"reactors", "ereactors"}}},
       {ScriptId::kPurgeExpired, {"purge_expired", {"runs", "expiring", "leases"}}},
+      {ScriptId::kUpsertSchedule, {"upsert_schedule", {"schedules", "schedules_fired"}}},
+      {ScriptId::kListSchedules, {"list_schedules", {"schedules", "schedules_fired"}}},
+      {ScriptId::kMarkScheduleFired, {"mark_schedule_fired", {"schedules", "schedules_fired"}}},
   };
   return kInfos;
 }

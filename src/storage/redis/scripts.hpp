@@ -46,6 +46,9 @@ enum class ScriptId {
   kCountRuns,  // how many roots match a status and a reactor
   kFindOrphans,
   kPurgeExpired,
+  kUpsertSchedule,  // a schedule's record; the last period fired kept
+  kListSchedules,
+  kMarkScheduleFired,  // the last period fired moves up, never back
 };
 
 const std::vector<ScriptId>& all_scripts();

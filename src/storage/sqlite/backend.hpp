@@ -56,6 +56,9 @@ class SqliteBackend final : public Backend {
   // reads the map row again after every change of it. Any process on the host
   // may settle the map.
   Result<bool> wait_for_settle(const std::string& map_id, Duration max_wait) override;
+  Status upsert_schedule(const ScheduleRow& row) override;
+  Result<std::vector<ScheduleRow>> list_schedules() override;
+  Status mark_schedule_fired(const std::string& name, std::int64_t period_ms) override;
 
  private:
   enum class Mode { kRead, kWrite };

@@ -19,6 +19,7 @@ inline constexpr auto kHeaderFields = [](auto& h, auto& v) { records::header_row
 inline constexpr auto kJobSpecFields = [](auto& j, auto& v) { records::fields(j, v); };
 inline constexpr auto kJobFields = [](auto& j, auto& v) { records::fields(j, v); };
 inline constexpr auto kMapFields = [](auto& m, auto& v) { records::fields(m, v); };
+inline constexpr auto kScheduleFields = [](auto& s, auto& v) { records::fields(s, v); };
 
 // The columns of `runs`, in kHeaderFields order: "status, updated_at, id, …".
 const std::string& header_columns();

@@ -150,6 +150,24 @@ void cancelled_elements(Connection& db) {
       "ALTER TABLE map_slots ADD COLUMN interrupted INTEGER NOT NULL DEFAULT 0");
 }
 
+// Version 7: periodic starts (reactor/schedule_store.hpp), a row per schedule, its columns
+// ScheduleRow's fields.
+void schedules(Connection& db) {
+  db.exec(R"sql(
+    CREATE TABLE schedules (
+      name          TEXT PRIMARY KEY,
+      reactor       TEXT NOT NULL,
+      every_ms      INTEGER NOT NULL,
+      cron          TEXT NOT NULL,
+      inputs        TEXT NOT NULL,
+      missed        TEXT NOT NULL,
+      grace_ms      INTEGER NOT NULL,
+      last_fired_ms INTEGER NOT NULL,
+      updated_at_ms INTEGER NOT NULL
+    ) WITHOUT ROWID;
+  )sql");
+}
+
 }  // namespace
 
 const std::vector<Migration>& migrations() {
@@ -162,6 +180,7 @@ const std::vector<Migration>& migrations() {
        &runs_deliveries},
       {6, "maps.cancelled, map_slots.interrupted: elements never run, lost executions per slot",
        &cancelled_elements},
+      {7, "schedules: periodic starts", &schedules},
   };
   return list;
 }

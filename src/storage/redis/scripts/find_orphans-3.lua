@@ -11,8 +11,9 @@
 -- ARGV[3]  the status name rolling_back
 -- ARGV[4]  the status name enqueued
 -- ARGV[5]  the status name waiting
+-- ARGV[6]  the status name scheduled
 -- Returns header blobs: running or rolling back with no live lease, enqueued with no job,
--- and waiting with a wake time and no job; oldest updated_at first (ties: id), at most limit.
+-- and waiting or scheduled with a wake time (a scheduled run's start time) and no job; oldest updated_at first (ties: id), at most limit.
 --- @include "includes/keys"
 --- @include "includes/clock"
 --- @include "includes/leases"
@@ -63,6 +64,7 @@ scan(ARGV[2], unserved)
 scan(ARGV[3], unserved)
 scan(ARGV[4], jobless)
 scan(ARGV[5], wakes_without_job)
+scan(ARGV[6], wakes_without_job)
 table.sort(found, function(a, b)
   if a[2] ~= b[2] then return a[2] < b[2] end
   return a[1] < b[1]
