@@ -1,7 +1,8 @@
 // Worker: executes background runs. N threads in one process fetch jobs from
 // the queues of the reactors registered with the engine, each taking the
 // run's lease, loading it by id, resuming it and committing every step.
-// Each worker process also runs the recovery sweeper by itself.
+// Each worker process also runs the recovery sweeper by itself, and fires the
+// schedules of the reactors it serves (reactor/schedule.hpp).
 //
 // The main of a user's worker binary:
 //

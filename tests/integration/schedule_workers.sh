@@ -4,7 +4,8 @@
 #     give exactly ten runs — one per period, none missing between the first and the last, none
 #     executed twice (the ledger: each run's first step started once).
 #  2. `start --in 3s`: the run is `scheduled`; a job for it delivered at once (`reactor
-#     enqueue`) is put back, and the run starts only when due, once.
+#     enqueue`) is put back, and the run starts only when due, once. `--at` stores a run
+#     scheduled; bad values of either are usage errors.
 reactor=$1
 source "$(dirname "$0")/worker_env.sh"
 export REACTOR_DEMO_STEP_MS=20
@@ -63,6 +64,12 @@ sleep 1
 [[ $(count S "$id:reserve") -eq 0 ]] || bad "an early delivery ran reserve"
 wait_completed "$id" || bad "the scheduled run did not complete once due"
 [[ $(count S "$id:reserve") -eq 1 ]] || bad "reserve of the scheduled run started $(count S "$id:reserve") times"
+# --at: stored scheduled, its status in --json; listed by `schedules --json`.
+at=$(R start OrderSaga --input '{"order_id": 3, "amount": 5}' --at 2099-01-01T00:00:00Z --json)
+grep -q '"status":"scheduled"' <<<"$at" || bad "start --at --json: $at"
+listed=$(R schedules --json)
+grep -q '"cron":"0 0 1 1 \*"' <<<"$listed" && grep -q '"name":"tick"' <<<"$listed" ||
+  bad "schedules --json: $listed"
 refused "--in bad" "is no delay" --storage "$db" start OrderSaga --in 10x
 refused "--at bad" "is no ISO 8601 time" --storage "$db" start OrderSaga --at yesterday
 
