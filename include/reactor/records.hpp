@@ -36,8 +36,9 @@ struct RunHeaderRow {
   std::uint64_t exec_token = 0;
   std::string exec_worker{};
   // A `waiting` root: by when a job must exist to wake it (its suspension's
-  // end or deadline); 0 when only an event wakes it. The sweeper re-enqueues
-  // a waiting root with a wake time and no job.
+  // end or deadline); 0 when only an event wakes it. A `scheduled` root: its
+  // start time. The sweeper re-enqueues a waiting or scheduled root with a
+  // wake time and no job.
   std::int64_t wake_at_ms = 0;
 };
 
