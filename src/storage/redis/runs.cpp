@@ -79,11 +79,11 @@ Result<std::size_t> RedisBackend::count_runs(const RunFilter& filter) {
 
 Result<std::vector<RunHeaderRow>> RedisBackend::find_orphans(std::size_t limit) {
   std::vector<RunHeaderRow> rows;
-  Status s =
-      run(ScriptId::kFindOrphans, {},
-          {count_arg(limit), to_string(RunStatus::kRunning), to_string(RunStatus::kRollingBack),
-           to_string(RunStatus::kEnqueued), to_string(RunStatus::kWaiting)},
-          [&](const redisReply& r) { return decode_headers(r, rows); });
+  Status s = run(ScriptId::kFindOrphans, {},
+                 {count_arg(limit), to_string(RunStatus::kRunning),
+                  to_string(RunStatus::kRollingBack), to_string(RunStatus::kEnqueued),
+                  to_string(RunStatus::kWaiting), to_string(RunStatus::kPaused)},
+                 [&](const redisReply& r) { return decode_headers(r, rows); });
   if (!s.ok()) return s;
   return rows;
 }
