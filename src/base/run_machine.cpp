@@ -11,7 +11,7 @@ constexpr std::optional<RunStatus> kAnyLive;  // any status that is not terminal
 bool live(RunStatus s) { return !is_terminal(s); }
 
 // The run's life. Read a row as "from, on event, to".
-StateMachine<RunStatus, RunEvent, 25> machine{
+StateMachine<RunStatus, RunEvent, 24> machine{
     {{
         {S::kPending, E::kEnqueue, S::kEnqueued},     {S::kEnqueued, E::kDeliver, S::kPending},
         {S::kPending, E::kStart, S::kRunning},        {S::kPending, E::kRejectInputs, S::kFailed},

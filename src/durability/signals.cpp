@@ -11,6 +11,7 @@
 #include "execution/interrupts.hpp"
 #include "reactor/ids.hpp"
 #include "records/run_rows.hpp"
+#include "records/run_shape.hpp"
 
 namespace reactor {
 
