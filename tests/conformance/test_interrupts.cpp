@@ -434,3 +434,37 @@ TEST(InterruptDefinitions, AnInterruptInsideAMapElementOrAUnitIsRejected) {
 
 }  // namespace
 }  // namespace reactor::conformance
+
+namespace reactor::conformance {
+namespace {
+
+// In process there is no store to wait in: the run ends paused, and a resume says what it needs.
+TEST(InterruptsInProcess, ARunPausesAndAResumeNeedsAStore) {
+  Ledger ledger;
+  Engine engine;
+  engine.registry().add(refund(ledger, "Refund"));
+  RunResult r = engine.run("Refund", {{"order_id", 1}});
+  EXPECT_EQ(r.status, RunStatus::kPaused);
+  EXPECT_EQ(r.step("approve")->status, StepStatus::kPaused);
+  EXPECT_EQ(r.trace_summary(), "ran check; paused at approve");
+  Result<RunResult> resumed = engine.resume_interrupt(r.run_id, "approve", kYes);
+  EXPECT_EQ(resumed.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(resumed.status().message().find("needs an engine with a backend"), std::string::npos);
+}
+
+// A test mocks an interrupt as any step: the mock's value is its payload.
+TEST(InterruptsInProcess, AMockedInterruptRunsAsAStepWithTheMocksValue) {
+  Ledger ledger;
+  Engine engine;
+  engine.registry().add(refund(ledger, "Refund"));
+  RunOptions options;
+  options.overrides["approve"] = [](const Args&, StepContext&) -> StepResult {
+    return Success(kNo);
+  };
+  RunResult r = engine.run("Refund", {{"order_id", 1}}, options);
+  EXPECT_EQ(r.status, RunStatus::kFailed);
+  EXPECT_EQ(ledger.lines(), (Lines{"check", "refund approved=false", "undo:check"}));
+}
+
+}  // namespace
+}  // namespace reactor::conformance
