@@ -12,6 +12,7 @@
 #include "handoff.hpp"
 #include "map.hpp"
 #include "peers.hpp"
+#include "resume.hpp"
 #include "sqlite.hpp"
 #include "worker.hpp"
 
@@ -145,6 +146,22 @@ int main(int argc, char** argv) {
                         "An SQLite store or a Redis server (default: a scratch SQLite file)",
                         hand_off.timeout_s, hand_off.dir);
 
+  ResumeBenchOptions resume;
+  auto* resume_cmd = app.add_subcommand(
+      "resume", "An interrupt's resume latency, and what paused runs cost idle workers");
+  resume_cmd->add_option("-n,--runs", resume.runs, "Runs resumed, one after another")
+      ->check(CLI::Range(1, 1000000));
+  resume_cmd->add_option("--workers", resume.workers, "Worker processes")->check(CLI::Range(1, 64));
+  resume_cmd
+      ->add_option("--paused", resume.paused,
+                   "Runs left paused for the idle comparison (0: skip it)")
+      ->check(CLI::Range(0, 10000000));
+  resume_cmd->add_option("--idle-s", resume.idle_s, "Each idle window, in seconds")
+      ->check(CLI::Range(0.1, 3600.0));
+  add_store_timeout_dir(resume_cmd, resume.storage,
+                        "An SQLite store or a Redis server (default: a scratch SQLite file)",
+                        resume.timeout_s, resume.dir);
+
   AsyncOptions async;
   auto* async_cmd = app.add_subcommand(
       "async", "Async units: a parked reader's resume latency, and a dispatch's store requests");
@@ -211,6 +228,10 @@ int main(int argc, char** argv) {
   if (*async_cmd) {
     with_storage(async.storage);
     return run_async(async);
+  }
+  if (*resume_cmd) {
+    with_storage(resume.storage);
+    return run_resume(resume);
   }
   if (*hand_off_cmd) {
     with_storage(hand_off.storage);

@@ -7,6 +7,7 @@
 #include "saga/bench_async.hpp"
 #include "saga/bench_fan.hpp"
 #include "saga/bench_hand_off.hpp"
+#include "saga/bench_resume.hpp"
 #include "saga/bench_saga.hpp"
 
 namespace reactor_bench {
@@ -38,6 +39,7 @@ int run_worker(const BenchWorkerOptions& o) {
   register_bench_fan(engine.registry(), BenchFanOptions::from_env());
   register_bench_hand_off(engine.registry());
   register_bench_async(engine.registry());
+  register_bench_resume(engine.registry());
   if (ready == nullptr) return reactor::cli::serve(engine, o.loop, stop_signals, kName);
   return reactor::cli::serve(engine, o.loop, stop_signals, kName,
                              [&ready] { return ready->announce_ready(); });

@@ -28,8 +28,9 @@ struct DemoOptions {
   int orders = 40;
   bool log_events = false;  // --in-process only
   bool in_process = false;
-  bool map = false;    // the fan-out map demo (demo_map.cpp) instead
-  bool async = false;  // the AsyncOrder demo (demo_async.cpp) instead
+  bool map = false;       // the fan-out map demo (demo_map.cpp) instead
+  bool async = false;     // the AsyncOrder demo (demo_async.cpp) instead
+  bool approval = false;  // the RefundApproval demo (demo_approval.cpp) instead
 };
 
 constexpr const char* kDemoDb = "reactor-demo.db";
@@ -73,6 +74,7 @@ int run_in_process(const DemoOptions& options) {
 int run_demo(const DemoOptions& options) {
   if (options.map) return run_map_demo();
   if (options.async) return run_async_demo();
+  if (options.approval) return run_approval_demo();
   if (options.in_process) return run_in_process(options);
   remove_demo_files(kDemoDb, kDemoLedger);
 
@@ -173,6 +175,12 @@ int demo_command(const std::string& /*storage: the demo keeps its own*/,
   app.add_flag("--async", demo.async,
                "Instead: AsyncOrder runs handed off after charge to two worker processes, where "
                "an async step and an async child reactor run; where each step ran")
+      ->excludes(orders)
+      ->excludes(in_process)
+      ->excludes(log);
+  app.add_flag("--approval", demo.approval,
+               "Instead: RefundApproval runs paused at their interrupt; one approved by "
+               "correlation id, one rejected, one left to its timeout; the table")
       ->excludes(orders)
       ->excludes(in_process)
       ->excludes(log);

@@ -28,4 +28,11 @@ int run_map_demo();
 // one failed in this process with nothing handed off, and every step ran once.
 int run_async_demo();
 
+// `reactor demo --approval` (demo_approval.cpp): three RefundApproval runs pause at their
+// interrupt; one is approved by its correlation id, one rejected by its run id and step, and one
+// left to its 2 s active timeout, on SQLite in a directory of its own under $TMPDIR, with one
+// worker process. Returns 0 when the first completed and the others failed, their reservations
+// released.
+int run_approval_demo();
+
 }  // namespace reactor_demo

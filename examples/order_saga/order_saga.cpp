@@ -6,6 +6,7 @@
 #include "fan_out_sum/fan_out_sum.hpp"
 #include "gift_order/gift_order.hpp"
 #include "order_saga/recorded_step.hpp"
+#include "refund_approval/refund_approval.hpp"
 
 namespace examples {
 
@@ -80,6 +81,7 @@ void register_examples(Registry& registry, OrderServices& services) {
   registry.add(gift_order(services));
   registry.add(fan_out_sum(services));
   registry.add(async_order(services));
+  registry.add(refund_approval(services));
 }
 
 }  // namespace examples

@@ -83,8 +83,9 @@ struct OrderServices {
 reactor::Definition order_saga(OrderServices& services);
 
 // Registers every example reactor: "OrderSaga", "GiftOrder" with its
-// composed child "Shipment" (examples/gift_order), and "FanOutSum" with its
-// element reactor "FanOutSum.element" (examples/fan_out_sum).
+// composed child "Shipment" (examples/gift_order), "FanOutSum" with its
+// element reactor "FanOutSum.element" (examples/fan_out_sum), "AsyncOrder"
+// (examples/async_order) and "RefundApproval" (examples/refund_approval).
 void register_examples(reactor::Registry& registry, OrderServices& services);
 
 }  // namespace examples

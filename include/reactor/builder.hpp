@@ -118,6 +118,38 @@ class Builder {
   // step. Its retries are its own steps'; retries() on it is rejected.
   Builder& async_reactor(std::string name, const Definition& child);
 
+  // Interrupts (docs/interrupts.md): a step that waits for a payload from outside — a person's
+  // approval, another system's callback. Reaching it (its arguments and wait_for met) pauses
+  // the run once nothing else can run: status `paused`, no lease, no thread, no job (but an
+  // active timeout's). Its result is the payload it is resumed with (Engine::resume_interrupt);
+  // later steps read it with result(name). Not allowed inside a map's element reactor or an
+  // async_reactor (build() rejects them); inside a composed child it pauses the root, and is
+  // resumed by its path ("child/approve"). It takes argument() and wait_for(), and these:
+  Builder& interrupt(std::string name);
+  // A field of the payload, checked as an input is (required unless optional() or with a
+  // default; a field not declared is an error). Without any, any JSON object is accepted.
+  Builder& payload(std::string field, Schema schema = any());
+  // The interrupt's correlation id, from its arguments: fn is std::string(const Args&). A resume
+  // may name it instead of the run (Engine::resume_by_correlation). Two waiting interrupts may
+  // not hold one id: the second fails its step.
+  template <typename F>
+  Builder& correlation_id(F fn) {
+    static_assert(std::is_invocable_r_v<std::string, F&, const Args&>,
+                  "Builder::correlation_id(fn): fn must be callable as std::string(const Args&)");
+    if constexpr (std::is_invocable_r_v<std::string, F&, const Args&>) {
+      return correlation(CorrelationFn(std::move(fn)));
+    }
+    return *this;
+  }
+  // 1 (default): an invalid payload is refused and the interrupt goes on waiting. n > 1: the
+  // n-th invalid payload fails the interrupt, and the run rolls back and fails.
+  Builder& max_attempts(int n);
+  // How long the interrupt waits, from when it is reached: a fixed time, or a number of seconds
+  // read from an argument source (an input, a result) then. Lazy or active (TimeoutMode). A
+  // plain step's timeout(limit) is the limit of one attempt instead.
+  Builder& timeout(Duration limit, TimeoutMode mode);
+  Builder& timeout(ArgumentSource seconds, TimeoutMode mode);
+
   // Modifiers of the last declared step.
   Builder& argument(std::string name, ArgumentSource source);
   Builder& wait_for(std::string step);
@@ -224,7 +256,9 @@ class Builder {
   Builder& add_step(std::string name, RunFn fn);
   Builder& add_step_class(std::string name, StepFactory factory);
   Builder& make_async_step();
+  Builder& correlation(CorrelationFn fn);
   StepSpec* current(const char* modifier);
+  InterruptSpec* current_interrupt(const char* modifier);
   Builder& hand_off(HandOff::Kind kind, std::string step);
 
   std::unique_ptr<State> state_;

@@ -99,8 +99,19 @@ concept UndoAllFunction = std::is_invocable_r_v<StepResult, F&, const MapResults
   "once every completed element is reverted)"
 
 // kAsync: an async unit (Builder::async_step, async_reactor) — its `child` runs as a run of its
-// own, dispatched as a job while the run goes on (docs/async.md).
-enum class StepKind { kStep, kCompose, kMap, kAsync };
+// own, dispatched as a job while the run goes on (docs/async.md). kInterrupt: a step whose
+// result is a payload from outside (Builder::interrupt, docs/interrupts.md).
+enum class StepKind { kStep, kCompose, kMap, kAsync, kInterrupt };
+
+// The correlation id of an interrupt (Builder::correlation_id): computed from its arguments when
+// it is reached; the id a resume may name instead of the run and the step.
+using CorrelationFn = std::function<std::string(const Args&)>;
+
+// When an interrupt's deadline is seen (Builder::timeout on an interrupt). kLazy: by a resume
+// that comes after it — refused, and the run is rolled back. kActive: a job due at the deadline
+// wakes the run and rolls it back, whether anyone calls or not.
+enum class TimeoutMode { kLazy, kActive };
+const char* to_string(TimeoutMode m);  // "lazy", "active"
 
 struct DefinitionData;
 
@@ -114,6 +125,18 @@ struct ArgumentSpec {
 struct InputSpec {
   std::string name;
   Schema schema;
+};
+
+// What an interrupt (StepKind::kInterrupt) waits for, and how long.
+struct InterruptSpec {
+  std::vector<InputSpec> payload;  // its fields, checked as a run's inputs are; none: any object
+  CorrelationFn correlation;       // or none
+  // 1: an invalid payload is refused and the interrupt goes on waiting, however many come.
+  // n > 1: the n-th invalid payload fails the step, and the run rolls back.
+  int max_attempts = 1;
+  std::optional<Duration> timeout;                // a fixed timeout, or
+  std::optional<ArgumentSource> timeout_seconds;  // one read when it is reached, in seconds
+  TimeoutMode timeout_mode = TimeoutMode::kLazy;
 };
 
 // One node of the graph. Read-only once built.
@@ -154,6 +177,8 @@ struct StepSpec {
   // kAsync: the child is this step's own body as a reactor of one step (async_step), named
   // "<reactor>.<step>"; otherwise a reactor of the user's (async_reactor).
   bool own_body = false;
+  // kInterrupt only.
+  std::optional<InterruptSpec> interrupt;
 };
 
 // Whether step `reader` reads the result of step `unit` (an argument, a map's source or batch

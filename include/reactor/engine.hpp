@@ -101,6 +101,13 @@ struct [[nodiscard]] BackgroundBatch {
   bool ok() const { return status.ok(); }
 };
 
+// How a resumed run goes on (Engine::resume_interrupt).
+struct ResumeOptions {
+  // In this thread, to its end or its next pause, holding the run's lease; otherwise (the
+  // default) in a worker serving its reactor, its job due at once.
+  bool run_inline = false;
+};
+
 // What one sweep did (Engine::sweep_once).
 struct SweepResult {
   std::size_t requeued = 0;  // runs nobody executed, enqueued again
@@ -177,6 +184,30 @@ class Engine {
   // after each start). NotFound for an unknown reactor.
   Status run_due_jobs(const std::string& reactor);
 
+  // Resumes the paused interrupt at step path `step` ("approve", "refund/approve" inside a
+  // composed child) of run `run_id` with `payload`, its result (docs/interrupts.md). The
+  // payload is checked against the interrupt's payload() fields before anything changes; the
+  // first valid resume claims the interrupt in one commit, so that under any race (two callers,
+  // two processes) exactly one wins; then the run goes on as `options` say. Returns the run as it
+  // stands then (run_inline: where it got to). Errors, nothing claimed:
+  //   NotFound            no such run, or step
+  //   InvalidArgument     no store; the step is not an interrupt; the payload is invalid — every
+  //                       field error named (counted when max_attempts > 1: the last rolls the
+  //                       run back)
+  //   AlreadyExists       the interrupt was resumed already
+  //   FailedPrecondition  the run ended, was cancelled or is rolling back; the interrupt is not
+  //                       reached (its dependencies are not complete) or failed
+  //   DeadlineExceeded    its deadline passed: the run is rolled back
+  //   Unavailable         the store is down, or the run executes elsewhere and did not pause in
+  //                       time (two lease TTLs)
+  // Durable when it returns ok: the payload and the run's job (or, inline, its progress).
+  Result<RunResult> resume_interrupt(const std::string& run_id, const std::string& step,
+                                     Value payload, const ResumeOptions& options = {});
+  // The same for the interrupt waiting under `correlation_id` (Builder::correlation_id). NotFound
+  // when no interrupt holds that id; an id stays with an interrupt after its resume, so a
+  // second resume by it is AlreadyExists.
+  Result<RunResult> resume_by_correlation(const std::string& correlation_id, Value payload,
+                                          const ResumeOptions& options = {});
   // Periodic starts (reactor/schedule.hpp, docs/schedules.md); durable mode only
   // (InvalidArgument without a backend). add_schedule validates `schedule` and keeps it in the
   // store (ScheduleStore::upsert_schedule), replacing one of its name but not what that one

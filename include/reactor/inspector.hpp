@@ -24,6 +24,13 @@ namespace reactor {
 
 // One run, as a listing shows it: a root, or with RunFilter::elements an
 // element run of a fan-out map too.
+// An interrupt a paused run waits at (Builder::interrupt, docs/interrupts.md).
+struct WaitingInterrupt {
+  std::string step;  // its path: "approve", "child/approve"
+  std::string correlation_id;
+  std::int64_t deadline_ms = 0;  // Unix milliseconds; 0: none
+};
+
 struct RunSummary {
   std::string id;
   std::string reactor;
@@ -32,6 +39,9 @@ struct RunSummary {
   // (a corrupt record): the run is listed all the same.
   std::int64_t created_at_ms = 0;
   std::int64_t updated_at_ms = 0;
+  // A paused run's interrupts waiting for their payload (one more read of the store per paused
+  // run listed); empty for every other status.
+  std::vector<WaitingInterrupt> waiting;
 };
 
 struct RunListing {
@@ -110,6 +120,8 @@ class Inspector {
   Result<std::optional<ElementInfo>> element_of(const std::string& run_id) const;
 
  private:
+  std::vector<WaitingInterrupt> waiting_in(const std::string& run_id) const;
+
   RunStore& runs_;
   MapStore& maps_;
 };

@@ -34,7 +34,7 @@ class RunStore {
 
   // Recovery, at most `limit` roots: runs that are running or rolling back
   // with no live lease (their worker died), enqueued runs with no job (their
-  // job was lost), and waiting or scheduled runs with a wake time and no job.
+  // job was lost), and waiting, paused or scheduled runs with a wake time and no job.
   virtual Result<std::vector<RunHeaderRow>> find_orphans(std::size_t limit) = 0;
   // Deletes terminal runs (with their children, steps, trace and jobs) whose
   // expiry passed; never one that has not ended. Returns how many roots were purged.

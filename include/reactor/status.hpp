@@ -15,6 +15,10 @@ enum class StatusCode {
   kUnavailable,      // a backend could not be reached
   kAlreadyExists,    // a run with this id exists (and differs from what was asked); nothing written
   kInternal,
+  // The run is not in a state that allows what was asked (a resume of a run that ended, an
+  // interrupt not reached yet); nothing was written.
+  kFailedPrecondition,
+  kDeadlineExceeded,  // asked after its deadline (an interrupt's lazy timeout)
 };
 
 const char* to_string(StatusCode code);
@@ -36,6 +40,12 @@ class [[nodiscard]] Status {
   static Status Unavailable(std::string m) { return {StatusCode::kUnavailable, std::move(m)}; }
   static Status AlreadyExists(std::string m) { return {StatusCode::kAlreadyExists, std::move(m)}; }
   static Status Internal(std::string m) { return {StatusCode::kInternal, std::move(m)}; }
+  static Status FailedPrecondition(std::string m) {
+    return {StatusCode::kFailedPrecondition, std::move(m)};
+  }
+  static Status DeadlineExceeded(std::string m) {
+    return {StatusCode::kDeadlineExceeded, std::move(m)};
+  }
 
   bool ok() const { return code_ == StatusCode::kOk; }
   StatusCode code() const { return code_; }

@@ -26,6 +26,10 @@ enum class TraceType {
   // background_before): step is that step, outcome "after" or "before". What precedes it in
   // the trace ran in the caller, what follows in workers.
   kHandOff,
+  // An interrupt (Builder::interrupt): outcome "paused" when it is reached (message: its
+  // correlation id), "resumed" when a payload completed it, "invalid_payload" for a payload it
+  // refused and counted, "timed_out" past its deadline.
+  kInterrupt,
 };
 
 struct TraceEvent {

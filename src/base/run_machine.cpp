@@ -11,23 +11,34 @@ constexpr std::optional<RunStatus> kAnyLive;  // any status that is not terminal
 bool live(RunStatus s) { return !is_terminal(s); }
 
 // The run's life. Read a row as "from, on event, to".
-StateMachine<RunStatus, RunEvent, 25> machine{
-    {{
-        {S::kPending, E::kEnqueue, S::kEnqueued},     {S::kEnqueued, E::kDeliver, S::kPending},
-        {S::kPending, E::kStart, S::kRunning},        {S::kPending, E::kRejectInputs, S::kFailed},
-        {S::kRunning, E::kSuspend, S::kWaiting},      {S::kWaiting, E::kResume, S::kRunning},
-        {S::kRunning, E::kFail, S::kRollingBack},     {S::kRollingBack, E::kRolledBack, S::kFailed},
-        {S::kRunning, E::kComplete, S::kCompleted},   {S::kRunning, E::kHalt, S::kHalted},
-        {S::kRunning, E::kReplan, S::kEnqueued},      {S::kPending, E::kSchedule, S::kScheduled},
-        {S::kScheduled, E::kDeliver, S::kPending},    {S::kRunning, E::kPause, S::kPaused},
-        {S::kPaused, E::kResume, S::kRunning},        {S::kPaused, E::kFail, S::kRollingBack},
-        {S::kHalted, E::kResume, S::kRunning},        {kAnyLive, E::kCancel, S::kCancelled},
-        {S::kPaused, E::kUndo, S::kRollingBack},      {S::kHalted, E::kUndo, S::kRollingBack},
-        {S::kFailed, E::kUndo, S::kRollingBack},      {S::kCompleted, E::kUndo, S::kRollingBack},
-        {S::kRollingBack, E::kUndone, S::kCancelled}, {kAnyLive, E::kFailOutright, S::kFailed},
-        {kAnyLive, E::kQuarantine, S::kQuarantined},
-    }},
-    live};
+// clang-format off
+StateMachine<RunStatus, RunEvent, 24> machine{{{
+    {S::kPending,     E::kEnqueue,      S::kEnqueued},
+    {S::kEnqueued,    E::kDeliver,      S::kPending},
+    {S::kPending,     E::kStart,        S::kRunning},
+    {S::kPending,     E::kRejectInputs, S::kFailed},
+    {S::kRunning,     E::kSuspend,      S::kWaiting},
+    {S::kWaiting,     E::kResume,       S::kRunning},
+    {S::kRunning,     E::kFail,         S::kRollingBack},
+    {S::kRollingBack, E::kRolledBack,   S::kFailed},
+    {S::kRunning,     E::kComplete,     S::kCompleted},
+    {S::kRunning,     E::kHalt,         S::kHalted},
+    {S::kRunning,     E::kReplan,       S::kEnqueued},
+    {S::kPending,     E::kSchedule,     S::kScheduled},
+    {S::kScheduled,   E::kDeliver,      S::kPending},
+    {S::kRunning,     E::kPause,        S::kPaused},
+    {S::kPaused,      E::kResume,       S::kRunning},
+    {S::kHalted,      E::kResume,       S::kRunning},
+    {kAnyLive,        E::kCancel,       S::kCancelled},
+    {S::kPaused,      E::kUndo,         S::kRollingBack},
+    {S::kHalted,      E::kUndo,         S::kRollingBack},
+    {S::kFailed,      E::kUndo,         S::kRollingBack},
+    {S::kCompleted,   E::kUndo,         S::kRollingBack},
+    {S::kRollingBack, E::kUndone,       S::kCancelled},
+    {kAnyLive,        E::kFailOutright, S::kFailed},
+    {kAnyLive,        E::kQuarantine,   S::kQuarantined},
+}}, live};
+// clang-format on
 
 }  // namespace
 

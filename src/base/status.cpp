@@ -21,6 +21,10 @@ const char* to_string(StatusCode code) {
       return "already_exists";
     case StatusCode::kInternal:
       return "internal";
+    case StatusCode::kFailedPrecondition:
+      return "failed_precondition";
+    case StatusCode::kDeadlineExceeded:
+      return "deadline_exceeded";
   }
   return "unknown";
 }

@@ -12,6 +12,7 @@ TraceType trace_type_from_string(const std::string& s) {
   if (s == "unresolved") return TraceType::kUnresolved;
   if (s == "interrupted") return TraceType::kInterrupted;
   if (s == "hand_off") return TraceType::kHandOff;
+  if (s == "interrupt") return TraceType::kInterrupt;
   throw std::invalid_argument("unknown trace event type '" + s + "'");
 }
 
@@ -31,6 +32,8 @@ const char* past_tense(TraceType t) {
       return "lost";
     case TraceType::kHandOff:
       return "handed off";
+    case TraceType::kInterrupt:
+      return "paused at";
   }
   return "?";
 }
@@ -44,6 +47,11 @@ const char* verb_of(const TraceEvent& e) {
   // Its outcome says where: "handed off after charge", "handed off before ship".
   if (e.type == TraceType::kHandOff) {
     return e.outcome == "before" ? "handed off before" : "handed off after";
+  }
+  if (e.type == TraceType::kInterrupt && e.outcome != "paused") {
+    return e.outcome == "resumed"     ? "resumed"
+           : e.outcome == "timed_out" ? "timed out at"
+                                      : "refused a payload of";
   }
   return past_tense(e.type);
 }
@@ -64,6 +72,8 @@ const char* to_string(TraceType t) {
       return "interrupted";
     case TraceType::kHandOff:
       return "hand_off";
+    case TraceType::kInterrupt:
+      return "interrupt";
   }
   return "unknown";
 }

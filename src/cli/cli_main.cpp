@@ -21,6 +21,7 @@ std::vector<std::unique_ptr<Command>> built_in_commands() {
   out.push_back(worker_command());
   out.push_back(runs_command());
   out.push_back(show_command());
+  out.push_back(resume_command());
   out.push_back(sweep_command());
   out.push_back(enqueue_command());
   out.push_back(reactors_command());

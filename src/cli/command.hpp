@@ -36,6 +36,7 @@ std::unique_ptr<Command> show_command();
 std::unique_ptr<Command> sweep_command();
 std::unique_ptr<Command> enqueue_command();
 std::unique_ptr<Command> reactors_command();
+std::unique_ptr<Command> resume_command();
 std::unique_ptr<Command> schedules_command();
 
 // Every built-in command, in the order --help lists them.

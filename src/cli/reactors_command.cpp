@@ -45,6 +45,8 @@ const char* kind_name(StepKind kind) {
       return "map";
     case StepKind::kAsync:
       return "async";
+    case StepKind::kInterrupt:
+      return "interrupt";
     default:
       return "step";
   }

@@ -46,7 +46,22 @@ void print_table(const RunListing& listing) {
     std::printf("%-*s  %-*s  %-*s  %-20s  %s\n", id_width, r.id.c_str(), reactor_width,
                 r.reactor.c_str(), status_width, to_string(r.status),
                 format_time(r.created_at_ms).c_str(), format_time(r.updated_at_ms).c_str());
+    for (const WaitingInterrupt& w : r.waiting) {
+      std::printf("  waits at %s  correlation %s  deadline %s\n", w.step.c_str(),
+                  w.correlation_id.empty() ? "-" : w.correlation_id.c_str(),
+                  format_time(w.deadline_ms).c_str());
+    }
   }
+}
+
+// A paused run's interrupts, in its JSON line.
+Value waiting_json(const RunSummary& r) {
+  Value out = Value::array();
+  for (const WaitingInterrupt& w : r.waiting) {
+    out.push_back(Value{
+        {"step", w.step}, {"correlation_id", w.correlation_id}, {"deadline_ms", w.deadline_ms}});
+  }
+  return out;
 }
 
 int run_runs(const Context& ctx, const RunsOptions& o) {
@@ -73,13 +88,13 @@ int run_runs(const Context& ctx, const RunsOptions& o) {
   const RunListing& listing = *listed;
   if (o.json) {
     for (const RunSummary& r : listing.runs) {
-      std::cout << Value{{"id", r.id},
-                         {"reactor", r.reactor},
-                         {"status", to_string(r.status)},
-                         {"created_at_ms", r.created_at_ms},
-                         {"updated_at_ms", r.updated_at_ms}}
-                       .dump()
-                << "\n";
+      Value line{{"id", r.id},
+                 {"reactor", r.reactor},
+                 {"status", to_string(r.status)},
+                 {"created_at_ms", r.created_at_ms},
+                 {"updated_at_ms", r.updated_at_ms}};
+      if (!r.waiting.empty()) line["waiting"] = waiting_json(r);
+      std::cout << line.dump() << "\n";
     }
   } else if (listing.runs.empty()) {
     std::printf("no runs\n");

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "cli/command.hpp"
+#include "cli/json_argument.hpp"
 #include "cli/text.hpp"
 #include "records/codec.hpp"
 
@@ -41,44 +42,6 @@ BackgroundOptions background_options(const StartOptions& o) {
   if (!o.at.empty()) b.start_at = *parse_utc(o.at);
   if (!o.in.empty()) b.delay = *parse_delay(o.in);
   return b;
-}
-
-// Appends everything `f` holds to `out`, however large; false on a read error.
-bool read_whole(std::FILE* f, std::string& out) {
-  char buffer[1 << 16];
-  std::size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) out.append(buffer, n);
-  return std::ferror(f) == 0;
-}
-
-// The text of the inputs and where it came from ("--input", "stdin", "file PATH"); false, the
-// reason in `error`, when it cannot be read.
-bool read_inputs(const StartOptions& o, std::string& text, std::string& source,
-                 std::string& error) {
-  std::string path = o.input_file;
-  if (path.empty() && o.input.size() > 1 && o.input[0] == '@') path = o.input.substr(1);
-  if (path.empty() && o.input == "-") {
-    source = "stdin";
-    if (read_whole(stdin, text)) return true;
-    error = std::string("cannot read the input from stdin: ") + std::strerror(errno);
-    return false;
-  }
-  if (path.empty()) {
-    source = "--input";
-    text = o.input;
-    return true;
-  }
-  source = "file " + path;
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) {
-    error = "cannot read input file " + path + ": " + std::strerror(errno);
-    return false;
-  }
-  const bool read = read_whole(f, text);
-  const int read_errno = errno;
-  std::fclose(f);
-  if (!read) error = "cannot read input file " + path + ": " + std::strerror(read_errno);
-  return read;
 }
 
 // The run reached its hand-off point or a fan-out map: the caller's part is done, and workers
@@ -121,19 +84,7 @@ void say_if_nobody_serves(Engine& engine, const std::string& reactor, const std:
 // The inputs as given (a file, stdin or the line), decoded; nullopt, said why, when they cannot
 // be read or are no JSON.
 std::optional<Value> read_start_inputs(const StartOptions& o, const std::string& who) {
-  std::string text, source, error;
-  if (!read_inputs(o, text, source, error)) {
-    print_error(who, error);
-    return std::nullopt;
-  }
-  try {
-    return records::decode_value(text);  // depth-limited: a deep input cannot crash us
-  } catch (const records::TooDeep& e) {
-    print_error(who, "the input (" + source + "): " + e.what());
-  } catch (const std::exception& e) {
-    print_error(who, "the input (" + source + ") is not valid JSON: " + e.what());
-  }
-  return std::nullopt;
+  return read_json_argument(o.input, o.input_file, "--input", "input", who);
 }
 
 // --background: the run stored with its job, for a worker; its id (or, --json, its status).

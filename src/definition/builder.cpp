@@ -1,19 +1,10 @@
 // Builder: collects the declaration as written; build() checks it whole.
 #include "reactor/builder.hpp"
 
+#include "definition/builder_state.hpp"
 #include "definition/graph_check.hpp"
 
 namespace reactor {
-
-struct Builder::State {
-  DefinitionData data;
-  std::optional<std::string> returns_name;
-  // The hand-off points declared, by kind and step name: build() accepts at most one.
-  std::vector<std::pair<HandOff::Kind, std::string>> hand_offs;
-  // Misuse found while declaring (a modifier with no step to apply to, a map
-  // modifier on a plain step). Reported by build(), so the chain stays fluent.
-  std::vector<std::string> misuse;
-};
 
 Builder::Builder(std::string reactor_name) : state_(std::make_unique<State>()) {
   state_->data.name = std::move(reactor_name);
@@ -162,6 +153,7 @@ Builder& Builder::retries(RetryPolicy policy) {
 
 Builder& Builder::timeout(Duration limit) {
   if (StepSpec* s = current("timeout")) {
+    if (s->kind == StepKind::kInterrupt) return timeout(limit, TimeoutMode::kLazy);
     if (!has_own_body(*s)) {
       state_->misuse.push_back("step '" + s->name + "': timeout() applies to plain steps only");
     }

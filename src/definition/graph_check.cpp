@@ -60,12 +60,40 @@ class Checker {
 
   void check_body(const StepSpec& s) const {
     if (s.kind == StepKind::kStep && !s.run && !s.factory) fail_step(s, "has no body");
+    if (s.kind == StepKind::kInterrupt) return check_interrupt(s);
     if (s.kind != StepKind::kStep && !s.child) fail_step(s, "has no child reactor");
+    if ((s.kind == StepKind::kMap || s.kind == StepKind::kAsync) && has_interrupt(*s.child)) {
+      // An element or a unit is a run of its own that nobody resumes: it would wait for ever.
+      fail_step(s, "its reactor '" + s.child->name +
+                       "' has an interrupt, which is not supported inside a map element or an "
+                       "async unit");
+    }
     if (s.kind == StepKind::kMap && !s.map_source && !s.pages) {
       fail_step(s, "a map needs a source() collection or source_pages()");
     }
     if (s.map_source && s.pages) fail_step(s, "a map takes source() or source_pages(), not both");
     if (s.kind != StepKind::kMap && s.collect) fail_step(s, "collect() applies to maps only");
+  }
+
+  void check_interrupt(const StepSpec& s) const {
+    const InterruptSpec& i = *s.interrupt;
+    if (i.max_attempts < 1) fail_step(s, "max_attempts must be at least 1");
+    if (i.timeout && *i.timeout <= Duration::zero()) fail_step(s, "timeout must be positive");
+    if (i.timeout_seconds) check_source(s, *i.timeout_seconds, "timeout");
+    std::set<std::string> fields;
+    for (const InputSpec& f : i.payload) {
+      if (f.name.empty()) fail_step(s, "a payload field needs a non-empty name");
+      if (!fields.insert(f.name).second) fail_step(s, "duplicate payload field '" + f.name + "'");
+    }
+  }
+
+  // Whether `d`, or a reactor it composes, has an interrupt.
+  static bool has_interrupt(const DefinitionData& d) {
+    for (const StepSpec& s : d.steps) {
+      if (s.kind == StepKind::kInterrupt) return true;
+      if (s.kind == StepKind::kCompose && s.child && has_interrupt(*s.child)) return true;
+    }
+    return false;
   }
 
   void check_retry(const StepSpec& s) const {
@@ -122,7 +150,7 @@ class Checker {
     }
     if ((s.kind == StepKind::kCompose || s.kind == StepKind::kAsync) && !s.declares_arguments) {
       check_child_inputs(s, inputs_the_child_declares(s));
-    } else if (s.kind != StepKind::kStep) {
+    } else if (s.kind != StepKind::kStep && s.kind != StepKind::kInterrupt) {
       check_child_inputs(s, names);
     }
   }
@@ -180,6 +208,10 @@ class Checker {
       }
       if (s.map_source && s.map_source->kind() == ArgumentSource::Kind::kResult) {
         deps.insert(index_.at(s.map_source->name()));
+      }
+      if (s.interrupt && s.interrupt->timeout_seconds &&
+          s.interrupt->timeout_seconds->kind() == ArgumentSource::Kind::kResult) {
+        deps.insert(index_.at(s.interrupt->timeout_seconds->name()));
       }
       for (const auto& w : s.wait_for) deps.insert(index_.at(w));
       s.dependencies.assign(deps.begin(), deps.end());
@@ -353,6 +385,9 @@ std::string fingerprint_of(const DefinitionData& d) {
     if (s.fan_out) f.add("fan_out");
     if (s.batch_size_source) add_source(f, *s.batch_size_source);
     if (s.child) f.add("child:" + s.child->fingerprint);
+    if (s.interrupt) {
+      for (const InputSpec& p : s.interrupt->payload) f.add("payload:" + p.name);
+    }
   }
   return f.hex();
 }

@@ -3,13 +3,18 @@
 namespace reactor {
 
 std::vector<FieldError> validate_inputs(const DefinitionData& def, Value& inputs) {
+  return validate_fields(def.inputs, inputs, "inputs", "input");
+}
+
+std::vector<FieldError> validate_fields(const std::vector<InputSpec>& fields, Value& inputs,
+                                        const char* whole, const char* one) {
   std::vector<FieldError> errors;
   if (inputs.is_null()) inputs = Value::object();
   if (!inputs.is_object()) {
-    errors.push_back({"", "inputs must be a JSON object"});
+    errors.push_back({"", std::string(whole) + " must be a JSON object"});
     return errors;
   }
-  for (const auto& in : def.inputs) {
+  for (const auto& in : fields) {
     auto it = inputs.find(in.name);
     if (it == inputs.end()) {
       if (in.schema.default_val()) {
@@ -26,8 +31,8 @@ std::vector<FieldError> validate_inputs(const DefinitionData& def, Value& inputs
   }
   for (auto it = inputs.begin(); it != inputs.end(); ++it) {
     bool declared = false;
-    for (const auto& in : def.inputs) declared = declared || in.name == it.key();
-    if (!declared) errors.push_back({it.key(), "is not a declared input"});
+    for (const auto& in : fields) declared = declared || in.name == it.key();
+    if (!declared) errors.push_back({it.key(), std::string("is not a declared ") + one});
   }
   return errors;
 }

@@ -206,6 +206,18 @@ DeliveryOutcome put_back_until(DurableEnv& env, const Delivery& d, const std::st
   return committed(put_back(env, d, owner, delay), DeliveryOutcome::kSuspended);
 }
 
+// A paused run is woken by a job only at its active timeout's deadline; a payload resumes it
+// otherwise (durability/signals.hpp). A job due earlier goes back until then; one for a run with
+// no deadline (a duplicate) is acknowledged. Nullopt: its deadline has come, it runs.
+std::optional<DeliveryOutcome> while_paused(DurableEnv& env, const Delivery& d, const Writer& w,
+                                            const Run& run) {
+  if (run.status != RunStatus::kPaused) return std::nullopt;
+  const std::int64_t wake = run.suspension ? run.suspension->wake_at_ms() : 0;
+  if (wake == 0) return acknowledge(env, w);
+  if (wake > env.now_ms()) return put_back_until(env, d, w.job_owner, wake);
+  return std::nullopt;
+}
+
 // The run as `def` would have created it, with its id, inputs and times: its inputs are
 // validated again when it starts (pending), against the definition it now runs on.
 void replan(Run& run, const Definition& def) {
@@ -366,6 +378,7 @@ DeliveryOutcome process_delivery(DurableEnv& env, const Delivery& d, const std::
       run.suspension->until_ms > env.now_ms()) {
     return put_back_until(env, d, owner, run.suspension->until_ms);
   }
+  if (auto paused = while_paused(env, d, w, run)) return *paused;
   if (run.reactor != job.reactor) def = env.registry.find(run.reactor);
   if (auto refused = check_definition(env, w, run, job, def)) return *refused;
   records::name_steps(run, *def->data());

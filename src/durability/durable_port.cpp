@@ -1,5 +1,7 @@
 #include "durability/durable_port.hpp"
 
+#include "durability/correlation.hpp"
+
 namespace reactor {
 
 DurablePort::DurablePort(const Writer& w, LeaseKeeper::Entry& entry, DurableFanOut* fan_out)
@@ -73,6 +75,11 @@ ExecuteOptions durable_options(const DurabilityOptions& o, DurablePort& port,
   x.checkpoint_min_interval = o.checkpoint_min_interval;
   x.hung_step_grace = o.hung_step_grace;
   return x;
+}
+
+Status DurablePort::hold_correlation(const std::string& correlation_id, const std::string& root_id,
+                                     const std::string& path, std::int64_t until_ms) {
+  return hold(w_.env, Correlation{correlation_id, root_id, path}, until_ms);
 }
 
 }  // namespace reactor

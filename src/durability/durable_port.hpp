@@ -41,6 +41,9 @@ class DurablePort final : public ExecutionPort {
   void step_hung() override { entry_.abandoned = true; }
   std::vector<LostAttempt> lost_attempts(const Run& run, const std::vector<std::size_t>& steps,
                                          AttemptsAre are) override;
+  // Held as the lease "correlation:<id>" (durability/correlation.hpp).
+  Status hold_correlation(const std::string& correlation_id, const std::string& root_id,
+                          const std::string& path, std::int64_t until_ms) override;
 
  private:
   void stamp(Run& root, const CheckpointDelta& delta) const;

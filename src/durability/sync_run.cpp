@@ -47,6 +47,10 @@ bool has_async_units(const DefinitionData& d) {
   return false;
 }
 
+ExecuteOutcome execute_under(DurableEnv& env, const Definition& def, Run& run, const Lease& lease,
+                             bool run_is_new, TimePoint asked_at);
+RunResult result_of(const Run& run, const ExecuteOutcome& out);
+
 }  // namespace
 
 // A caller waits for a unit only while a worker serves its queue (durability/presence.hpp), unless
@@ -76,6 +80,24 @@ RunResult run_synchronously(DurableEnv& env, const Definition& def, Run run) {
     Status held = Status::AlreadyExists("run " + run.id + " is held by another execution");
     return existing(env, def, std::move(run), held);
   }
+  ExecuteOutcome out = execute_under(env, def, run, lease, /*run_is_new=*/true, asked_at);
+  if (out.stopped() && out.stop_reason.code() == StatusCode::kAlreadyExists) {
+    // Nothing was written under this lease; let it go for whoever holds the run.
+    (void)env.backend.release_lease(lease.key, lease.owner, lease.token);  // else it lapses
+    return existing(env, def, std::move(run), out.stop_reason);
+  }
+  return result_of(run, out);
+}
+
+RunResult execute_held(DurableEnv& env, const Definition& def, Run run, const Lease& lease) {
+  ExecuteOutcome out = execute_under(env, def, run, lease, /*run_is_new=*/false, env.clock.now());
+  return result_of(run, out);
+}
+
+namespace {
+
+ExecuteOutcome execute_under(DurableEnv& env, const Definition& def, Run& run, const Lease& lease,
+                             bool run_is_new, TimePoint asked_at) {
   Writer w{env, lease, std::nullopt, ""};
   run.exec_token = lease.token;
   run.exec_worker = env.worker_id;
@@ -89,14 +111,13 @@ RunResult run_synchronously(DurableEnv& env, const Definition& def, Run run) {
   }
   DurablePort port(w, *entry, &fan_out);
   ExecuteOptions options = durable_options(env.options, port, /*suspend_on_retry_wait=*/false);
-  options.hand_off = true;  // and so does the reactor's hand-off point
-  ExecuteOutcome out = env.execute(run, def, options, /*run_is_new=*/true);
+  options.hand_off = run_is_new;  // and so does the reactor's hand-off point, once
+  ExecuteOutcome out = env.execute(run, def, options, run_is_new);
   env.keeper.drop(entry);
-  if (out.stopped() && out.stop_reason.code() == StatusCode::kAlreadyExists) {
-    // Nothing was written under this lease; let it go for whoever holds the run.
-    (void)env.backend.release_lease(lease.key, lease.owner, lease.token);  // else it lapses
-    return existing(env, def, std::move(run), out.stop_reason);
-  }
+  return out;
+}
+
+RunResult result_of(const Run& run, const ExecuteOutcome& out) {
   RunResult r = make_run_result(run);
   if (out.stopped()) {
     // The run did not advance durably past its last commit: say so, and let
@@ -107,5 +128,7 @@ RunResult run_synchronously(DurableEnv& env, const Definition& def, Run run) {
   }
   return r;
 }
+
+}  // namespace
 
 }  // namespace reactor

@@ -11,6 +11,11 @@ namespace reactor {
 // if this process dies), and commits every step.
 RunResult run_synchronously(DurableEnv& env, const Definition& def, Run run);
 
+// Executes the stored run `run` in this thread under `lease`, the run's, taken by the caller
+// (a resume run inline): as run_synchronously goes on after its start. The execution's end (or
+// its pause, its suspension) lets the lease go.
+RunResult execute_held(DurableEnv& env, const Definition& def, Run run, const Lease& lease);
+
 // What a caller of `d` does about its async units (docs/async.md): it never waits (inline_jobs
 // run them in the caller; an async_wait_timeout of 0 hands the run to the workers), it waits
 // (no units to wait for, a live worker serves their queue, or wait_without_workers), or nobody

@@ -30,7 +30,7 @@ Status Writer::checkpoint(const Run& root, const CheckpointDelta& delta) const {
   encode_delta(root, delta, env.expiry_ms(), c);
   // The commit that writes a new root first is its start: it never overwrites a run.
   c.create = std::find(delta.created.begin(), delta.created.end(), &root) != delta.created.end();
-  const bool suspends = root.status == RunStatus::kWaiting;
+  const bool suspends = root.status == RunStatus::kWaiting || root.status == RunStatus::kPaused;
   Status s;
   if (delta.leave_unfinished) {
     // Left unfinished (a stop request, a hand-off): its job due at once for another worker, in the

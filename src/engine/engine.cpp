@@ -12,6 +12,7 @@
 #include "durability/inline_jobs.hpp"
 #include "durability/lease_keeper.hpp"
 #include "durability/load.hpp"
+#include "durability/signals.hpp"
 #include "durability/start.hpp"
 #include "durability/sweeper.hpp"
 #include "durability/sync_run.hpp"
@@ -333,6 +334,24 @@ Result<RunResult> Engine::find(const std::string& run_id) {
     return s;
   }
   return out;
+}
+
+Result<RunResult> Engine::resume_interrupt(const std::string& run_id, const std::string& step,
+                                           Value payload, const ResumeOptions& options) {
+  if (!impl_->durable) {
+    return Status::InvalidArgument("resume_interrupt needs an engine with a backend");
+  }
+  return reactor::resume_interrupt(*impl_->durable,
+                                   ResumeAsk{run_id, step, std::move(payload), options.run_inline});
+}
+
+Result<RunResult> Engine::resume_by_correlation(const std::string& correlation_id, Value payload,
+                                                const ResumeOptions& options) {
+  if (!impl_->durable) {
+    return Status::InvalidArgument("resume_by_correlation needs an engine with a backend");
+  }
+  return reactor::resume_by_correlation(*impl_->durable, correlation_id, std::move(payload),
+                                        options.run_inline);
 }
 
 }  // namespace reactor

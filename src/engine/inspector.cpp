@@ -4,6 +4,7 @@
 #include <unordered_set>
 
 #include "records/codec.hpp"
+#include "records/run_rows.hpp"
 
 namespace reactor {
 
@@ -65,6 +66,18 @@ MapProgress progress_of(const MapRow& m) {
   return p;
 }
 
+// The interrupts of `run` (a tree) that wait for their payload, by path under `prefix`.
+void collect_waiting(const Run& run, const std::string& prefix,
+                     std::vector<WaitingInterrupt>& out) {
+  for (const StepRecord& rec : run.steps) {
+    const std::string path = prefix.empty() ? rec.name : prefix + "/" + rec.name;
+    if (rec.status == StepStatus::kPaused) {
+      out.push_back(WaitingInterrupt{path, rec.correlation_id, rec.deadline_ms});
+    }
+    if (rec.children.size() == 1) collect_waiting(rec.children[0], path, out);
+  }
+}
+
 }  // namespace
 
 Result<RunListing> Inspector::list_runs(const RunFilter& filter) const {
@@ -76,9 +89,19 @@ Result<RunListing> Inspector::list_runs(const RunFilter& filter) const {
   out.runs.reserve(rows->size());
   for (const RunHeaderRow& row : *rows) {
     out.runs.push_back(
-        RunSummary{row.id, row.reactor, row.status, created_at_ms(row), row.updated_at_ms});
+        RunSummary{row.id, row.reactor, row.status, created_at_ms(row), row.updated_at_ms, {}});
+    if (row.status == RunStatus::kPaused) out.runs.back().waiting = waiting_in(row.id);
   }
   out.total = std::max(*total, out.runs.size());
+  return out;
+}
+
+// A run unreadable now (purged, corrupt) shows no interrupt: the listing is of headers.
+std::vector<WaitingInterrupt> Inspector::waiting_in(const std::string& run_id) const {
+  std::vector<WaitingInterrupt> out;
+  Result<StoredRun> stored = runs_.load_run(run_id);
+  Run run;
+  if (stored.ok() && records::decode_run(*stored, run).ok()) collect_waiting(run, "", out);
   return out;
 }
 

@@ -39,6 +39,15 @@ ExecuteOutcome execute_run(Run& root, const Definition& def, const ExecuteEnv& e
     ex.touch_header(root);
     ex.checkpoint(/*force=*/true);
     out.end = ExecuteOutcome::End::kSuspended;
+  } else if (!ex.unwinding().stopped() && ex.unwinding().pausing()) {
+    // Every driver has unwound: the root pauses at its interrupts in one commit, its lease let
+    // go; an active timeout's deadline is when a job wakes it.
+    advance(root, RunEvent::kPause);
+    root.suspension =
+        Suspension{SuspensionKind::kEvent, ex.unwinding().pause_wake_ms(), "interrupt", 0};
+    ex.touch_header(root);
+    ex.checkpoint(/*force=*/true);
+    out.end = ExecuteOutcome::End::kSuspended;
   } else if (!ex.unwinding().stopped() && ex.unwinding().leaving() && !is_terminal(root.status)) {
     // Every driver has unwound with what was in flight recorded: leave the run. At the
     // hand-off point the trace says so: what precedes ran in the caller.

@@ -67,6 +67,15 @@ class ExecutionPort {
     (void)run, (void)steps, (void)are;
     return {};
   }
+  // An interrupt of root `root_id` at step `path` waits under `correlation_id` until `until_ms`
+  // (0: no deadline): a resume may find it by that id. AlreadyExists naming the holder when
+  // another waiting interrupt holds the id (the step then fails). In process nobody can look
+  // it up, and it is Ok.
+  virtual Status hold_correlation(const std::string& correlation_id, const std::string& root_id,
+                                  const std::string& path, std::int64_t until_ms) {
+    (void)correlation_id, (void)root_id, (void)path, (void)until_ms;
+    return Status::Ok();
+  }
 };
 
 }  // namespace reactor

@@ -37,8 +37,8 @@ void RunDriver::undo_completed(Lock& lock, std::vector<RollbackFailure>& failure
 
 void RunDriver::drive() {
   Lock lock(ex_.mutex());
-  if (run_.status == RunStatus::kWaiting) {
-    // Resumed: whatever it waited for is re-checked where it waited.
+  if (run_.status == RunStatus::kWaiting || run_.status == RunStatus::kPaused) {
+    // Resumed: whatever it waited for is re-checked where it waited (an interrupt's deadline).
     advance(run_, RunEvent::kResume);
     run_.suspension.reset();
     ex_.touch_header(run_);
@@ -116,7 +116,13 @@ void RunDriver::forward(Lock& lock) {
         wait_for_maps();
         break;
       }
-      if (stop_launching() || (ready_.empty() && retry_waiting_.empty())) break;
+      if (stop_launching() || (ready_.empty() && retry_waiting_.empty())) {
+        // Only interrupts are left: one past its deadline fails, or the run pauses.
+        if (!stop_launching() && interrupts_.any_paused() && interrupts_.fail_or_pause(lock)) {
+          continue;
+        }
+        break;
+      }
       if (ready_.empty()) sleep_until_next_retry(lock);
       continue;
     }
@@ -128,7 +134,7 @@ void RunDriver::forward(Lock& lock) {
   // A run handed back with nothing left to run ends here rather than for the next worker.
   const bool all_ran = !failing_ && !halting_ && ready_.empty() && retry_waiting_.empty() &&
                        !units_.awaits_children();
-  if (ex_.unwinding().stopped() || ex_.unwinding().yielded() ||
+  if (ex_.unwinding().stopped() || ex_.unwinding().yielded() || ex_.unwinding().pausing() ||
       (ex_.unwinding().leaving() && !all_ran))
     return;
   if (failing_) {
@@ -179,6 +185,11 @@ bool RunDriver::prepare_burst(Lock& lock) {
     std::size_t i = ready_.top();
     if (hands_off(i, HandOff::Kind::kBefore)) break;  // it stays ready, for whoever goes on
     ready_.pop();
+    // Nothing starts: it waits for its payload (a test's mock of it runs as a plain step).
+    if (def_.steps[i].kind == StepKind::kInterrupt && ex_.override_for(path_of(i)) == nullptr) {
+      interrupts_.reach(i, lock);
+      continue;
+    }
     ++in_flight_;  // its place is taken while the lock is let go
     if (std::optional<Launch> l = attempts_.prepare(i, lock)) {
       burst_.push_back(std::move(*l));

@@ -1,8 +1,8 @@
 // RunDriver: moves one run (a root, a composed child or a map element) from
 // where its records say it is to a terminal status. It schedules; its parts (StepAttempts,
-// ChildRuns, AsyncUnits, FanOutMaps, Rollback) each do one thing to the run. All progress is
-// written into the Run as it happens; the driver's own fields are a cache rebuilt from the records
-// on every drive(), which is what makes any snapshot resumable.
+// ChildRuns, AsyncUnits, FanOutMaps, Rollback, Interrupts) each do one thing to the run. All
+// progress is written into the Run as it happens; the driver's own fields are a cache rebuilt from
+// the records on every drive(), which is what makes any snapshot resumable.
 #pragma once
 
 #include <atomic>
@@ -23,6 +23,7 @@
 #include "execution/child_runs.hpp"
 #include "execution/execution.hpp"
 #include "execution/fan_out_map.hpp"
+#include "execution/interrupts.hpp"
 #include "execution/rollback.hpp"
 #include "execution/step_attempt.hpp"
 #include "reactor/definition.hpp"
@@ -81,6 +82,7 @@ class RunDriver {
   friend class AsyncUnits;
   friend class FanOutMaps;
   friend class Rollback;
+  friend class Interrupts;
 
   Execution& ex_;
   const DefinitionData& def_;
@@ -114,6 +116,7 @@ class RunDriver {
   AsyncUnits units_{*this};
   FanOutMaps maps_{*this};
   Rollback rollback_{*this};
+  Interrupts interrupts_{*this};
 };
 
 // The inputs a composed child or an async unit is started with: the step's arguments, or

@@ -38,6 +38,7 @@ void RunDriver::rebuild_schedule() {
     auto st = run_.steps[i].status;
     if (st == StepStatus::kRetryScheduled) retry_waiting_.insert(i);
     if (st == StepStatus::kDispatched) dispatched_.insert(i);
+    if (st == StepStatus::kPaused) interrupts_.note_paused(i);
     if (st == StepStatus::kPending && waiting_on_[i] == 0) ready_.push(i);
     // A snapshot taken right after a final failure or a Halt was recorded: the run must go on
     // to roll back or halt, not launch the steps that were still ready.

@@ -284,6 +284,8 @@ void StepAttempts::record_failure(std::size_t i, int attempt_no, Attempt a, Lock
   if ((unresolved || not_started) && !a.body_started) {
     ex_.trace(TraceType::kUnresolved, d_.path_of(i), attempt_no,
               unresolved ? "failure" : "not_started", message);
+  } else if (spec.kind == StepKind::kInterrupt) {
+    // Traced by Interrupts as what ended its wait (timed out, too many invalid payloads).
   } else {
     ex_.trace(TraceType::kRun, d_.path_of(i), attempt_no, "failure", message);
   }

@@ -1,5 +1,6 @@
 // Unwinding: why every driver of a run tree stops launching and unwinds — stopped (a write
-// refused, a record unreadable), suspended (a retry's backoff, its maps and units), or leaving
+// refused, a record unreadable), suspended (a retry's backoff, its maps and units), pausing (at
+// its interrupts), or leaving
 // (a stop request, the reactor's hand-off point). The caller holds the run's lock, but any
 // thread may read stopped().
 #pragma once
@@ -42,6 +43,14 @@ class Unwinding {
   }
   std::int64_t children_give_up_ms() const { return children_give_up_ms_; }
   bool yielded() const { return yield_at_ms_.has_value() || yield_for_children_; }
+  // Pauses the run at its interrupts (nothing else may run): until a payload comes, or
+  // `wake_ms` (0: none), an active timeout's deadline.
+  void pause(std::int64_t wake_ms) {
+    pausing_ = true;
+    if (wake_ms != 0 && (pause_wake_ms_ == 0 || wake_ms < pause_wake_ms_)) pause_wake_ms_ = wake_ms;
+  }
+  bool pausing() const { return pausing_; }
+  std::int64_t pause_wake_ms() const { return pause_wake_ms_; }
   const std::optional<std::int64_t>& yield_at_ms() const { return yield_at_ms_; }
 
   // Whether the run is to be left unfinished: on a stop request (ExecutionPort::stop_requested),
@@ -60,8 +69,8 @@ class Unwinding {
   const std::string& hand_off_step() const { return hand_off_step_; }
   const char* hand_off_where() const { return hand_off_where_; }
 
-  // Stop launching steps and rollback actions: stopped, yielded or leaving.
-  bool any() const { return stopped() || yielded() || leaving(); }
+  // Stop launching steps and rollback actions: stopped, yielded, pausing or leaving.
+  bool any() const { return stopped() || yielded() || pausing_ || leaving(); }
 
  private:
   const ExecutionPort* port_;
@@ -70,6 +79,8 @@ class Unwinding {
   std::optional<std::int64_t> yield_at_ms_;
   bool yield_for_children_ = false;
   std::int64_t children_give_up_ms_ = 0;
+  bool pausing_ = false;
+  std::int64_t pause_wake_ms_ = 0;
   bool hand_off_ = false;
   std::string hand_off_step_;
   const char* hand_off_where_ = "";

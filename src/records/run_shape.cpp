@@ -50,9 +50,10 @@ std::optional<std::string> shape_error(const Run& run, const DefinitionData& def
       return of_step("attempts " + std::to_string(rec.attempts) + " is out of range");
     }
     if (auto e = value_limit_error(rec.result, max_bytes, "its result")) return of_step(*e);
-    const std::size_t most_children = spec.kind == StepKind::kStep  ? 0
-                                      : spec.kind != StepKind::kMap ? 1
-                                                                    : kMaxMapElements;
+    const std::size_t most_children =
+        spec.kind == StepKind::kStep || spec.kind == StepKind::kInterrupt ? 0
+        : spec.kind != StepKind::kMap                                     ? 1
+                                                                          : kMaxMapElements;
     if (rec.children.size() > most_children) {
       return of_step("the record holds " + std::to_string(rec.children.size()) +
                      " child runs, the step has at most " + std::to_string(most_children));

@@ -39,9 +39,14 @@ TYPED_TEST(RecoveryConformance, FindOrphansListsOnlyRootsNobodyIsServing) {
        waiting(root("waiting-until-no-job", RunStatus::kWaiting), 5),
        waiting(root("waiting-until-with-job", RunStatus::kWaiting), 5),
        waiting(root("waiting-for-event", RunStatus::kWaiting), 0),
+       // A paused run (an interrupt) is woken only by an active timeout's job.
+       waiting(root("paused-deadline-no-job", RunStatus::kPaused), 6),
+       waiting(root("paused-deadline-with-job", RunStatus::kPaused), 6),
+       waiting(root("paused-for-payload", RunStatus::kPaused), 0),
        header("child-running", RunStatus::kRunning, "running-live"),
        header("child-enqueued", RunStatus::kEnqueued, "running-no-lease")},
-      {job("q", "enqueued-with-job"), job("q", "waiting-until-with-job", 5)});
+      {job("q", "enqueued-with-job"), job("q", "waiting-until-with-job", 5),
+       job("q", "paused-deadline-with-job", 6)});
 
   Lease lapsing = this->acquire(run_lease_key("running-expired"), "w", true, this->kShortTtl);
   this->acquire(run_lease_key("running-live"), "w", true, 60s);
@@ -56,8 +61,8 @@ TYPED_TEST(RecoveryConformance, FindOrphansListsOnlyRootsNobodyIsServing) {
   EXPECT_EQ(this->ids(out),
             (std::vector<std::string>{"running-no-lease", "running-expired", "running-released",
                                       "rolling-back-no-lease", "enqueued-without-job",
-                                      "waiting-until-no-job"}));
-  EXPECT_EQ(out.back().wake_at_ms, 5);
+                                      "waiting-until-no-job", "paused-deadline-no-job"}));
+  EXPECT_EQ(out.back().wake_at_ms, 6);
 
   ASSERT_OK_AND_ASSIGN(out, this->db().find_orphans(2));
   EXPECT_EQ(this->ids(out), (std::vector<std::string>{"running-no-lease", "running-expired"}));
@@ -65,7 +70,7 @@ TYPED_TEST(RecoveryConformance, FindOrphansListsOnlyRootsNobodyIsServing) {
   // A job in delivery still counts as a job.
   ASSERT_TRUE(this->fetch({"q"}, "w2").has_value());
   ASSERT_OK_AND_ASSIGN(out, this->db().find_orphans(100));
-  EXPECT_EQ(out.size(), 6u);
+  EXPECT_EQ(out.size(), 7u);
 }
 
 TYPED_TEST(RecoveryConformance, PurgeExpiredDeletesExpiredTerminalRunsWithAllTheirRows) {

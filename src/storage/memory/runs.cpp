@@ -112,7 +112,8 @@ Result<std::vector<RunHeaderRow>> MemoryBackend::find_orphans(std::size_t limit)
       auto it = leases_.find(run_lease_key(id));
       orphan = it == leases_.end() || !lease_live(it->second, now);
     } else if (h.status == RunStatus::kEnqueued ||
-               ((h.status == RunStatus::kWaiting || h.status == RunStatus::kScheduled) &&
+               ((h.status == RunStatus::kWaiting || h.status == RunStatus::kPaused ||
+                 h.status == RunStatus::kScheduled) &&
                 h.wake_at_ms > 0)) {
       orphan = !run_has_job(id);
     }

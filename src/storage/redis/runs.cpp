@@ -82,7 +82,8 @@ Result<std::vector<RunHeaderRow>> RedisBackend::find_orphans(std::size_t limit) 
   Status s = run(ScriptId::kFindOrphans, {},
                  {count_arg(limit), to_string(RunStatus::kRunning),
                   to_string(RunStatus::kRollingBack), to_string(RunStatus::kEnqueued),
-                  to_string(RunStatus::kWaiting), to_string(RunStatus::kScheduled)},
+                  to_string(RunStatus::kWaiting), to_string(RunStatus::kPaused),
+                  to_string(RunStatus::kScheduled)},
                  [&](const redisReply& r) { return decode_headers(r, rows); });
   if (!s.ok()) return s;
   return rows;

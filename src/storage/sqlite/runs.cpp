@@ -102,7 +102,8 @@ Result<std::vector<RunHeaderRow>> SqliteBackend::find_orphans(std::size_t limit)
         "  (r.status IN ('running', 'rolling_back') AND NOT EXISTS ("
         "     SELECT 1 FROM leases l WHERE l.key = 'run:' || r.id"
         "     AND l.owner IS NOT NULL AND l.expires_at > ?1))"
-        "  OR ((r.status = 'enqueued' OR (r.status IN ('waiting', 'scheduled') AND r.wake_at > 0))"
+        "  OR ((r.status = 'enqueued' OR (r.status IN ('waiting', 'paused', 'scheduled') AND "
+        "r.wake_at > 0))"
         "     AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.run_id = r.id)))"
         " ORDER BY r.updated_at, r.id LIMIT ?2");
     st.bind(now_ms(), static_cast<std::int64_t>(std::min<std::size_t>(limit, INT64_MAX)));

@@ -11,9 +11,11 @@
 -- ARGV[3]  the status name rolling_back
 -- ARGV[4]  the status name enqueued
 -- ARGV[5]  the status name waiting
--- ARGV[6]  the status name scheduled
+-- ARGV[6]  the status name paused
+-- ARGV[7]  the status name scheduled
 -- Returns header blobs: running or rolling back with no live lease, enqueued with no job,
--- and waiting or scheduled with a wake time (a scheduled run's start time) and no job; oldest updated_at first (ties: id), at most limit.
+-- and waiting, paused or scheduled with a wake time (a scheduled run's: its start time) and no
+-- job; oldest updated_at first (ties: id), at most limit.
 --- @include "includes/keys"
 --- @include "includes/clock"
 --- @include "includes/leases"
@@ -51,7 +53,7 @@ local function unserved(id)
   return not lease_live(lease[1], lease[2], now)
 end
 local function jobless(id) return redis.call('EXISTS', run_key(id, 'jobs')) == 0 end
--- A waiting run's wake time is a member of its header record, written before the body by
+-- A waiting (or paused) run's wake time is a member of its header record, written before the body by
 -- the record codec (src/records/fields.hpp); a string value cannot hold an unescaped quote,
 -- so the first match is that member. 0 (or none, before layout 5): only an event wakes it.
 local function wakes_without_job(id)
@@ -65,6 +67,7 @@ scan(ARGV[3], unserved)
 scan(ARGV[4], jobless)
 scan(ARGV[5], wakes_without_job)
 scan(ARGV[6], wakes_without_job)
+scan(ARGV[7], wakes_without_job)
 table.sort(found, function(a, b)
   if a[2] ~= b[2] then return a[2] < b[2] end
   return a[1] < b[1]
