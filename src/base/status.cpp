@@ -19,6 +19,8 @@ const char* to_string(StatusCode code) {
       return "unavailable";
     case StatusCode::kAlreadyExists:
       return "already_exists";
+    case StatusCode::kFailedPrecondition:
+      return "failed_precondition";
     case StatusCode::kInternal:
       return "internal";
   }
