@@ -24,6 +24,10 @@ std::vector<std::unique_ptr<Command>> built_in_commands() {
   out.push_back(sweep_command());
   out.push_back(enqueue_command());
   out.push_back(reactors_command());
+  out.push_back(cancel_command());
+  out.push_back(undo_command());
+  out.push_back(retry_command());
+  out.push_back(resume_command());
   return out;
 }
 

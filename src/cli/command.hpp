@@ -36,6 +36,10 @@ std::unique_ptr<Command> show_command();
 std::unique_ptr<Command> sweep_command();
 std::unique_ptr<Command> enqueue_command();
 std::unique_ptr<Command> reactors_command();
+std::unique_ptr<Command> cancel_command();
+std::unique_ptr<Command> undo_command();
+std::unique_ptr<Command> retry_command();
+std::unique_ptr<Command> resume_command();
 
 // Every built-in command, in the order --help lists them.
 std::vector<std::unique_ptr<Command>> built_in_commands();
