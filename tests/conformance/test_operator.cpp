@@ -27,6 +27,10 @@ class Ledger {
     std::lock_guard lock(mu_);
     return log_;
   }
+  void clear() {
+    std::lock_guard lock(mu_);
+    log_.clear();
+  }
   int count(const std::string& what) const {
     std::lock_guard lock(mu_);
     return static_cast<int>(std::count(log_.begin(), log_.end(), what));
@@ -206,6 +210,23 @@ TYPED_TEST(Operator, CancelOfAnEnqueuedRunLeavesItsJobHarmless) {
   EXPECT_FALSE(job);
 }
 
+// A paused run (an interrupt's, written as it would be stored) is cancelled, nothing undone.
+TYPED_TEST(Operator, CancelOfAPausedRun) {
+  this->engine_->registry().add(
+      linear("Pauses", this->ledger_, {"a", "b"}, {{"b", [] { return Halt(); }}}).build());
+  RunResult r = this->engine_->run("Pauses", Value::object());
+  ASSERT_EQ(r.status, RunStatus::kHalted);
+  this->rewrite(r.run_id, [](reactor::Run& run) {
+    run.status = RunStatus::kPaused;
+    run.steps[1].status = StepStatus::kPaused;
+  });
+  ASSERT_TRUE(this->engine_->cancel(r.run_id, "no answer").ok());
+  RunResult stored = this->find(r.run_id);
+  EXPECT_EQ(stored.status, RunStatus::kCancelled);
+  EXPECT_EQ(stored.step("a")->status, StepStatus::kCompleted);  // nothing rolled back
+  EXPECT_EQ(this->ledger_.log(), (Log{"a", "b"}));
+}
+
 TYPED_TEST(Operator, CancelRefusesUnknownEndedAndRollingBackRuns) {
   this->engine_->registry().add(linear("Line", this->ledger_, {"a"}).build());
   EXPECT_EQ(this->engine_->cancel("no-such-run").code(), StatusCode::kNotFound);
@@ -308,6 +329,50 @@ TYPED_TEST(Operator, UndoOfAFailedRunCompensatesTheCutOffStepFirst) {
   EXPECT_EQ(this->ledger_.log(),
             (Log{"a", "b", "c", "compensate:c (c broke)", "undo:b of b", "undo:a of a"}));
   EXPECT_NE(undone.error->message.find("crash loop"), std::string::npos) << undone.error->message;
+}
+
+// A map's elements are undone inside its step, highest index first, whether they ran inline
+// or as runs of their own (fan_out); an element run is not an operator's to act on.
+TYPED_TEST(Operator, UndoReachesTheElementsOfInlineAndFanOutMaps) {
+  for (std::uint32_t batch : {0u, 2u}) {
+    const std::string name = batch ? "FanOut" : "Inline";
+    Builder element(name + ".element");
+    element.input("x", integer());
+    element.step("double", [](const Args& a) -> StepResult { return Success(2 * a.get<int>("x")); })
+        .argument("x", input("x"))
+        .undo([this](const Value& v, const Args&, StepContext&) -> StepResult {
+          this->ledger_.add("undo:element " + v.dump());
+          return Success();
+        });
+    Builder b = linear(name, this->ledger_, {"reserve"});
+    b.input("items", array());
+    b.map("m", element.returns("double").build())
+        .source(input("items"))
+        .argument("x", reactor::element("m"))
+        .wait_for("reserve");
+    if (batch > 0) b.fan_out(batch);
+    this->engine_->registry().add(b.build());
+    RunResult r = this->engine_->run(name, {{"items", {1, 2, 3}}});
+    if (batch > 0) {
+      EXPECT_EQ(r.status, RunStatus::kWaiting);
+      ASSERT_TRUE(this->engine_->run_due_jobs(name).ok());
+      r = this->find(r.run_id);
+    }
+    ASSERT_EQ(r.status, RunStatus::kCompleted) << name << " " << r.trace_summary();
+    if (batch > 0) {
+      Status s = this->engine_->cancel(r.run_id + ":m[0]");
+      EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << s.to_string();
+      EXPECT_NE(s.message().find("act on its run " + r.run_id), std::string::npos) << s.to_string();
+    }
+    RunResult undone;
+    ASSERT_OK_AND_ASSIGN(undone, this->engine_->undo(r.run_id));
+    EXPECT_EQ(undone.status, RunStatus::kCancelled) << name;
+    EXPECT_EQ(this->ledger_.log(), (Log{"reserve", "undo:element 6", "undo:element 4",
+                                        "undo:element 2", "undo:reserve of reserve"}))
+        << name;
+    EXPECT_EQ(undone.step("m")->status, StepStatus::kUndone) << name;
+    this->ledger_.clear();
+  }
 }
 
 // A run that failed and rolled back has nothing left: refused, nothing runs.
