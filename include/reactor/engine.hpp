@@ -2,8 +2,9 @@
 // durability and storage (docs/architecture.md).
 //
 // Thread safety: an Engine may be shared by any number of threads. run(),
-// resume(), run_in_background(), run_many_in_background(), find() and
-// sweep_once() may be called from several threads at once, and alongside the
+// resume(), run_in_background(), run_many_in_background(), find(),
+// sweep_once() and the operator calls (cancel(), undo(), retry(),
+// resume_halted()) may be called from several threads at once, and alongside the
 // Worker threads that serve it; registry() is thread-safe. Register reactors
 // before the first run or worker needs them. Construction and destruction are
 // not concurrent with anything else; destroy Workers first.

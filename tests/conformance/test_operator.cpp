@@ -210,6 +210,38 @@ TYPED_TEST(Operator, CancelOfAnEnqueuedRunLeavesItsJobHarmless) {
   EXPECT_FALSE(job);
 }
 
+// A waiting run (suspended until a time, as stored) holds no lease: the cancel takes it as it
+// is, its suspension gone.
+TYPED_TEST(Operator, CancelOfAWaitingRun) {
+  this->engine_->registry().add(
+      linear("Waits", this->ledger_, {"a", "b"}, {{"b", [] { return Halt(); }}}).build());
+  RunResult r = this->engine_->run("Waits", Value::object());
+  ASSERT_EQ(r.status, RunStatus::kHalted);
+  this->rewrite(r.run_id, [this](reactor::Run& run) {
+    run.status = RunStatus::kWaiting;
+    run.steps[1].status = StepStatus::kPending;
+    run.suspension = Suspension{SuspensionKind::kUntil, this->factory_.now_ms() + 3'600'000, {}, 0};
+  });
+  ASSERT_EQ(this->find(r.run_id).status, RunStatus::kWaiting);
+  ASSERT_TRUE(this->engine_->cancel(r.run_id, "stop waiting").ok());
+  RunResult stored = this->find(r.run_id);
+  EXPECT_EQ(stored.status, RunStatus::kCancelled);
+  EXPECT_EQ(stored.error->message, "stop waiting");
+  Result<RunHeaderRow> header = this->db().load_header(r.run_id);
+  ASSERT_TRUE(header.ok());
+  EXPECT_EQ(header->wake_at_ms, 0);  // nothing will wake it
+  EXPECT_EQ(this->ledger_.log(), (Log{"a", "b"}));
+}
+
+// Without a store there is nothing to act on: each call says so.
+TEST(OperatorInProcess, EveryCallNeedsADurableEngine) {
+  Engine engine;
+  EXPECT_EQ(engine.cancel("r").code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(engine.undo("r").status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(engine.retry("r").status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(engine.resume_halted("r").code(), StatusCode::kInvalidArgument);
+}
+
 // A paused run (an interrupt's, written as it would be stored) is cancelled, nothing undone.
 TYPED_TEST(Operator, CancelOfAPausedRun) {
   this->engine_->registry().add(
