@@ -39,6 +39,7 @@ class ChargeCard : public Step {
   }
 
   StepResult undo(const Value& charged, const Args&, StepContext& ctx) override {
+    undo_pause(*s_);
     s_->ledger.append('U', ctx.idempotency_key());
     s_->payments.refund(charged.at("charge_id").get<std::string>());
     return Success();

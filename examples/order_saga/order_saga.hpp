@@ -74,8 +74,11 @@ struct OrderServices {
   Ledger ledger;
   // Each step body sleeps this long (makes crashes land inside steps).
   int step_ms = 0;
+  // Each undo of the order saga sleeps this long before it leaves its mark (makes a crash land
+  // inside an undo).
+  int undo_ms = 0;
 
-  // REACTOR_LEDGER (path) and REACTOR_DEMO_STEP_MS from the environment.
+  // REACTOR_LEDGER (path), REACTOR_DEMO_STEP_MS and REACTOR_DEMO_UNDO_MS from the environment.
   void configure_from_env();
 };
 

@@ -39,8 +39,14 @@ inline reactor::UndoFn recorded_undo(const OrderServices& s) {
   };
 }
 
+// The configured pause of an undo (OrderServices::undo_ms), before it leaves its mark.
+inline void undo_pause(const OrderServices& s) {
+  if (s.undo_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(s.undo_ms));
+}
+
 inline auto release_stock(OrderServices& s) {
   return [&s](const reactor::Value& reserved, const reactor::Args&, reactor::StepContext& ctx) {
+    undo_pause(s);
     s.ledger.append('U', ctx.idempotency_key());
     s.inventory.release(reserved.at("reservation").get<std::string>());
     return reactor::Success();

@@ -1,9 +1,9 @@
-#include "order_saga/order_saga.hpp"
-
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <cstdlib>
+
+#include "order_saga/order_saga.hpp"
 
 namespace examples {
 
@@ -22,6 +22,7 @@ void Ledger::append(char kind, const std::string& key) const {
 void OrderServices::configure_from_env() {
   if (const char* path = std::getenv("REACTOR_LEDGER")) ledger = Ledger(path);
   if (const char* ms = std::getenv("REACTOR_DEMO_STEP_MS")) step_ms = std::atoi(ms);
+  if (const char* ms = std::getenv("REACTOR_DEMO_UNDO_MS")) undo_ms = std::atoi(ms);
 }
 
 std::string Inventory::reserve(int order_id, const std::string& key) {

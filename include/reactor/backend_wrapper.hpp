@@ -57,6 +57,8 @@ class BackendWrapper : public Backend {
   Status release_lease(const std::string& key, const std::string& owner,
                        std::uint64_t token) override;
   Result<Lease> peek_lease(const std::string& key) override;
+  Result<Lease> seize_lease(const std::string& key, const std::string& owner,
+                            Duration ttl) override;
 
   Result<MapRow> load_map(const std::string& map_id) override;
   Result<std::vector<MapSlotRow>> load_map_slots(const std::string& map_id, std::uint32_t first,

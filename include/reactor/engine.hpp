@@ -2,8 +2,9 @@
 // durability and storage (docs/architecture.md).
 //
 // Thread safety: an Engine may be shared by any number of threads. run(),
-// resume(), run_in_background(), run_many_in_background(), find() and
-// sweep_once() may be called from several threads at once, and alongside the
+// resume(), run_in_background(), run_many_in_background(), find(),
+// sweep_once() and the operator calls (cancel(), undo(), retry(),
+// resume_halted()) may be called from several threads at once, and alongside the
 // Worker threads that serve it; registry() is thread-safe. Register reactors
 // before the first run or worker needs them. Construction and destruction are
 // not concurrent with anything else; destroy Workers first.
@@ -230,6 +231,38 @@ class Engine {
   Result<SweepResult> sweep_once();
   // The backend, or nullptr in in-process mode.
   Backend* backend() const;
+
+  // Operator control of stored runs (docs/operator.md; src/engine/engine_control.cpp). Durable
+  // mode only (InvalidArgument without a backend). Each names a root run: NotFound for no such
+  // run, InvalidArgument for a fan-out map's element or a composed child (act on its root);
+  // FailedPrecondition, naming the status, for a run the call does not apply to.
+  //
+  // Stops a live run for good: when this returns Ok the run is stored `cancelled`, its error
+  // ErrorKind::kCancelled with `reason` as its message. Nothing is rolled back, and it never
+  // runs again. An execution of it (a worker's, a caller's) has its next commit refused as a
+  // lost lease's and starts no further step: a step body in flight finishes, its outcome is not
+  // recorded. FailedPrecondition for a run that ended or is rolling back.
+  Status cancel(const std::string& run_id, const std::string& reason = "");
+  // Rolls back, in this thread, the completed steps of a paused, halted, completed or failed
+  // (not rolled back) run, newest first, composed children and maps' elements included, a
+  // failed step whose compensation was cut off compensated first; then the run is
+  // `cancelled`, its error ErrorKind::kUndone. Each undo is committed before the next starts:
+  // if this process dies midway the run stays rolling_back and a worker's sweeper goes on with
+  // it, undoing nothing twice. Returns the run as it ended. FailedPrecondition while it is live
+  // elsewhere (its lease held), rolling back, or has nothing left to undo; a store error or a
+  // lost lease midway is returned as such (the run is left rolling back, for recovery).
+  Result<RunResult> undo(const std::string& run_id);
+  // Starts a new run of the reactor and inputs of a run that ended (completed, failed, halted,
+  // cancelled, quarantined), in the background as run_in_background does, and returns its id.
+  // The new run records the original (RunResult::retried_from) and the original lists it
+  // (RunResult::retries). FailedPrecondition for a run that has not ended; InvalidArgument
+  // when its inputs are not valid for the reactor as registered now.
+  Result<std::string> retry(const std::string& run_id);
+  // Continues a halted run whose halt allows it (a step returned ResumableHalt): the halted
+  // step runs again from the start, the steps completed before are kept. When this returns Ok
+  // the run is stored running with its job due now, for a worker (with inline_jobs: it has
+  // run). FailedPrecondition for a run that is not halted, or halted by a plain Halt.
+  Status resume_halted(const std::string& run_id);
 
   // Starts a run record without running it (status kPending).
   Run create_run(const Definition& definition, Value inputs, const std::string& run_id = "") const;

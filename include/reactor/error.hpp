@@ -44,6 +44,8 @@ enum class ErrorKind {
   kAsyncUnitFailed,     // a step read an async unit that failed (and rolled itself back)
   kPoisonDelivery,      // the run's deliveries kept ending without progress (a crash loop)
   kOwnerEnded,          // an async unit whose run ended before it started: nothing ran
+  kCancelled,           // an operator cancelled the run (Engine::cancel); the message says why
+  kUndone,              // an operator undid the run (Engine::undo): rolled back, then cancelled
   kInternal,
 };
 

@@ -45,6 +45,11 @@ class Leases {
   // taken, released or expired, by the store's clock). Who serves a queue is
   // seen so (durability/presence.hpp).
   virtual Result<Lease> peek_lease(const std::string& key) = 0;
+  // Takes the lease on `key` for `owner` whoever holds it, live or not, until now + ttl, with a
+  // new token: the holder's writes fenced by its token are refused from then on (LeaseLost), and
+  // so are its extensions. An operator's cancel stops a run's execution so (durability/cancel).
+  virtual Result<Lease> seize_lease(const std::string& key, const std::string& owner,
+                                    Duration ttl) = 0;
 };
 
 }  // namespace reactor

@@ -93,6 +93,8 @@ struct StepRecord {
   // without one) and its deadline (0: none). Its invalid payloads so far count in `attempts`.
   std::string correlation_id;
   std::int64_t deadline_ms = 0;
+  // While kHalted: its Halt allows a resume (ResumableHalt).
+  bool resumable = false;
   // Composed child (one run) or an inline map's elements (one run per started
   // element, in index order). A fan-out map's elements are runs of their own.
   std::vector<Run> children;
@@ -130,6 +132,10 @@ struct Run {
   std::string exec_worker{};
   std::int64_t created_at_ms = 0;
   std::int64_t updated_at_ms = 0;
+  // Engine::retry: the run this one retries (empty: none), and the runs started as retries of
+  // this one, oldest first.
+  std::string retried_from;
+  std::vector<std::string> retries;
 };
 
 // Versioned JSON form of a run. from_json throws std::invalid_argument for a

@@ -41,6 +41,9 @@ struct RunResult {
   std::optional<RunError> error;
   std::vector<TraceEvent> trace;
   std::vector<StepOutcome> steps;
+  // Engine::retry: the run this one retries (empty: none); the retries of this one, oldest first.
+  std::string retried_from;
+  std::vector<std::string> retries;
 
   bool ok() const { return status == RunStatus::kCompleted; }
   // nullptr when the step has no record.

@@ -14,10 +14,8 @@ enum class StatusCode {
   kLeaseLost,        // another writer holds the run now; nothing was written
   kUnavailable,      // a backend could not be reached
   kAlreadyExists,    // a run with this id exists (and differs from what was asked); nothing written
+  kFailedPrecondition,  // the run is not in a state that allows it (cancel a finished run)
   kInternal,
-  // The run is not in a state that allows what was asked (a resume of a run that ended, an
-  // interrupt not reached yet); nothing was written.
-  kFailedPrecondition,
   kDeadlineExceeded,  // asked after its deadline (an interrupt's lazy timeout)
 };
 
@@ -39,10 +37,10 @@ class [[nodiscard]] Status {
   static Status LeaseLost(std::string m) { return {StatusCode::kLeaseLost, std::move(m)}; }
   static Status Unavailable(std::string m) { return {StatusCode::kUnavailable, std::move(m)}; }
   static Status AlreadyExists(std::string m) { return {StatusCode::kAlreadyExists, std::move(m)}; }
-  static Status Internal(std::string m) { return {StatusCode::kInternal, std::move(m)}; }
   static Status FailedPrecondition(std::string m) {
     return {StatusCode::kFailedPrecondition, std::move(m)};
   }
+  static Status Internal(std::string m) { return {StatusCode::kInternal, std::move(m)}; }
   static Status DeadlineExceeded(std::string m) {
     return {StatusCode::kDeadlineExceeded, std::move(m)};
   }

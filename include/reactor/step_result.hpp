@@ -30,11 +30,14 @@ class StepResult {
   const std::string& message() const { return message_; }
   bool retryable() const { return retryable_; }
   const std::string& exception_type() const { return exception_type_; }
+  // Halt only: whether an operator may resume the run from this halt (ResumableHalt).
+  bool resumable() const { return resumable_; }
 
   friend StepResult Success(Value value);
   friend StepResult Failure(std::string message, bool retryable);
   friend StepResult Failure(std::string message, Value details, bool retryable);
   friend StepResult Halt(Value reason);
+  friend StepResult ResumableHalt(Value reason);
   friend StepResult Skipped(Value value);
   friend StepResult FailureFromException(std::string type, std::string message);
 
@@ -46,6 +49,7 @@ class StepResult {
   std::string message_;
   std::string exception_type_;
   bool retryable_ = true;
+  bool resumable_ = false;
 };
 
 StepResult Success(Value value = nullptr);
@@ -54,6 +58,11 @@ StepResult Success(Value value = nullptr);
 StepResult Failure(std::string message, bool retryable = true);
 StepResult Failure(std::string message, Value details, bool retryable = true);
 StepResult Halt(Value reason = nullptr);
+// A Halt an operator may resume (Engine::resume_halted, `reactor resume RUN`): the run stops
+// `halted` as with Halt, and a resume runs this step again — its body starts afresh with the
+// same arguments — then carries on; the steps completed before are kept. A plain Halt is for
+// good: a resume of it is refused.
+StepResult ResumableHalt(Value reason = nullptr);
 StepResult Skipped(Value value = nullptr);
 // What the engine turns a thrown exception into: a retryable Failure that
 // names the exception's type.

@@ -11,7 +11,7 @@ namespace reactor {
 namespace {
 
 // Stored in run records and branched on by callers: never rename an entry.
-constexpr std::array<std::pair<ErrorKind, const char*>, 19> kErrorKindNames{{
+constexpr std::array<std::pair<ErrorKind, const char*>, 21> kErrorKindNames{{
     {ErrorKind::kStepFailed, "step_failed"},
     {ErrorKind::kTimeout, "timeout"},
     {ErrorKind::kInputInvalid, "input_invalid"},
@@ -30,6 +30,8 @@ constexpr std::array<std::pair<ErrorKind, const char*>, 19> kErrorKindNames{{
     {ErrorKind::kAsyncUnitFailed, "async_unit_failed"},
     {ErrorKind::kPoisonDelivery, "poison_delivery"},
     {ErrorKind::kOwnerEnded, "owner_ended"},
+    {ErrorKind::kCancelled, "cancelled"},
+    {ErrorKind::kUndone, "undone"},
     {ErrorKind::kInternal, "internal"},
 }};
 

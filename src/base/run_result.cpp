@@ -61,6 +61,8 @@ RunResult make_run_result(const Run& run) {
   r.value = run.value;
   r.error = run.error;
   r.trace = run.trace;
+  r.retried_from = run.retried_from;
+  r.retries = run.retries;
   flatten(run, "", r.steps);
   return r;
 }
@@ -73,6 +75,8 @@ RunResult make_run_result(Run&& run) {
   r.value = std::move(run.value);
   r.error = std::move(run.error);
   r.trace = std::move(run.trace);
+  r.retried_from = std::move(run.retried_from);
+  r.retries = std::move(run.retries);
   r.steps.reserve(count_steps(run));
   flatten_move(run, "", r.steps);
   return r;

@@ -19,10 +19,10 @@ const char* to_string(StatusCode code) {
       return "unavailable";
     case StatusCode::kAlreadyExists:
       return "already_exists";
-    case StatusCode::kInternal:
-      return "internal";
     case StatusCode::kFailedPrecondition:
       return "failed_precondition";
+    case StatusCode::kInternal:
+      return "internal";
     case StatusCode::kDeadlineExceeded:
       return "deadline_exceeded";
   }

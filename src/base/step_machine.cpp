@@ -10,7 +10,7 @@ using E = StepEvent;
 bool none(StepStatus) { return false; }  // every row names its status
 
 // A step's life. Read a row as "from, on event, to".
-StateMachine<StepStatus, StepEvent, 23> machine{
+StateMachine<StepStatus, StepEvent, 24> machine{
     {{
         {S::kPending, E::kStart, S::kRunning},
         {S::kRetryScheduled, E::kStart, S::kRunning},
@@ -35,6 +35,7 @@ StateMachine<StepStatus, StepEvent, 23> machine{
         {S::kPending, E::kPause, S::kPaused},
         {S::kPaused, E::kSucceed, S::kCompleted},
         {S::kPaused, E::kFail, S::kFailed},
+        {S::kHalted, E::kResume, S::kPending},
     }},
     none};
 
@@ -68,6 +69,8 @@ const char* to_string(StepEvent e) {
       return "undo";
     case E::kPause:
       return "pause";
+    case E::kResume:
+      return "resume";
   }
   return "unknown";
 }

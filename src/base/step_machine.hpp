@@ -35,6 +35,7 @@ enum class StepEvent {
   kCompensate,  // its compensation ran (or it needed none)
   kUndo,        // its undo ran (or it needed none)
   kPause,       // an interrupt was reached: it waits for its payload
+  kResume,      // an operator resumed its resumable Halt: it runs again (Engine::resume_halted)
 };
 
 const char* to_string(StepEvent e);

@@ -31,6 +31,11 @@ StepResult Failure(std::string message, Value details, bool retryable) {
 
 StepResult Halt(Value reason) { return StepResult(Outcome::kHalt, std::move(reason)); }
 
+StepResult ResumableHalt(Value reason) {
+  StepResult r(Outcome::kHalt, std::move(reason));
+  r.resumable_ = true;
+  return r;
+}
 StepResult Skipped(Value value) { return StepResult(Outcome::kSkipped, std::move(value)); }
 
 // Exceptions are usually transient (I/O, timeouts in client libraries), so they are retried

@@ -21,11 +21,14 @@ std::vector<std::unique_ptr<Command>> built_in_commands() {
   out.push_back(worker_command());
   out.push_back(runs_command());
   out.push_back(show_command());
-  out.push_back(resume_command());
   out.push_back(sweep_command());
   out.push_back(enqueue_command());
   out.push_back(reactors_command());
   out.push_back(schedules_command());
+  out.push_back(cancel_command());
+  out.push_back(undo_command());
+  out.push_back(retry_command());
+  out.push_back(resume_command());
   return out;
 }
 

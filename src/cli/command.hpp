@@ -38,6 +38,9 @@ std::unique_ptr<Command> enqueue_command();
 std::unique_ptr<Command> reactors_command();
 std::unique_ptr<Command> resume_command();
 std::unique_ptr<Command> schedules_command();
+std::unique_ptr<Command> cancel_command();
+std::unique_ptr<Command> undo_command();
+std::unique_ptr<Command> retry_command();
 
 // Every built-in command, in the order --help lists them.
 std::vector<std::unique_ptr<Command>> built_in_commands();

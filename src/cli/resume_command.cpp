@@ -1,10 +1,13 @@
 // `resume`: a paused run's interrupt resumed with its payload — by run id and step, or by its
-// correlation id (docs/interrupts.md).
+// correlation id (docs/interrupts.md); or, given only RUN, a halted run whose halt allows it
+// (Engine::resume_halted, docs/operator.md).
 #include <CLI/CLI.hpp>
+#include <cstdio>
 #include <iostream>
 
 #include "cli/command.hpp"
 #include "cli/json_argument.hpp"
+#include "cli/refusal.hpp"
 #include "cli/text.hpp"
 
 namespace reactor::cli {
@@ -21,12 +24,6 @@ struct ResumeLine {
   bool json = false;
 };
 
-// A refusal the caller can fix — a wrong name, an invalid payload — is a usage error (2); one
-// the run's state makes (resumed already, ended, past its deadline, busy) an outcome (1).
-int exit_code_of(const Status& s) {
-  return s.code() == StatusCode::kNotFound || s.code() == StatusCode::kInvalidArgument ? 2 : 1;
-}
-
 int print_resumed(const RunResult& r, const ResumeLine& o) {
   if (o.json) {
     std::cout << to_json(r).dump(2) << "\n";
@@ -41,10 +38,24 @@ int print_resumed(const RunResult& r, const ResumeLine& o) {
   return r.status == RunStatus::kFailed ? 1 : 0;
 }
 
+// RUN alone: a resumable halt, carried on by a worker.
+int resume_halted(const Context& ctx, const ResumeLine& o, const std::string& who) {
+  auto engine = open_store(ctx, "resume", StoreUse::kMustExist, ctx.options.engine.durability);
+  if (!engine) return 2;
+  if (Status s = engine->resume_halted(o.run_id); !s.ok()) return refused(who, s);
+  std::printf("run %s resumed: a worker carries it on\n", o.run_id.c_str());
+  return 0;
+}
+
 int run_resume(const Context& ctx, const ResumeLine& o) {
   const std::string who = ctx.program + " resume";
+  if (o.correlation.empty() && o.step.empty() && !o.run_id.empty()) {
+    return resume_halted(ctx, o, who);
+  }
   if (o.correlation.empty() == (o.run_id.empty() || o.step.empty())) {
-    print_error(who, "name the interrupt either by RUN and --step, or by --correlation ID");
+    print_error(who,
+                "name an interrupt by RUN and --step or by --correlation ID (or a halted run by "
+                "RUN alone)");
     return 2;
   }
   std::optional<Value> payload =
@@ -57,10 +68,7 @@ int run_resume(const Context& ctx, const ResumeLine& o) {
       o.correlation.empty()
           ? engine->resume_interrupt(o.run_id, o.step, std::move(*payload), options)
           : engine->resume_by_correlation(o.correlation, std::move(*payload), options);
-  if (!resumed.ok()) {
-    print_error(who, resumed.status().to_string());
-    return exit_code_of(resumed.status());
-  }
+  if (!resumed.ok()) return refused(who, resumed.status());
   return print_resumed(*resumed, o);
 }
 
@@ -68,10 +76,11 @@ class ResumeCommand final : public Command {
  public:
   const char* name() const override { return "resume"; }
   const char* description() const override {
-    return "Resume a paused run's interrupt with its payload (by RUN --step, or --correlation)";
+    return "Resume a paused run's interrupt with its payload (RUN --step S, or --correlation ID), "
+           "or a resumable halted run (RUN alone)";
   }
   void declare(CLI::App& sub) override {
-    sub.add_option("run_id", o_.run_id, "The paused run");
+    sub.add_option("run_id", o_.run_id, "The paused (or halted) run");
     sub.add_option("--step", o_.step, "The interrupt's step path: approve, child/approve");
     sub.add_option("--correlation", o_.correlation,
                    "The interrupt's correlation id, instead of RUN and --step");

@@ -36,7 +36,8 @@ SweepReport Sweeper::sweep_now() {
     CommitRequest c;
     for (const auto& run : orphans) {
       // A waiting run is woken when its suspension ends, not before; a scheduled one starts then.
-      const bool later = run.status == RunStatus::kWaiting || run.status == RunStatus::kScheduled;
+      const bool later = run.status == RunStatus::kWaiting || run.status == RunStatus::kPaused ||
+                         run.status == RunStatus::kScheduled;
       const std::int64_t due = later ? run.wake_at_ms : now;
       c.redeliver.push_back(
           JobSpec{queue_for_(run.reactor), JobKind::kResume, run.id, run.reactor, due, 0});

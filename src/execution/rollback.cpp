@@ -43,12 +43,20 @@ void Rollback::rollback(Lock& lock) {
   }
   undo_completed(lock, run_.error->rollback_failures);
   if (ex_.unwinding().any()) return;
-  advance(run_, RunEvent::kRolledBack);
+  // An operator's undo (Engine::undo) says so in the run's error: it ends cancelled, not failed.
+  const bool undone = run_.error->kind == ErrorKind::kUndone;
+  advance(run_, undone ? RunEvent::kUndone : RunEvent::kRolledBack);
   ex_.touch_header(run_);
   ex_.checkpoint(/*force=*/true);
   RunError error = *run_.error;
   lock.unlock();
-  ex_.observers().notify("run_fail", [&](Observer& o) { o.on_run_fail(d_.run_event(), error); });
+  if (undone) {
+    ex_.observers().notify("run_complete", [&](Observer& o) {
+      o.on_run_complete(d_.run_event(), RunStatus::kCancelled);
+    });
+  } else {
+    ex_.observers().notify("run_fail", [&](Observer& o) { o.on_run_fail(d_.run_event(), error); });
+  }
   lock.lock();
 }
 

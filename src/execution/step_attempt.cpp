@@ -204,6 +204,7 @@ void StepAttempts::record(std::size_t i, int attempt_no, Attempt a, Lock& lock) 
       break;
     case Outcome::kHalt:
       advance(rec, StepEvent::kHalt);
+      rec.resumable = a.result.resumable();
       d_.halting_ = true;
       break;
     case Outcome::kFailure:

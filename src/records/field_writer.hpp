@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "reactor/error.hpp"
 #include "reactor/value.hpp"
@@ -32,7 +33,8 @@ class FieldWriter {
       object_.value(key, value);
     } else if constexpr (std::is_enum_v<T>) {
       object_.field(key, to_string(value));
-    } else if constexpr (std::is_same_v<T, RunError>) {
+    } else if constexpr (std::is_same_v<T, RunError> ||
+                         std::is_same_v<T, std::vector<std::string>>) {
       object_.value(key, Value(value));
     } else if constexpr (is_optional_v<T>) {
       if (value) {

@@ -44,6 +44,7 @@ void fields(S& s, V& v) {
   v.optional("interrupted", s.interrupted);
   v.optional("correlation_id", s.correlation_id);
   v.optional("deadline_ms", s.deadline_ms);
+  v.optional("resumable", s.resumable);
 }
 
 // One event of a root's trace.
@@ -84,7 +85,9 @@ void run_state_fields(R& r, V& v) {
   v("path", r.path);
   v.optional("suspension", r.suspension);  // header version 3, snapshot version 2
   v("value", r.value);
-  v.optional("element_of", r.element_of);  // header version 4, snapshot version 2
+  v.optional("element_of", r.element_of);      // header version 4, snapshot version 2
+  v.optional("retried_from", r.retried_from);  // Engine::retry
+  v.optional("retries", r.retries);
 }
 
 // Who a run is, as a snapshot names it (a stored header keeps these as the

@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "reactor/error.hpp"
 #include "reactor/limits.hpp"
@@ -143,9 +144,9 @@ void FieldReader::read(simdjson::ondemand::value v, std::string_view key, T& out
     } catch (const std::invalid_argument& e) {
       throw RecordError("member '" + std::string(key) + "': " + e.what());
     }
-  } else if constexpr (std::is_same_v<T, RunError>) {
+  } else if constexpr (std::is_same_v<T, RunError> || std::is_same_v<T, std::vector<std::string>>) {
     try {
-      out = to_value(v).get<RunError>();
+      out = to_value(v).get<T>();
     } catch (const std::exception& e) {
       throw RecordError("member '" + std::string(key) + "': " + e.what());
     }

@@ -162,14 +162,18 @@ Value to_json(const RunResult& r) {
     StepOutcomeFields{}(s, v);
     steps.push_back(std::move(step));
   }
-  return Value{{"schema_version", RunResult::kSchemaVersion},
-               {"run_id", r.run_id},
-               {"reactor", r.reactor},
-               {"status", to_string(r.status)},
-               {"value", r.value},
-               {"error", r.error ? Value(*r.error) : Value(nullptr)},
-               {"trace", r.trace},
-               {"steps", std::move(steps)}};
+  Value out{{"schema_version", RunResult::kSchemaVersion},
+            {"run_id", r.run_id},
+            {"reactor", r.reactor},
+            {"status", to_string(r.status)},
+            {"value", r.value},
+            {"error", r.error ? Value(*r.error) : Value(nullptr)},
+            {"trace", r.trace},
+            {"steps", std::move(steps)}};
+  // Added later: present only when set, so results without them read as before.
+  if (!r.retried_from.empty()) out["retried_from"] = r.retried_from;
+  if (!r.retries.empty()) out["retries"] = r.retries;
+  return out;
 }
 
 RunResult run_result_from_json(const Value& j) {
@@ -188,6 +192,8 @@ RunResult run_result_from_json(const Value& j) {
       StepOutcomeFields{}(out, v);
       r.steps.push_back(std::move(out));
     }
+    if (j.contains("retried_from")) j.at("retried_from").get_to(r.retried_from);
+    if (j.contains("retries")) j.at("retries").get_to(r.retries);
     return r;
   });
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "reactor/error.hpp"
 #include "reactor/value.hpp"
@@ -46,7 +47,8 @@ class ValueWriter {
     } else if constexpr (is_optional_v<T>) {
       return value ? to(*value) : Value(nullptr);
     } else if constexpr (std::is_same_v<T, Value> || std::is_same_v<T, std::string> ||
-                         std::is_arithmetic_v<T> || std::is_same_v<T, RunError>) {
+                         std::is_arithmetic_v<T> || std::is_same_v<T, RunError> ||
+                         std::is_same_v<T, std::vector<std::string>>) {
       return Value(value);
     } else {
       Value nested = Value::object();
@@ -101,7 +103,8 @@ class ValueReader {
       } else if constexpr (std::is_same_v<T, Value>) {
         out = j;
       } else if constexpr (std::is_same_v<T, std::string> || std::is_arithmetic_v<T> ||
-                           std::is_same_v<T, RunError>) {
+                           std::is_same_v<T, RunError> ||
+                           std::is_same_v<T, std::vector<std::string>>) {
         // Numbers must be numbers of the member's kind: 1.5 is no attempt count.
         if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
           if (!j.is_number_integer()) throw std::invalid_argument("not an integer");

@@ -71,6 +71,11 @@ Result<Lease> BackendWrapper::peek_lease(const std::string& key) {
   return target_->peek_lease(key);
 }
 
+Result<Lease> BackendWrapper::seize_lease(const std::string& key, const std::string& owner,
+                                          Duration ttl) {
+  return target_->seize_lease(key, owner, ttl);
+}
+
 Result<MapRow> BackendWrapper::load_map(const std::string& map_id) {
   return target_->load_map(map_id);
 }

@@ -135,6 +135,54 @@ TYPED_TEST(LeaseConformance, APresenceLeaseShowsWhetherAWorkerServesAQueue) {
   EXPECT_FALSE(queue_is_served(this->db(), "q"));
 }
 
+// seize_lease (an operator's cancel) takes a lease whoever holds it, with a new token: the
+// holder's fenced commits and extensions are refused from then on, and the seizer's go through.
+TYPED_TEST(LeaseConformance, SeizeTakesAHeldLeaseWithANewToken) {
+  this->create({header("r1", RunStatus::kRunning)});
+  const std::string key = run_lease_key("r1");
+  Lease held = this->acquire(key, "W", true);
+  Lease seized;
+  ASSERT_OK_AND_ASSIGN(seized, this->db().seize_lease(key, "op", this->kLeaseTtl));
+  EXPECT_EQ(seized.key, key);
+  EXPECT_EQ(seized.owner, "op");
+  EXPECT_GT(seized.token, held.token);
+  EXPECT_GT(seized.expires_at_ms, this->now_ms());
+  Lease seen;
+  ASSERT_OK_AND_ASSIGN(seen, this->db().peek_lease(key));
+  EXPECT_EQ(seen.owner, "op");
+  EXPECT_EQ(seen.token, seized.token);
+  this->acquire(key, "X", false);  // live: nobody else acquires it
+
+  CommitRequest c;
+  c.root_id = "r1";
+  c.fencing_token = held.token;
+  c.lease_owner = "W";
+  c.steps = {{"r1", 0, "zombie"}};
+  EXPECT_EQ(this->db().commit(c).code(), StatusCode::kLeaseLost);
+  EXPECT_EQ(this->db().extend_lease(key, "W", held.token, 10s).code(), StatusCode::kLeaseLost);
+  EXPECT_TRUE(this->load("r1").steps.empty());
+
+  c.fencing_token = seized.token;
+  c.lease_owner = "op";
+  c.steps = {{"r1", 0, "the seizer's"}};
+  c.release_lease = true;
+  this->commit_ok(c);
+  EXPECT_EQ(this->load("r1").steps.size(), 1u);
+  EXPECT_EQ(this->load("r1").fencing_token, seized.token);
+  // Released: free for the next taker, with a newer token still.
+  EXPECT_GT(this->acquire(key, "X", true).token, seized.token);
+
+  // A free key (never taken) is seized like a held one; tokens share the one counter.
+  Lease fresh;
+  ASSERT_OK_AND_ASSIGN(fresh, this->db().seize_lease("free", "op", this->kLeaseTtl));
+  EXPECT_GT(fresh.token, seized.token);
+  Lease out;
+  EXPECT_EQ(assign_or_status(out, this->db().seize_lease("", "op", 1s)).code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(assign_or_status(out, this->db().seize_lease("k", "", 1s)).code(),
+            StatusCode::kInvalidArgument);
+}
+
 TYPED_TEST(LeaseConformance, EmptyKeyOrOwnerIsInvalid) {
   bool granted = true;
   Lease out;

@@ -63,11 +63,15 @@ done
 rc=0
 "$reactor" --storage "$db" resume "$a" --step approve --payload '{"approved": true, "by": "x"}' \
   2>"$dir/late.err" >/dev/null || rc=$?
-[[ $rc -eq 1 ]] && grep -q "has ended completed" "$dir/late.err" ||
+[[ $rc -eq 3 ]] && grep -q "has ended completed" "$dir/late.err" ||
   { bad "a resume of the completed run exited $rc:"; cat "$dir/late.err" >&2; }
 rc=0
 "$reactor" --storage "$db" resume "$a" --payload '{}' 2>"$dir/usage.err" >/dev/null || rc=$?
-[[ $rc -eq 2 ]] || bad "a resume naming no step exited $rc, not 2"
+[[ $rc -eq 3 ]] || bad "a resume of a completed run naming no step exited $rc, not 3 (no resumable halt)"
+
+rc=0
+"$reactor" --storage "$db" resume --step approve --payload '{}' 2>/dev/null >/dev/null || rc=$?
+[[ $rc -eq 2 ]] || bad "a resume naming no run nor correlation id exited $rc, not 2"
 
 [[ $fail -eq 0 ]] && echo "interrupts: 4 paused runs survived their workers; each went on once"
 exit $fail

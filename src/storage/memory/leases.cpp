@@ -62,4 +62,15 @@ Result<Lease> MemoryBackend::peek_lease(const std::string& key) {
   return out;
 }
 
+Result<Lease> MemoryBackend::seize_lease(const std::string& key, const std::string& owner,
+                                         Duration ttl) {
+  if (key.empty() || owner.empty()) {
+    return Status::InvalidArgument("seize_lease: key and owner must not be empty");
+  }
+  std::lock_guard lock(mu_);
+  Lease lease{key, owner, ++last_token_, storage::now_ms(*clock_) + storage::to_ms(ttl)};
+  leases_[key] = lease;
+  return lease;
+}
+
 }  // namespace reactor

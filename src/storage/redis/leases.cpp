@@ -59,4 +59,20 @@ Result<Lease> RedisBackend::peek_lease(const std::string& key) {
   return out;
 }
 
+Result<Lease> RedisBackend::seize_lease(const std::string& key, const std::string& owner,
+                                        Duration ttl) {
+  if (key.empty() || owner.empty()) {
+    return Status::InvalidArgument("seize_lease: key and owner must not be empty");
+  }
+  Lease out;
+  Status s = run(ScriptId::kSeizeLease, {lease_key(key)},
+                 {key, owner, std::to_string(storage::to_ms(ttl))}, [&](const redisReply& r) {
+                   out = Lease{key, owner, static_cast<std::uint64_t>(integer(element(r, 0))),
+                               integer(element(r, 1))};
+                   return Status::Ok();
+                 });
+  if (!s.ok()) return s;
+  return out;
+}
+
 }  // namespace reactor

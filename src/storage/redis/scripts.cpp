@@ -34,6 +34,7 @@ const std::map<ScriptId, ScriptInfo>& infos() {
       {ScriptId::kExtendLease, {"extend_lease", {"leases"}}},
       {ScriptId::kReleaseLease, {"release_lease", {"leases"}}},
       {ScriptId::kPeekLease, {"peek_lease", {}}},
+      {ScriptId::kSeizeLease, {"seize_lease", {"fencing_token", "leases"}}},
       {ScriptId::kLoadRun, {"load_run", {}}},
       {ScriptId::kLoadHeader, {"load_header", {"runs"}}},
       {ScriptId::kListRuns, {"list_runs", {"reactors", "ereactors"}}},

@@ -39,8 +39,9 @@ enum class ScriptId {
   kAcquireLease,           // also the sweepers' window claims
   kExtendLease,
   kReleaseLease,
-  kPeekLease,  // a lease as it stands, taking nothing
-  kLoadRun,    // one consistent snapshot of a root run and its children
+  kPeekLease,   // a lease as it stands, taking nothing
+  kSeizeLease,  // a lease taken whoever holds it (an operator's cancel)
+  kLoadRun,     // one consistent snapshot of a root run and its children
   kLoadHeader,
   kListRuns,
   kCountRuns,  // how many roots match a status and a reactor

@@ -47,6 +47,8 @@ class SqliteBackend final : public Backend {
   Status release_lease(const std::string& key, const std::string& owner,
                        std::uint64_t token) override;
   Result<Lease> peek_lease(const std::string& key) override;
+  Result<Lease> seize_lease(const std::string& key, const std::string& owner,
+                            Duration ttl) override;
   Result<std::vector<RunHeaderRow>> find_orphans(std::size_t limit) override;
   Result<std::size_t> purge_expired(std::size_t limit) override;
   Result<MapRow> load_map(const std::string& map_id) override;

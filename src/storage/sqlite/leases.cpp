@@ -25,6 +25,19 @@ std::uint64_t next_fencing_token(Connection& db) {
 
 namespace sqlite {
 
+// Takes `key` for `owner` whoever holds it, with a new token.
+Lease seize(Connection& db, const std::string& key, const std::string& owner,
+            std::int64_t expires_at) {
+  Lease out{key, owner, next_fencing_token(db), expires_at};
+  db.prepare(
+        "INSERT INTO leases(key, owner, token, expires_at) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT(key) DO UPDATE SET owner = excluded.owner, token = excluded.token, "
+        "expires_at = excluded.expires_at")
+      .bind(key, owner, out.token, out.expires_at_ms)
+      .run();
+  return out;
+}
+
 bool try_acquire(Connection& db, const std::string& key, const std::string& owner,
                  std::int64_t ttl_ms, std::int64_t now, Lease& out) {
   {
@@ -35,13 +48,7 @@ bool try_acquire(Connection& db, const std::string& key, const std::string& owne
       return false;
     }
   }
-  out = Lease{key, owner, next_fencing_token(db), now + ttl_ms};
-  db.prepare(
-        "INSERT INTO leases(key, owner, token, expires_at) VALUES (?, ?, ?, ?) "
-        "ON CONFLICT(key) DO UPDATE SET owner = excluded.owner, token = excluded.token, "
-        "expires_at = excluded.expires_at")
-      .bind(key, owner, out.token, out.expires_at_ms)
-      .run();
+  out = seize(db, key, owner, now + ttl_ms);
   return true;
 }
 
@@ -85,6 +92,20 @@ Status SqliteBackend::release_lease(const std::string& key, const std::string& o
         .run();
     return Status::Ok();
   });
+}
+
+Result<Lease> SqliteBackend::seize_lease(const std::string& key, const std::string& owner,
+                                         Duration ttl) {
+  if (key.empty() || owner.empty()) {
+    return Status::InvalidArgument("seize_lease: key and owner must not be empty");
+  }
+  Lease out;
+  Status s = transact(Mode::kWrite, "seize_lease", [&](Connection& db) -> Status {
+    out = sqlite::seize(db, key, owner, now_ms() + storage::to_ms(ttl));
+    return Status::Ok();
+  });
+  if (!s.ok()) return s;
+  return out;
 }
 
 Result<Lease> SqliteBackend::peek_lease(const std::string& key) {
