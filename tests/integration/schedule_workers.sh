@@ -43,10 +43,11 @@ for k in $(seq 0 9); do
   id="tick@$(date -u -d "@$((t0 + k))" +%Y%m%dT%H%M%SZ)"
   grep -qx "$id" "$dir/ticks" || bad "no run for period $id"
   [[ $(count S "$id:reserve") -eq 1 ]] || bad "$id: reserve started $(count S "$id:reserve") times"
+  [[ $(status_of "$id") == completed ]] || bad "$id is $(status_of "$id"), not completed"
 done
 [[ $(grep -c "^tick@" "$dir/ticks") -eq $n ]] || bad "unexpected ids"
-completed=$(R runs --reactor OrderSaga --status completed --limit 100000 --json | grep -c '"id":"tick@' || true)
-[[ $completed -eq $n ]] || bad "$completed of $n runs completed"
+# (A run of the last periods may have been in flight when the workers stopped: handed back,
+# not completed. The ten above must be.)
 R schedules >"$dir/listed"
 last_text=$(date -u -d "@$(epoch "$last")" +%Y-%m-%dT%H:%M:%SZ)
 grep -q "^tick .*$last_text" "$dir/listed" || { bad "the listing's last fired is not $last_text"; cat "$dir/listed" >&2; }
