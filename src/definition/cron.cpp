@@ -127,18 +127,29 @@ bool CronExpression::matches_day(int mday, int month, int wday) const {
   return by_mday || by_wday;  // both restricted: either, as cron has it
 }
 
+namespace {
+
+// A day's fields as a cron expression names them.
+struct DayFields {
+  int day_of_month, month, day_of_week;
+};
+
+DayFields fields_of(sys_days day) {
+  const std::chrono::year_month_day ymd{day};
+  return {static_cast<int>(static_cast<unsigned>(ymd.day())),
+          static_cast<int>(static_cast<unsigned>(ymd.month())),
+          static_cast<int>(std::chrono::weekday{day}.c_encoding())};
+}
+
+}  // namespace
+
 std::optional<TimePoint> CronExpression::next_after(TimePoint t) const {
   const auto first = std::chrono::floor<minutes>(t) + minutes(1);
   sys_days day = std::chrono::floor<days>(first);
   int from = static_cast<int>((first - day).count());
   for (int i = 0; i < kSearchDays; ++i, day += days(1), from = 0) {
-    const std::chrono::year_month_day ymd{day};
-    const std::chrono::weekday wd{day};
-    if (!matches_day(static_cast<int>(static_cast<unsigned>(ymd.day())),
-                     static_cast<int>(static_cast<unsigned>(ymd.month())),
-                     static_cast<int>(wd.c_encoding()))) {
-      continue;
-    }
+    const DayFields f = fields_of(day);
+    if (!matches_day(f.day_of_month, f.month, f.day_of_week)) continue;
     for (int m = from; m < 1440; ++m) {
       if (hour_[static_cast<std::size_t>(m / 60)] && minute_[static_cast<std::size_t>(m % 60)]) {
         return TimePoint(day + minutes(m));
@@ -153,13 +164,8 @@ std::optional<TimePoint> CronExpression::last_at_or_before(TimePoint t) const {
   sys_days day = std::chrono::floor<days>(last);
   int from = static_cast<int>((last - day).count());
   for (int i = 0; i < kSearchDays; ++i, day -= days(1), from = 1439) {
-    const std::chrono::year_month_day ymd{day};
-    const std::chrono::weekday wd{day};
-    if (!matches_day(static_cast<int>(static_cast<unsigned>(ymd.day())),
-                     static_cast<int>(static_cast<unsigned>(ymd.month())),
-                     static_cast<int>(wd.c_encoding()))) {
-      continue;
-    }
+    const DayFields f = fields_of(day);
+    if (!matches_day(f.day_of_month, f.month, f.day_of_week)) continue;
     for (int m = from; m >= 0; --m) {
       if (hour_[static_cast<std::size_t>(m / 60)] && minute_[static_cast<std::size_t>(m % 60)]) {
         return TimePoint(day + minutes(m));

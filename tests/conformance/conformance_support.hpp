@@ -12,11 +12,26 @@
 
 #include "conformance/backends.hpp"
 #include "reactor/backend.hpp"
+#include "reactor/engine.hpp"
 #include "support/result_testing.hpp"
 
 namespace reactor::conformance {
 
 using namespace std::chrono_literals;
+
+// An engine over a fresh backend of `factory`, on the factory's clock, with runs' leases of
+// `lease_ttl`: where the end-to-end suites (interrupts, operator control) start.
+template <typename Factory>
+Status open_durable_engine(Factory& factory, Duration lease_ttl, std::unique_ptr<Engine>& out) {
+  std::unique_ptr<Backend> raw;
+  if (Status s = factory.open(raw); !s.ok()) return s;
+  EngineOptions options;
+  options.clock = factory.clock();
+  options.backend = std::move(raw);
+  options.durability.lease_ttl = lease_ttl;
+  out = std::make_unique<Engine>(std::move(options));
+  return Status::Ok();
+}
 
 inline RunHeaderRow header(const std::string& id, RunStatus status,
                            const std::string& parent_id = "", const std::string& root_id = "",

@@ -69,14 +69,8 @@ template <typename Factory>
 class Interrupts : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::unique_ptr<Backend> raw;
-    Status s = factory_.open(raw);
+    Status s = open_durable_engine(factory_, 1s, engine_);
     ASSERT_TRUE(s.ok()) << s.to_string();
-    EngineOptions options;
-    options.clock = factory_.clock();
-    options.backend = std::move(raw);
-    options.durability.lease_ttl = 1s;
-    engine_ = std::make_unique<Engine>(std::move(options));
   }
 
   // Starts `reactor` for order `order` and runs its jobs: it is paused at its interrupt.

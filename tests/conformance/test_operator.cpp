@@ -80,14 +80,8 @@ template <typename Factory>
 class Operator : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::unique_ptr<Backend> raw;
-    Status s = factory_.open(raw);
+    Status s = open_durable_engine(factory_, 2s, engine_);
     ASSERT_TRUE(s.ok()) << s.to_string();
-    EngineOptions options;
-    options.clock = factory_.clock();
-    options.backend = std::move(raw);
-    options.durability.lease_ttl = 2s;
-    engine_ = std::make_unique<Engine>(std::move(options));
   }
   void TearDown() override {
     if (worker_) worker_->stop_now();
