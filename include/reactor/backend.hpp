@@ -1,6 +1,6 @@
 // Backend: where a durable engine keeps its runs, its job queue, its leases
-// its fan-out maps and its schedules — five facets (run_store.hpp, job_queue.hpp,
-// leases.hpp, map_store.hpp, schedule_store.hpp) — and the
+// its fan-out maps, its schedules and its holds — six facets (run_store.hpp, job_queue.hpp,
+// leases.hpp, map_store.hpp, schedule_store.hpp, hold_store.hpp) — and the
 // one atomic operation where they meet: commit = fence check + the run's rows
 // + follow-up jobs + the ack of the current job + the release of its lease.
 // That is what keeps a durable step at one store round trip.
@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "reactor/clock.hpp"
+#include "reactor/hold_store.hpp"
 #include "reactor/job_queue.hpp"
 #include "reactor/leases.hpp"
 #include "reactor/map_store.hpp"
@@ -81,13 +82,23 @@ struct CommitRequest : RunRows {
   // what the store does then (MapSettle).
   std::vector<MapRow> maps;
   std::optional<MapSettle> settle;
+  // Coordination (hold_store.hpp), applied with the rows: holds given back, periods marked done
+  // (by the commit that completes the run or the step: never one without the other), runs
+  // joining an ordered chain (by their start's commit).
+  std::vector<HoldRelease> release_holds;
+  std::vector<PeriodMark> period_marks;
+  std::vector<OrderedJoin> ordered_joins;
+  bool coordinates() const {
+    return !release_holds.empty() || !period_marks.empty() || !ordered_joins.empty();
+  }
 };
 
 class Backend : public RunStore,
                 public JobQueue,
                 public Leases,
                 public MapStore,
-                public ScheduleStore {
+                public ScheduleStore,
+                public HoldStore {
  public:
   ~Backend() override = default;
 

@@ -234,6 +234,25 @@ class Builder {
   }
   Builder& undo_all(UndoAllFn fn);
 
+  // Coordination (coordination.hpp, docs/coordination.md). Before the first step: the reactor's,
+  // its keys computed from the run's inputs, held from admission to the run's end. After a
+  // plain step: that step's, its keys from the step's resolved arguments, held around its body.
+  // Misuse (a limit < 1, no window, a period or ordered lock on a step twice, on a map, compose,
+  // async or interrupt step, an ordered lock on a step) is a DefinitionError from build().
+  Builder& with_lock(KeyFn key, LockOptions options = {});
+  Builder& with_lock(std::string key, LockOptions options = {});
+  Builder& with_semaphore(KeyFn key, int limit, LockOptions options = {});
+  Builder& with_semaphore(std::string key, int limit, LockOptions options = {});
+  Builder& with_rate_limit(KeyFn key, std::vector<RateWindow> windows);
+  // The engine's limit `name` (Engine::rate_limits()), one bucket for every run that names it.
+  Builder& with_rate_limit(std::string name);
+  // At most one completed run (or step) per bucket of `every`, per key (none: one per reactor,
+  // or per step). Reactor level: a second run halts (reason "period"); step level: the step is
+  // skipped.
+  Builder& with_period(PeriodSpec every, KeyFn key = {});
+  // Reactor level only: runs of one key run one at a time, in the order they were started.
+  Builder& with_ordered_lock(KeyFn key, OrderedLockOptions options = {});
+
   // The run's value is this step's result (default: an object of all results).
   Builder& returns(std::string step);
 
@@ -258,6 +277,9 @@ class Builder {
   Builder& make_async_step();
   Builder& correlation(CorrelationFn fn);
   StepSpec* current(const char* modifier);
+  // The reactor's coordination before the first step, the last step's after it (nullptr and
+  // misuse for a step that cannot take any).
+  CoordinationSpec* coordination_target(const char* modifier);
   InterruptSpec* current_interrupt(const char* modifier);
   Builder& hand_off(HandOff::Kind kind, std::string step);
 

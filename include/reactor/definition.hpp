@@ -13,6 +13,7 @@
 
 #include "reactor/args.hpp"
 #include "reactor/argument.hpp"
+#include "reactor/coordination.hpp"
 #include "reactor/map_results.hpp"
 #include "reactor/retry_policy.hpp"
 #include "reactor/schema.hpp"
@@ -179,6 +180,8 @@ struct StepSpec {
   bool own_body = false;
   // kInterrupt only.
   std::optional<InterruptSpec> interrupt;
+  // Plain steps: what the step takes around its body (Builder::with_lock etc., after the step).
+  CoordinationSpec coordination;
 };
 
 // Whether step `reader` reads the result of step `unit` (an argument, a map's source or batch
@@ -201,6 +204,10 @@ struct DefinitionData {
   std::optional<std::size_t> returns;  // index of the step whose value is the run's
   int max_concurrency = 1;
   std::optional<HandOff> hand_off;  // at most one per reactor
+  // What every run of the reactor takes from its admission to its end (Builder::with_lock etc.,
+  // before the first step). Kept by a composed child's definition, and taken for it by the
+  // compose step (the root re-enters what it holds).
+  CoordinationSpec coordination;
   std::vector<std::shared_ptr<Observer>> observers;
   std::string fingerprint;  // hash of the graph's structure
 };

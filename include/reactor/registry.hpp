@@ -17,7 +17,8 @@ class Registry {
  public:
   // Registers `definition`, and under their own names the element reactors of
   // its fan-out maps (however deep), which element runs name. Throws
-  // DefinitionError when a name is taken by another definition.
+  // DefinitionError when a name is taken by another definition, or when it (or a reactor it
+  // composes) names a rate limit rate_limits() does not hold.
   void add(const Definition& definition);
   // A registered reactor, or a fan-out map's element reactor.
   std::optional<Definition> find(const std::string& name) const;
@@ -32,8 +33,12 @@ class Registry {
   // `reactor` is an async unit (reactor/definition.hpp, step paths). False for a reactor or a
   // path it does not know.
   bool is_async_unit(const std::string& reactor, const std::string& path) const;
+  // The rate limits reactors may name (Builder::with_rate_limit(name)).
+  RateLimits& rate_limits() { return rate_limits_; }
+  const RateLimits& rate_limits() const { return rate_limits_; }
 
  private:
+  RateLimits rate_limits_;
   mutable std::shared_mutex mu_;
   std::map<std::string, Definition> by_name_;
   std::map<std::string, Definition> parts_;   // element reactors, by name

@@ -31,7 +31,30 @@ void add_elements(std::map<std::string, Definition>& parts, const DefinitionData
 
 // Registration is idempotent for the same graph (the same fingerprint), so modules can register
 // what they use without coordinating.
+namespace {
+
+void check_named(const RateLimits& limits, const std::string& where, const CoordinationSpec& c) {
+  for (const RateLimitSpec& r : c.rate_limits) {
+    if (!r.named.empty() && !limits.find(r.named)) {
+      throw DefinitionError(where + ": rate limit '" + r.named +
+                            "' is not registered (Engine::rate_limits().add)");
+    }
+  }
+}
+
+// Every rate limit `d` (and what it composes, maps and dispatches) names by name is registered.
+void check_rate_limits(const RateLimits& limits, const DefinitionData& d) {
+  check_named(limits, "reactor '" + d.name + "'", d.coordination);
+  for (const StepSpec& s : d.steps) {
+    check_named(limits, "reactor '" + d.name + "', step '" + s.name + "'", s.coordination);
+    if (s.child) check_rate_limits(limits, *s.child);
+  }
+}
+
+}  // namespace
+
 void Registry::add(const Definition& definition) {
+  check_rate_limits(rate_limits_, *definition.data());
   std::unique_lock lock(mu_);
   add_named(by_name_, definition);
   std::map<std::string, Definition> elements;

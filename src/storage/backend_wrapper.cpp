@@ -102,4 +102,20 @@ Status BackendWrapper::mark_schedule_fired(const std::string& name, std::int64_t
   return target_->mark_schedule_fired(name, period_ms);
 }
 
+Result<TakeResult> BackendWrapper::take_holds(const TakeRequest& r) { return target_->take_holds(r); }
+
+Result<CoordinationView> BackendWrapper::coordination() { return target_->coordination(); }
+
+Result<OrderedChainRow> BackendWrapper::ordered_peek(const std::string& key) {
+  return target_->ordered_peek(key);
+}
+
+Result<OrderedChainRow> BackendWrapper::ordered_skip(const std::string& key) {
+  return target_->ordered_skip(key);
+}
+
+Result<OrderedChainRow> BackendWrapper::ordered_reset(const std::string& key) {
+  return target_->ordered_reset(key);
+}
+
 }  // namespace reactor

@@ -16,4 +16,8 @@ Status lease_not_held(const std::string& key, const std::string& owner, std::uin
                            std::to_string(token) + ")");
 }
 
+Status no_chain(const std::string& key) {
+  return Status::NotFound("no ordered chain '" + key + "'");
+}
+
 }  // namespace reactor::storage

@@ -23,4 +23,7 @@ Status run_exists(const std::string& run_id);
 // extend_lease script returns 0 for it.
 Status lease_not_held(const std::string& key, const std::string& owner, std::uint64_t token);
 
+// NotFound: an operator call names an ordered chain the store does not know.
+Status no_chain(const std::string& key);
+
 }  // namespace reactor::storage

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "reactor/backend.hpp"
+#include "storage/hold_rules.hpp"
 
 namespace reactor {
 
@@ -48,6 +49,11 @@ class MemoryBackend final : public Backend {
   Status upsert_schedule(const ScheduleRow& row) override;
   Result<std::vector<ScheduleRow>> list_schedules() override;
   Status mark_schedule_fired(const std::string& name, std::int64_t period_ms) override;
+  Result<TakeResult> take_holds(const TakeRequest& r) override;
+  Result<CoordinationView> coordination() override;
+  Result<OrderedChainRow> ordered_peek(const std::string& key) override;
+  Result<OrderedChainRow> ordered_skip(const std::string& key) override;
+  Result<OrderedChainRow> ordered_reset(const std::string& key) override;
 
  private:
   // All helpers expect mu_ held.
@@ -64,6 +70,8 @@ class MemoryBackend final : public Backend {
   // Whether the settle settled its map.
   bool apply_settle(const MapSettle& settle, std::int64_t now);
   void purge_tree(const std::string& root_id, std::int64_t now);
+  // The runs as the coordination rules see them (holds.cpp).
+  storage::RunFacts facts_locked(std::int64_t now) const;
 
   const std::shared_ptr<Clock> clock_;
   const std::string url_;
@@ -80,6 +88,7 @@ class MemoryBackend final : public Backend {
   std::map<std::string, MapRow> maps_;                                 // by map id
   std::map<std::pair<std::string, std::uint32_t>, MapSlotRow> slots_;  // (map, index)
   std::map<std::string, ScheduleRow> schedules_;                       // by name
+  storage::HoldState holds_;                                           // every key's
   std::condition_variable map_settled_;  // notified by a commit that settles a map
   std::int64_t next_job_id_ = 1;
   // One counter for every key: a token is never reused, even for a lease row

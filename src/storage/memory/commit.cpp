@@ -35,6 +35,7 @@ Status MemoryBackend::commit(const CommitRequest& c) {
   write_jobs(c, now);
   for (const auto& m : c.maps) maps_[m.map_id] = m;
   if (c.settle && apply_settle(*c.settle, now)) map_settled_.notify_all();
+  storage::apply_commit_holds(holds_, c);
   ack_and_release(c, run_lease, now);
   return Status::Ok();
 }

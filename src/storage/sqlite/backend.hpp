@@ -61,6 +61,11 @@ class SqliteBackend final : public Backend {
   Status upsert_schedule(const ScheduleRow& row) override;
   Result<std::vector<ScheduleRow>> list_schedules() override;
   Status mark_schedule_fired(const std::string& name, std::int64_t period_ms) override;
+  Result<TakeResult> take_holds(const TakeRequest& r) override;
+  Result<CoordinationView> coordination() override;
+  Result<OrderedChainRow> ordered_peek(const std::string& key) override;
+  Result<OrderedChainRow> ordered_skip(const std::string& key) override;
+  Result<OrderedChainRow> ordered_reset(const std::string& key) override;
 
  private:
   enum class Mode { kRead, kWrite };
