@@ -17,9 +17,9 @@ declare -A header_layer=(
   [observer]=base [limits]=base [logger]=base
   [args]=definition [argument]=definition [builder]=definition [definition]=definition
   [map_results]=definition [registry]=definition [retry_policy]=definition [schema]=definition
-  [step]=definition [schedule]=definition
+  [step]=definition [schedule]=definition [coordination]=definition
   [records]=records
-  [run_store]=storage [job_queue]=storage [leases]=storage [map_store]=storage [schedule_store]=storage [backend]=storage
+  [run_store]=storage [job_queue]=storage [leases]=storage [map_store]=storage [schedule_store]=storage [hold_store]=storage [backend]=storage
   [backend_wrapper]=storage
   [durability]=durability
   [log_middleware]=observe

@@ -124,6 +124,10 @@ class Engine {
 
   Registry& registry() { return registry_; }
   const Registry& registry() const { return registry_; }
+  // The rate limits reactors name (Builder::with_rate_limit(name), reactor/coordination.hpp):
+  // add them before registering those reactors. What the store holds of every coordination key
+  // is read through backend() (HoldStore, reactor/hold_store.hpp).
+  RateLimits& rate_limits() { return registry_.rate_limits(); }
   Clock& clock() const;
   Logger& logger() const;
 

@@ -46,6 +46,10 @@ enum class ErrorKind {
   kOwnerEnded,          // an async unit whose run ended before it started: nothing ran
   kCancelled,           // an operator cancelled the run (Engine::cancel); the message says why
   kUndone,              // an operator undid the run (Engine::undo): rolled back, then cancelled
+  // A coordination key stayed held (a lock, a semaphore, a rate limit): a caller waited
+  // LockOptions::wait, a worker snoozed lock_snooze_max_attempts times. Not compensated.
+  kContended,
+  kCoordinationKey,  // a coordination key function threw or returned ""; not compensated
   kInternal,
 };
 

@@ -11,7 +11,7 @@ namespace reactor {
 namespace {
 
 // Stored in run records and branched on by callers: never rename an entry.
-constexpr std::array<std::pair<ErrorKind, const char*>, 21> kErrorKindNames{{
+constexpr std::array<std::pair<ErrorKind, const char*>, 23> kErrorKindNames{{
     {ErrorKind::kStepFailed, "step_failed"},
     {ErrorKind::kTimeout, "timeout"},
     {ErrorKind::kInputInvalid, "input_invalid"},
@@ -32,6 +32,8 @@ constexpr std::array<std::pair<ErrorKind, const char*>, 21> kErrorKindNames{{
     {ErrorKind::kOwnerEnded, "owner_ended"},
     {ErrorKind::kCancelled, "cancelled"},
     {ErrorKind::kUndone, "undone"},
+    {ErrorKind::kContended, "contended"},
+    {ErrorKind::kCoordinationKey, "coordination_key"},
     {ErrorKind::kInternal, "internal"},
 }};
 

@@ -12,7 +12,7 @@ bool live(RunStatus s) { return !is_terminal(s); }
 
 // The run's life. Read a row as "from, on event, to".
 // clang-format off
-StateMachine<RunStatus, RunEvent, 24> machine{{{
+StateMachine<RunStatus, RunEvent, 25> machine{{{
     {S::kPending,     E::kEnqueue,      S::kEnqueued},
     {S::kEnqueued,    E::kDeliver,      S::kPending},
     {S::kPending,     E::kStart,        S::kRunning},
@@ -23,6 +23,7 @@ StateMachine<RunStatus, RunEvent, 24> machine{{{
     {S::kRollingBack, E::kRolledBack,   S::kFailed},
     {S::kRunning,     E::kComplete,     S::kCompleted},
     {S::kRunning,     E::kHalt,         S::kHalted},
+    {S::kPending,     E::kHalt,         S::kHalted},
     {S::kRunning,     E::kReplan,       S::kEnqueued},
     {S::kPending,     E::kSchedule,     S::kScheduled},
     {S::kScheduled,   E::kDeliver,      S::kPending},

@@ -10,7 +10,7 @@ using E = StepEvent;
 bool none(StepStatus) { return false; }  // every row names its status
 
 // A step's life. Read a row as "from, on event, to".
-StateMachine<StepStatus, StepEvent, 24> machine{
+StateMachine<StepStatus, StepEvent, 25> machine{
     {{
         {S::kPending, E::kStart, S::kRunning},
         {S::kRetryScheduled, E::kStart, S::kRunning},
@@ -21,6 +21,7 @@ StateMachine<StepStatus, StepEvent, 24> machine{
         {S::kRunning, E::kSucceed, S::kCompleted},
         {S::kDispatched, E::kSucceed, S::kCompleted},
         {S::kRunning, E::kSkip, S::kSkipped},
+        {S::kPending, E::kSkip, S::kSkipped},
         {S::kRunning, E::kHalt, S::kHalted},
         {S::kDispatched, E::kHalt, S::kHalted},
         {S::kRunning, E::kRetryLater, S::kRetryScheduled},

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "definition/coordination_of.hpp"
 #include "reactor/definition.hpp"
 
 namespace reactor {
@@ -21,8 +22,8 @@ std::string two(unsigned v) {
 }
 
 std::string date_of(const year_month_day& d) {
-  return std::to_string(static_cast<int>(d.year())) + "-" +
-         two(static_cast<unsigned>(d.month())) + "-" + two(static_cast<unsigned>(d.day()));
+  return std::to_string(static_cast<int>(d.year())) + "-" + two(static_cast<unsigned>(d.month())) +
+         "-" + two(static_cast<unsigned>(d.day()));
 }
 
 // ISO 8601: weeks start on Monday; week 1 is the one holding the year's first Thursday.
@@ -84,6 +85,20 @@ std::optional<std::vector<RateWindow>> RateLimits::find(const std::string& name)
   auto it = limits_.find(name);
   if (it == limits_.end()) return std::nullopt;
   return it->second;
+}
+
+const CoordinationSpec& step_coordination(const StepSpec& s) {
+  if (s.kind == StepKind::kCompose && s.child) return s.child->coordination;
+  return s.coordination;
+}
+
+bool declares_coordination(const DefinitionData& d) {
+  if (!d.coordination.empty()) return true;
+  for (const StepSpec& s : d.steps) {
+    if (!s.coordination.empty()) return true;
+    if (s.child && declares_coordination(*s.child)) return true;
+  }
+  return false;
 }
 
 }  // namespace reactor

@@ -30,8 +30,7 @@ Builder& Builder::with_lock(std::string key, LockOptions options) {
 Builder& Builder::with_semaphore(KeyFn key, int limit, LockOptions options) {
   if (!key) state_->misuse.push_back("with_semaphore(): no key function");
   if (limit < 1) {
-    state_->misuse.push_back("with_semaphore(): limit " + std::to_string(limit) +
-                             " (at least 1)");
+    state_->misuse.push_back("with_semaphore(): limit " + std::to_string(limit) + " (at least 1)");
   }
   if (CoordinationSpec* c = coordination_target("with_semaphore")) {
     c->semaphores.push_back(SemaphoreSpec{std::move(key), limit, options});
@@ -80,8 +79,9 @@ Builder& Builder::with_period(PeriodSpec every, KeyFn key) {
 Builder& Builder::with_ordered_lock(KeyFn key, OrderedLockOptions options) {
   if (!key) state_->misuse.push_back("with_ordered_lock(): no key function");
   if (!state_->data.steps.empty()) {
-    state_->misuse.push_back("with_ordered_lock() applies to the reactor: declare it before "
-                             "the first step");
+    state_->misuse.push_back(
+        "with_ordered_lock() applies to the reactor: declare it before "
+        "the first step");
     return *this;
   }
   if (state_->data.coordination.ordered) {

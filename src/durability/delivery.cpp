@@ -2,6 +2,8 @@
 
 #include "base/run_errors.hpp"
 #include "base/run_machine.hpp"
+#include "definition/coordination_of.hpp"
+#include "durability/coordination/holding.hpp"
 #include "durability/durable_fan_out.hpp"
 #include "durability/durable_port.hpp"
 #include "records/codec.hpp"
@@ -259,18 +261,78 @@ void file_in_flight(InFlight* in_flight, std::shared_ptr<LeaseKeeper::Entry> lea
   in_flight->owner = owner;
 }
 
-DeliveryOutcome execute_delivery(DurableEnv& env, const Definition& def, Run run, const Writer& w,
-                                 const Delivery& d, const DeliveryOptions& o) {
+// The run halted before any step (its period is done, its ordered chain failed), its job
+// acknowledged and its lease released in the same commit.
+DeliveryOutcome halt_at_admission(DurableEnv& env, const Writer& w, Run run, Value why) {
+  advance(run, RunEvent::kHalt);
+  run.suspension.reset();
+  run.value = std::move(why);
+  run.updated_at_ms = env.now_ms();
+  CommitRequest c = w.fenced();
+  c.headers.push_back(records::encode_header(run, env.expiry_ms()));
+  tie_to_its_map(run);
+  c.settle = settle_of(run);
+  w.finish_with(c);
+  return committed(env.backend.commit(c), DeliveryOutcome::kFinished);
+}
+
+// Contended at admission: the job again, due later, holding nothing meanwhile; a run the fetch
+// filed as running is filed back as it was.
+DeliveryOutcome snooze_admission(DurableEnv& env, const Writer& w, const Delivery& d,
+                                 const Admission& a) {
+  CommitRequest c = w.fenced();
+  if (d.run_started && d.run && !d.run->headers.empty()) {
+    c.headers.push_back(d.run->headers.front());
+  }
+  JobSpec again = d.job.spec;
+  again.run_at_ms = a.due_ms;
+  again.snoozes += a.counts ? 1 : 0;
+  c.enqueue.push_back(std::move(again));
+  w.finish_with(c);
+  return committed(env.backend.commit(c), DeliveryOutcome::kSnoozed);
+}
+
+// What the reactor's coordination says before the run executes; nullopt: it goes.
+std::optional<DeliveryOutcome> admit(DurableEnv& env, Holding& holding, const Writer& w,
+                                     const Delivery& d, const Run& run) {
+  Admission a = holding.admit(run);
+  switch (a.kind) {
+    case Admission::Kind::kGo:
+      return std::nullopt;
+    case Admission::Kind::kSnooze:
+      return snooze_admission(env, w, d, a);
+    case Admission::Kind::kHalt:
+      return halt_at_admission(env, w, run, std::move(a.value));
+    case Admission::Kind::kFail:
+      return fail_run(env, w, run, a.error, std::move(a.message));
+    case Admission::Kind::kStopped:
+      break;
+  }
+  return a.status.code() == StatusCode::kLeaseLost ? DeliveryOutcome::kLeaseLost
+                                                   : DeliveryOutcome::kBackendError;
+}
+
+DeliveryOutcome execute_delivery(DurableEnv& env, const Definition& def, Run run,
+                                 const Writer& delivered, const Delivery& d,
+                                 const DeliveryOptions& o) {
   // A scheduled run is delivered due (process_delivery put an early one back): it starts as an
   // enqueued one. Its fetch left it filed scheduled (run_started false): its start commit files it.
   const bool starts = run.status == RunStatus::kEnqueued || run.status == RunStatus::kScheduled;
   if (starts) advance(run, RunEvent::kDeliver);
   if (starts) run.suspension.reset();
+  Writer w = delivered;
+  std::optional<Holding> holding;
+  if (declares_coordination(*def.data())) {
+    holding.emplace(env, def, run, w.lease, Holding::Where{true, d.job.spec.snoozes});
+    if (auto refused = admit(env, *holding, w, d, run)) return *refused;
+    w.decor = &*holding;
+  }
   auto entry = env.keeper.keep(w.lease, env.options.lease_ttl, o.asked_at);
   file_in_flight(o.in_flight, entry, d, w.job_owner);
   DurableFanOut fan_out(env, w, run);
   DurablePort port(w, *entry, &fan_out);
   port.set_stop_flag(o.release_requested);
+  if (holding) port.set_holding(&*holding);
   // Who wrote the run last (as it was read), and from now on this execution.
   port.set_previous(run.exec_token, run.exec_worker);
   run.exec_token = w.lease.token;

@@ -82,4 +82,16 @@ Status DurablePort::hold_correlation(const std::string& correlation_id, const st
   return hold(w_.env, Correlation{correlation_id, root_id, path}, until_ms);
 }
 
+StepGate DurablePort::enter_step(const StepAsk& ask) {
+  // A reactor whose steps declare nothing has no Holding; a composed child's may still.
+  if (holding_ == nullptr) {
+    StepGate gate;
+    gate.verdict = StepGate::Verdict::kFail;
+    gate.kind = ErrorKind::kInternal;
+    gate.message = "step '" + ask.path + "' declares coordination this execution cannot take";
+    return gate;
+  }
+  return holding_->enter_step(ask);
+}
+
 }  // namespace reactor

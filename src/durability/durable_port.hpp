@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "durability/coordination/holding.hpp"
 #include "durability/durable_fan_out.hpp"
 #include "durability/lease_keeper.hpp"
 #include "durability/writer.hpp"
@@ -33,11 +34,18 @@ class DurablePort final : public ExecutionPort {
   }
   // While *flag is set (a worker shutting down), stop_requested() says so.
   void set_stop_flag(const std::atomic<bool>* flag) { stop_flag_ = flag; }
+  // The execution's coordination (may be null: the reactor declares none): its steps' gates,
+  // and a step's snooze leaves the run.
+  void set_holding(Holding* holding) { holding_ = holding; }
 
   Status write(Run& root, const CheckpointDelta& delta) override;
   Status may_start() override;
   FanOut* fan_out() override { return fan_out_; }
-  bool stop_requested() const override { return stop_flag_ != nullptr && stop_flag_->load(); }
+  bool stop_requested() const override {
+    return (stop_flag_ != nullptr && stop_flag_->load()) ||
+           (holding_ != nullptr && holding_->snoozing());
+  }
+  StepGate enter_step(const StepAsk& ask) override;
   void step_hung() override { entry_.abandoned = true; }
   std::vector<LostAttempt> lost_attempts(const Run& run, const std::vector<std::size_t>& steps,
                                          AttemptsAre are) override;
@@ -55,6 +63,7 @@ class DurablePort final : public ExecutionPort {
   const Executor self_;
   Executor previous_;
   const std::atomic<bool>* stop_flag_ = nullptr;
+  Holding* holding_ = nullptr;
 };
 
 // The options of an execution through `port`: DurabilityOptions' checkpoint interval and hung

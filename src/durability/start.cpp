@@ -1,6 +1,7 @@
 #include "durability/start.hpp"
 
 #include "base/run_machine.hpp"
+#include "durability/coordination/hold_plan.hpp"
 #include "records/codec.hpp"
 #include "records/run_rows.hpp"
 
@@ -20,6 +21,12 @@ void add_enqueued(DurableEnv& env, const Run& run, std::int64_t now, std::int64_
   if (later) enqueued.suspension = Suspension{SuspensionKind::kUntil, start_at_ms, {}, 0};
   records::encode_whole_run(enqueued, expires, c);
   c.create = true;  // a start never overwrites a run
+  // Its turn in its ordered chain is taken with its start: start order is chain order.
+  if (std::optional<Definition> def = env.registry.find(run.reactor)) {
+    if (auto join = ordered_join_of(*def->data(), run.id, run.inputs)) {
+      c.ordered_joins.push_back(std::move(*join));
+    }
+  }
   c.enqueue.push_back(JobSpec{env.queue_for(run.reactor), JobKind::kStart, run.id, run.reactor,
                               later ? start_at_ms : now, 0});
 }

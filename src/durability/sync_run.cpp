@@ -1,7 +1,10 @@
 #include "durability/sync_run.hpp"
 
 #include "base/run_errors.hpp"
+#include "base/run_machine.hpp"
+#include "definition/coordination_of.hpp"
 #include "definition/inputs.hpp"
+#include "durability/coordination/holding.hpp"
 #include "durability/durable_fan_out.hpp"
 #include "durability/durable_port.hpp"
 #include "durability/load.hpp"
@@ -9,6 +12,7 @@
 #include "durability/start.hpp"
 #include "durability/writer.hpp"
 #include "reactor/ids.hpp"
+#include "records/codec.hpp"
 
 namespace reactor {
 
@@ -96,9 +100,51 @@ RunResult execute_held(DurableEnv& env, const Definition& def, Run run, const Le
 
 namespace {
 
+// Admission refused in a caller (Engine::run): the run ends so before any step — written when
+// it is stored already; a new one is not (nothing of it ran), its lease let go.
+ExecuteOutcome refuse_in_caller(DurableEnv& env, const Writer& w, Run& run, Admission a,
+                                bool run_is_new) {
+  ExecuteOutcome out;
+  if (a.kind == Admission::Kind::kStopped) {
+    out.end = ExecuteOutcome::End::kStopped;
+    out.stop_reason = a.status;
+    return out;
+  }
+  if (a.kind == Admission::Kind::kHalt) {
+    advance(run, RunEvent::kHalt);
+    run.value = std::move(a.value);
+  } else {
+    advance(run, RunEvent::kFailOutright);
+    run.error = engine_error(a.error, run.reactor, std::move(a.message));
+  }
+  run.suspension.reset();
+  run.updated_at_ms = env.now_ms();
+  if (run_is_new) {
+    (void)env.backend.release_lease(w.lease.key, w.lease.owner, w.lease.token);  // else it lapses
+    return out;
+  }
+  CommitRequest c = w.fenced();
+  c.headers.push_back(records::encode_header(run, env.expiry_ms()));
+  w.finish_with(c);
+  if (Status s = env.backend.commit(c); !s.ok()) {
+    out.end = ExecuteOutcome::End::kStopped;
+    out.stop_reason = s;
+  }
+  return out;
+}
+
 ExecuteOutcome execute_under(DurableEnv& env, const Definition& def, Run& run, const Lease& lease,
                              bool run_is_new, TimePoint asked_at) {
   Writer w{env, lease, std::nullopt, ""};
+  std::optional<Holding> holding;
+  if (declares_coordination(*def.data())) {
+    holding.emplace(env, def, run, lease, Holding::Where{false, 0});
+    Admission a = holding->admit(run);
+    if (a.kind != Admission::Kind::kGo) {
+      return refuse_in_caller(env, w, run, std::move(a), run_is_new);
+    }
+    w.decor = &*holding;
+  }
   run.exec_token = lease.token;
   run.exec_worker = env.worker_id;
   auto entry = env.keeper.keep(lease, env.options.lease_ttl, asked_at);
@@ -110,6 +156,7 @@ ExecuteOutcome execute_under(DurableEnv& env, const Definition& def, Run& run, c
     fan_out.set_unit_wait({env.options.async_wait_timeout, env.options.async_park_timeout});
   }
   DurablePort port(w, *entry, &fan_out);
+  if (holding) port.set_holding(&*holding);
   ExecuteOptions options = durable_options(env.options, port, /*suspend_on_retry_wait=*/false);
   options.hand_off = run_is_new;  // and so does the reactor's hand-off point, once
   ExecuteOutcome out = env.execute(run, def, options, run_is_new);

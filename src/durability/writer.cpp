@@ -31,16 +31,12 @@ Status Writer::checkpoint(const Run& root, const CheckpointDelta& delta) const {
   // The commit that writes a new root first is its start: it never overwrites a run.
   c.create = std::find(delta.created.begin(), delta.created.end(), &root) != delta.created.end();
   const bool suspends = root.status == RunStatus::kWaiting || root.status == RunStatus::kPaused;
-  Status s;
+  const bool ends = delta.leave_unfinished || is_terminal(root.status) || suspends;
   if (delta.leave_unfinished) {
     // Left unfinished (a stop request, a hand-off): its job due at once for another worker, in the
     // same commit.
     c.enqueue.push_back(env.resume_job(root, env.now_ms()));
-    finish_with(c);
-    s = env.backend.commit(c);
-  } else if (!is_terminal(root.status) && !suspends) {
-    s = env.backend.commit(c);
-  } else {
+  } else if (ends) {
     // Persist before enqueue, in one commit: the suspended run and the job
     // that wakes it (when a time does) are written together.
     if (suspends && root.suspension && root.suspension->wake_at_ms() > 0) {
@@ -49,17 +45,19 @@ Status Writer::checkpoint(const Run& root, const CheckpointDelta& delta) const {
     // An element of a fan-out map fills its slot with the commit that ends it: the store
     // releases the next element and, after the last, resumes the owner, in the same write.
     c.settle = settle_of(root);
-    finish_with(c);
-    // One job fetched ahead at most: a second such commit must not drop it.
-    if (!next || next->delivery) {
-      s = env.backend.commit(c);
-    } else {
-      next->asked_at = env.clock.now();
-      Result<std::optional<Delivery>> fetched = env.backend.commit_then_fetch(c, next->request);
-      s = fetched.status();
-      if (fetched.ok()) next->delivery = std::move(fetched).value();
-      next->fetched = s.ok();
-    }
+  }
+  if (ends) finish_with(c);
+  if (decor != nullptr) decor->decorate(c, root, delta);
+  Status s;
+  // One job fetched ahead at most: a second such commit must not drop it.
+  if (!ends || delta.leave_unfinished || !next || next->delivery) {
+    s = env.backend.commit(c);
+  } else {
+    next->asked_at = env.clock.now();
+    Result<std::optional<Delivery>> fetched = env.backend.commit_then_fetch(c, next->request);
+    s = fetched.status();
+    if (fetched.ok()) next->delivery = std::move(fetched).value();
+    next->fetched = s.ok();
   }
   if (s.ok() && !delta.steps.empty()) env.durable_steps.fetch_add(1, std::memory_order_relaxed);
   return s;

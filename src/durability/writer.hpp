@@ -25,12 +25,21 @@ struct NextDelivery {
   bool fetched = false;
 };
 
+// Adds to an execution's commits what they carry besides its rows: coordination's releases,
+// period marks and a snooze's due time (durability/coordination/holding.hpp).
+class CommitDecor {
+ public:
+  virtual ~CommitDecor() = default;
+  virtual void decorate(CommitRequest& c, const Run& root, const CheckpointDelta& delta) const = 0;
+};
+
 struct Writer {
   DurableEnv& env;
   Lease lease;
   std::optional<std::int64_t> job_id;  // the delivered job, acknowledged at the end
   std::string job_owner;
   NextDelivery* next = nullptr;  // fetch it with the run's last commit
+  const CommitDecor* decor = nullptr;
 
   // A commit fenced by the lease.
   CommitRequest fenced() const;

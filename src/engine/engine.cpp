@@ -7,6 +7,7 @@
 
 #include "base/jitter.hpp"
 #include "base/run_errors.hpp"
+#include "definition/coordination_of.hpp"
 #include "definition/inputs.hpp"
 #include "durability/durable_env.hpp"
 #include "durability/inline_jobs.hpp"
@@ -184,6 +185,13 @@ RunResult Engine::run(const Definition& definition, Value inputs, const RunOptio
     if (std::string why = run_id_error(options.run_id); !why.empty()) {
       return failed_result("", definition.name(), ErrorKind::kInputInvalid, why);
     }
+  }
+  if (!impl_->durable && declares_coordination(*definition.data())) {
+    return failed_result(options.run_id, definition.name(), ErrorKind::kCoordinationKey,
+                         "reactor '" + definition.name() +
+                             "' declares coordination (locks, semaphores, rate limits, periods, "
+                             "ordered locks), which needs a store: open the engine with a backend "
+                             "(\"memory:\" for one process)");
   }
   if (impl_->durable && options.overrides.empty() && !options.on_checkpoint) {
     // Refused before the run is created: a durable start with invalid inputs stores nothing, as

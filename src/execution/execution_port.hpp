@@ -12,6 +12,8 @@
 
 #include "execution/checkpoint_delta.hpp"
 #include "execution/fan_out_port.hpp"
+#include "reactor/definition.hpp"
+#include "reactor/error.hpp"
 #include "reactor/run.hpp"
 #include "reactor/status.hpp"
 
@@ -40,10 +42,40 @@ enum class AttemptsAre {
   kAboutToStart  // the first steps this execution would start (the root's, when it goes on)
 };
 
+// What a step's coordination (reactor/coordination.hpp) decides before its body starts.
+struct StepGate {
+  enum class Verdict {
+    kGo,    // start it
+    kWait,  // not now: it stays pending, and the port asks for the run to be left (stop_requested)
+    kSkip,  // do not run it: it is skipped with `value` (its period is done)
+    kFail   // it fails before its body (`kind`, `message`), not retried, not compensated
+  };
+  Verdict verdict = Verdict::kGo;
+  ErrorKind kind = ErrorKind::kContended;
+  std::string message;
+  Value value;
+};
+
+// The step about to start: step `step` of `run`, at `path`, with its resolved arguments.
+struct StepAsk {
+  const Run& run;
+  std::size_t step;
+  const std::string& path;
+  const StepSpec& spec;
+  const Args& args;
+  bool first_attempt;  // none started before (a period is judged once)
+};
+
 class ExecutionPort {
  public:
   virtual ~ExecutionPort() = default;
 
+  // Called (without the run's lock) before a step with coordination starts its body: whether
+  // it may. In process there is nothing to coordinate with.
+  virtual StepGate enter_step(const StepAsk& ask) {
+    (void)ask;
+    return {};
+  }
   // Writes what changed. Called under the run's lock after recorded steps (coalesced by
   // ExecuteOptions::checkpoint_min_interval) and always for terminal states. A non-ok status
   // stops the whole tree where it is.

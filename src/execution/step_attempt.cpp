@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "base/step_machine.hpp"
+#include "definition/coordination_of.hpp"
 #include "definition/inputs.hpp"
 #include "execution/argument_resolver.hpp"
 #include "execution/run_driver.hpp"
@@ -41,6 +42,7 @@ std::optional<Launch> StepAttempts::prepare(std::size_t i, Lock& lock) {
     record_failure(i, run_.steps[i].attempts, Attempt::unresolved(*unresolved), lock);
     return std::nullopt;
   }
+  if (!pass_gate(i, l, lock)) return std::nullopt;
   if (!ex_.may_start_body()) return std::nullopt;
   StepRecord& rec = run_.steps[i];
   advance(rec, StepEvent::kStart);
@@ -48,6 +50,48 @@ std::optional<Launch> StepAttempts::prepare(std::size_t i, Lock& lock) {
   rec.started_at_ms = ex_.now_ms();
   ex_.touch_mark(run_, i);
   return l;
+}
+
+bool StepAttempts::pass_gate(std::size_t i, const Launch& l, Lock& lock) {
+  const StepSpec& spec = l.spec(def_);
+  ExecutionPort* port = ex_.port();
+  if (port == nullptr || step_coordination(spec).empty() || l.mocked) return true;
+  const StepAsk ask{run_, i, d_.path_of(i), spec, l.args, run_.steps[i].attempts == 0};
+  lock.unlock();
+  StepGate gate = port->enter_step(ask);
+  lock.lock();
+  if (ex_.unwinding().stopped()) return false;
+  switch (gate.verdict) {
+    case StepGate::Verdict::kGo:
+      return true;
+    case StepGate::Verdict::kWait:
+      d_.ready_.push(i);  // ready for whoever goes on with the run
+      return false;
+    case StepGate::Verdict::kSkip:
+      skip_unstarted(i, std::move(gate.value));
+      return false;
+    case StepGate::Verdict::kFail: {
+      Attempt a;
+      a.result = Failure(gate.message, false);
+      a.kind = gate.kind;
+      a.body_started = false;
+      record_failure(i, run_.steps[i].attempts, std::move(a), lock);
+      return false;
+    }
+  }
+  return false;
+}
+
+// Its period is done: the step is skipped, as if it had returned Skipped(value), its body not
+// started.
+void StepAttempts::skip_unstarted(std::size_t i, Value value) {
+  StepRecord& rec = run_.steps[i];
+  advance(rec, StepEvent::kSkip);
+  rec.finished_at_ms = ex_.now_ms();
+  rec.result = std::move(value);
+  ex_.trace(TraceType::kRun, d_.path_of(i), 0, "skipped", {}, rec.finished_at_ms);
+  mark_done(i);
+  ex_.touch_step(run_, i);
 }
 
 // Attempts a prepared step (once; a failure with attempts left is recorded as

@@ -37,6 +37,10 @@ class StepAttempts : public DriverPart {
   void mock_if_overridden(std::size_t i, Launch& l) const;
   std::optional<ArgumentError> resolve_map_source(const StepSpec& spec, Launch& l);
   Attempt run_plain(const StepSpec& spec, const Args& args, int attempt_no);
+  // Whether step i's coordination lets its body start now (ExecutionPort::enter_step); if not,
+  // what it came to is recorded (skipped, failed) or it waits, ready again.
+  bool pass_gate(std::size_t i, const Launch& l, Lock& lock);
+  void skip_unstarted(std::size_t i, Value value);
   void schedule_retry(std::size_t i, int attempt_no, const std::string& message, Lock& lock);
   void fail_at(std::size_t i, int attempt_no, Attempt a);
   void step_hung() const {

@@ -20,9 +20,8 @@ bool stale(const std::optional<RunSeen>& seen, std::int64_t poison_pill_ms, std:
 
 // Whether `gate.run_id` may go: every earlier member of its chain ended (and, strict, none
 // failed). Ended and poisoned heads leave the chain on the way.
-std::optional<TakeResult> judge_gate(HoldState& st, const OrderedGate& gate,
-                                     const RunFacts& facts, std::int64_t now_ms,
-                                     TakeResult& out) {
+std::optional<TakeResult> judge_gate(HoldState& st, const OrderedGate& gate, const RunFacts& facts,
+                                     std::int64_t now_ms, TakeResult& out) {
   auto chain = st.ordered.find(gate.key);
   if (chain == st.ordered.end()) return std::nullopt;
   OrderedEntry& e = chain->second;
@@ -82,8 +81,7 @@ void prune_dead(HoldEntry& e, const RunFacts& facts) {
   std::erase_if(e.holders, [&](const auto& h) { return !holds_alive(facts.seen(h.first)); });
 }
 
-std::optional<TakeResult> judge_holds(HoldState& st, const TakeRequest& r,
-                                      const RunFacts& facts) {
+std::optional<TakeResult> judge_holds(HoldState& st, const TakeRequest& r, const RunFacts& facts) {
   for (const HoldClaim& c : r.holds) {
     auto it = st.holds.find(c.key);
     if (it == st.holds.end()) continue;
@@ -144,10 +142,9 @@ TakeResult decide_take(HoldState& st, const TakeRequest& r, const RunFacts& fact
 
 bool releases(const HoldRelease& release, const std::string& holder, const std::string& claim) {
   if (holder != release.holder) return false;
-  return claim == release.claim ||
-         (claim.size() > release.claim.size() && claim.compare(0, release.claim.size(),
-                                                               release.claim) == 0 &&
-          claim[release.claim.size()] == '/');
+  return claim == release.claim || (claim.size() > release.claim.size() &&
+                                    claim.compare(0, release.claim.size(), release.claim) == 0 &&
+                                    claim[release.claim.size()] == '/');
 }
 
 void apply_commit_holds(HoldState& st, const CommitRequest& c) {

@@ -5,13 +5,14 @@
 namespace reactor {
 
 storage::RunFacts MemoryBackend::facts_locked(std::int64_t now) const {
-  return storage::RunFacts{[this, now](const std::string& run_id) -> std::optional<storage::RunSeen> {
-    auto run = runs_.find(run_id);
-    if (run == runs_.end()) return std::nullopt;
-    auto lease = leases_.find(run_lease_key(run_id));
-    const bool live = lease != leases_.end() && lease_live(lease->second, now);
-    return storage::RunSeen{run->second.status, run->second.updated_at_ms, live};
-  }};
+  return storage::RunFacts{
+      [this, now](const std::string& run_id) -> std::optional<storage::RunSeen> {
+        auto run = runs_.find(run_id);
+        if (run == runs_.end()) return std::nullopt;
+        auto lease = leases_.find(run_lease_key(run_id));
+        const bool live = lease != leases_.end() && lease_live(lease->second, now);
+        return storage::RunSeen{run->second.status, run->second.updated_at_ms, live};
+      }};
 }
 
 Result<TakeResult> MemoryBackend::take_holds(const TakeRequest& r) {

@@ -1,0 +1,224 @@
+#include "durability/coordination/holding.hpp"
+
+#include <algorithm>
+#include <thread>
+
+#include "durability/durable_fan_out.hpp"
+#include "reactor/records.hpp"
+
+namespace reactor {
+
+namespace {
+
+// The root run whose holds these are: an async unit's (a map element's) is its owner's root.
+std::string holder_of(const Run& root) {
+  std::string id = root.id;
+  while (std::optional<ElementOf> e = parse_element_run_id(id)) id = e->origin();
+  return id;
+}
+
+bool is_contention(TakeOutcome o) {
+  return o == TakeOutcome::kHeld || o == TakeOutcome::kRateLimited ||
+         o == TakeOutcome::kOrderedWait;
+}
+
+constexpr auto kCallerPoll = std::chrono::milliseconds(50);
+
+std::int64_t ms_of(Duration d) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
+}
+
+}  // namespace
+
+Holding::Holding(DurableEnv& env, const Definition& def, const Run& root, const Lease& lease,
+                 Where where)
+    : env_(env),
+      def_(def),
+      holder_(holder_of(root)),
+      fence_run_(root.id),
+      token_(lease.token),
+      where_(where) {}
+
+PlanContext Holding::context(std::string claim, std::string default_key) const {
+  return PlanContext{fence_run_, std::move(claim), std::move(default_key), env_.now_ms(),
+                     &env_.registry.rate_limits()};
+}
+
+Result<TakeResult> Holding::take(const HoldPlan& plan, const std::string& charge_id) const {
+  TakeRequest r = plan.request(holder_, charge_id);
+  r.fence_run = fence_run_;
+  r.fencing_token = token_;
+  const TimePoint deadline = env_.clock.now() + (where_.in_worker ? Duration::zero() : plan.wait);
+  for (;;) {
+    Result<TakeResult> t = env_.backend.take_holds(r);
+    if (!t.ok() || !is_contention(t->outcome) || env_.clock.now() >= deadline) return t;
+    Duration pause = kCallerPoll;
+    if (t->outcome == TakeOutcome::kRateLimited) {
+      pause = std::max<Duration>(pause, std::chrono::milliseconds(t->retry_after_ms));
+    }
+    env_.clock.sleep_until(std::min(deadline, env_.clock.now() + pause));
+  }
+}
+
+std::int64_t Holding::snooze_due(const TakeResult& t) const {
+  if (t.outcome == TakeOutcome::kRateLimited) {
+    return env_.now_ms() + t.retry_after_ms + 1 +
+           ms_of(env_.jitter(env_.options.lock_snooze_jitter));
+  }
+  const Duration delay =
+      env_.options.lock_snooze_base_delay + env_.jitter(env_.options.lock_snooze_jitter);
+  return env_.now_ms() + ms_of(delay);
+}
+
+std::string Holding::contended(const TakeResult& t, const std::string& step) const {
+  std::string where =
+      "reactor '" + def_.name() + "'" + (step.empty() ? "" : ", step '" + step + "'");
+  std::string why;
+  switch (t.outcome) {
+    case TakeOutcome::kRateLimited:
+      why = "rate limit '" + t.key + "' is full";
+      break;
+    case TakeOutcome::kOrderedWait:
+      why = "ordered lock '" + t.key + "' waits for run " + t.holder;
+      break;
+    default:
+      why = "key '" + t.key + "' is held by run " + t.holder;
+  }
+  if (where_.in_worker) {
+    return where + ": " + why + ", through " + std::to_string(where_.snoozes) + " snoozes";
+  }
+  return where + ": " + why;
+}
+
+Admission Holding::admit(const Run& root) {
+  const CoordinationSpec& spec = def_.data()->coordination;
+  if (spec.empty()) return {};
+  Args args = args_of_inputs(root.inputs);
+  Result<HoldPlan> plan = plan_holds(spec, args, context(fence_run_, def_.name()));
+  Admission a;
+  if (!plan.ok()) {
+    a.kind = Admission::Kind::kFail;
+    a.error = ErrorKind::kCoordinationKey;
+    a.message = "reactor '" + def_.name() + "': " + plan.status().message();
+    return a;
+  }
+  if (any_step_executed(root)) {
+    // Its turn and its charge were had when it first ran: a resume re-takes its holds only.
+    plan->ordered.clear();
+    plan->rates.clear();
+  } else if (!where_.in_worker && !plan->ordered.empty()) {
+    a.kind = Admission::Kind::kFail;
+    a.error = ErrorKind::kCoordinationKey;
+    a.message = "reactor '" + def_.name() +
+                "': an ordered lock orders the runs started in the background (its turn is "
+                "taken at the start); start it with run_in_background or `reactor start`";
+    return a;
+  }
+  Result<TakeResult> t = take(*plan, fence_run_);
+  if (!t.ok()) return Admission{Admission::Kind::kStopped, 0, true, {}, {}, {}, t.status()};
+  switch (t->outcome) {
+    case TakeOutcome::kTaken:
+      run_marks_ = plan->marks;
+      return a;
+    case TakeOutcome::kPeriodDone:
+      a.kind = Admission::Kind::kHalt;
+      a.value = Value{{"reason", "period"}, {"key", t->key}, {"completed_by", t->holder}};
+      return a;
+    case TakeOutcome::kOrderedChainFailed:
+      a.kind = Admission::Kind::kHalt;
+      a.value = Value{
+          {"reason", "ordered_lock_chain_failed"}, {"key", t->key}, {"failed_run", t->holder}};
+      return a;
+    default:
+      break;
+  }
+  const bool counts = t->outcome != TakeOutcome::kOrderedWait;
+  const int cap = env_.options.lock_snooze_max_attempts;
+  if (!where_.in_worker || (counts && cap >= 0 && where_.snoozes >= cap)) {
+    a.kind = Admission::Kind::kFail;
+    a.message = contended(*t, "");
+    return a;
+  }
+  a.kind = Admission::Kind::kSnooze;
+  a.due_ms = snooze_due(*t);
+  a.counts = counts;
+  return a;
+}
+
+StepGate Holding::enter_step(const StepAsk& ask) {
+  const std::string claim = fence_run_ + "/" + ask.path;
+  Result<HoldPlan> plan = plan_holds(step_coordination(ask.spec), ask.args,
+                                     context(claim, def_.name() + "/" + ask.path));
+  StepGate gate;
+  if (!plan.ok()) {
+    gate.verdict = StepGate::Verdict::kFail;
+    gate.kind = ErrorKind::kCoordinationKey;
+    gate.message = "step '" + ask.path + "': " + plan.status().message();
+    return gate;
+  }
+  if (!ask.first_attempt) {
+    plan->periods.clear();  // judged before its first attempt
+    plan->rates.clear();    // counted once per execution of the step, not per retry
+  }
+  Result<TakeResult> t = take(*plan, claim);
+  if (t.ok() && t->outcome == TakeOutcome::kTaken) {
+    std::lock_guard lock(mu_);
+    steps_.push_back(StepHold{&ask.run, ask.step, claim, plan->marks});
+    return gate;
+  }
+  if (t.ok() && t->outcome == TakeOutcome::kPeriodDone) {
+    gate.verdict = StepGate::Verdict::kSkip;
+    gate.value = Value{{"reason", "period"}, {"key", t->key}, {"completed_by", t->holder}};
+    return gate;
+  }
+  if (!t.ok() && !where_.in_worker) {
+    gate.verdict = StepGate::Verdict::kFail;
+    gate.kind = ErrorKind::kInternal;
+    gate.message = "step '" + ask.path + "': coordination: " + t.status().to_string();
+    return gate;
+  }
+  const int cap = env_.options.lock_snooze_max_attempts;
+  if (t.ok() && (!where_.in_worker || (cap >= 0 && where_.snoozes >= cap))) {
+    gate.verdict = StepGate::Verdict::kFail;
+    gate.message = contended(*t, ask.path);
+    return gate;
+  }
+  // Contended in a worker (or the store could not say): the run is left, due again later.
+  std::lock_guard lock(mu_);
+  snooze_until_ms_ =
+      t.ok() ? snooze_due(*t) : env_.now_ms() + ms_of(env_.options.lock_snooze_base_delay);
+  snoozing_ = true;
+  gate.verdict = StepGate::Verdict::kWait;
+  return gate;
+}
+
+// A step's holds end with the commit that records it out of `running`: its result, its
+// failure, its retry, or its start given up.
+void Holding::release_ended_steps(CommitRequest& c) const {
+  std::erase_if(steps_, [&](const StepHold& h) {
+    const StepStatus st = h.run->steps[h.step].status;
+    if (st == StepStatus::kRunning) return false;
+    c.release_holds.push_back(HoldRelease{holder_, h.claim});
+    if (st == StepStatus::kCompleted) {
+      c.period_marks.insert(c.period_marks.end(), h.marks.begin(), h.marks.end());
+    }
+    return true;
+  });
+}
+
+void Holding::decorate(CommitRequest& c, const Run& root, const CheckpointDelta& delta) const {
+  std::lock_guard lock(mu_);
+  release_ended_steps(c);
+  const bool ends = is_terminal(root.status) || root.status == RunStatus::kPaused;
+  if (ends || delta.leave_unfinished) c.release_holds.push_back(HoldRelease{holder_, fence_run_});
+  if (root.status == RunStatus::kCompleted) {
+    c.period_marks.insert(c.period_marks.end(), run_marks_.begin(), run_marks_.end());
+  }
+  if (delta.leave_unfinished && snoozing_ && !c.enqueue.empty()) {
+    JobSpec& again = c.enqueue.back();
+    again.run_at_ms = snooze_until_ms_;
+    again.snoozes = where_.snoozes + 1;
+  }
+}
+
+}  // namespace reactor

@@ -1,0 +1,85 @@
+// Holding: one execution's coordination (reactor/coordination.hpp, docs/coordination.md). It
+// takes what the run's reactor declares at admission (before the run executes) and what each
+// step declares before its body (DurablePort::enter_step); a worker that meets contention
+// snoozes the run, holding nothing, a caller waits up to LockOptions::wait. What it took is
+// given back by the execution's own commits (decorate): a step's when the step's record leaves
+// `running`, the run's when it ends or pauses; a completing commit marks the period done.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "durability/coordination/hold_plan.hpp"
+#include "durability/durable_env.hpp"
+#include "durability/writer.hpp"
+#include "execution/execution_port.hpp"
+
+namespace reactor {
+
+// What admission came to.
+struct Admission {
+  enum class Kind {
+    kGo,       // everything taken: execute
+    kSnooze,   // contended in a worker: the job again at `due_ms` (`counts` toward the cap)
+    kHalt,     // halted before any step (`value`: its period is done; its chain failed)
+    kFail,     // fails before any step (`error`, `message`), nothing compensated
+    kStopped,  // the take failed (`status`: the lease lost, the store down)
+  };
+  Kind kind = Kind::kGo;
+  std::int64_t due_ms = 0;
+  bool counts = true;
+  ErrorKind error = ErrorKind::kContended;
+  std::string message;
+  Value value;
+  Status status;
+};
+
+class Holding final : public CommitDecor {
+ public:
+  struct Where {
+    bool in_worker = true;  // snooze (worker) or wait (caller) on contention
+    int snoozes = 0;        // the delivered job's snoozes so far
+  };
+  // For the execution of `root` (of `def`) under `lease`.
+  Holding(DurableEnv& env, const Definition& def, const Run& root, const Lease& lease, Where where);
+
+  Admission admit(const Run& root);
+  StepGate enter_step(const StepAsk& ask);
+  // A step asked for the run to be left (StepGate kWait in a worker): its job is due later.
+  bool snoozing() const { return snoozing_.load(); }
+
+  void decorate(CommitRequest& c, const Run& root, const CheckpointDelta& delta) const override;
+
+ private:
+  // Takes `plan`; a caller polls until it is taken or plan.wait has passed.
+  Result<TakeResult> take(const HoldPlan& plan, const std::string& charge_id) const;
+  // Contended in a worker: when the job is due again, or the failure past the cap.
+  std::int64_t snooze_due(const TakeResult& t) const;
+  std::string contended(const TakeResult& t, const std::string& step) const;
+  PlanContext context(std::string claim, std::string default_key) const;
+  void release_ended_steps(CommitRequest& c) const;
+
+  DurableEnv& env_;
+  const Definition& def_;
+  const std::string holder_;     // the root run holding (an async unit's: its owner's root)
+  const std::string fence_run_;  // the run this execution holds the lease of
+  const std::uint64_t token_;
+  const Where where_;
+  std::vector<PeriodMark> run_marks_;  // the reactor's period, with the completing commit
+
+  struct StepHold {
+    const Run* run;
+    std::size_t step;
+    std::string claim;
+    std::vector<PeriodMark> marks;
+  };
+  mutable std::mutex mu_;
+  mutable std::vector<StepHold> steps_;  // taken, not yet given back
+  std::atomic<bool> snoozing_{false};
+  std::int64_t snooze_until_ms_ = 0;
+};
+
+}  // namespace reactor

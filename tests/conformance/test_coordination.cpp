@@ -1,0 +1,375 @@
+// Coordination end to end (issue 25: locks, semaphores, rate limits, periods, ordered locks at
+// reactor and step level), on every backend. Jobs are delivered in this thread
+// (Engine::run_due_jobs) on the factory's clock; a holder that is not one of the test's runs
+// is planted with HoldStore::take_holds, so nothing here races a worker.
+#include <mutex>
+
+#include "conformance/conformance_support.hpp"
+#include "reactor/reactor.hpp"
+#include "support/result_testing.hpp"
+
+namespace reactor::conformance {
+namespace {
+
+using Noted = std::vector<std::string>;
+
+template <typename Factory>
+class Coordination : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::unique_ptr<Backend> raw;
+    ASSERT_TRUE(factory_.open(raw).ok());
+    EngineOptions options;
+    options.clock = factory_.clock();
+    options.backend = std::move(raw);
+    options.durability.lease_ttl = 2s;
+    options.durability.lock_snooze_base_delay = 200ms;
+    options.durability.lock_snooze_jitter = 0ms;
+    options.durability.lock_snooze_max_attempts = 3;
+    engine_ = std::make_unique<Engine>(std::move(options));
+  }
+
+  Backend& db() { return *engine_->backend(); }
+
+  void note(const std::string& what) {
+    std::lock_guard lock(mu_);
+    log_.push_back(what);
+  }
+  Noted log() {
+    std::lock_guard lock(mu_);
+    return log_;
+  }
+  // A step that notes "<name>:<input>" and returns its name.
+  RunFn noting(const std::string& name, const std::string& input = "id") {
+    return [this, name, input](const Args& a, StepContext&) -> StepResult {
+      note(name + ":" + a[input].template get<std::string>());
+      return Success(name);
+    };
+  }
+
+  // A live holder of `key` that is none of the test's runs: run "other" with its lease.
+  Lease plant_holder(const std::string& key, HoldKind kind = HoldKind::kLock) {
+    CommitRequest c;
+    c.headers.push_back(header("other", RunStatus::kRunning, "", "", factory_.now_ms()));
+    EXPECT_TRUE(db().commit(c).ok());
+    Result<LeaseGrant> g = db().acquire_lease(run_lease_key("other"), "planted", 60s);
+    EXPECT_TRUE(g.ok() && g->granted);
+    TakeRequest r;
+    r.holder = "other";
+    r.holds = {HoldClaim{kind, key, 1, "other"}};
+    Result<TakeResult> t = db().take_holds(r);
+    EXPECT_TRUE(t.ok() && t->outcome == TakeOutcome::kTaken);
+    return g->lease;
+  }
+  void let_go(const Lease& l) { ASSERT_TRUE(db().release_lease(l.key, l.owner, l.token).ok()); }
+
+  std::vector<std::string> holders_of(const std::string& key) {
+    CoordinationView v;
+    EXPECT_OK_AND_ASSIGN(v, db().coordination());
+    for (const HoldRow& row : v.holds) {
+      if (row.key == key) return row.holders;
+    }
+    return {};
+  }
+
+  std::string start(const std::string& reactor, const std::string& id, Value inputs,
+                    BackgroundOptions o = {}) {
+    o.run_id = id;
+    std::string out;
+    EXPECT_OK_AND_ASSIGN(out, engine_->run_in_background(reactor, std::move(inputs), o));
+    return out;
+  }
+  void deliver(const std::string& reactor) { ASSERT_TRUE(engine_->run_due_jobs(reactor).ok()); }
+  // Past any snooze, then deliver.
+  void later(const std::string& reactor) {
+    factory_.advance(300ms);
+    deliver(reactor);
+  }
+  RunResult find(const std::string& id) {
+    RunResult r;
+    EXPECT_OK_AND_ASSIGN(r, engine_->find(id));
+    return r;
+  }
+
+  Factory factory_;
+  std::unique_ptr<Engine> engine_;
+  std::mutex mu_;
+  Noted log_;
+};
+TYPED_TEST_SUITE(Coordination, ConformanceBackends, BackendName);
+
+KeyFn account_key(const std::string& name) {
+  return [name](const Args& a) { return "acct-" + a[name].get<std::string>(); };
+}
+
+TYPED_TEST(Coordination, AReactorLockSnoozesARunWithoutSpendingAnythingUntilItIsFree) {
+  this->engine_->registry().add(Builder("Pay")
+                                    .input("id")
+                                    .with_lock(account_key("id"))
+                                    .step("charge", this->noting("charge"))
+                                    .build());
+  Lease other = this->plant_holder("acct-1");
+  const std::string id = this->start("Pay", "p1", Value{{"id", "1"}});
+  this->deliver("Pay");
+  EXPECT_TRUE(this->log().empty());  // snoozed: nothing ran
+  EXPECT_EQ(this->find(id).status, RunStatus::kEnqueued);
+  this->let_go(other);
+  this->later("Pay");
+  EXPECT_EQ(this->find(id).status, RunStatus::kCompleted);
+  EXPECT_EQ(this->log(), (Noted{"charge:1"}));
+  EXPECT_TRUE(this->holders_of("acct-1").empty());  // given back with the completing commit
+}
+
+TYPED_TEST(Coordination, SnoozesPastTheCapFailTheRunNamingTheKeyWithNothingCompensated) {
+  this->engine_->registry().add(Builder("Pay")
+                                    .input("id")
+                                    .with_lock(account_key("id"))
+                                    .step("charge", this->noting("charge"))
+                                    .build());
+  this->plant_holder("acct-1");
+  const std::string id = this->start("Pay", "p1", Value{{"id", "1"}});
+  this->deliver("Pay");
+  for (int k = 0; k < 3; ++k) this->later("Pay");  // lock_snooze_max_attempts 3
+  RunResult r = this->find(id);
+  ASSERT_EQ(r.status, RunStatus::kFailed);
+  ASSERT_TRUE(r.error.has_value());
+  EXPECT_EQ(r.error->kind, ErrorKind::kContended);
+  EXPECT_NE(r.error->message.find("key 'acct-1' is held by run other"), std::string::npos)
+      << r.error->message;
+  EXPECT_TRUE(this->log().empty());
+}
+
+TYPED_TEST(Coordination, ACallerWaitsThenGetsContendedNamingReactorAndKey) {
+  this->engine_->registry().add(Builder("Pay")
+                                    .input("id")
+                                    .with_lock(account_key("id"), LockOptions{300ms})
+                                    .step("charge", this->noting("charge"))
+                                    .build());
+  Lease other = this->plant_holder("acct-1");
+  RunResult r = this->engine_->run("Pay", Value{{"id", "1"}});
+  EXPECT_EQ(r.status, RunStatus::kFailed);
+  ASSERT_TRUE(r.error.has_value());
+  EXPECT_EQ(r.error->kind, ErrorKind::kContended);
+  EXPECT_NE(r.error->message.find("reactor 'Pay': key 'acct-1' is held by run other"),
+            std::string::npos)
+      << r.error->message;
+  EXPECT_TRUE(this->log().empty());
+  this->let_go(other);
+  EXPECT_EQ(this->engine_->run("Pay", Value{{"id", "1"}}).status, RunStatus::kCompleted);
+  EXPECT_EQ(this->log(), (Noted{"charge:1"}));
+}
+
+TYPED_TEST(Coordination, AStepLockIsHeldAroundItsBodyOnly) {
+  std::vector<std::string> seen;
+  Builder b("Move");
+  b.input("id")
+      .step("debit",
+            [&](const Args& a, StepContext&) -> StepResult {
+              seen = this->holders_of("acct-" + a["id"].get<std::string>());
+              return Success("debited");
+            })
+      .argument("id", input("id"))
+      .with_lock(account_key("id"))
+      .step("after",
+            [&](const Args&, StepContext&) -> StepResult {
+              this->note(this->holders_of("acct-1").empty() ? "free after" : "held after");
+              return Success("after");
+            })
+      .wait_for("debit");
+  this->engine_->registry().add(b.build());
+  Lease other = this->plant_holder("acct-1");
+  const std::string id = this->start("Move", "m1", Value{{"id", "1"}});
+  this->deliver("Move");
+  RunResult waiting = this->find(id);
+  EXPECT_EQ(waiting.step("debit")->status, StepStatus::kPending);
+  EXPECT_EQ(waiting.step("debit")->attempts, 0);  // its retries untouched
+  this->let_go(other);
+  this->later("Move");
+  EXPECT_EQ(this->find(id).status, RunStatus::kCompleted);
+  EXPECT_EQ(seen, std::vector<std::string>{"m1"});
+  EXPECT_EQ(this->log(), (Noted{"free after"}));
+}
+
+TYPED_TEST(Coordination, ANamedRateLimitCountsEachRunOnceAndSnoozesTheRest) {
+  this->engine_->rate_limits().add("bank", {RateWindow{1h, 2}});
+  this->engine_->registry().add(Builder("Call")
+                                    .input("id")
+                                    .with_rate_limit("bank")
+                                    .step("call", this->noting("call"))
+                                    .build());
+  for (const char* id : {"c1", "c2", "c3"}) this->start("Call", id, Value{{"id", id}});
+  this->deliver("Call");
+  EXPECT_EQ(this->find("c1").status, RunStatus::kCompleted);
+  EXPECT_EQ(this->find("c2").status, RunStatus::kCompleted);
+  EXPECT_EQ(this->find("c3").status, RunStatus::kEnqueued);  // due when the hour's window ends
+  EXPECT_EQ(this->log(), (Noted{"call:c1", "call:c2"}));
+  EXPECT_THROW(this->engine_->registry().add(
+                   Builder("Bad").with_rate_limit("nope").step("s", this->noting("s")).build()),
+               DefinitionError);
+}
+
+TYPED_TEST(Coordination, ASecondRunInAPeriodHaltsNamingTheBucketAndRunsNothing) {
+  this->engine_->registry().add(Builder("Report")
+                                    .input("id")
+                                    .with_period(PeriodSpec::day())
+                                    .step("send", this->noting("send"))
+                                    .build());
+  this->start("Report", "r1", Value{{"id", "r1"}});
+  this->deliver("Report");
+  this->start("Report", "r2", Value{{"id", "r2"}});
+  this->deliver("Report");
+  EXPECT_EQ(this->find("r1").status, RunStatus::kCompleted);
+  RunResult r2 = this->find("r2");
+  EXPECT_EQ(r2.status, RunStatus::kHalted);
+  EXPECT_EQ(r2.value["reason"], "period");
+  const std::string bucket = period_bucket(PeriodSpec::day(), this->factory_.now_ms());
+  EXPECT_EQ(r2.value["key"], "Report@" + bucket);
+  EXPECT_EQ(r2.value["completed_by"], "r1");
+  EXPECT_EQ(this->log(), (Noted{"send:r1"}));
+}
+
+TYPED_TEST(Coordination, AFailedRunLeavesItsPeriodUnmarked) {
+  bool fail = true;
+  this->engine_->registry().add(Builder("Report")
+                                    .with_period(PeriodSpec::day())
+                                    .step("send",
+                                          [&](const Args&, StepContext&) -> StepResult {
+                                            if (fail) return Failure("smtp down", false);
+                                            return Success("sent");
+                                          })
+                                    .build());
+  this->start("Report", "r1", Value::object());
+  this->deliver("Report");
+  EXPECT_EQ(this->find("r1").status, RunStatus::kFailed);
+  fail = false;
+  this->start("Report", "r2", Value::object());
+  this->deliver("Report");
+  EXPECT_EQ(this->find("r2").status, RunStatus::kCompleted);
+}
+
+TYPED_TEST(Coordination, AStepsPeriodSkipsItInTheNextRunOfTheBucket) {
+  this->engine_->registry().add(Builder("Daily")
+                                    .input("id")
+                                    .step("digest", this->noting("digest"))
+                                    .with_period(PeriodSpec::day())
+                                    .step("log", this->noting("log"))
+                                    .build());
+  this->start("Daily", "d1", Value{{"id", "d1"}});
+  this->start("Daily", "d2", Value{{"id", "d2"}});
+  this->deliver("Daily");
+  EXPECT_EQ(this->find("d2").status, RunStatus::kCompleted);
+  EXPECT_EQ(this->find("d2").step("digest")->status, StepStatus::kSkipped);
+  EXPECT_EQ(this->log(), (Noted{"digest:d1", "log:d1", "log:d2"}));
+}
+
+TYPED_TEST(Coordination, AnOrderedLockRunsAKeysRunsInStartOrder) {
+  this->engine_->registry().add(Builder("Apply")
+                                    .input("cust")
+                                    .input("id")
+                                    .with_ordered_lock(account_key("cust"))
+                                    .step("apply", this->noting("apply"))
+                                    .build());
+  BackgroundOptions first_later;
+  first_later.delay = 1s;  // the first run's job is due after the second's
+  this->start("Apply", "o1", Value{{"cust", "7"}, {"id", "o1"}}, first_later);
+  this->start("Apply", "o2", Value{{"cust", "7"}, {"id", "o2"}});
+  this->deliver("Apply");
+  EXPECT_TRUE(this->log().empty());  // o2 waits for o1
+  this->factory_.advance(1s);
+  this->deliver("Apply");
+  this->later("Apply");
+  EXPECT_EQ(this->log(), (Noted{"apply:o1", "apply:o2"}));
+  EXPECT_EQ(this->find("o2").status, RunStatus::kCompleted);
+}
+
+TYPED_TEST(Coordination, AStrictChainHaltsTheRestAfterAFailureUntilReset) {
+  this->engine_->registry().add(Builder("Apply")
+                                    .input("cust")
+                                    .input("id")
+                                    .with_ordered_lock(account_key("cust"))
+                                    .step("apply",
+                                          [this](const Args& a, StepContext&) -> StepResult {
+                                            const std::string id = a["id"].get<std::string>();
+                                            this->note(id);
+                                            if (id == "o1") return Failure("bad order", false);
+                                            return Success(id);
+                                          })
+                                    .build());
+  for (const char* id : {"o1", "o2", "o3"}) {
+    this->start("Apply", id, Value{{"cust", "7"}, {"id", id}});
+  }
+  this->deliver("Apply");
+  EXPECT_EQ(this->find("o1").status, RunStatus::kFailed);
+  RunResult o2 = this->find("o2");
+  EXPECT_EQ(o2.status, RunStatus::kHalted);
+  EXPECT_EQ(o2.value["reason"], "ordered_lock_chain_failed");
+  EXPECT_EQ(o2.value["failed_run"], "o1");
+  EXPECT_EQ(this->find("o3").status, RunStatus::kHalted);
+  EXPECT_EQ(this->log(), (Noted{"o1"}));
+  ASSERT_TRUE(this->db().ordered_reset("acct-7").ok());
+  this->start("Apply", "o4", Value{{"cust", "7"}, {"id", "o4"}});
+  this->deliver("Apply");
+  EXPECT_EQ(this->find("o4").status, RunStatus::kCompleted);
+}
+
+TYPED_TEST(Coordination, AKeyFunctionThatThrowsFailsTheRunBeforeAnyStep) {
+  this->engine_->registry().add(Builder("Pay")
+                                    .input("id")
+                                    .with_lock([](const Args& a) -> std::string {
+                                      if (!a.has("acct")) throw std::runtime_error("no account");
+                                      return a["acct"].get<std::string>();
+                                    })
+                                    .step("charge", this->noting("charge"))
+                                    .build());
+  const std::string id = this->start("Pay", "p1", Value{{"id", "1"}});
+  this->deliver("Pay");
+  RunResult r = this->find(id);
+  EXPECT_EQ(r.status, RunStatus::kFailed);
+  EXPECT_EQ(r.error->kind, ErrorKind::kCoordinationKey);
+  EXPECT_NE(r.error->message.find("no account"), std::string::npos) << r.error->message;
+  EXPECT_TRUE(this->log().empty());
+}
+
+TYPED_TEST(Coordination, AComposedChildReentersItsRootsLockAndAnotherRootWaits) {
+  Definition leg = Builder("Leg")
+                       .input("id")
+                       .with_lock(constant_key("acct-1"))
+                       .step("move", this->noting("move"))
+                       .build();
+  this->engine_->registry().add(Builder("Outer")
+                                    .input("id")
+                                    .with_lock(constant_key("acct-1"))
+                                    .step("first", this->noting("first"))
+                                    .compose("leg", leg)
+                                    .argument("id", input("id"))
+                                    .wait_for("first")
+                                    .build());
+  this->engine_->registry().add(
+      Builder("Plain").input("id").compose("leg", leg).argument("id", input("id")).build());
+  EXPECT_EQ(this->engine_->run("Outer", Value{{"id", "a"}}).status, RunStatus::kCompleted);
+  Lease other = this->plant_holder("acct-1");
+  RunResult plain = this->engine_->run("Plain", Value{{"id", "b"}});
+  EXPECT_EQ(plain.status, RunStatus::kFailed);
+  ASSERT_TRUE(plain.error.has_value());
+  EXPECT_EQ(plain.error->kind, ErrorKind::kContended);
+  EXPECT_NE(plain.error->message.find("key 'acct-1' is held by run other"), std::string::npos)
+      << plain.error->message;
+  EXPECT_EQ(this->log(), (Noted{"first:a", "move:a"}));
+  this->let_go(other);
+}
+
+TYPED_TEST(Coordination, AnEngineWithoutAStoreRefusesCoordination) {
+  Engine in_process;
+  in_process.registry().add(Builder("Pay")
+                                .input("id")
+                                .with_lock(constant_key("k"))
+                                .step("charge", this->noting("charge"))
+                                .build());
+  RunResult r = in_process.run("Pay", Value{{"id", "1"}});
+  EXPECT_EQ(r.status, RunStatus::kFailed);
+  EXPECT_EQ(r.error->kind, ErrorKind::kCoordinationKey);
+  EXPECT_TRUE(this->log().empty());
+}
+
+}  // namespace
+}  // namespace reactor::conformance
