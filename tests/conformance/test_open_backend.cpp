@@ -149,8 +149,12 @@ TEST(OpenBackend, SqliteAbsolutePathCreatesAWalDatabaseAtTheLatestSchemaVersion)
   EXPECT_EQ(b->describe(), "sqlite://" + file);
   EXPECT_TRUE(fs::exists(file));
   EXPECT_EQ(query_one(file, "PRAGMA journal_mode"), "wal");
-  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "7");
+  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "8");
 }
+
+// The tables of schema version 8 (coordination, docs/storage.md).
+constexpr const char* kCoordinationTables[] = {"hold_holders", "rate_windows",   "rate_charges",
+                                               "period_marks", "ordered_chains", "ordered_members"};
 
 // A file of version 1 (no runs.wake_at, no maps, no runs.deliveries) is migrated to the latest
 // version, which the builds before it then refuse. tests/conformance/test_stored_corpus.cpp reads
@@ -172,13 +176,16 @@ TEST(OpenBackend, SqliteSchemaVersion1IsMigratedToTheLatest) {
   for (const char* table : {"maps", "map_slots", "schedules"}) {  // versions 4 and 7
     query_one(file, std::string("DROP TABLE ") + table);
   }
+  for (const char* table : kCoordinationTables) {  // version 8
+    query_one(file, std::string("DROP TABLE ") + table);
+  }
   query_one(file, "UPDATE meta SET value = 1 WHERE key = 'schema_version'");
   std::unique_ptr<Backend> b;
   ASSERT_OK_AND_ASSIGN(b, open_backend("sqlite://" + file, clock()));
   RunHeaderRow h;
   EXPECT_OK_AND_ASSIGN(h, b->load_header("r1"));
   EXPECT_EQ(h.wake_at_ms, 0);
-  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "7");
+  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "8");
 }
 
 TEST(OpenBackend, SqliteRelativePaths) {
