@@ -149,8 +149,12 @@ TEST(OpenBackend, SqliteAbsolutePathCreatesAWalDatabaseAtTheLatestSchemaVersion)
   EXPECT_EQ(b->describe(), "sqlite://" + file);
   EXPECT_TRUE(fs::exists(file));
   EXPECT_EQ(query_one(file, "PRAGMA journal_mode"), "wal");
-  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "7");
+  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "8");
 }
+
+// The tables of schema version 8 (coordination, docs/storage.md).
+constexpr const char* kCoordinationTables[] = {"hold_holders", "rate_windows",   "rate_charges",
+                                               "period_marks", "ordered_chains", "ordered_members"};
 
 // A file of version 1 (no runs.wake_at, no maps, no runs.deliveries) is migrated to the latest
 // version, which the builds before it then refuse. tests/conformance/test_stored_corpus.cpp reads
@@ -172,13 +176,51 @@ TEST(OpenBackend, SqliteSchemaVersion1IsMigratedToTheLatest) {
   for (const char* table : {"maps", "map_slots", "schedules"}) {  // versions 4 and 7
     query_one(file, std::string("DROP TABLE ") + table);
   }
+  for (const char* table : kCoordinationTables) {  // version 8
+    query_one(file, std::string("DROP TABLE ") + table);
+  }
   query_one(file, "UPDATE meta SET value = 1 WHERE key = 'schema_version'");
   std::unique_ptr<Backend> b;
   ASSERT_OK_AND_ASSIGN(b, open_backend("sqlite://" + file, clock()));
   RunHeaderRow h;
   EXPECT_OK_AND_ASSIGN(h, b->load_header("r1"));
   EXPECT_EQ(h.wake_at_ms, 0);
-  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "7");
+  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "8");
+}
+
+// A file of version 7 (no coordination tables) is migrated to version 8, and its runs hold locks
+// at once; builds of version 7 then refuse it.
+TEST(OpenBackend, SqliteSchemaVersion7IsMigratedAndItsRunsHoldLocks) {
+  TempDir dir;
+  const std::string file = dir.path() + "/v7.db";
+  {
+    std::unique_ptr<Backend> b;
+    ASSERT_OK_AND_ASSIGN(b, open_backend("sqlite://" + file, clock()));
+    CommitRequest c;
+    // Waiting (parked on an async unit): alive as a holder without a lease.
+    c.headers.push_back(
+        RunHeaderRow{"r1", "r1", "", "OrderSaga", RunStatus::kWaiting, "fp", 4, "{}", 1, 0, 0});
+    ASSERT_TRUE(b->commit(c).ok());
+  }
+  for (const char* table : kCoordinationTables) {
+    query_one(file, std::string("DROP TABLE ") + table);
+  }
+  query_one(file, "UPDATE meta SET value = 7 WHERE key = 'schema_version'");
+  ASSERT_EQ(query_one(file, "SELECT count(*) FROM sqlite_master WHERE name = 'hold_holders'"), "0");
+
+  std::unique_ptr<Backend> b;
+  ASSERT_OK_AND_ASSIGN(b, open_backend("sqlite://" + file, clock()));
+  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "8");
+  TakeRequest take;
+  take.holder = "r1";
+  take.holds = {HoldClaim{HoldKind::kLock, "acct-1", 1, "r1"}};
+  TakeResult taken;
+  ASSERT_OK_AND_ASSIGN(taken, b->take_holds(take));
+  EXPECT_EQ(taken.outcome, TakeOutcome::kTaken);
+  CoordinationView view;
+  ASSERT_OK_AND_ASSIGN(view, b->coordination());
+  ASSERT_EQ(view.holds.size(), 1u);
+  EXPECT_EQ(view.holds[0].holders, std::vector<std::string>{"r1"});
 }
 
 TEST(OpenBackend, SqliteRelativePaths) {

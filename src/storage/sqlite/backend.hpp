@@ -13,6 +13,10 @@
 
 namespace reactor {
 
+namespace storage {
+struct OrderedEntry;  // storage/hold_rules.hpp
+}
+
 struct SqliteOptions {
   std::string path;  // the database file; its directory must exist
   sqlite::Synchronous synchronous = sqlite::Synchronous::kFull;
@@ -85,6 +89,10 @@ class SqliteBackend final : public Backend {
   // The map rows and the settle of `c` (maps.cpp).
   Status write_maps(sqlite::Connection& db, const CommitRequest& c, std::int64_t now,
                     bool& settled);
+  // An operator call on the ordered chain `key` (holds.cpp): `change` applied to it and written
+  // back (none: read only). NotFound for a chain the store does not know.
+  Result<OrderedChainRow> on_chain(const std::string& key, const char* what,
+                                   void (*change)(storage::OrderedEntry&));
   // fetch()'s writes in `db`'s write transaction (queue.cpp).
   void take_due_job(sqlite::Connection& db, const FetchRequest& f, std::int64_t now,
                     std::optional<Delivery>& delivery, Status& unreadable);

@@ -1,6 +1,7 @@
 #include "storage/commit_check.hpp"
 #include "storage/commit_refusals.hpp"
 #include "storage/sqlite/backend.hpp"
+#include "storage/sqlite/hold_rows.hpp"
 #include "storage/sqlite/row_fields.hpp"
 #include "storage/sqlite/rows.hpp"
 #include "storage/sqlite/transact.hpp"
@@ -101,11 +102,7 @@ const std::string& insert_job_sql() {
 // start's collision — a start never overwrites a run.
 Status refusal(Connection& db, const CommitRequest& c) {
   if (c.fencing_token != 0) {
-    Statement st = db.prepare("SELECT token FROM leases WHERE key = ?");
-    st.bind(run_lease_key(c.root_id));
-    if (!st.step() || static_cast<std::uint64_t>(st.int64(0)) != c.fencing_token) {
-      return storage::fenced_out(c.root_id, c.fencing_token);
-    }
+    if (Status s = sqlite::check_fence(db, c.root_id, c.fencing_token); !s.ok()) return s;
   }
   if (c.create) {
     for (const auto& h : c.headers) {
@@ -229,6 +226,8 @@ Status SqliteBackend::apply(Connection& db, const CommitRequest& c, bool& settle
   write_rows(db, c);
   write_jobs(db, c, now);
   if (Status s = write_maps(db, c, now, settled); !s.ok()) return s;
+  // Only a commit that coordinates reads the hold rows: a step's usual commit costs nothing more.
+  if (c.coordinates()) sqlite::write_commit_holds(db, c);
   ack_and_release(db, c, now);
   return Status::Ok();
 }

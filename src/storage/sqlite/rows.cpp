@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "reactor/leases.hpp"
+#include "storage/commit_refusals.hpp"
 #include "storage/sqlite/row_fields.hpp"
 
 namespace reactor::sqlite {
@@ -87,6 +88,15 @@ Status read_run(Connection& db, const std::string& root_id, StoredRun& run) {
     Statement st = db.prepare("SELECT token FROM leases WHERE key = ?");
     st.bind(run_lease_key(root_id));
     if (st.step()) run.fencing_token = static_cast<std::uint64_t>(st.int64(0));
+  }
+  return Status::Ok();
+}
+
+Status check_fence(Connection& db, const std::string& run_id, std::uint64_t token) {
+  Statement st = db.prepare("SELECT token FROM leases WHERE key = ?");
+  st.bind(run_lease_key(run_id));
+  if (!st.step() || static_cast<std::uint64_t>(st.int64(0)) != token) {
+    return storage::fenced_out(run_id, token);
   }
   return Status::Ok();
 }

@@ -35,6 +35,11 @@ Status read_headers(Statement& st, std::vector<RunHeaderRow>& out);
 // caller's transaction.
 Status read_run(Connection& db, const std::string& root_id, StoredRun& run);
 
+// The fence of a commit and of a take: Ok when `token` is the newest of the lease of `run_id`
+// ("run:<run_id>"), its holder's or not; otherwise storage::fenced_out. Expiry alone does not
+// fence.
+Status check_fence(Connection& db, const std::string& run_id, std::uint64_t token);
+
 // Takes `key` for `owner` when its lease is free (no row, released or expired), with a token
 // from the global counter. Otherwise `out` describes the holder.
 bool try_acquire(Connection& db, const std::string& key, const std::string& owner,

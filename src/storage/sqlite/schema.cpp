@@ -168,6 +168,59 @@ void schedules(Connection& db) {
   )sql");
 }
 
+// Version 8: coordination (reactor/hold_store.hpp), the rows of storage::HoldState: a row per
+// holder of a lock or semaphore, rate windows by bucket with the charges counted in each, period
+// marks, ordered chains and their members. Builds of version 7 would run coordinated reactors
+// without taking or giving back holds, so they refuse the file instead.
+void holds(Connection& db) {
+  db.exec(R"sql(
+    CREATE TABLE hold_holders (
+      key    TEXT NOT NULL,
+      holder TEXT NOT NULL,
+      claim  TEXT NOT NULL,
+      kind   TEXT NOT NULL,
+      lim    INTEGER NOT NULL,
+      PRIMARY KEY (key, holder)
+    ) WITHOUT ROWID;
+    CREATE INDEX hold_holders_holder ON hold_holders(holder);
+
+    CREATE TABLE rate_windows (
+      key       TEXT NOT NULL,
+      window_ms INTEGER NOT NULL,
+      bucket_ms INTEGER NOT NULL,
+      count     INTEGER NOT NULL,
+      PRIMARY KEY (key, window_ms, bucket_ms)
+    ) WITHOUT ROWID;
+
+    CREATE TABLE rate_charges (
+      key       TEXT NOT NULL,
+      window_ms INTEGER NOT NULL,
+      bucket_ms INTEGER NOT NULL,
+      charge_id TEXT NOT NULL,
+      PRIMARY KEY (key, window_ms, bucket_ms, charge_id)
+    ) WITHOUT ROWID;
+
+    CREATE TABLE period_marks (
+      mark   TEXT PRIMARY KEY,
+      run_id TEXT NOT NULL
+    ) WITHOUT ROWID;
+
+    CREATE TABLE ordered_chains (
+      key        TEXT PRIMARY KEY,
+      next_seq   INTEGER NOT NULL,
+      failed     INTEGER NOT NULL,
+      failed_run TEXT NOT NULL
+    ) WITHOUT ROWID;
+
+    CREATE TABLE ordered_members (
+      key    TEXT NOT NULL,
+      seq    INTEGER NOT NULL,
+      run_id TEXT NOT NULL,
+      PRIMARY KEY (key, seq)
+    ) WITHOUT ROWID;
+  )sql");
+}
+
 }  // namespace
 
 const std::vector<Migration>& migrations() {
@@ -181,6 +234,10 @@ const std::vector<Migration>& migrations() {
       {6, "maps.cancelled, map_slots.interrupted: elements never run, lost executions per slot",
        &cancelled_elements},
       {7, "schedules: periodic starts", &schedules},
+      {8,
+       "hold_holders, rate_windows, rate_charges, period_marks, ordered_chains, "
+       "ordered_members: coordination",
+       &holds},
   };
   return list;
 }
