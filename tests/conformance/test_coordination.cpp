@@ -18,6 +18,23 @@ using testkit::LockHeldBy;
 using testkit::RateWindowCount;
 using testkit::SemaphoreTokens;
 
+// "<what> <level> <step> <key> <holder>" per coordination event.
+class EventLog final : public Observer {
+ public:
+  void on_coordination(const EventContext& at, const CoordinationEvent& e) override {
+    std::lock_guard lock(mu_);
+    events_.push_back(e.what + " " + e.level + " " + at.step + " " + e.key + " " + e.holder);
+  }
+  std::vector<std::string> events() {
+    std::lock_guard lock(mu_);
+    return events_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<std::string> events_;
+};
+
 template <typename Factory>
 class Coordination : public ::testing::Test {
  protected:
@@ -31,6 +48,7 @@ class Coordination : public ::testing::Test {
     options.durability.lock_snooze_base_delay = 200ms;
     options.durability.lock_snooze_jitter = 0ms;
     options.durability.lock_snooze_max_attempts = 3;
+    options.observers.push_back(events_);
     engine_ = std::make_unique<Engine>(std::move(options));
   }
 
@@ -98,6 +116,7 @@ class Coordination : public ::testing::Test {
   }
 
   Factory factory_;
+  std::shared_ptr<EventLog> events_ = std::make_shared<EventLog>();
   std::unique_ptr<Engine> engine_;
   std::mutex mu_;
   Noted log_;
@@ -194,6 +213,9 @@ TYPED_TEST(Coordination, AStepLockIsHeldAroundItsBodyOnly) {
   EXPECT_EQ(this->find(id).status, RunStatus::kCompleted);
   EXPECT_EQ(seen, std::vector<std::string>{"m1"});
   EXPECT_EQ(this->log(), (Noted{"free after"}));
+  EXPECT_EQ(this->events_->events(), (std::vector<std::string>{"contended step debit acct-1 other",
+                                                               "acquired step debit acct-1 ",
+                                                               "released step debit acct-1 "}));
 }
 
 TYPED_TEST(Coordination, ASemaphoreLetsLimitRunsInAndSnoozesTheNext) {
