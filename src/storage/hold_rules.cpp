@@ -6,23 +6,20 @@ namespace reactor::storage {
 
 namespace {
 
-bool ended(const std::optional<RunSeen>& seen) { return !seen || is_terminal(seen->status); }
+bool ended(const std::optional<RunSeen>& seen) { return !seen || status_role(seen->status).ended; }
 
-bool failed(const std::optional<RunSeen>& seen) {
-  return seen && (seen->status == RunStatus::kFailed || seen->status == RunStatus::kQuarantined);
-}
+bool failed(const std::optional<RunSeen>& seen) { return seen && status_role(seen->status).failed; }
 
 // Neither its lease nor its record has shown the run alive for longer than the timeout.
 bool stale(const std::optional<RunSeen>& seen, std::int64_t poison_pill_ms, std::int64_t now_ms) {
-  if (holds_alive(seen) || seen->status == RunStatus::kPaused) return false;
+  if (holds_alive(seen) || status_role(seen->status).paused) return false;
   return now_ms - seen->updated_at_ms > poison_pill_ms;
 }
 
 // Whether `gate.run_id` may go: every earlier member of its chain ended (and, strict, none
 // failed). Ended and poisoned heads leave the chain on the way.
-std::optional<TakeResult> judge_gate(HoldState& st, const OrderedGate& gate,
-                                     const RunFacts& facts, std::int64_t now_ms,
-                                     TakeResult& out) {
+std::optional<TakeResult> judge_gate(HoldState& st, const OrderedGate& gate, const RunFacts& facts,
+                                     std::int64_t now_ms, TakeResult& out) {
   auto chain = st.ordered.find(gate.key);
   if (chain == st.ordered.end()) return std::nullopt;
   OrderedEntry& e = chain->second;
@@ -82,8 +79,7 @@ void prune_dead(HoldEntry& e, const RunFacts& facts) {
   std::erase_if(e.holders, [&](const auto& h) { return !holds_alive(facts.seen(h.first)); });
 }
 
-std::optional<TakeResult> judge_holds(HoldState& st, const TakeRequest& r,
-                                      const RunFacts& facts) {
+std::optional<TakeResult> judge_holds(HoldState& st, const TakeRequest& r, const RunFacts& facts) {
   for (const HoldClaim& c : r.holds) {
     auto it = st.holds.find(c.key);
     if (it == st.holds.end()) continue;
@@ -109,8 +105,13 @@ void grant_holds(HoldState& st, const TakeRequest& r) {
 
 }  // namespace
 
+StatusRole status_role(RunStatus s) {
+  return StatusRole{is_terminal(s), s == RunStatus::kFailed || s == RunStatus::kQuarantined,
+                    s == RunStatus::kWaiting, s == RunStatus::kPaused};
+}
+
 bool holds_alive(const std::optional<RunSeen>& seen) {
-  return seen && (seen->lease_live || seen->status == RunStatus::kWaiting);
+  return seen && (seen->lease_live || status_role(seen->status).holds_unleased);
 }
 
 std::int64_t rate_bucket(std::int64_t now_ms, std::int64_t window_ms) {
@@ -144,10 +145,9 @@ TakeResult decide_take(HoldState& st, const TakeRequest& r, const RunFacts& fact
 
 bool releases(const HoldRelease& release, const std::string& holder, const std::string& claim) {
   if (holder != release.holder) return false;
-  return claim == release.claim ||
-         (claim.size() > release.claim.size() && claim.compare(0, release.claim.size(),
-                                                               release.claim) == 0 &&
-          claim[release.claim.size()] == '/');
+  return claim == release.claim || (claim.size() > release.claim.size() &&
+                                    claim.compare(0, release.claim.size(), release.claim) == 0 &&
+                                    claim[release.claim.size()] == '/');
 }
 
 void apply_commit_holds(HoldState& st, const CommitRequest& c) {
