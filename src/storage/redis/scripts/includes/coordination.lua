@@ -14,7 +14,9 @@ local function hold_key(k) return key('hold:' .. k) end
 -- set: the keys `holder` holds, so that a commit releases its claims without a scan.
 local function holder_key(holder) return key('holder:' .. holder) end
 -- set: the charge ids counted in one bucket of a window (its count is their number).
-local function rate_member(k, window, bucket) return k .. ':' .. int(window) .. ':' .. int(bucket) end
+local function rate_member(k, window, bucket)
+  return k .. ':' .. int(window) .. ':' .. int(bucket)
+end
 local function rate_key(member) return key('rate:' .. member) end
 -- hash: next_seq, failed, failed_run; and zset: the members not yet seen ended, by seq.
 local function chain_key(k) return key('ordered:' .. k) end

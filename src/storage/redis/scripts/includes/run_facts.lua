@@ -32,11 +32,12 @@ local function run_seen(id)
     local seen = false
     local blob = redis.call('HGET', run_key(id, 'rows'), header_field(id))
     if blob then
-      -- The record codec writes status and updated_at first (src/records/fields.hpp).
+      -- The record codec writes status and updated_at first (src/records/fields.hpp); a record
+      -- of another shape is judged by the status it is filed under.
       local status, updated_at = string.match(blob, '^{"status":"([^"]*)","updated_at":(%d+)')
-      local lease = redis.call('HMGET', run_key(id, 'meta'), 'owner', 'expires_at')
-      seen = {role = ROLES[status] or NO_ROLE, updated_at = tonumber(updated_at or '0'),
-              lease_live = lease_live(lease[1], lease[2], now_ms()) and true or false}
+      local meta = redis.call('HMGET', run_key(id, 'meta'), 'owner', 'expires_at', 'status')
+      seen = {role = ROLES[status or meta[3]] or NO_ROLE, updated_at = tonumber(updated_at or '0'),
+              lease_live = lease_live(meta[1], meta[2], now_ms()) and true or false}
     end
     seen_runs[id] = seen
   end
