@@ -413,6 +413,36 @@ TYPED_TEST(Coordination, AComposedChildReentersItsRootsLockAndAnotherRootWaits) 
   this->let_go(other);
 }
 
+TYPED_TEST(Coordination, ARunPausedAtAnInterruptHoldsNothingAndRetakesItsLockOnResume) {
+  std::vector<std::string> held_after;
+  this->engine_->registry().add(Builder("Approve")
+                                    .input("id")
+                                    .with_lock("ledger")
+                                    .step("before", this->noting("before"))
+                                    .interrupt("approve")
+                                    .wait_for("before")
+                                    .step("after",
+                                          [&](const Args&, StepContext&) -> StepResult {
+                                            held_after = this->holders_of("ledger");
+                                            return Success("after");
+                                          })
+                                    .wait_for("approve")
+                                    .build());
+  this->start("Approve", "a1", Value{{"id", "a1"}});
+  this->deliver("Approve");
+  EXPECT_EQ(this->find("a1").status, RunStatus::kPaused);
+  EXPECT_TRUE(this->holders_of("ledger").empty());
+  // Another run takes the lock while a1 waits, and pauses too.
+  this->start("Approve", "a2", Value{{"id", "a2"}});
+  this->deliver("Approve");
+  EXPECT_EQ(this->find("a2").status, RunStatus::kPaused);
+  ASSERT_TRUE(this->engine_->resume_interrupt("a1", "approve", Value{{"ok", true}}).ok());
+  this->deliver("Approve");
+  EXPECT_EQ(this->find("a1").status, RunStatus::kCompleted);
+  EXPECT_EQ(held_after, std::vector<std::string>{"a1"});  // taken again on resume
+  EXPECT_EQ(this->log(), (Noted{"before:a1", "before:a2"}));
+}
+
 TYPED_TEST(Coordination, AnEngineWithoutAStoreRefusesCoordination) {
   Engine in_process;
   in_process.registry().add(Builder("Pay")
