@@ -413,6 +413,33 @@ TYPED_TEST(Coordination, AComposedChildReentersItsRootsLockAndAnotherRootWaits) 
   this->let_go(other);
 }
 
+TYPED_TEST(Coordination, AnAsyncUnitReentersItsRootsLock) {
+  Definition invoice = Builder("Invoice")
+                           .input("id")
+                           .with_lock(constant_key("acct-1"))
+                           .step("render", this->noting("render"))
+                           .build();
+  this->engine_->registry().add(Builder("Order")
+                                    .input("id")
+                                    .with_lock(constant_key("acct-1"))
+                                    .async_reactor("invoice", invoice)
+                                    .argument("id", input("id"))
+                                    .step("file",
+                                          [this](const Args& a, StepContext&) -> StepResult {
+                                            this->note("file:" + a["invoice"].dump());
+                                            return Success("filed");
+                                          })
+                                    .argument("invoice", result("invoice"))
+                                    .build());
+  this->start("Order", "o1", Value{{"id", "o1"}});
+  for (int k = 0; k < 5 && this->find("o1").status != RunStatus::kCompleted; ++k) {
+    this->deliver("Order");
+  }
+  EXPECT_EQ(this->find("o1").status, RunStatus::kCompleted);
+  EXPECT_EQ(this->log(), (Noted{"render:o1", R"(file:{"render":"render"})"}));
+  EXPECT_TRUE(this->holders_of("acct-1").empty());
+}
+
 TYPED_TEST(Coordination, ARunPausedAtAnInterruptHoldsNothingAndRetakesItsLockOnResume) {
   std::vector<std::string> held_after;
   this->engine_->registry().add(Builder("Approve")
