@@ -190,6 +190,31 @@ TYPED_TEST(Coordination, AStepLockIsHeldAroundItsBodyOnly) {
   EXPECT_EQ(this->log(), (Noted{"free after"}));
 }
 
+// A delivery that snoozes at a step's gate leaves the run cleanly: the next one must not take
+// the step it did not start for an execution lost with its worker (max_interrupted_executions
+// is 3: three snoozes counted as losses would fail the run).
+TYPED_TEST(Coordination, SnoozesAtAStepsGateAreNoLostExecutions) {
+  this->engine_->registry().add(Builder("Move")
+                                    .input("id")
+                                    .step("debit", this->noting("debit"))
+                                    .argument("id", input("id"))
+                                    .with_lock(account_key("id"))
+                                    .build());
+  Lease other = this->plant_holder("acct-1");
+  const std::string id = this->start("Move", "m1", Value{{"id", "1"}});
+  this->deliver("Move");
+  this->later("Move");
+  this->later("Move");  // three snoozes: the cap (lock_snooze_max_attempts 3) not passed
+  this->let_go(other);
+  this->later("Move");
+  RunResult r = this->find(id);
+  EXPECT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
+  ASSERT_NE(r.step("debit"), nullptr);
+  EXPECT_EQ(r.step("debit")->interrupted, 0);
+  EXPECT_EQ(r.step("debit")->attempts, 1);
+  EXPECT_EQ(this->log(), (Noted{"debit:1"}));
+}
+
 TYPED_TEST(Coordination, ANamedRateLimitCountsEachRunOnceAndSnoozesTheRest) {
   this->engine_->rate_limits().add("bank", {RateWindow{1h, 2}});
   this->engine_->registry().add(Builder("Call")
