@@ -215,6 +215,28 @@ TYPED_TEST(Coordination, SnoozesAtAStepsGateAreNoLostExecutions) {
   EXPECT_EQ(this->log(), (Noted{"debit:1"}));
 }
 
+// The next step of a run takes the semaphore its previous step held before that step's release
+// is written: its own token must outlive that release, through its body.
+TYPED_TEST(Coordination, ASemaphoreStaysHeldThroughTheNextStepOfTheSameRun) {
+  std::vector<std::string> during_second;
+  Builder b("Calls");
+  b.step("first", [](const Args&, StepContext&) -> StepResult { return Success("first"); })
+      .with_semaphore("api", 1)
+      .step("second",
+            [&](const Args&, StepContext&) -> StepResult {
+              during_second = this->holders_of("api");
+              return Success("second");
+            })
+      .wait_for("first")
+      .with_semaphore("api", 1);
+  this->engine_->registry().add(b.build());
+  const std::string id = this->start("Calls", "c1", Value::object());
+  this->deliver("Calls");
+  EXPECT_EQ(this->find(id).status, RunStatus::kCompleted);
+  EXPECT_EQ(during_second, std::vector<std::string>{"c1"});
+  EXPECT_TRUE(this->holders_of("api").empty());
+}
+
 TYPED_TEST(Coordination, ANamedRateLimitCountsEachRunOnceAndSnoozesTheRest) {
   this->engine_->rate_limits().add("bank", {RateWindow{1h, 2}});
   this->engine_->registry().add(Builder("Call")
