@@ -25,6 +25,19 @@ struct EventContext {
   int attempt = 0;             // step events: 1-based attempt
 };
 
+// A coordination event (reactor/coordination.hpp): `what` is "acquired" (the holds of a
+// reactor's run or a step were taken), "contended" (a key held by another run, a full rate
+// window, an earlier run of an ordered chain: the run snoozes or its caller waits), or
+// "released" (given back with the commit that ends the step or the run). `level` is "reactor"
+// or "step"; `key` names the lock, semaphore, rate limit or chain (for "acquired" and
+// "released": every key taken, comma-separated); `holder` the other run, when contended.
+struct CoordinationEvent {
+  const std::string& what;
+  const std::string& level;
+  const std::string& key;
+  const std::string& holder;
+};
+
 class Observer {
  public:
   virtual ~Observer() = default;
@@ -54,6 +67,9 @@ class Observer {
   // The step of the context, an async unit, was sent off as run `unit_run` (docs/async.md);
   // called once its dispatch is committed, before its outcome is known.
   virtual void on_async_dispatch(const EventContext&, const std::string& /*unit_run*/) {}
+  // Coordination: acquired, contended, released (CoordinationEvent). Called from the thread
+  // that takes or gives back, around the store call; "released" as its commit is sent.
+  virtual void on_coordination(const EventContext&, const CoordinationEvent&) {}
 };
 
 }  // namespace reactor

@@ -28,6 +28,7 @@
 
 #include <gmock/gmock.h>
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <ostream>
@@ -252,6 +253,66 @@ MATCHER_P2(FailedAt, step, kind,
   *result_listener << "which failed at '" << arg.error->step << "' with "
                    << to_string(arg.error->kind) << ": " << arg.error->message;
   return arg.error->step == std::string(step) && arg.error->kind == kind;
+}
+
+// Coordination (reactor/coordination.hpp): what a store holds, to assert on.
+//   CoordinationView held = coordination_of(*engine.backend());
+//   EXPECT_THAT(held, LockHeldBy("account:7", run_id));
+//   EXPECT_THAT(held, SemaphoreTokens("bank-api", /*held=*/0, /*available=*/2));
+//   EXPECT_THAT(held, RateWindowCount("bank", 1000, 3));
+inline CoordinationView coordination_of(HoldStore& store) {
+  Result<CoordinationView> v = store.coordination();
+  if (!v.ok()) ADD_FAILURE() << "coordination(): " << v.status().to_string();
+  return v.ok() ? std::move(v).value() : CoordinationView{};
+}
+
+// The live hold of `key` in a CoordinationView, or nullptr.
+inline const HoldRow* hold_of(const CoordinationView& v, const std::string& key) {
+  for (const HoldRow& h : v.holds) {
+    if (h.key == key) return &h;
+  }
+  return nullptr;
+}
+
+// EXPECT_THAT(view, LockHeldBy("account:7", run_id)): the lock (or a token of the semaphore)
+// `key` is held by root run `run_id`.
+MATCHER_P2(LockHeldBy, key, run_id,
+           "has '" + std::string(key) + "' held by " + std::string(run_id)) {
+  const HoldRow* h = hold_of(arg, key);
+  if (h == nullptr) {
+    *result_listener << "where nobody holds it";
+    return false;
+  }
+  std::string holders;
+  for (const std::string& r : h->holders) holders += (holders.empty() ? "" : ", ") + r;
+  *result_listener << "held by " << holders;
+  return std::find(h->holders.begin(), h->holders.end(), std::string(run_id)) != h->holders.end();
+}
+
+// EXPECT_THAT(view, SemaphoreTokens("bank-api", 1, 1)): `held` tokens taken, `available` left
+// (a semaphore nobody holds is not listed: SemaphoreTokens(key, 0, n) matches it for any n).
+MATCHER_P3(SemaphoreTokens, key, held, available,
+           "has " + std::to_string(held) + " tokens of '" + std::string(key) + "' held and " +
+               std::to_string(available) + " available") {
+  const HoldRow* h = hold_of(arg, key);
+  const int taken = h == nullptr ? 0 : static_cast<int>(h->holders.size());
+  *result_listener << "with " << taken << " held"
+                   << (h ? " of " + std::to_string(h->limit) : std::string(" (not listed)"));
+  if (h == nullptr) return held == 0;
+  return taken == held && h->limit - taken == available;
+}
+
+// EXPECT_THAT(view, RateWindowCount("bank", 1000, 3)): the current window of `window_ms` of
+// rate limit `key` counted `count` executions (0 when it has none).
+MATCHER_P3(RateWindowCount, key, window_ms, count,
+           "has " + std::to_string(count) + " in the " + std::to_string(window_ms) +
+               " ms window of '" + std::string(key) + "'") {
+  int seen = 0;
+  for (const RateWindowRow& w : arg.rate_windows) {
+    if (w.key == std::string(key) && w.window_ms == window_ms) seen = w.count;
+  }
+  *result_listener << "which counted " << seen;
+  return seen == count;
 }
 
 }  // namespace reactor::testkit

@@ -29,6 +29,8 @@ std::vector<std::unique_ptr<Command>> built_in_commands() {
   out.push_back(undo_command());
   out.push_back(retry_command());
   out.push_back(resume_command());
+  out.push_back(locks_command());
+  out.push_back(ordered_lock_command());
   return out;
 }
 

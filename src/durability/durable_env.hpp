@@ -48,6 +48,9 @@ struct DurableEnv {
   std::atomic<std::uint64_t> durable_steps{0};
   // This process, in trace events and run headers: "<host>:<pid>".
   std::string worker_id;
+  // Calls fn on every observer of runs of `def` (the engine's, then the reactor's), catching
+  // what they throw: for events outside an execution (coordination's).
+  std::function<void(const Definition& def, const std::function<void(Observer&)>& fn)> observe;
 
   std::string queue_for(const std::string& reactor) const {
     return queue_of(registry, options, reactor);

@@ -19,6 +19,7 @@
 #include "durability/sync_run.hpp"
 #include "engine/engine_access.hpp"
 #include "execution/execute.hpp"
+#include "execution/observer_hub.hpp"
 #include "reactor/ids.hpp"
 #include "records/run_shape.hpp"
 #include "records/value_limits.hpp"
@@ -82,6 +83,10 @@ struct Engine::Impl {
         },
         [this](Duration max) { return snooze_jitter(max); });
     durable->worker_id = process_id();
+    durable->observe = [this](const Definition& def, const std::function<void(Observer&)>& fn) {
+      ExecuteEnv env = env_for(def, nullptr);
+      if (!env.observers.empty()) ObserverHub(env.observers, env.logger).notify("coordination", fn);
+    };
   }
 
   // "<host>:<pid>": who this process is in trace events and run headers. No quote or

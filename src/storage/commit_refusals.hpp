@@ -12,7 +12,8 @@
 namespace reactor::storage {
 
 // LeaseLost: the commit's fencing token is no longer the newest of its root's run lease (the
-// run was taken over); nothing was written. The Redis commit scripts return 0 for it.
+// run was taken over); nothing was written. The Redis commit scripts and take_holds return 0 for
+// it.
 Status fenced_out(const std::string& root_id, std::uint64_t token);
 
 // AlreadyExists: a start (CommitRequest::create) names a root run that exists; nothing was
@@ -23,7 +24,8 @@ Status run_exists(const std::string& run_id);
 // extend_lease script returns 0 for it.
 Status lease_not_held(const std::string& key, const std::string& owner, std::uint64_t token);
 
-// NotFound: an operator call names an ordered chain the store does not know.
+// NotFound: an operator call names an ordered chain the store does not know. The Redis
+// ordered_chain script returns 0 for it.
 Status no_chain(const std::string& key);
 
 }  // namespace reactor::storage

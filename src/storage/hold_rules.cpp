@@ -6,15 +6,13 @@ namespace reactor::storage {
 
 namespace {
 
-bool ended(const std::optional<RunSeen>& seen) { return !seen || is_terminal(seen->status); }
+bool ended(const std::optional<RunSeen>& seen) { return !seen || status_role(seen->status).ended; }
 
-bool failed(const std::optional<RunSeen>& seen) {
-  return seen && (seen->status == RunStatus::kFailed || seen->status == RunStatus::kQuarantined);
-}
+bool failed(const std::optional<RunSeen>& seen) { return seen && status_role(seen->status).failed; }
 
 // Neither its lease nor its record has shown the run alive for longer than the timeout.
 bool stale(const std::optional<RunSeen>& seen, std::int64_t poison_pill_ms, std::int64_t now_ms) {
-  if (holds_alive(seen) || seen->status == RunStatus::kPaused) return false;
+  if (holds_alive(seen) || status_role(seen->status).paused) return false;
   return now_ms - seen->updated_at_ms > poison_pill_ms;
 }
 
@@ -107,8 +105,13 @@ void grant_holds(HoldState& st, const TakeRequest& r) {
 
 }  // namespace
 
+StatusRole status_role(RunStatus s) {
+  return StatusRole{is_terminal(s), s == RunStatus::kFailed || s == RunStatus::kQuarantined,
+                    s == RunStatus::kWaiting, s == RunStatus::kPaused};
+}
+
 bool holds_alive(const std::optional<RunSeen>& seen) {
-  return seen && (seen->lease_live || seen->status == RunStatus::kWaiting);
+  return seen && (seen->lease_live || status_role(seen->status).holds_unleased);
 }
 
 std::int64_t rate_bucket(std::int64_t now_ms, std::int64_t window_ms) {

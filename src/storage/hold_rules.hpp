@@ -1,6 +1,6 @@
 // The rules of coordination (hold_store.hpp) on the state of the keys a call touches, shared by
 // the backends that judge in C++ (memory; SQLite inside its write transaction). The Redis
-// backend applies the same rules in its scripts (src/storage/redis/scripts/take-holds-1.lua);
+// backend applies the same rules in its scripts (src/storage/redis/scripts/take_holds-4.lua);
 // one conformance suite (tests/conformance/test_holds.cpp) holds all three to them.
 #pragma once
 
@@ -56,6 +56,17 @@ struct RunFacts {
   // nullopt: no such run (never stored, or purged).
   std::function<std::optional<RunSeen>(const std::string& run_id)> seen;
 };
+
+// What a run's status says to the rules, for each status: what they read of it, here and in a
+// store that judges them in its own scripts (Redis takes this table in its arguments).
+struct StatusRole {
+  bool ended = false;   // terminal: a chain no longer waits for it
+  bool failed = false;  // ended failing: a strict chain halts behind it
+  bool holds_unleased =
+      false;            // waiting (an async unit, a retry's backoff): holds kept without a lease
+  bool paused = false;  // at an interrupt: never a poison pill, however long it stays
+};
+StatusRole status_role(RunStatus s);
 
 // Whether a holder's holds are alive: its lease is live, or it waits (parked on an async unit,
 // a retry's backoff) without one.

@@ -6,12 +6,34 @@
 
 #include "conformance/conformance_support.hpp"
 #include "reactor/reactor.hpp"
+#include "reactor/testing.hpp"
 #include "support/result_testing.hpp"
 
 namespace reactor::conformance {
 namespace {
 
 using Noted = std::vector<std::string>;
+using testkit::coordination_of;
+using testkit::LockHeldBy;
+using testkit::RateWindowCount;
+using testkit::SemaphoreTokens;
+
+// "<what> <level> <step> <key> <holder>" per coordination event.
+class EventLog final : public Observer {
+ public:
+  void on_coordination(const EventContext& at, const CoordinationEvent& e) override {
+    std::lock_guard lock(mu_);
+    events_.push_back(e.what + " " + e.level + " " + at.step + " " + e.key + " " + e.holder);
+  }
+  std::vector<std::string> events() {
+    std::lock_guard lock(mu_);
+    return events_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<std::string> events_;
+};
 
 template <typename Factory>
 class Coordination : public ::testing::Test {
@@ -26,6 +48,7 @@ class Coordination : public ::testing::Test {
     options.durability.lock_snooze_base_delay = 200ms;
     options.durability.lock_snooze_jitter = 0ms;
     options.durability.lock_snooze_max_attempts = 3;
+    options.observers.push_back(events_);
     engine_ = std::make_unique<Engine>(std::move(options));
   }
 
@@ -48,15 +71,16 @@ class Coordination : public ::testing::Test {
   }
 
   // A live holder of `key` that is none of the test's runs: run "other" with its lease.
-  Lease plant_holder(const std::string& key, HoldKind kind = HoldKind::kLock) {
+  Lease plant_holder(const std::string& key, HoldKind kind = HoldKind::kLock, int limit = 1,
+                     const std::string& holder = "other") {
     CommitRequest c;
-    c.headers.push_back(header("other", RunStatus::kRunning, "", "", factory_.now_ms()));
+    c.headers.push_back(header(holder, RunStatus::kRunning, "", "", factory_.now_ms()));
     EXPECT_TRUE(db().commit(c).ok());
-    Result<LeaseGrant> g = db().acquire_lease(run_lease_key("other"), "planted", 60s);
+    Result<LeaseGrant> g = db().acquire_lease(run_lease_key(holder), "planted", 60s);
     EXPECT_TRUE(g.ok() && g->granted);
     TakeRequest r;
-    r.holder = "other";
-    r.holds = {HoldClaim{kind, key, 1, "other"}};
+    r.holder = holder;
+    r.holds = {HoldClaim{kind, key, limit, holder}};
     Result<TakeResult> t = db().take_holds(r);
     EXPECT_TRUE(t.ok() && t->outcome == TakeOutcome::kTaken);
     return g->lease;
@@ -92,6 +116,7 @@ class Coordination : public ::testing::Test {
   }
 
   Factory factory_;
+  std::shared_ptr<EventLog> events_ = std::make_shared<EventLog>();
   std::unique_ptr<Engine> engine_;
   std::mutex mu_;
   Noted log_;
@@ -188,6 +213,35 @@ TYPED_TEST(Coordination, AStepLockIsHeldAroundItsBodyOnly) {
   EXPECT_EQ(this->find(id).status, RunStatus::kCompleted);
   EXPECT_EQ(seen, std::vector<std::string>{"m1"});
   EXPECT_EQ(this->log(), (Noted{"free after"}));
+  EXPECT_EQ(this->events_->events(), (std::vector<std::string>{"contended step debit acct-1 other",
+                                                               "acquired step debit acct-1 ",
+                                                               "released step debit acct-1 "}));
+}
+
+TYPED_TEST(Coordination, ASemaphoreLetsLimitRunsInAndSnoozesTheNext) {
+  CoordinationView inside;
+  this->engine_->registry().add(Builder("Api")
+                                    .input("id")
+                                    .step("call",
+                                          [&](const Args& a, StepContext&) -> StepResult {
+                                            inside = coordination_of(this->db());
+                                            this->note("call:" + a["id"].get<std::string>());
+                                            return Success("called");
+                                          })
+                                    .with_semaphore("bank-api", 2)
+                                    .build());
+  Lease one = this->plant_holder("bank-api", HoldKind::kSemaphore, 2, "one");
+  Lease two = this->plant_holder("bank-api", HoldKind::kSemaphore, 2, "two");
+  this->start("Api", "a1", Value{{"id", "a1"}});
+  this->deliver("Api");
+  EXPECT_TRUE(this->log().empty());  // both tokens taken: snoozed
+  this->let_go(two);
+  this->later("Api");
+  EXPECT_THAT(inside, SemaphoreTokens("bank-api", 2, 0));  // "one" and a1
+  EXPECT_THAT(inside, LockHeldBy("bank-api", "a1"));
+  EXPECT_EQ(this->log(), (Noted{"call:a1"}));
+  this->let_go(one);
+  EXPECT_THAT(coordination_of(this->db()), SemaphoreTokens("bank-api", 0, 2));
 }
 
 // A delivery that snoozes at a step's gate leaves the run cleanly: the next one must not take
@@ -250,6 +304,7 @@ TYPED_TEST(Coordination, ANamedRateLimitCountsEachRunOnceAndSnoozesTheRest) {
   EXPECT_EQ(this->find("c2").status, RunStatus::kCompleted);
   EXPECT_EQ(this->find("c3").status, RunStatus::kEnqueued);  // due when the hour's window ends
   EXPECT_EQ(this->log(), (Noted{"call:c1", "call:c2"}));
+  EXPECT_THAT(coordination_of(this->db()), RateWindowCount("bank", 3'600'000, 2));
   EXPECT_THROW(this->engine_->registry().add(
                    Builder("Bad").with_rate_limit("nope").step("s", this->noting("s")).build()),
                DefinitionError);

@@ -134,6 +134,22 @@ TEST_F(RedisBackendTest, EveryOperationIsOneRoundTrip) {
   expect_one("load_map_slots (a page)", cost([&] {
                ASSERT_TRUE(assign_or_status(slots, db_->load_map_slots("r1:sum", 0, 100)).ok());
              }));
+  TakeRequest take;
+  take.holder = "r2";
+  take.charge_id = "r2";
+  take.rates = {RateCharge{"bank", 60'000, 10}};
+  take.holds = {HoldClaim{HoldKind::kLock, "acct", 1, "r2"}};
+  TakeResult taken;
+  expect_one("take_holds (a lock and a rate window)",
+             cost([&] { ASSERT_OK_AND_ASSIGN(taken, db_->take_holds(take)); }));
+  EXPECT_EQ(taken.outcome, TakeOutcome::kTaken);
+  CoordinationView view;
+  expect_one("coordination", cost([&] { ASSERT_OK_AND_ASSIGN(view, db_->coordination()); }));
+  OrderedChainRow chain;
+  expect_one("ordered_peek", cost([&] {
+               EXPECT_EQ(assign_or_status(chain, db_->ordered_peek("cust")).code(),
+                         StatusCode::kNotFound);
+             }));
   expect_one("idle fetch", cost([&] {
                ASSERT_TRUE(assign_or_status(d, db_->fetch({{"q"}, "w2", 30s, 10s})).ok());
              }));
@@ -551,6 +567,47 @@ TEST_F(RedisBackendTest, KeyLayoutIsTheDocumentedOne) {
       "job:1", "job:2", "job:3", "job:4", "ready:q", "wake:q", "inflight:q2", "wake:q2",
       // leases on other keys
       "lease:sweeper:7", "leases"};
+  // clang-format on
+  EXPECT_EQ(keys, expected);
+}
+
+// What coordination keeps (docs/redis.md, "Key layout"): holds and who holds them, rate
+// buckets, period marks and ordered chains, each with the index that lists them.
+TEST_F(RedisBackendTest, CoordinationKeysAreTheDocumentedOnes) {
+  CommitRequest start = create_with_job("r1", "q");
+  start.ordered_joins = {{"cust", "r1"}};
+  ASSERT_TRUE(db_->commit(start).ok());
+  TakeRequest take;
+  take.holder = "r1";
+  take.charge_id = "r1";
+  take.rates = {RateCharge{"bank", 60'000, 10}};
+  take.holds = {HoldClaim{HoldKind::kLock, "acct", 1, "r1"}};
+  TakeResult taken;
+  ASSERT_OK_AND_ASSIGN(taken, db_->take_holds(take));
+  ASSERT_EQ(taken.outcome, TakeOutcome::kTaken);
+  CommitRequest done;
+  done.period_marks = {PeriodMark{"Report@1", "r1"}};
+  ASSERT_TRUE(db_->commit(done).ok());
+
+  std::set<std::string> keys;
+  for (std::string key : factory_.raw().keys(factory_.prefix())) {
+    key = key.substr(factory_.prefix().size());
+    if (key.rfind("rate:bank:60000:", 0) == 0) key = "rate:bank:60000:<bucket>";
+    if (key.rfind("commit:", 0) == 0) key = "commit:<nonce>";
+    keys.insert(key);
+  }
+  // clang-format off
+  const std::set<std::string> expected = {
+      // the store, the run and its job
+      "layout_version", "job_ids", "commit:<nonce>", "reactors",
+      "index:enqueued:OrderSaga", "{r1}:rows", "{r1}:meta", "{r1}:jobs", "job:1", "ready:q",
+      "wake:q",
+      // a hold, its holders and the keys each holder holds
+      "holds", "hold:acct", "holder:r1",
+      // a rate window's bucket: the charges counted in it, and the buckets by their end
+      "rates", "rate:bank:60000:<bucket>",
+      // period marks, and ordered chains with their members
+      "periods", "chains", "ordered:cust", "ordered_members:cust"};
   // clang-format on
   EXPECT_EQ(keys, expected);
 }

@@ -180,6 +180,81 @@ TEST_F(RedisClusterTest, EveryOperationRunsUnderAPrefixWithAHashTag) {
   EXPECT_FALSE(d);
 }
 
+// The scripts of coordination (hold_store.hpp), each at least once, on one store under `{t}:`:
+// a take that names every kind of thing, the commits that release, mark and join (the general
+// commit, and commit_then_fetch), the view and an operator's calls on a chain.
+TEST_F(RedisClusterTest, CoordinationRunsUnderAPrefixWithAHashTag) {
+  std::unique_ptr<Backend> db = open("%7Bt%7D:");
+  ASSERT_TRUE(db);
+  CommitRequest begin = start({"r1", "r2"});
+  begin.ordered_joins = {{"cust", "r1"}, {"cust", "r2"}};
+  ASSERT_TRUE(db->commit(begin).ok());  // the general commit: a start that joins a chain
+  std::optional<Delivery> d;
+  ASSERT_TRUE(assign_or_status(d, db->fetch({{"q"}, "w1", 30s, 10s})).ok());
+  ASSERT_TRUE(d && d->run_leased);
+  const std::string root = d->job.spec.run_id;
+  ASSERT_EQ(root, "r1");
+
+  TakeRequest take;  // take_holds
+  take.holder = root;
+  take.fence_run = root;
+  take.fencing_token = d->run_lease.token;
+  take.ordered = {OrderedGate{"cust", root, 60'000, true}};
+  take.periods = {"Report@1"};
+  take.charge_id = root;
+  take.rates = {RateCharge{"bank", 60'000, 5}};
+  take.holds = {HoldClaim{HoldKind::kLock, "acct", 1, root},
+                HoldClaim{HoldKind::kSemaphore, "api", 2, root + "/call"}};
+  TakeResult taken;
+  Status s = assign_or_status(taken, db->take_holds(take));
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  EXPECT_EQ(taken.outcome, TakeOutcome::kTaken);
+
+  CommitRequest step;  // a step's commit that releases its claim: the general commit
+  step.root_id = root;
+  step.fencing_token = d->run_lease.token;
+  step.headers = {header(root, RunStatus::kRunning)};
+  step.steps = {{root, 0, "done"}};
+  step.release_holds = {HoldRelease{root, root + "/call"}};
+  s = db->commit(step);
+  ASSERT_TRUE(s.ok()) << s.to_string();
+
+  CoordinationView view;  // coordination
+  s = assign_or_status(view, db->coordination());
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  ASSERT_EQ(view.holds.size(), 1u);
+  EXPECT_EQ(view.holds[0].key, "acct");
+  EXPECT_EQ(view.rate_windows.size(), 1u);
+  ASSERT_EQ(view.ordered.size(), 1u);
+  EXPECT_EQ(view.ordered[0].members.size(), 2u);  // a member leaves once a gate sees it ended
+
+  CommitRequest last;  // the run ends: releases, marks its period, and fetches (commit_then_fetch)
+  last.root_id = root;
+  last.fencing_token = d->run_lease.token;
+  last.headers = {header(root, RunStatus::kCompleted)};
+  last.ack_job = d->job.id;
+  last.ack_owner = "w1";
+  last.release_lease = true;
+  last.lease_owner = "w1";
+  last.release_holds = {HoldRelease{root, root}};
+  last.period_marks = {PeriodMark{"Report@1", root}};
+  std::optional<Delivery> next;
+  s = assign_or_status(next, db->commit_then_fetch(last, {{"q"}, "w1", 30s, 10s}));
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  ASSERT_TRUE(next && next->job.spec.run_id == "r2");
+
+  s = assign_or_status(view, db->coordination());
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  EXPECT_TRUE(view.holds.empty());
+  ASSERT_EQ(view.periods.size(), 1u);
+  OrderedChainRow chain;  // ordered_chain
+  ASSERT_TRUE(assign_or_status(chain, db->ordered_peek("cust")).ok());
+  EXPECT_EQ(chain.next_seq, 3);
+  ASSERT_TRUE(assign_or_status(chain, db->ordered_skip("cust")).ok());
+  ASSERT_TRUE(assign_or_status(chain, db->ordered_reset("cust")).ok());
+  EXPECT_TRUE(chain.members.empty());
+}
+
 // The proof has teeth: the cluster refuses a script whose declared keys are of several slots
 // (an untagged prefix: `plain:` and `plain:layout_version` are), and one that touches a key of
 // another slot than its declared ones, as a script deriving a key under another tag would —

@@ -28,7 +28,29 @@ std::int64_t ms_of(Duration d) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
 }
 
+// Every key a plan takes, comma-separated: what an "acquired" event names.
+std::string keys_of(const HoldPlan& plan) {
+  std::string out;
+  auto add = [&](const std::string& k) { out += (out.empty() ? "" : ",") + k; };
+  for (const OrderedGate& g : plan.ordered) add(g.key);
+  for (const RateCharge& r : plan.rates) {
+    if (out.find(r.key) == std::string::npos) add(r.key);
+  }
+  for (const HoldClaim& h : plan.holds) add(h.key);
+  return out;
+}
+
 }  // namespace
+
+void Holding::notify(const char* what, const std::string& level, const std::string& step,
+                     const std::string& key, const std::string& holder) const {
+  if (!env_.observe) return;
+  const std::string event = what;
+  env_.observe(def_, [&](Observer& o) {
+    o.on_coordination(EventContext{fence_run_, def_.name(), step, 0},
+                      CoordinationEvent{event, level, key, holder});
+  });
+}
 
 Holding::Holding(DurableEnv& env, const Definition& def, const Run& root, const Lease& lease,
                  Where where)
@@ -119,6 +141,8 @@ Admission Holding::admit(const Run& root) {
   switch (t->outcome) {
     case TakeOutcome::kTaken:
       run_marks_ = plan->marks;
+      run_keys_ = keys_of(*plan);
+      notify("acquired", "reactor", "", run_keys_);
       return a;
     case TakeOutcome::kPeriodDone:
       a.kind = Admission::Kind::kHalt;
@@ -132,6 +156,7 @@ Admission Holding::admit(const Run& root) {
     default:
       break;
   }
+  notify("contended", "reactor", "", t->key, t->holder);
   const bool counts = t->outcome != TakeOutcome::kOrderedWait;
   const int cap = env_.options.lock_snooze_max_attempts;
   if (!where_.in_worker || (counts && cap >= 0 && where_.snoozes >= cap)) {
@@ -162,8 +187,10 @@ StepGate Holding::enter_step(const StepAsk& ask) {
   }
   Result<TakeResult> t = take(*plan, claim);
   if (t.ok() && t->outcome == TakeOutcome::kTaken) {
+    const std::string keys = keys_of(*plan);
+    notify("acquired", "step", ask.path, keys);
     std::lock_guard lock(mu_);
-    steps_.push_back(StepHold{&ask.run, ask.step, claim, plan->marks});
+    steps_.push_back(StepHold{&ask.run, ask.step, ask.path, claim, keys, plan->marks});
     return gate;
   }
   if (t.ok() && t->outcome == TakeOutcome::kPeriodDone) {
@@ -177,6 +204,7 @@ StepGate Holding::enter_step(const StepAsk& ask) {
     gate.message = "step '" + ask.path + "': coordination: " + t.status().to_string();
     return gate;
   }
+  if (t.ok()) notify("contended", "step", ask.path, t->key, t->holder);
   const int cap = env_.options.lock_snooze_max_attempts;
   if (t.ok() && (!where_.in_worker || (cap >= 0 && where_.snoozes >= cap))) {
     gate.verdict = StepGate::Verdict::kFail;
@@ -206,6 +234,7 @@ void Holding::release_ended_steps(CommitRequest& c) const {
     const StepStatus st = h.run->steps[h.step].status;
     if (st == StepStatus::kRunning) return false;
     c.release_holds.push_back(HoldRelease{holder_, h.claim});
+    notify("released", "step", h.path, h.keys);
     if (st == StepStatus::kCompleted) {
       c.period_marks.insert(c.period_marks.end(), h.marks.begin(), h.marks.end());
     }
@@ -217,7 +246,10 @@ void Holding::decorate(CommitRequest& c, const Run& root, const CheckpointDelta&
   std::lock_guard lock(mu_);
   release_ended_steps(c);
   const bool ends = is_terminal(root.status) || root.status == RunStatus::kPaused;
-  if (ends || delta.leave_unfinished) c.release_holds.push_back(HoldRelease{holder_, fence_run_});
+  if (ends || delta.leave_unfinished) {
+    c.release_holds.push_back(HoldRelease{holder_, fence_run_});
+    if (!run_keys_.empty()) notify("released", "reactor", "", run_keys_);
+  }
   if (root.status == RunStatus::kCompleted) {
     c.period_marks.insert(c.period_marks.end(), run_marks_.begin(), run_marks_.end());
   }

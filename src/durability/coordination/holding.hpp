@@ -64,6 +64,9 @@ class Holding final : public CommitDecor {
   std::string contended(const TakeResult& t, const std::string& step) const;
   PlanContext context(std::string claim, std::string default_key) const;
   void release_ended_steps(CommitRequest& c) const;
+  // Tells the observers (Observer::on_coordination).
+  void notify(const char* what, const std::string& level, const std::string& step,
+              const std::string& key, const std::string& holder = "") const;
 
   DurableEnv& env_;
   const Definition& def_;
@@ -72,11 +75,14 @@ class Holding final : public CommitDecor {
   const std::uint64_t token_;
   const Where where_;
   std::vector<PeriodMark> run_marks_;  // the reactor's period, with the completing commit
+  std::string run_keys_;               // what the run took, for its "released" event
 
   struct StepHold {
     const Run* run;
     std::size_t step;
+    std::string path;
     std::string claim;
+    std::string keys;
     std::vector<PeriodMark> marks;
   };
   mutable std::mutex mu_;

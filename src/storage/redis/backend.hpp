@@ -98,6 +98,9 @@ class RedisBackend final : public Backend {
   // The BLPOP on the wake lists of `queues`, for `wait`.
   redis::Command blpop(const std::vector<std::string>& queues,
                        std::chrono::milliseconds wait) const;
+  // ordered_peek, ordered_skip, ordered_reset: the ordered_chain script with `op` ("peek",
+  // "skip", "reset") on the chain `key` (holds.cpp).
+  Result<OrderedChainRow> ordered_chain_call(const std::string& op, const std::string& key);
   // The reply of a fetch (alone, or after a commit) into `out`.
   Status read_fetch_reply(const redisReply& r, const FetchRequest& f,
                           std::chrono::steady_clock::time_point asked_at,

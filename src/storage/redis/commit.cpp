@@ -17,7 +17,10 @@ using redis::append_section;
 using redis::element;
 using redis::integer;
 using redis::kHeaderArgs;
+using redis::kOrderedJoinArgs;
+using redis::kPeriodMarkArgs;
 using redis::kRecordFields;
+using redis::kReleaseArgs;
 using redis::kSlotArgs;
 using redis::root_key;
 using redis::ScriptId;
@@ -28,7 +31,7 @@ namespace {
 // Fan-out maps are written by the general commit script only (includes/maps.lua).
 bool writes_maps(const CommitRequest& c) { return !c.maps.empty() || c.settle.has_value(); }
 
-// The commit script's arguments, docs in scripts/commit-7.lua: its scalars, then a section
+// The commit script's arguments, docs in scripts/commit-10.lua: its scalars, then a section
 // (script_args.hpp) of each kind of row.
 std::vector<std::string> commit_args(const CommitRequest& c) {
   // Enqueueing is the one write that is not idempotent. A commit that
@@ -55,6 +58,9 @@ std::vector<std::string> commit_args(const CommitRequest& c) {
   std::vector<MapSlotRow> settle;
   if (c.settle) settle.push_back(c.settle->slot);
   append_section(settle, kSlotArgs, args);
+  append_section(c.release_holds, kReleaseArgs, args);
+  append_section(c.period_marks, kPeriodMarkArgs, args);
+  append_section(c.ordered_joins, kOrderedJoinArgs, args);
   return args;
 }
 
@@ -134,8 +140,10 @@ std::vector<std::string> finish_commit_args(const CommitRequest& c) {
 }
 
 // The script that applies `c`: a short one for each shape almost every commit
-// has, the general commit for the rest.
+// has, the general commit for the rest — and for every commit that coordinates, since only it
+// writes holds, period marks and chains (includes/hold_commit.lua).
 ScriptId commit_script(const CommitRequest& c) {
+  if (c.coordinates()) return ScriptId::kCommit;
   if (writes_only_its_root(c)) {
     // The step that ends a root, usually with the ack of its job and the release of its lease.
     if (is_terminal(c.headers.front().status)) return ScriptId::kFinishCommit;
@@ -173,7 +181,7 @@ std::vector<std::string> commit_script_keys(ScriptId script, const CommitRequest
   }
 }
 
-// The commit scripts' refusal codes (scripts/commit-7.lua): 0 is the fence.
+// The commit scripts' refusal codes (scripts/commit-10.lua): 0 is the fence.
 Status fenced_out(const CommitRequest& c) {
   return storage::fenced_out(c.root_id, c.fencing_token);
 }

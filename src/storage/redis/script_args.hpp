@@ -14,6 +14,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "reactor/hold_store.hpp"
 #include "reactor/records.hpp"
 #include "records/codec.hpp"
 #include "records/field_names.hpp"
@@ -105,6 +106,22 @@ inline constexpr auto kSlotArgs = [](const MapSlotRow& slot, auto& v) {
   WithoutRawJson columns(v);
   records::fields(slot, columns);
   v("record", records::encode_slot_record(slot));
+};
+
+// What a commit does to coordination (hold_store.hpp), as the commit script takes it
+// (includes/hold_commit.lua): these records have no field list of their own in the stored
+// formats, since only this script's arguments carry them.
+inline constexpr auto kReleaseArgs = [](const HoldRelease& r, auto& v) {
+  v("holder", r.holder);
+  v("claim", r.claim);
+};
+inline constexpr auto kPeriodMarkArgs = [](const PeriodMark& m, auto& v) {
+  v("mark", m.mark);
+  v("run_id", m.run_id);
+};
+inline constexpr auto kOrderedJoinArgs = [](const OrderedJoin& j, auto& v) {
+  v("key", j.key);
+  v("run_id", j.run_id);
 };
 
 }  // namespace reactor::redis

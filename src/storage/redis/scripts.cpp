@@ -19,12 +19,15 @@ struct ScriptInfo {
 const std::map<ScriptId, ScriptInfo>& infos() {
   static const std::map<ScriptId, ScriptInfo> kInfos = {
       {ScriptId::kInit, {"init", {"layout_version"}}},
-      {ScriptId::kCommit, {"commit", {"runs", "reactors", "ereactors", "expiring", "job_ids"}}},
+      {ScriptId::kCommit,
+       {"commit",
+        {"runs", "reactors", "ereactors", "expiring", "job_ids", "holds", "periods", "chains"}}},
       {ScriptId::kStepCommit, {"step_commit", {"reactors", "expiring"}}},
       {ScriptId::kFetch, {"fetch", {"fencing_token"}}},
       {ScriptId::kCommitThenFetch,
        {"commit_then_fetch",
-        {"runs", "reactors", "ereactors", "expiring", "job_ids", "fencing_token"}}},
+        {"runs", "reactors", "ereactors", "expiring", "job_ids", "fencing_token", "holds",
+         "periods", "chains"}}},
       {ScriptId::kFinishCommit, {"finish_commit", {"reactors", "expiring"}}},
       {ScriptId::kFinishCommitThenFetch,
        {"finish_commit_then_fetch", {"reactors", "expiring", "fencing_token"}}},
@@ -44,6 +47,9 @@ const std::map<ScriptId, ScriptInfo>& infos() {
       {ScriptId::kUpsertSchedule, {"upsert_schedule", {"schedules", "schedules_fired"}}},
       {ScriptId::kListSchedules, {"list_schedules", {"schedules", "schedules_fired"}}},
       {ScriptId::kMarkScheduleFired, {"mark_schedule_fired", {"schedules", "schedules_fired"}}},
+      {ScriptId::kTakeHolds, {"take_holds", {"holds", "rates", "periods"}}},
+      {ScriptId::kCoordination, {"coordination", {"holds", "rates", "periods", "chains"}}},
+      {ScriptId::kOrderedChain, {"ordered_chain", {}}},
   };
   return kInfos;
 }

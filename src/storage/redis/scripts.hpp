@@ -27,12 +27,12 @@
 namespace reactor::redis {
 
 enum class ScriptId {
-  kInit,             // records the layout version; returns the stored one
-  kCommit,           // fence check + headers + inputs + steps + trace + jobs + ack + lease release
-  kStepCommit,       // the commit of one step of a running root: fence, header, steps, trace
-  kFetch,            // fetch-and-lease the oldest due job, and the run's lease when free
-  kCommitThenFetch,  // commit, then fetch, in one call (a worker's last commit of a run)
-  kFinishCommit,     // the commit that ends a root: fence, header, steps, trace, ack, release
+  kInit,                   // records the layout version; returns the stored one
+  kCommit,                 // fence check + rows + jobs + maps + coordination + ack + lease release
+  kStepCommit,             // the commit of one step of a running root: fence, header, steps, trace
+  kFetch,                  // fetch-and-lease the oldest due job, and the run's lease when free
+  kCommitThenFetch,        // commit, then fetch, in one call (a worker's last commit of a run)
+  kFinishCommit,           // the commit that ends a root: fence, header, steps, trace, ack, release
   kFinishCommitThenFetch,  // finish commit, then fetch, in one call
   kCreateRuns,             // the commit that starts runs: root headers, inputs, one job each
   kReleaseJob,             // a delivered job back to the queue, due after a delay
@@ -50,6 +50,9 @@ enum class ScriptId {
   kUpsertSchedule,  // a schedule's record; the last period fired kept
   kListSchedules,
   kMarkScheduleFired,  // the last period fired moves up, never back
+  kTakeHolds,          // one take of coordination: fence, ordered gates, periods, rates, holds
+  kCoordination,       // live holders, rate windows, period marks, ordered chains
+  kOrderedChain,       // an operator's call on an ordered chain: peek, skip its head, reset
 };
 
 const std::vector<ScriptId>& all_scripts();

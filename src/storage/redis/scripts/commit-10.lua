@@ -1,16 +1,20 @@
 #!lua
 -- commit: the general commit, for every shape step_commit, finish_commit and create_runs do
--- not take: fence check + headers + inputs + steps + trace + jobs + map rows + settle + ack +
--- lease release.
+-- not take, and every commit that coordinates: fence check + headers + inputs + steps + trace +
+-- jobs + map rows + settle + holds released, periods marked, chains joined + ack + lease
+-- release.
 --
--- KEYS (7; each after the first is read by its name after the prefix, in any order):
--- KEYS[1]  the store's key prefix: every key derived at run time is built from it
--- KEYS[2]  P runs
--- KEYS[3]  P reactors
--- KEYS[4]  P ereactors
--- KEYS[5]  P expiring
--- KEYS[6]  P job_ids
--- KEYS[7]  P {root}:meta  the meta hash of the commit's root (ARGV[2])
+-- KEYS (10; each after the first is read by its name after the prefix, in any order):
+-- KEYS[1]   the store's key prefix: every key derived at run time is built from it
+-- KEYS[2]   P runs
+-- KEYS[3]   P reactors
+-- KEYS[4]   P ereactors
+-- KEYS[5]   P expiring
+-- KEYS[6]   P job_ids
+-- KEYS[7]   P holds
+-- KEYS[8]   P periods
+-- KEYS[9]   P chains
+-- KEYS[10]  P {root}:meta  the meta hash of the commit's root (ARGV[2])
 -- ARGV[1]     nonce ('' for none): a commit that enqueues, or settles a map slot (which may
 --             enqueue), carries one, and one applied under it before is not applied again
 -- ARGV[2]     root id
@@ -20,7 +24,7 @@
 -- ARGV[6]     ack job id ('' for none)
 -- ARGV[7]     ack owner
 -- ARGV[8]     create (0/1): every root header is of a new run; if one exists, nothing is written
--- ARGV[9...]  eight sections (includes/sections), each row read by the names of its record's
+-- ARGV[9...]  eleven sections (includes/sections), each row read by the names of its record's
 --             field list (src/records/fields.hpp; src/storage/redis/script_args.hpp):
 --               headers   kHeaderArgs: header_row_fields but the body, terminal, record
 --               inputs    RunInputsRow's fields
@@ -32,6 +36,9 @@
 --               maps      MapRow's: each row upserted whole
 --               settle    0 or 1 row of kSlotArgs: MapSlotRow's fields but the body, record
 --                         (includes/maps)
+--               releases  HoldRelease's: holder, claim (includes/hold_commit)
+--               marks     PeriodMark's: mark, run_id
+--               joins     OrderedJoin's: key, run_id
 -- The body reads them as A (ARGV, as a local). commit_then_fetch runs this script whole inside
 -- a function whose ARGV is its commit's slice of the arguments.
 -- Returns 1 when applied (or applied before under this nonce), 0 when fenced out, and the id of
@@ -45,6 +52,8 @@
 --- @include "includes/filing"
 --- @include "includes/maps"
 --- @include "includes/sections"
+--- @include "includes/coordination"
+--- @include "includes/hold_commit"
 
 local A = ARGV
 -- Every check comes before the first write: Redis does not roll a script back.
@@ -206,6 +215,9 @@ for _, s in ipairs(next_section()) do
   settle(s.map_id, s.index, s.state, s.record, wakeups, tonumber(s.interrupted))
 end
 send_wakeups(wakeups)
+local releasing = next_section()
+local marks = next_section()
+apply_hold_commit(releasing, marks, next_section())
 if ack_job ~= '' then ack(ack_job, ack_owner) end
 if release == '1' and meta and lease_owner ~= '' and meta[4] == lease_owner then
   -- The token was checked by the fence; the token stays, as the run's fence.
