@@ -42,6 +42,10 @@ pid_t spawn_worker(const DemoWorker& w) {
     args.push_back("--snooze-delay");
     args.push_back(std::to_string(w.snooze_delay_s));
   }
+  if (w.snooze_max_attempts > 0) {
+    args.push_back("--snooze-max-attempts");
+    args.push_back(std::to_string(w.snooze_max_attempts));
+  }
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);

@@ -23,6 +23,8 @@ struct DemoWorker {
   // Seconds (plus up to as much jitter) a run waits for a contended hold (--snooze-delay);
   // 0: the worker's default.
   double snooze_delay_s = 0;
+  // Snoozes before a contended run fails (--snooze-max-attempts); 0: the worker's default.
+  int snooze_max_attempts = 0;
 };
 
 // Forks `reactor worker` (this binary) on w.storage: a 1 s lease and sweep interval, so that a

@@ -1,28 +1,32 @@
 #!/usr/bin/env bash
 # Coordination with real processes (issue 25, docs/coordination.md): the probe reactors of
-# coordination-cli (tests/integration/coordination_cli.cpp) on worker processes of 2 threads,
+# coordination-cli (tests/integration/coordination_cli.cpp) on worker processes of 1 thread,
 # 1 s leases, snoozes of 0.1 s (+ up to 0.1 s). Every body appends "enter|exit <tag> <n> <run>
 # <pid> <ms>" to the ledger; this script appends "kill <pid>" after it SIGKILLed (and reaped) a
 # worker: that worker's bodies in flight ended there.
 #  a. lock: 30 runs of one key, bodies of 50 ms, 3 workers, 3 SIGKILLs of a worker inside a body
-#     (each replaced): no two bodies overlap, every run completes, re-executions <= kills.
+#     (each replaced): no two bodies overlap, every run completes, re-executions <= kills (and
+#     leases lost on a loaded machine, which the workers log: each re-execution has its cause).
 #  b. semaphore of 2: 20 runs, bodies of 150 ms, a holder SIGKILLed: at most 2 bodies at once
 #     (and 2 reached), the dead holder's token back within its lease TTL and a sweep, every run
-#     completes, and afterwards nothing is held.
+#     completes, and afterwards `locks --json` shows none of its tokens held.
 #  c. rate limit of 5 per second: a start every 0.1 s for 3 s: no second of the ledger (windows
-#     align on the epoch) holds more than 5 bodies; the refused runs complete later.
+#     align on the epoch) holds more than 5 bodies; the refused runs complete later (some body
+#     begins over a second after its start).
 #  d. a minute's period: 10 concurrent starts in one minute (begun with at least 10 s of it
 #     left): 1 completes, 9 halt naming the minute's bucket, the store marks it done by that run.
 #  e. an ordered lock: 50 runs started in order, 3 workers, 3 SIGKILLs: bodies in start order
-#     exactly (an execution lost with its worker is repeated before the next run's body).
+#     exactly (an execution lost with its worker is repeated before the next run's body), each
+#     repeat caused by a kill or a lost lease.
 reactor=$1  # coordination-cli
 source "$(dirname "$0")/worker_env.sh"
 ulimit -c 0
 R() { "$reactor" --storage "$db" "$@"; }
 test_started=$SECONDS
 
+: >>"$dir/ledger"
 probe_worker() {
-  worker_threads=2 worker --snooze-delay 0.1 --snooze-max-attempts 1000000 \
+  worker --snooze-delay 0.1 --snooze-max-attempts 1000000 \
     --max-interrupted-executions 100 --max-deliveries-without-progress 100
 }
 
@@ -46,6 +50,20 @@ open_body() {
 }
 enters() { awk -v tag="$1" '$1 == "enter" && $2 == tag { n++ } END { print n + 0 }' "$dir/ledger"; }
 runs_entered() { awk -v tag="$1" '$1 == "enter" && $2 == tag { print $4 }' "$dir/ledger" | sort -u | wc -l; }
+# unexplained TAG: the bodies of TAG executed again with no cause: neither was the process of
+# the run's previous body SIGKILLed (a "kill" line after it), nor did that execution lose its
+# lease (its worker logged "lease_lost": a lease of 1 s can lapse on a loaded machine, and the
+# run is then taken over, fenced, and its step executed again). Prints one line per such body.
+unexplained() {
+  { grep -o "of run [^ ]* lease_lost" "$dir/worker.log" 2>/dev/null || true; } |
+    awk '{ print "lost", $3 }' | cat - "$dir/ledger" |
+    awk -v tag="$1" '
+      $1 == "lost" { lost[$2] = 1; next }
+      $1 == "kill" { killed[$2] = 1; next }
+      $1 != "enter" || $2 != tag { next }
+      ($4 in last) && !(last[$4] in killed) && !($4 in lost) { print "run", $4, "n", $3, "again in", $5 }
+      { last[$4] = $5; delete killed[$5] }'
+}
 is_worker() { local p; for p in "${pids[@]}"; do [[ $p == "$1" ]] && return 0; done; return 1; }
 
 # kill_in_body TAG: SIGKILLs the worker inside a body of TAG (waiting for one at most 5 s, else
@@ -102,8 +120,10 @@ wait_ended LockProbe 30 90
 [[ $(count_status LockProbe completed) -eq 30 ]] ||
   bad "lock: $(count_status LockProbe completed) of 30 runs completed"
 again=$(($(enters lock) - $(runs_entered lock)))
-[[ $again -le $kills ]] || bad "lock: $again re-executions for $kills kills"
-echo "a. lock: 30 runs, $kills SIGKILLs, $again re-executed, at most $(max_open lock) body at once ($((SECONDS - t0)) s)"
+[[ -z $(unexplained lock) ]] || bad "lock: bodies executed again with no kill nor lost lease: $(unexplained lock)"
+lapsed=$(grep -c "lease_lost" "$dir/worker.log" || true)
+((again <= kills + lapsed)) || bad "lock: $again re-executions for $kills kills and $lapsed lost leases"
+echo "a. lock: 30 runs, $kills SIGKILLs, $again re-executed ($lapsed leases lost in all), at most $(max_open lock) body at once ($((SECONDS - t0)) s)"
 
 # --- b. a semaphore of 2, a holder SIGKILLed ------------------------------------------------
 t0=$SECONDS
@@ -117,8 +137,8 @@ killed_at=$SECONDS
 back=""
 if [[ -n $victim_run ]]; then
   for _ in $(seq 1 50); do  # bounded: 5 s (lease TTL 1 s + sweep 1 s, with room)
-    held=$(R holds | grep "^hold semaphore probe-sem " || true)
-    if [[ $held != *"$victim_run"* ]]; then
+    held=$(R locks --json | jq -r '.holds[] | select(.key == "probe-sem") | .holders[]')
+    if ! grep -qx "$victim_run" <<<"$held"; then
       back=$((SECONDS - killed_at))
       break
     fi
@@ -133,18 +153,15 @@ wait_ended SemaphoreProbe 20 90
 [[ $(max_open sem) -eq 2 ]] || bad "sem: never 2 bodies at once ($(max_open sem)): the test saw no contention"
 [[ $(count_status SemaphoreProbe completed) -eq 20 ]] ||
   bad "sem: $(count_status SemaphoreProbe completed) of 20 runs completed"
-held=$(R holds | awk '$1 == "hold" && $3 == "probe-sem" && $5 > 0')
-[[ -z $held ]] || bad "sem: tokens still held after every run ended: $held"
+R locks --json >"$dir/locks.json"
+held=$(jq '[.holds[] | select(.key == "probe-sem") | .held] | add // 0' "$dir/locks.json")
+[[ $held -eq 0 ]] || bad "sem: $held tokens still held after every run ended: $(cat "$dir/locks.json")"
 
 echo "b. semaphore: 20 runs, at most $(max_open sem) at once, the killed holder's token back within ${back:-?} s, 0 held after ($((SECONDS - t0)) s)"
 
 # --- c. a rate limit of 5 per second --------------------------------------------------------
 t0=$SECONDS
-for n in $(seq 1 30); do
-  echo "$n $(date +%s%3N)" >>"$dir/rate_starts"
-  R start RateProbe --input "{\"n\": $n, \"ms\": 20}" --background >/dev/null
-  sleep 0.1
-done
+R start-many RateProbe 30 --ms 20 --every 100 >"$dir/rate_starts"  # "<run> <n> <ms>"
 wait_ended RateProbe 30 90
 busiest=$(awk '$1 == "enter" && $2 == "rate" { n[int($6 / 1000)]++ }
   END { for (s in n) if (n[s] > max) max = n[s]; print max + 0 }' "$dir/ledger")
@@ -152,11 +169,11 @@ busiest=$(awk '$1 == "enter" && $2 == "rate" { n[int($6 / 1000)]++ }
 [[ $(count_status RateProbe completed) -eq 30 ]] ||
   bad "rate: $(count_status RateProbe completed) of 30 runs completed"
 # Refused runs ran later: bodies that began over a second after their start.
-late=$(awk 'FNR == NR { start[$1] = $2; next }
+late=$(awk 'FNR == NR { start[$2] = $3; next }
   $1 == "enter" && $2 == "rate" && !($3 in seen) { seen[$3] = 1; if ($6 - start[$3] > 1000) n++ }
   END { print n + 0 }' "$dir/rate_starts" "$dir/ledger")
 [[ $late -gt 0 ]] || bad "rate: no run was held back ($(runs_entered rate) ran)"
-starts_s=$(awk 'NR == 1 { a = $2 } { b = $2 } END { printf "%.1f", (b - a) / 1000 }' "$dir/rate_starts")
+starts_s=$(awk 'NR == 1 { a = $3 } { b = $3 } END { printf "%.1f", (b - a) / 1000 }' "$dir/rate_starts")
 echo "c. rate limit: 30 starts over $starts_s s, at most $busiest bodies in a second, $late held back over 1 s, all completed ($((SECONDS - t0)) s)"
 
 # --- d. a minute's period -------------------------------------------------------------------
@@ -178,13 +195,13 @@ wait_ended PeriodProbe 10 60
 [[ $(enters period) -eq 1 ]] || bad "period: $(enters period) bodies ran, expected 1"
 done_by=$(statuses PeriodProbe | awk '$2 == "completed" { print $1 }')
 for id in $(statuses PeriodProbe | awk '$2 == "halted" { print $1 }'); do
-  value=$(R show "$id" | grep "^value" || true)
+  value=$(R show "$id" --json | jq -c .value)
   [[ $value == *"\"key\":\"PeriodProbe@$bucket\""* && $value == *"\"completed_by\":\"$done_by\""* ]] ||
     bad "period: $id does not halt naming the bucket PeriodProbe@$bucket and $done_by: $value"
 done
-marks=$(R holds | grep "^period " || true)
-[[ $marks == *"period PeriodProbe@$bucket $done_by"* ]] ||
-  bad "period: the store does not mark PeriodProbe@$bucket done by $done_by: $marks"
+marked=$(R locks --json | jq -r --arg m "PeriodProbe@$bucket" '.periods[] | select(.mark == $m) | .run_id')
+[[ $marked == "$done_by" ]] ||
+  bad "period: the store marks PeriodProbe@$bucket done by '$marked', not by $done_by"
 echo "d. period: 10 starts in the minute $bucket, 1 completed, $(count_status PeriodProbe halted) halted naming it ($((SECONDS - t0)) s)"
 
 # --- e. an ordered lock, 3 SIGKILLs ---------------------------------------------------------
@@ -207,8 +224,12 @@ order=$(awk '$1 == "enter" && $2 == "ordered" && $3 != last { printf "%s ", $3; 
 [[ $(count_status OrderedProbe completed) -eq 50 ]] ||
   bad "ordered: $(count_status OrderedProbe completed) of 50 runs completed"
 again=$(($(enters ordered) - $(runs_entered ordered)))
+[[ -z $(unexplained ordered) ]] ||
+  bad "ordered: bodies executed again with no kill nor lost lease: $(unexplained ordered)"
 echo "e. ordered lock: 50 runs in start order, $kills SIGKILLs, $again re-executed ($((SECONDS - t0)) s)"
 
 for p in "${pids[@]}"; do stop_worker "$p" TERM; done
+# COORDINATION_KEEP=DIR: the ledger, the worker log (and a SQLite store) are copied there.
+if [[ -n ${COORDINATION_KEEP:-} ]]; then cp "$dir"/ledger "$dir"/worker.log "$dir"/runs.db* "$COORDINATION_KEEP/" 2>/dev/null || true; fi
 [[ $fail -eq 0 ]] && echo "coordination: all five scenarios held ($((SECONDS - test_started)) s)"
 exit $fail

@@ -8,19 +8,17 @@
 //   RateProbe       room in the rate limit "probe-rate", 5 per second   (tag rate)
 //   PeriodProbe     the minute's period of PeriodProbe          (tag period)
 //   OrderedProbe    its turn in the ordered lock "probe-chain"     (tag ordered)
-// Two commands of its own:
-//   holds            what the store holds (HoldStore::coordination), one line each:
-//                      hold <lock|semaphore> <key> <limit> <held> [<holder>...]
-//                      window <key> <window_ms> <bucket_start_ms> <count>
-//                      period <mark> <run>
-//                      ordered <key> <next_seq> <failed 0|1> <members>
-//   start-many R N   starts N runs of reactor R in the background, in order, with n = 1..N
-//                    (and ms from --ms), from this one process; prints their ids in order.
+// A command of its own (what the store holds is cli_main's `locks --json`):
+//   start-many R N [--ms MS] [--every MS]
+//                    starts N runs of reactor R in the background from this one process, in
+//                    order, with n = 1..N and the body's ms (default 50), --every ms apart
+//                    (default 0); prints "<run id> <n> <Unix ms of its start>" for each.
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <reactor/backend.hpp>
 #include <reactor/cli.hpp>
 #include <reactor/reactor.hpp>
@@ -35,13 +33,16 @@ using namespace std::chrono_literals;
 
 namespace {
 
+std::int64_t unix_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
 std::string probe_line(const char* what, const std::string& tag, std::int64_t n,
                        const StepContext& ctx) {
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                      std::chrono::system_clock::now().time_since_epoch())
-                      .count();
   return std::string(what) + " " + tag + " " + std::to_string(n) + " " + ctx.run_id() + " " +
-         std::to_string(::getpid()) + " " + std::to_string(ms);
+         std::to_string(::getpid()) + " " + std::to_string(unix_ms());
 }
 
 // A reactor of one step, body, whose coordination `declare` adds before it.
@@ -94,50 +95,33 @@ std::unique_ptr<Engine> open_engine(const std::string& storage) {
   return engine;
 }
 
-int holds_command(const std::string& storage, const std::vector<std::string>&) {
-  std::unique_ptr<Engine> engine = open_engine(storage);
-  if (!engine) return 2;
-  Result<CoordinationView> view = engine->backend()->coordination();
-  if (!view.ok()) {
-    std::fprintf(stderr, "coordination-cli holds: %s\n", view.status().to_string().c_str());
-    return 1;
-  }
-  for (const HoldRow& h : view->holds) {
-    std::printf("hold %s %s %d %zu", to_string(h.kind), h.key.c_str(), h.limit, h.holders.size());
-    for (const std::string& holder : h.holders) std::printf(" %s", holder.c_str());
-    std::printf("\n");
-  }
-  for (const RateWindowRow& w : view->rate_windows) {
-    std::printf("window %s %lld %lld %d\n", w.key.c_str(), static_cast<long long>(w.window_ms),
-                static_cast<long long>(w.bucket_start_ms), w.count);
-  }
-  for (const PeriodRow& p : view->periods) {
-    std::printf("period %s %s\n", p.mark.c_str(), p.run_id.c_str());
-  }
-  for (const OrderedChainRow& o : view->ordered) {
-    std::printf("ordered %s %lld %d %zu\n", o.key.c_str(), static_cast<long long>(o.next_seq),
-                o.failed ? 1 : 0, o.members.size());
-  }
-  return 0;
-}
-
-// start-many REACTOR COUNT [--ms MS]
+// start-many REACTOR COUNT [--ms MS] [--every MS]
 int start_many_command(const std::string& storage, const std::vector<std::string>& args) {
-  if (args.size() != 2 && !(args.size() == 4 && args[2] == "--ms")) {
-    std::fprintf(stderr, "usage: coordination-cli start-many REACTOR COUNT [--ms MS]\n");
+  std::map<std::string, int> options = {{"--ms", 50}, {"--every", 0}};
+  bool usable = args.size() >= 2 && args.size() % 2 == 0;
+  for (std::size_t k = 2; usable && k < args.size(); k += 2) {
+    usable = options.count(args[k]) > 0;
+    if (usable) options[args[k]] = std::atoi(args[k + 1].c_str());
+  }
+  if (!usable) {
+    std::fprintf(stderr,
+                 "usage: coordination-cli start-many REACTOR COUNT [--ms MS] [--every MS]\n");
     return 2;
   }
   std::unique_ptr<Engine> engine = open_engine(storage);
   if (!engine) return 2;
   const int count = std::atoi(args[1].c_str());
-  const int ms = args.size() == 4 ? std::atoi(args[3].c_str()) : 50;
   for (int n = 1; n <= count; ++n) {
-    Result<std::string> id = engine->run_in_background(args[0], Value{{"n", n}, {"ms", ms}});
+    if (n > 1) std::this_thread::sleep_for(std::chrono::milliseconds(options["--every"]));
+    const std::int64_t at = unix_ms();
+    Result<std::string> id =
+        engine->run_in_background(args[0], Value{{"n", n}, {"ms", options["--ms"]}});
     if (!id.ok()) {
       std::fprintf(stderr, "coordination-cli start-many: %s\n", id.status().to_string().c_str());
       return 1;
     }
-    std::printf("%s\n", id->c_str());
+    std::printf("%s %d %lld\n", id->c_str(), n, static_cast<long long>(at));
+    std::fflush(stdout);
   }
   return 0;
 }
@@ -149,8 +133,6 @@ int main(int argc, char** argv) {
   register_probes(engine.registry());
   CliOptions options;
   options.description = "the probe reactors of the coordination process tests";
-  options.commands.push_back(
-      {"holds", "What the store holds: holders, rate windows, periods, chains", holds_command});
   options.commands.push_back(
       {"start-many", "Start N runs of a reactor in order, n = 1..N", start_many_command});
   return cli_main(engine, argc, argv, options);
