@@ -244,6 +244,53 @@ TYPED_TEST(Coordination, ASemaphoreLetsLimitRunsInAndSnoozesTheNext) {
   EXPECT_THAT(coordination_of(this->db()), SemaphoreTokens("bank-api", 0, 2));
 }
 
+// A delivery that snoozes at a step's gate leaves the run cleanly: the next one must not take
+// the step it did not start for an execution lost with its worker (max_interrupted_executions
+// is 3: three snoozes counted as losses would fail the run).
+TYPED_TEST(Coordination, SnoozesAtAStepsGateAreNoLostExecutions) {
+  this->engine_->registry().add(Builder("Move")
+                                    .input("id")
+                                    .step("debit", this->noting("debit"))
+                                    .argument("id", input("id"))
+                                    .with_lock(account_key("id"))
+                                    .build());
+  Lease other = this->plant_holder("acct-1");
+  const std::string id = this->start("Move", "m1", Value{{"id", "1"}});
+  this->deliver("Move");
+  this->later("Move");
+  this->later("Move");  // three snoozes: the cap (lock_snooze_max_attempts 3) not passed
+  this->let_go(other);
+  this->later("Move");
+  RunResult r = this->find(id);
+  EXPECT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
+  ASSERT_NE(r.step("debit"), nullptr);
+  EXPECT_EQ(r.step("debit")->interrupted, 0);
+  EXPECT_EQ(r.step("debit")->attempts, 1);
+  EXPECT_EQ(this->log(), (Noted{"debit:1"}));
+}
+
+// The next step of a run takes the semaphore its previous step held before that step's release
+// is written: its own token must outlive that release, through its body.
+TYPED_TEST(Coordination, ASemaphoreStaysHeldThroughTheNextStepOfTheSameRun) {
+  std::vector<std::string> during_second;
+  Builder b("Calls");
+  b.step("first", [](const Args&, StepContext&) -> StepResult { return Success("first"); })
+      .with_semaphore("api", 1)
+      .step("second",
+            [&](const Args&, StepContext&) -> StepResult {
+              during_second = this->holders_of("api");
+              return Success("second");
+            })
+      .wait_for("first")
+      .with_semaphore("api", 1);
+  this->engine_->registry().add(b.build());
+  const std::string id = this->start("Calls", "c1", Value::object());
+  this->deliver("Calls");
+  EXPECT_EQ(this->find(id).status, RunStatus::kCompleted);
+  EXPECT_EQ(during_second, std::vector<std::string>{"c1"});
+  EXPECT_TRUE(this->holders_of("api").empty());
+}
+
 TYPED_TEST(Coordination, ANamedRateLimitCountsEachRunOnceAndSnoozesTheRest) {
   this->engine_->rate_limits().add("bank", {RateWindow{1h, 2}});
   this->engine_->registry().add(Builder("Call")

@@ -23,9 +23,10 @@ Status halt_at_admission(DurableEnv& env, const Writer& w, Run run, Value why) {
 Status snooze_at_admission(DurableEnv& env, const Writer& w, const Delivery& d,
                            const Admission& a) {
   CommitRequest c = w.fenced();
-  if (d.run_started && d.run && !d.run->headers.empty()) {
-    c.headers.push_back(d.run->headers.front());
-  }
+  // Its header as the fetch read it, even for a run filed running already: the fetch named this
+  // delivery as its executor, and the next one would take the steps this one never started for
+  // ones it lost with its worker.
+  if (d.run && !d.run->headers.empty()) c.headers.push_back(d.run->headers.front());
   JobSpec again = d.job.spec;
   again.run_at_ms = a.due_ms;
   again.snoozes += a.counts ? 1 : 0;

@@ -11,8 +11,8 @@ namespace reactor {
 // The run halted before any step (its period is done, its ordered chain failed): `why` is its
 // value.
 Status halt_at_admission(DurableEnv& env, const Writer& w, Run run, Value why);
-// Contended: the delivered job again, due at a.due_ms, holding nothing meanwhile; a run the
-// fetch filed as running is filed back as it was.
+// Contended: the delivered job again, due at a.due_ms, holding nothing meanwhile; the run's
+// header is written back as the fetch read it (its status, and the execution it names).
 Status snooze_at_admission(DurableEnv& env, const Writer& w, const Delivery& d, const Admission& a);
 
 }  // namespace reactor
