@@ -46,7 +46,7 @@ class DurablePort final : public ExecutionPort {
            (holding_ != nullptr && holding_->snoozing());
   }
   StepGate enter_step(const StepAsk& ask) override;
-  bool releases_pending() const override {
+  bool gate_waits_for_write() const override {
     return holding_ != nullptr && holding_->releases_pending();
   }
   void step_hung() override { entry_.abandoned = true; }
