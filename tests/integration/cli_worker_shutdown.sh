@@ -27,7 +27,7 @@ worker --shutdown-timeout 20
 first=${pids[-1]}
 wait_log "worker: serving " || bad "the worker printed no line when it started"
 line=$(grep "worker: serving " "$dir/worker.log" | head -1 || true)
-[[ $line == *", queues AsyncOrder, FanOutSum, GiftOrder, OrderSaga, RefundApproval, Shipment, 1 thread(s), pid $first" ]] ||
+[[ $line == *", queues AsyncOrder, FanOutSum, GiftOrder, OrderSaga, RefundApproval, Shipment, TransferFunds, 1 thread(s), pid $first" ]] ||
   bad "the start line does not name the queues, threads and pid: $line"
 if [[ $db =~ ://[^/@]*:([^/@]+)@ ]]; then
   password=${BASH_REMATCH[1]}
