@@ -41,6 +41,10 @@ struct LockOptions {
   // ErrorKind::kContended. A worker never waits: it snoozes the run (DurabilityOptions::
   // lock_snooze_base_delay), holding nothing meanwhile.
   Duration wait = std::chrono::seconds(0);
+  // Step level: the step's compensate or undo takes its locks and semaphores again, waiting this
+  // long for them where it is (a rollback never snoozes; its lease is kept meanwhile). Past it
+  // the code does not run: a rollback failure (reason "contended") naming the key.
+  Duration rollback_wait = std::chrono::seconds(60);
 };
 
 // A fixed window: at most `limit` executions per `length`, windows aligned on the Unix epoch.

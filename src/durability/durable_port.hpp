@@ -46,6 +46,9 @@ class DurablePort final : public ExecutionPort {
            (holding_ != nullptr && holding_->snoozing());
   }
   StepGate enter_step(const StepAsk& ask) override;
+  Status enter_rollback(const StepAsk& ask) override {
+    return holding_ != nullptr ? holding_->enter_rollback(ask) : Status::Ok();
+  }
   bool gate_waits_for_write() const override {
     return holding_ != nullptr && holding_->releases_pending();
   }

@@ -2,9 +2,13 @@
 // in the caller, under the run's lease as a synchronous run does (sync_run.cpp): the run is
 // written rolling back first, then the execution layer's rollback commits each compensate and
 // undo before the next, and ends it cancelled (its error kUndone says why it did not fail).
+#include <optional>
+
 #include "base/run_errors.hpp"
 #include "base/run_machine.hpp"
+#include "definition/coordination_of.hpp"
 #include "durability/control.hpp"
+#include "durability/coordination/holding.hpp"
 #include "durability/durable_fan_out.hpp"
 #include "durability/durable_port.hpp"
 #include "durability/writer.hpp"
@@ -118,9 +122,17 @@ Result<RunResult> undo_run(DurableEnv& env, const std::string& run_id) {
     (void)env.backend.release_lease(lease.key, lease.owner, lease.token);  // else it lapses
     return s;
   }
+  // Its steps' locks and semaphores are taken again for their undos (the reactor's are not:
+  // the run is not admitted again).
+  std::optional<Holding> holding;
+  if (declares_coordination(*def->data())) {
+    holding.emplace(env, *def, run, lease, Holding::Where{false, 0});
+    w.decor = &*holding;
+  }
   auto entry = env.keeper.keep(lease, env.options.lease_ttl, asked_at);
   DurableFanOut fan_out(env, w, run);  // a fan-out map's elements are undone as runs
   DurablePort port(w, *entry, &fan_out);
+  if (holding) port.set_holding(&*holding);
   ExecuteOutcome out = env.execute(run, *def, durable_options(env.options, port, false), false);
   env.keeper.drop(entry);
   if (out.stopped() || run.status != RunStatus::kCancelled) {

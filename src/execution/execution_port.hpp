@@ -76,9 +76,18 @@ class ExecutionPort {
     (void)ask;
     return {};
   }
-  // Whether what has been recorded must be written before the next enter_step: the holds of a
-  // step that ended are given back by the write that records its end, and a later step of the
-  // same run taking one of them first would only re-enter it (the root's), then lose it to
+  // Called (without the run's lock) before a step with coordination runs its compensate or
+  // undo: its locks and semaphores taken again (docs/coordination.md). Ok: run it.
+  // DeadlineExceeded (still held past the step's rollback_wait) or InvalidArgument (a key
+  // function failed): the code does not run, a rollback failure. Any other status stops the
+  // whole tree where it is.
+  virtual Status enter_rollback(const StepAsk& ask) {
+    (void)ask;
+    return Status::Ok();
+  }
+  // Whether what has been recorded must be written before the next enter_step (enter_rollback): the
+  // holds of a step that ended are given back by the write that records its end, and a later step
+  // of the same run taking one of them first would only re-enter it (the root's), then lose it to
   // that write.
   virtual bool gate_waits_for_write() const { return false; }
   // Writes what changed. Called under the run's lock after recorded steps (coalesced by

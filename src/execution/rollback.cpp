@@ -7,6 +7,7 @@
 
 #include "base/run_machine.hpp"
 #include "base/step_machine.hpp"
+#include "definition/coordination_of.hpp"
 #include "execution/argument_resolver.hpp"
 #include "execution/run_driver.hpp"
 #include "execution/step_invoker.hpp"
@@ -20,6 +21,31 @@ RollbackFailure failure_of(const std::string& path, const char* kind, const Step
 }
 
 }  // namespace
+
+bool Rollback::retake_holds(std::size_t i, const char* kind, Lock& lock,
+                            std::optional<RollbackFailure>& refused) {
+  const StepSpec& spec = def_.steps[i];
+  ExecutionPort* port = ex_.port();
+  const CoordinationSpec& wants = step_coordination(spec);
+  if (port == nullptr || (wants.locks.empty() && wants.semaphores.empty())) return true;
+  Args args;
+  if (resolve_arguments(spec, run_, nullptr, args)) return true;  // the code fails on them
+  if (port->gate_waits_for_write()) {
+    ex_.checkpoint(/*force=*/true);  // holds given back are written before any is taken again
+    if (ex_.unwinding().stopped()) return false;
+  }
+  const std::string path = d_.path_of(i);
+  lock.unlock();
+  const Status s = port->enter_rollback(StepAsk{run_, i, path, spec, args, false});
+  lock.lock();
+  if (s.code() == StatusCode::kDeadlineExceeded || s.code() == StatusCode::kInvalidArgument) {
+    const bool held = s.code() == StatusCode::kDeadlineExceeded;
+    refused = RollbackFailure{path, kind, held ? "contended" : "coordination_key", s.message()};
+  } else if (!s.ok()) {
+    ex_.unwinding().stop(s);
+  }
+  return !ex_.unwinding().stopped();
+}
 
 void Rollback::rollback(Lock& lock) {
   if (!run_.error) run_.error = RunError{};
@@ -104,15 +130,17 @@ void Rollback::compensate(std::size_t i, Lock& lock) {
   if (!ex_.may_start_body()) return;
   const std::string path = d_.path_of(i);
   const std::string error = rec.error;
+  std::optional<RollbackFailure> refused;
+  if (!retake_holds(i, "compensate", lock, refused)) return;
   lock.unlock();
   ex_.observers().notify("compensate_start",
                          [&](Observer& o) { o.on_compensate_start(d_.event(i, 0)); });
-  const StepResult r = call_compensate(i, error);
+  const StepResult r = refused ? Failure(refused->message, false) : call_compensate(i, error);
   lock.lock();
   ex_.trace(TraceType::kCompensate, path, rec.attempts, r.ok() ? "success" : "failure",
             r.ok() ? "" : r.message());
   if (!r.ok()) {
-    run_.error->rollback_failures.push_back(failure_of(path, "compensate", r));
+    run_.error->rollback_failures.push_back(refused ? *refused : failure_of(path, "compensate", r));
     // The saga is now in a state nobody undid: say so in the error's kind.
     run_.error->kind = ErrorKind::kCompensationFailed;
     run_.error->message =
@@ -131,6 +159,23 @@ void Rollback::compensate(std::size_t i, Lock& lock) {
                            [&](Observer& o) { o.on_compensate_fail(d_.event(i, 0), r.message()); });
   }
   lock.lock();
+}
+
+// Step i's undo, with the value it completed with (its arguments resolved again). The caller
+// does not hold the lock.
+StepResult Rollback::call_undo(std::size_t i, const std::string& path) {
+  const StepSpec& spec = def_.steps[i];
+  const StepRecord& rec = run_.steps[i];
+  Args args;
+  if (auto err = resolve_arguments(spec, run_, nullptr, args)) {
+    return Failure("arguments: " + err->message, false);
+  }
+  auto body = [&](std::stop_token stop) {
+    StepContext ctx(ex_.origin(), def_.name, path, rec.attempts, stop, ex_.clock());
+    if (spec.factory) return spec.factory()->undo(rec.result, args, ctx);
+    return spec.undo(rec.result, args, ctx);
+  };
+  return invoke_user_code(body, std::nullopt, ex_.clock()).result;
 }
 
 void Rollback::undo_completed(Lock& lock, std::vector<RollbackFailure>& failures) {
@@ -176,24 +221,15 @@ void Rollback::undo(std::size_t i, Lock& lock, std::vector<RollbackFailure>& fai
   }
   if (!ex_.may_start_body()) return;
   const std::string path = d_.path_of(i);
+  std::optional<RollbackFailure> refused;
+  if (!retake_holds(i, "undo", lock, refused)) return;
   lock.unlock();
   ex_.observers().notify("undo_start", [&](Observer& o) { o.on_undo_start(d_.event(i, 0)); });
-  Args args;
-  StepResult r = Success();
-  if (auto err = resolve_arguments(spec, run_, nullptr, args)) {
-    r = Failure("arguments: " + err->message, false);
-  } else {
-    auto body = [&](std::stop_token stop) {
-      StepContext ctx(ex_.origin(), def_.name, path, rec.attempts, stop, ex_.clock());
-      if (spec.factory) return spec.factory()->undo(rec.result, args, ctx);
-      return spec.undo(rec.result, args, ctx);
-    };
-    r = invoke_user_code(body, std::nullopt, ex_.clock()).result;
-  }
+  const StepResult r = refused ? Failure(refused->message, false) : call_undo(i, path);
   lock.lock();
   ex_.trace(TraceType::kUndo, path, rec.attempts, r.ok() ? "success" : "failure",
             r.ok() ? "" : r.message());
-  if (!r.ok()) failures.push_back(failure_of(path, "undo", r));
+  if (!r.ok()) failures.push_back(refused ? *refused : failure_of(path, "undo", r));
   advance(rec, StepEvent::kUndo);
   ex_.touch_step(run_, i);
   ex_.touch_header(run_);

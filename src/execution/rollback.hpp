@@ -23,7 +23,12 @@ class Rollback : public DriverPart {
  private:
   void compensate(std::size_t i, Lock& lock);
   StepResult call_compensate(std::size_t i, const std::string& error);
+  // Step i's locks and semaphores taken again for its `kind` ("compensate", "undo"). False: the
+  // tree stopped. True with `refused` set: the code must not run, `refused` is its failure.
+  bool retake_holds(std::size_t i, const char* kind, Lock& lock,
+                    std::optional<RollbackFailure>& refused);
   void undo(std::size_t i, Lock& lock, std::vector<RollbackFailure>& failures);
+  StepResult call_undo(std::size_t i, const std::string& path);
 };
 
 }  // namespace reactor

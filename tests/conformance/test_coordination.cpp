@@ -517,6 +517,88 @@ TYPED_TEST(Coordination, ARunPausedAtAnInterruptHoldsNothingAndRetakesItsLockOnR
   EXPECT_EQ(this->log(), (Noted{"before:a1", "before:a2"}));
 }
 
+// A step's locks are taken again for its compensate and its undo, in a worker's rollback and in
+// an operator's undo, and given back when it is compensated (undone).
+TYPED_TEST(Coordination, AStepsLocksAreTakenAgainForItsCompensateAndUndo) {
+  Builder b("Move");
+  b.input("id")
+      .input("fail", boolean().default_value(false))
+      .step("debit", this->noting("debit"))
+      .argument("id", input("id"))
+      .with_lock(constant_key("acct-1"))
+      .undo([this](const Value&, const Args&, StepContext&) -> StepResult {
+        this->note("undo debit held by " + this->holders_of("acct-1").at(0));
+        return Success();
+      })
+      .step("charge",
+            [this](const Args& a, StepContext&) -> StepResult {
+              if (a["fail"].template get<bool>()) return Failure("declined", false);
+              return Success("charged");
+            })
+      .argument("fail", input("fail"))
+      .wait_for("debit")
+      .with_lock(constant_key("acct-2"))
+      .compensate([this](const std::string&, const Args&, StepContext&) -> StepResult {
+        this->note("compensate charge held by " + this->holders_of("acct-2").at(0));
+        return Success();
+      });
+  this->engine_->registry().add(b.build());
+  this->start("Move", "m1", Value{{"id", "1"}, {"fail", true}});
+  this->deliver("Move");
+  EXPECT_EQ(this->find("m1").status, RunStatus::kFailed);
+  EXPECT_EQ(this->log(),
+            (Noted{"debit:1", "compensate charge held by m1", "undo debit held by m1"}));
+  EXPECT_TRUE(this->holders_of("acct-1").empty());
+  EXPECT_TRUE(this->holders_of("acct-2").empty());
+
+  this->start("Move", "m2", Value{{"id", "2"}});
+  this->deliver("Move");
+  ASSERT_EQ(this->find("m2").status, RunStatus::kCompleted);
+  RunResult undone;
+  ASSERT_OK_AND_ASSIGN(undone, this->engine_->undo("m2"));
+  EXPECT_EQ(undone.status, RunStatus::kCancelled);
+  EXPECT_EQ(this->log().back(), "undo debit held by m2");
+  EXPECT_TRUE(this->holders_of("acct-1").empty());
+}
+
+// A rollback never snoozes: it waits the step's rollback_wait where it is, then records the
+// undo as a rollback failure naming the key, its code not run.
+TYPED_TEST(Coordination, AnUndoWaitsItsRollbackWaitThenFailsNamingTheKey) {
+  Lease other;
+  Builder b("Move");
+  b.input("id")
+      .step("debit", this->noting("debit"))
+      .argument("id", input("id"))
+      .with_lock(constant_key("acct-1"), LockOptions{.wait = 0s, .rollback_wait = 300ms})
+      .undo([this](const Value&, const Args&, StepContext&) -> StepResult {
+        this->note("undo ran");
+        return Success();
+      })
+      // Its own lock's gate writes debit's release first: acct-1 is free to plant a holder on.
+      .step("boom",
+            [&](const Args&, StepContext&) -> StepResult {
+              other = this->plant_holder("acct-1");
+              return Failure("boom", false);
+            })
+      .wait_for("debit")
+      .with_lock(constant_key("acct-9"));
+  this->engine_->registry().add(b.build());
+  this->start("Move", "m1", Value{{"id", "1"}});
+  this->deliver("Move");
+  RunResult r = this->find("m1");
+  EXPECT_EQ(r.status, RunStatus::kFailed);
+  ASSERT_TRUE(r.error.has_value());
+  ASSERT_EQ(r.error->rollback_failures.size(), 1u);
+  const RollbackFailure& f = r.error->rollback_failures[0];
+  EXPECT_EQ(f.step, "debit");
+  EXPECT_EQ(f.kind, "undo");
+  EXPECT_EQ(f.reason, "contended");
+  EXPECT_NE(f.message.find("key 'acct-1' is held by run other"), std::string::npos) << f.message;
+  EXPECT_EQ(this->log(), (Noted{"debit:1"}));  // the undo's code did not run
+  EXPECT_EQ(this->holders_of("acct-1"), std::vector<std::string>{"other"});
+  this->let_go(other);
+}
+
 TYPED_TEST(Coordination, AnEngineWithoutAStoreRefusesCoordination) {
   Engine in_process;
   in_process.registry().add(Builder("Pay")

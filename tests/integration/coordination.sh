@@ -18,6 +18,13 @@
 #  e. an ordered lock: 50 runs started in order, 3 workers, 3 SIGKILLs: bodies in start order
 #     exactly (an execution lost with its worker is repeated before the next run's body), each
 #     repeat caused by a kill or a lost lease.
+#  f. a minute's period, its only run SIGKILLed in its body: the bucket stays unmarked; the run,
+#     taken over, completes and marks it; a later start in the bucket halts naming it.
+#  g. an ordered lock with a poison pill of 2 s: the head's worker frozen (SIGSTOP) in its body,
+#     on workers that do not sweep: the next runs skip it and complete in order; once the frozen
+#     worker is SIGKILLed and a sweeping worker takes the head over, it completes too.
+#  h. a strict ordered lock: run 2 of 4 fails (planted): run 1 completes, 3 and 4 halt naming the
+#     chain and run 2; after `ordered-lock reset` a new run completes.
 reactor=$1  # coordination-cli
 source "$(dirname "$0")/worker_env.sh"
 ulimit -c 0
@@ -228,8 +235,87 @@ again=$(($(enters ordered) - $(runs_entered ordered)))
   bad "ordered: bodies executed again with no kill nor lost lease: $(unexplained ordered)"
 echo "e. ordered lock: 50 runs in start order, $kills SIGKILLs, $again re-executed ($((SECONDS - t0)) s)"
 
+# --- f. a minute's period, its run SIGKILLed ------------------------------------------------
+t0=$SECONDS
+sec=$((10#$(date +%S)))
+if ((sec >= 40)); then sleep $((61 - sec)); fi  # at least 20 s of the minute left
+bucket=$(date -u +%Y-%m-%dT%H:%M)
+mark="PeriodRetryProbe@$bucket"
+marked_by() { R locks --json | jq -r --arg m "$1" '.periods[] | select(.mark == $m) | .run_id'; }
+first=$(R start PeriodRetryProbe --input '{"n": 1, "ms": 2000}' --background)
+kill_in_body period-retry
+[[ $victim_run == "$first" ]] || bad "period-retry: killed '$victim_run' in no body of $first"
+[[ -z $(marked_by "$mark") ]] || bad "period-retry: $mark marked by a run killed mid-way"
+wait_ended PeriodRetryProbe 1 30
+[[ $(count_status PeriodRetryProbe completed) -eq 1 ]] ||
+  bad "period-retry: the killed run did not complete: $(statuses PeriodRetryProbe)"
+[[ $(enters period-retry) -eq 2 ]] || bad "period-retry: $(enters period-retry) bodies, expected 2"
+[[ $(marked_by "$mark") == "$first" ]] || bad "period-retry: $mark marked by '$(marked_by "$mark")'"
+second=$(R start PeriodRetryProbe --input '{"n": 2}' --background)
+wait_ended PeriodRetryProbe 2 30
+value=$(R show "$second" --json | jq -c '[.status, .value.key]')
+[[ $value == "[\"halted\",\"$mark\"]" ]] || bad "period-retry: a second start in $mark: $value"
+echo "f. period: the run killed in its body left $mark unmarked, completed when taken over and marked it; a second start halted ($((SECONDS - t0)) s)"
+
+# --- g. an ordered lock's poison pill: the head frozen ----------------------------------------
+t0=$SECONDS
+for p in "${pids[@]}"; do stop_worker "$p" TERM; done
+# No sweeps: the frozen head's run is not taken over (nor its job delivered again) meanwhile.
+for _ in 1 2; do sweep_interval=600 probe_worker --visibility-timeout 600; done
+R start-many StaleProbe 3 --ms 1000 >"$dir/stale_ids"
+head_run=$(awk '$2 == 1 { print $1 }' "$dir/stale_ids")
+frozen=""
+for _ in $(seq 1 300); do
+  body=$(open_body stale)
+  if [[ -n $body && ${body#* } == "$head_run" ]]; then frozen=${body%% *}; break; fi
+  sleep 0.01
+done
+[[ -n $frozen ]] || { bad "stale: the head never entered its body"; frozen=${pids[0]}; }
+freeze_worker "$frozen" || bad "stale: could not freeze $frozen outside a write"
+wait_ended StaleProbe 2 30
+order=$(awk '$1 == "enter" && $2 == "stale" { printf "%s ", $3 }' "$dir/ledger")
+[[ $order == "1 2 3 " ]] || bad "stale: bodies '$order', expected the head then 2 and 3"
+[[ $(statuses StaleProbe | awk -v r="$head_run" '$1 == r { print $2 }') == running ]] ||
+  bad "stale: the frozen head is not running: $(statuses StaleProbe)"
+[[ $(count_status StaleProbe completed) -eq 2 ]] ||
+  bad "stale: the runs behind the frozen head: $(statuses StaleProbe)"
+skipped_after=$((SECONDS - t0))
+kill_worker "$frozen"
+echo "kill $frozen" >>"$dir/ledger"
+probe_worker
+wait_ended StaleProbe 3 30
+[[ $(count_status StaleProbe completed) -eq 3 ]] ||
+  bad "stale: the head taken over did not complete: $(statuses StaleProbe)"
+echo "g. ordered lock: the head frozen in its body, runs 2 and 3 skipped it and completed within ${skipped_after} s; the head completed once taken over ($((SECONDS - t0)) s)"
+
+# --- h. a strict ordered lock, a planted failure -------------------------------------------------
+t0=$SECONDS
+for p in "${pids[@]}"; do stop_worker "$p" TERM; done
+probe_worker; probe_worker; probe_worker
+strict_ids=()
+for n in 1 2 3 4; do
+  fail=false
+  [[ $n -eq 2 ]] && fail=true
+  strict_ids+=("$(R start StrictProbe --input "{\"n\": $n, \"fail\": $fail}" --background)")
+done
+wait_ended StrictProbe 4 60
+status_of() { R show "$1" --json | jq -r .status; }
+[[ $(status_of "${strict_ids[0]}") == completed ]] || bad "strict: run 1 $(status_of "${strict_ids[0]}")"
+[[ $(status_of "${strict_ids[1]}") == failed ]] || bad "strict: run 2 $(status_of "${strict_ids[1]}")"
+for id in "${strict_ids[@]:2}"; do
+  value=$(R show "$id" --json | jq -c '[.status, .value.reason, .value.key, .value.failed_run]')
+  [[ $value == "[\"halted\",\"ordered_lock_chain_failed\",\"probe-strict\",\"${strict_ids[1]}\"]" ]] ||
+    bad "strict: $id after the failed run 2: $value"
+done
+[[ $(enters strict) -eq 2 ]] || bad "strict: $(enters strict) bodies ran, expected runs 1 and 2"
+R ordered-lock reset probe-strict >/dev/null || bad "strict: ordered-lock reset failed"
+after=$(R start StrictProbe --input '{"n": 5}' --background)
+wait_ended StrictProbe 5 30
+[[ $(status_of "$after") == completed ]] || bad "strict: a run after the reset $(status_of "$after")"
+echo "h. strict ordered lock: run 2 failed, runs 3 and 4 halted naming it; after a reset run 5 completed ($((SECONDS - t0)) s)"
+
 for p in "${pids[@]}"; do stop_worker "$p" TERM; done
 # COORDINATION_KEEP=DIR: the ledger, the worker log (and a SQLite store) are copied there.
 if [[ -n ${COORDINATION_KEEP:-} ]]; then cp "$dir"/ledger "$dir"/worker.log "$dir"/runs.db* "$COORDINATION_KEEP/" 2>/dev/null || true; fi
-[[ $fail -eq 0 ]] && echo "coordination: all five scenarios held ($((SECONDS - test_started)) s)"
+[[ $fail -eq 0 ]] && echo "coordination: all eight scenarios held ($((SECONDS - test_started)) s)"
 exit $fail

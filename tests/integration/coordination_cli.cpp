@@ -2,12 +2,16 @@
 // (tests/integration/coordination.sh, issue 25) on cli_main. Each has one step, body, which
 // appends "enter <tag> <n> <run> <pid> <ms>" to the ledger ($REACTOR_LEDGER), sleeps the input
 // `ms` (default 50), and appends the same line with "exit"; <n> is the input `n`, <ms> the Unix
-// time in milliseconds. Each holds one thing at reactor level:
+// time in milliseconds. With the input `fail` true the body then fails (not retryable): a planted
+// failure. Each holds one thing at reactor level:
 //   LockProbe       the lock "probe-lock"                 (tag lock)
 //   SemaphoreProbe  a token of the semaphore "probe-sem", limit 2   (tag sem)
 //   RateProbe       room in the rate limit "probe-rate", 5 per second   (tag rate)
 //   PeriodProbe     the minute's period of PeriodProbe          (tag period)
 //   OrderedProbe    its turn in the ordered lock "probe-chain"     (tag ordered)
+//   PeriodRetryProbe  the minute's period of PeriodRetryProbe    (tag period-retry)
+//   StaleProbe      its turn in the ordered lock "probe-stale", poison pill after 2 s  (tag stale)
+//   StrictProbe     its turn in the strict ordered lock "probe-strict"   (tag strict)
 // A command of its own (what the store holds is cli_main's `locks --json`):
 //   start-many R N [--ms MS] [--every MS]
 //                    starts N runs of reactor R in the background from this one process, in
@@ -51,7 +55,9 @@ Definition probe(const std::string& name, const std::string& tag, Declare declar
   static const char* path = std::getenv("REACTOR_LEDGER");
   static const examples::Ledger kLedger(path != nullptr ? path : "");
   Builder b(name);
-  b.input("n", integer().min(0)).input("ms", integer().min(0).default_value(50));
+  b.input("n", integer().min(0))
+      .input("ms", integer().min(0).default_value(50))
+      .input("fail", boolean().default_value(false));
   declare(b);
   return b
       .step("body",
@@ -60,10 +66,12 @@ Definition probe(const std::string& name, const std::string& tag, Declare declar
               kLedger.append_line(probe_line("enter", tag, n, ctx));
               std::this_thread::sleep_for(std::chrono::milliseconds(a.get<std::int64_t>("ms")));
               kLedger.append_line(probe_line("exit", tag, n, ctx));
+              if (a.get<bool>("fail")) return Failure("planted failure", false);
               return Success(n);
             })
       .argument("n", input("n"))
       .argument("ms", input("ms"))
+      .argument("fail", input("fail"))
       .returns("body")
       .build();
 }
@@ -79,6 +87,14 @@ void register_probes(Registry& registry) {
       probe("PeriodProbe", "period", [](Builder& b) { b.with_period(PeriodSpec::minute()); }));
   registry.add(probe("OrderedProbe", "ordered",
                      [](Builder& b) { b.with_ordered_lock(constant_key("probe-chain")); }));
+  registry.add(probe("PeriodRetryProbe", "period-retry",
+                     [](Builder& b) { b.with_period(PeriodSpec::minute()); }));
+  registry.add(probe("StaleProbe", "stale", [](Builder& b) {
+    b.with_ordered_lock(constant_key("probe-stale"), {.poison_pill_timeout = 2s});
+  }));
+  registry.add(probe("StrictProbe", "strict", [](Builder& b) {
+    b.with_ordered_lock(constant_key("probe-strict"), {.strict = true});
+  }));
 }
 
 std::unique_ptr<Engine> open_engine(const std::string& storage) {

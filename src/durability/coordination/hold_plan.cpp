@@ -35,6 +35,7 @@ Status plan_locks(const CoordinationSpec& spec, const Args& args, const PlanCont
     if (!key.ok()) return key.status();
     keys.push_back(*key);
     plan.wait = std::max(plan.wait, l.options.wait);
+    plan.rollback_wait = std::max(plan.rollback_wait, l.options.rollback_wait);
   }
   // Taken in key order, each once: two runs locking the same keys cannot deadlock.
   std::sort(keys.begin(), keys.end());
@@ -45,6 +46,7 @@ Status plan_locks(const CoordinationSpec& spec, const Args& args, const PlanCont
     if (!key.ok()) return key.status();
     plan.holds.push_back(HoldClaim{HoldKind::kSemaphore, *key, s.limit, ctx.claim});
     plan.wait = std::max(plan.wait, s.options.wait);
+    plan.rollback_wait = std::max(plan.rollback_wait, s.options.rollback_wait);
   }
   return Status::Ok();
 }

@@ -24,6 +24,7 @@ struct HoldPlan {
   std::vector<PeriodMark> marks;   // written by the commit that completes the run (the step)
   std::vector<OrderedJoin> joins;  // written by the start's commit
   Duration wait{0};                // how long a caller waits for a held key
+  Duration rollback_wait{0};       // how long a compensate or undo waits for its locks
 
   bool empty() const {
     return ordered.empty() && periods.empty() && rates.empty() && holds.empty();

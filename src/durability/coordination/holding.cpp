@@ -66,11 +66,16 @@ PlanContext Holding::context(std::string claim, std::string default_key) const {
                      &env_.registry.rate_limits()};
 }
 
-Result<TakeResult> Holding::take(const HoldPlan& plan, const std::string& charge_id) const {
+Duration Holding::wait_of(const HoldPlan& plan) const {
+  return where_.in_worker ? Duration::zero() : plan.wait;
+}
+
+Result<TakeResult> Holding::take(const HoldPlan& plan, const std::string& charge_id,
+                                 Duration wait) const {
   TakeRequest r = plan.request(holder_, charge_id);
   r.fence_run = fence_run_;
   r.fencing_token = token_;
-  const TimePoint deadline = env_.clock.now() + (where_.in_worker ? Duration::zero() : plan.wait);
+  const TimePoint deadline = env_.clock.now() + wait;
   for (;;) {
     Result<TakeResult> t = env_.backend.take_holds(r);
     if (!t.ok() || !is_contention(t->outcome) || env_.clock.now() >= deadline) return t;
@@ -136,7 +141,7 @@ Admission Holding::admit(const Run& root) {
                 "taken at the start); start it with run_in_background or `reactor start`";
     return a;
   }
-  Result<TakeResult> t = take(*plan, fence_run_);
+  Result<TakeResult> t = take(*plan, fence_run_, wait_of(*plan));
   if (!t.ok()) return Admission{Admission::Kind::kStopped, 0, true, {}, {}, {}, t.status()};
   switch (t->outcome) {
     case TakeOutcome::kTaken:
@@ -185,12 +190,13 @@ StepGate Holding::enter_step(const StepAsk& ask) {
     plan->periods.clear();  // judged before its first attempt
     plan->rates.clear();    // counted once per execution of the step, not per retry
   }
-  Result<TakeResult> t = take(*plan, claim);
+  Result<TakeResult> t = take(*plan, claim, wait_of(*plan));
   if (t.ok() && t->outcome == TakeOutcome::kTaken) {
     const std::string keys = keys_of(*plan);
     notify("acquired", "step", ask.path, keys);
     std::lock_guard lock(mu_);
-    steps_.push_back(StepHold{&ask.run, ask.step, ask.path, claim, keys, plan->marks});
+    steps_.push_back(
+        StepHold{&ask.run, ask.step, ask.path, claim, keys, plan->marks, StepStatus::kRunning});
     return gate;
   }
   if (t.ok() && t->outcome == TakeOutcome::kPeriodDone) {
@@ -220,19 +226,44 @@ StepGate Holding::enter_step(const StepAsk& ask) {
   return gate;
 }
 
-bool Holding::releases_pending() const {
+Status Holding::enter_rollback(const StepAsk& ask) {
+  const std::string claim = fence_run_ + "/" + ask.path;
+  Result<HoldPlan> plan = plan_holds(step_coordination(ask.spec), ask.args,
+                                     context(claim, def_.name() + "/" + ask.path));
+  if (!plan.ok())
+    return Status::InvalidArgument("step '" + ask.path + "': " + plan.status().message());
+  HoldPlan locks;  // a rollback takes no turn, no rate and marks no period: locks, semaphores
+  locks.holds = std::move(plan->holds);
+  if (locks.holds.empty()) return Status::Ok();
+  Result<TakeResult> t = take(locks, claim, plan->rollback_wait);
+  if (!t.ok()) return t.status();
+  if (t->outcome != TakeOutcome::kTaken) {
+    notify("contended", "step", ask.path, t->key, t->holder);
+    const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(plan->rollback_wait);
+    return Status::DeadlineExceeded("step '" + ask.path + "': key '" + t->key +
+                                    "' is held by run " + t->holder + " after its rollback_wait (" +
+                                    std::to_string(waited.count()) + " ms)");
+  }
+  const std::string keys = keys_of(locks);
+  notify("acquired", "step", ask.path, keys);
   std::lock_guard lock(mu_);
-  return std::any_of(steps_.begin(), steps_.end(), [](const StepHold& h) {
-    return h.run->steps[h.step].status != StepStatus::kRunning;
-  });
+  steps_.push_back(
+      StepHold{&ask.run, ask.step, ask.path, claim, keys, {}, ask.run.steps[ask.step].status});
+  return Status::Ok();
 }
 
-// A step's holds end with the commit that records it out of `running`: its result, its
-// failure, its retry, or its start given up.
+bool Holding::releases_pending() const {
+  std::lock_guard lock(mu_);
+  return std::any_of(steps_.begin(), steps_.end(),
+                     [](const StepHold& h) { return h.run->steps[h.step].status != h.held_while; });
+}
+
+// A step's holds end with the commit that records it out of `running` (its result, its failure,
+// its retry, or its start given up), or, taken for its rollback, compensated or undone.
 void Holding::release_ended_steps(CommitRequest& c) const {
   std::erase_if(steps_, [&](const StepHold& h) {
     const StepStatus st = h.run->steps[h.step].status;
-    if (st == StepStatus::kRunning) return false;
+    if (st == h.held_while) return false;
     c.release_holds.push_back(HoldRelease{holder_, h.claim});
     notify("released", "step", h.path, h.keys);
     if (st == StepStatus::kCompleted) {

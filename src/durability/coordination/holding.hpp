@@ -48,6 +48,10 @@ class Holding final : public CommitDecor {
 
   Admission admit(const Run& root);
   StepGate enter_step(const StepAsk& ask);
+  // A step's locks and semaphores again for its compensate or undo, waiting up to their
+  // rollback_wait where it is (ExecutionPort::enter_rollback); given back by the commit that
+  // records the step compensated (undone).
+  Status enter_rollback(const StepAsk& ask);
   // A step asked for the run to be left (StepGate kWait in a worker): its job is due later.
   bool snoozing() const { return snoozing_.load(); }
   // Whether a step whose holds were taken has ended, its release not yet written (decorate
@@ -57,8 +61,10 @@ class Holding final : public CommitDecor {
   void decorate(CommitRequest& c, const Run& root, const CheckpointDelta& delta) const override;
 
  private:
-  // Takes `plan`; a caller polls until it is taken or plan.wait has passed.
-  Result<TakeResult> take(const HoldPlan& plan, const std::string& charge_id) const;
+  // Takes `plan`, polling while contended until `wait` has passed (zero: one try).
+  Result<TakeResult> take(const HoldPlan& plan, const std::string& charge_id, Duration wait) const;
+  // How long a contended take waits here: a caller up to plan.wait, a worker not at all.
+  Duration wait_of(const HoldPlan& plan) const;
   // Contended in a worker: when the job is due again, or the failure past the cap.
   std::int64_t snooze_due(const TakeResult& t) const;
   std::string contended(const TakeResult& t, const std::string& step) const;
@@ -84,6 +90,7 @@ class Holding final : public CommitDecor {
     std::string claim;
     std::string keys;
     std::vector<PeriodMark> marks;
+    StepStatus held_while = StepStatus::kRunning;  // given back once the step leaves it
   };
   mutable std::mutex mu_;
   mutable std::vector<StepHold> steps_;  // taken, not yet given back
