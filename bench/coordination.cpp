@@ -2,6 +2,7 @@
 // (bench/README.md, "Coordination").
 #include "coordination.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -132,6 +133,14 @@ bool hot_phase(const CoordinationOptions& o, const std::string& storage, const B
       r.snoozed / runs, static_cast<double>(r.calls.total()) / runs,
       breakdown(r.calls, o.hot_runs).c_str(), percentile(done, 50) / 1000,
       percentile(done, 99) / 1000, percentile(done, 100) / 1000, median_commit_ms(r.commits));
+  double idle_us = 0;
+  for (double g : r.gaps_us) idle_us += g;
+  std::printf(
+      "    the lock handed over (a body's end to the next one's start): p50 %.3f ms, p90 %.3f "
+      "ms, mean %.3f ms, max %.3f ms; no body ran for %.0f %% of the time\n",
+      percentile(r.gaps_us, 50) / 1000, percentile(r.gaps_us, 90) / 1000,
+      idle_us / std::max<std::size_t>(1, r.gaps_us.size()) / 1000,
+      percentile(r.gaps_us, 100) / 1000, 100 * idle_us / 1e6 / r.wall_s);
   return true;
 }
 

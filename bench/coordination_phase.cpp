@@ -1,6 +1,7 @@
 // One phase of `reactor-bench coordination` (coordination_phase.hpp).
 #include "coordination_phase.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -125,6 +126,24 @@ void serve(const CoordPhaseSpec& spec, Engine& engine, CountingBackend& counter,
   out.commits = counter.take_commit_us();
 }
 
+// The gaps between the phase's bodies; on one key, a body that started before the last one
+// ended is an error.
+Status read_bodies(const CoordPhaseSpec& spec, CoordPhaseResult& out) {
+  std::vector<BodyTime> bodies = take_body_times();
+  std::sort(bodies.begin(), bodies.end(),
+            [](const BodyTime& a, const BodyTime& b) { return a.start_us < b.start_us; });
+  const bool exclusive = spec.one_key && std::string(spec.reactor) != kBenchCoordNoneName;
+  for (std::size_t i = 1; i < bodies.size(); ++i) {
+    const std::int64_t gap = bodies[i].start_us - bodies[i - 1].end_us;
+    if (exclusive && gap < 0) {
+      return Status::Internal("two bodies on the one key overlapped by " + std::to_string(-gap) +
+                              " us");
+    }
+    out.gaps_us.push_back(static_cast<double>(gap));
+  }
+  return Status::Ok();
+}
+
 }  // namespace coordination_bench
 
 CoordPhaseResult run_coord_phase(const CoordPhaseSpec& spec) {
@@ -144,8 +163,10 @@ CoordPhaseResult run_coord_phase(const CoordPhaseSpec& spec) {
     out.status = started.status;
     return out;
   }
+  take_body_times();  // none of another phase's
   serve(spec, engine, *counter, out);
   if (out.status.ok()) out.status = all_completed(*counter, started.run_ids);
+  if (out.status.ok()) out.status = read_bodies(spec, out);
   return out;
 }
 

@@ -2,7 +2,8 @@
 // the background (in batches, before anything serves them), then served by an in-process Worker
 // of `threads` threads on a fresh engine and connection, the store's calls counted and its
 // commits timed, until the last run ends. Every run must complete. The phase's queue and keys
-// carry a fresh nonce, so phases and repeated invocations on one store never meet.
+// carry a fresh nonce, so phases and repeated invocations on one store never meet. On one key,
+// two bodies that overlap fail the phase: the lock did not exclude.
 #pragma once
 
 #include <optional>
@@ -33,6 +34,9 @@ struct CoordPhaseResult {
   std::uint64_t round_trips = 0;  // the same time's exchanges with a store server (Redis)
   CountingBackend::CommitTimes commits;
   std::uint64_t finished = 0, snoozed = 0, other_deliveries = 0;  // deliveries, by outcome
+  // From each body's end to the next body's start, the bodies in order (one key: the lock's
+  // hand-overs), in microseconds.
+  std::vector<double> gaps_us;
 };
 
 CoordPhaseResult run_coord_phase(const CoordPhaseSpec& spec);
