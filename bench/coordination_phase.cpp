@@ -110,7 +110,10 @@ void serve(const CoordPhaseSpec& spec, Engine& engine, CountingBackend& counter,
     const auto deadline = started + std::chrono::duration_cast<SteadyClock::duration>(
                                         std::chrono::duration<double>(spec.timeout_s));
     if (!tally.cv.wait_until(lock, deadline, [&] { return tally.finished >= tally.wanted; })) {
-      out.status = Status::Unavailable("the runs did not all end within the --timeout");
+      out.status = Status::Unavailable(
+          "the runs did not all end within the --timeout: " + std::to_string(tally.finished) +
+          " finished, " + std::to_string(tally.snoozed) + " deliveries snoozed, " +
+          std::to_string(tally.other) + " otherwise");
     }
   }
   worker.stop();
