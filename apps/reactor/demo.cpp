@@ -1,7 +1,8 @@
 // `reactor demo`: background order sagas on SQLite across two worker
 // processes, one of which is killed with SIGKILL halfway and replaced; the
 // table at the end shows nothing was lost. `--in-process` runs the same saga
-// in this process only; `--map` runs a fan-out map instead (demo_map.cpp).
+// in this process only; `--map` runs a fan-out map instead (demo_map.cpp), `--async`,
+// `--approval` and `--coordination` their own demos (demo_<name>.cpp).
 #include "demo.hpp"
 
 #include <signal.h>
@@ -28,9 +29,10 @@ struct DemoOptions {
   int orders = 40;
   bool log_events = false;  // --in-process only
   bool in_process = false;
-  bool map = false;       // the fan-out map demo (demo_map.cpp) instead
-  bool async = false;     // the AsyncOrder demo (demo_async.cpp) instead
-  bool approval = false;  // the RefundApproval demo (demo_approval.cpp) instead
+  bool map = false;           // the fan-out map demo (demo_map.cpp) instead
+  bool async = false;         // the AsyncOrder demo (demo_async.cpp) instead
+  bool approval = false;      // the RefundApproval demo (demo_approval.cpp) instead
+  bool coordination = false;  // the TransferFunds demo (demo_coordination.cpp) instead
 };
 
 constexpr const char* kDemoDb = "reactor-demo.db";
@@ -75,6 +77,7 @@ int run_demo(const DemoOptions& options) {
   if (options.map) return run_map_demo();
   if (options.async) return run_async_demo();
   if (options.approval) return run_approval_demo();
+  if (options.coordination) return run_coordination_demo();
   if (options.in_process) return run_in_process(options);
   remove_demo_files(kDemoDb, kDemoLedger);
 
@@ -181,6 +184,12 @@ int demo_command(const std::string& /*storage: the demo keeps its own*/,
   app.add_flag("--approval", demo.approval,
                "Instead: RefundApproval runs paused at their interrupt; one approved by "
                "correlation id, one rejected, one left to its timeout; the table")
+      ->excludes(orders)
+      ->excludes(in_process)
+      ->excludes(log);
+  app.add_flag("--coordination", demo.coordination,
+               "Instead: 40 TransferFunds runs (account locks, a semaphore, a rate limit) on two "
+               "worker processes, one killed with SIGKILL; the balances and their checks")
       ->excludes(orders)
       ->excludes(in_process)
       ->excludes(log);

@@ -35,4 +35,11 @@ int run_async_demo();
 // released.
 int run_approval_demo();
 
+// `reactor demo --coordination` (demo_coordination.cpp): 40 TransferFunds runs among accounts
+// A-E on SQLite in a directory of its own under $TMPDIR, across two worker processes, one killed
+// with SIGKILL mid-way. Prints the balances; returns 0 when the total is unchanged, no account
+// went below zero, the bank never had more than 2 calls in flight and every transfer ended with
+// its money moved as its run says.
+int run_coordination_demo();
+
 }  // namespace reactor_demo

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <vector>
 
 #include "reactor/backend.hpp"
 
@@ -31,16 +32,31 @@ std::unique_ptr<reactor::Engine> open_demo_engine(const std::string& storage,
 }
 
 pid_t spawn_worker(const DemoWorker& w) {
+  // Everything the child needs is made before fork (the parent has threads).
+  std::vector<std::string> args = {"reactor",          "worker",
+                                   "--storage",        w.storage,
+                                   "--threads",        std::to_string(w.threads),
+                                   "--lease-ttl",      "1",
+                                   "--sweep-interval", "1"};
+  if (w.snooze_delay_s > 0) {
+    args.push_back("--snooze-delay");
+    args.push_back(std::to_string(w.snooze_delay_s));
+  }
+  if (w.snooze_max_attempts > 0) {
+    args.push_back("--snooze-max-attempts");
+    args.push_back(std::to_string(w.snooze_max_attempts));
+  }
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const std::string step_ms = std::to_string(w.step_ms);
   pid_t pid = fork();
   if (pid != 0) return pid;
   ::setenv("REACTOR_LEDGER", w.ledger.c_str(), 1);
-  ::setenv("REACTOR_DEMO_STEP_MS", std::to_string(w.step_ms).c_str(), 1);
+  ::setenv("REACTOR_DEMO_STEP_MS", step_ms.c_str(), 1);
   int devnull = ::open("/dev/null", O_WRONLY);
   if (devnull >= 0) ::dup2(devnull, STDERR_FILENO);
-  const std::string threads = std::to_string(w.threads);
-  ::execl("/proc/self/exe", "reactor", "worker", "--storage", w.storage.c_str(), "--threads",
-          threads.c_str(), "--lease-ttl", "1", "--sweep-interval", "1",
-          static_cast<char*>(nullptr));
+  ::execv("/proc/self/exe", argv.data());
   _exit(127);
 }
 

@@ -20,6 +20,11 @@ struct DemoWorker {
   std::string ledger;   // REACTOR_LEDGER of the worker
   int threads = 1;
   int step_ms = 0;  // REACTOR_DEMO_STEP_MS (the order saga's steps)
+  // Seconds (plus up to as much jitter) a run waits for a contended hold (--snooze-delay);
+  // 0: the worker's default.
+  double snooze_delay_s = 0;
+  // Snoozes before a contended run fails (--snooze-max-attempts); 0: the worker's default.
+  int snooze_max_attempts = 0;
 };
 
 // Forks `reactor worker` (this binary) on w.storage: a 1 s lease and sweep interval, so that a

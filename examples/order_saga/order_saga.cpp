@@ -7,6 +7,7 @@
 #include "gift_order/gift_order.hpp"
 #include "order_saga/recorded_step.hpp"
 #include "refund_approval/refund_approval.hpp"
+#include "transfer_funds/transfer_funds.hpp"
 
 namespace examples {
 
@@ -83,6 +84,8 @@ void register_examples(Registry& registry, OrderServices& services) {
   registry.add(fan_out_sum(services));
   registry.add(async_order(services));
   registry.add(refund_approval(services));
+  registry.rate_limits().add(kBankRateLimit, {RateWindow{1s, kBankCallsPerSecond}});
+  registry.add(transfer_funds(services));
 }
 
 }  // namespace examples

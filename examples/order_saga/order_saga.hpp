@@ -61,7 +61,10 @@ class Ledger {
  public:
   explicit Ledger(std::string path = "");
   void append(char kind, const std::string& key) const;
+  // Appends `line` and a newline as is, in one write (other examples' own line formats).
+  void append_line(const std::string& line) const;
   bool enabled() const { return !path_.empty(); }
+  const std::string& path() const { return path_; }
 
  private:
   std::string path_;
@@ -88,7 +91,8 @@ reactor::Definition order_saga(OrderServices& services);
 // Registers every example reactor: "OrderSaga", "GiftOrder" with its
 // composed child "Shipment" (examples/gift_order), "FanOutSum" with its
 // element reactor "FanOutSum.element" (examples/fan_out_sum), "AsyncOrder"
-// (examples/async_order) and "RefundApproval" (examples/refund_approval).
+// (examples/async_order), "RefundApproval" (examples/refund_approval) and "TransferFunds"
+// (examples/transfer_funds), with the rate limit "bank" it names.
 void register_examples(reactor::Registry& registry, OrderServices& services);
 
 }  // namespace examples

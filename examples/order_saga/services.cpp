@@ -10,8 +10,12 @@ namespace examples {
 Ledger::Ledger(std::string path) : path_(std::move(path)) {}
 
 void Ledger::append(char kind, const std::string& key) const {
+  append_line(std::string(1, kind) + " " + key + " " + std::to_string(::getpid()));
+}
+
+void Ledger::append_line(const std::string& text) const {
   if (path_.empty()) return;
-  std::string line = std::string(1, kind) + " " + key + " " + std::to_string(::getpid()) + "\n";
+  const std::string line = text + "\n";
   int fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
   if (fd < 0) return;
   ssize_t written = ::write(fd, line.data(), line.size());

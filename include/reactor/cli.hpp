@@ -19,7 +19,8 @@
 // names on stderr: "storage: sqlite://reactor.db (default)") in an engine of
 // its own, built from
 // CliOptions::engine, and registers the given engine's definitions there (all
-// of them, as registered when the command starts). The given engine's own
+// of them, as registered when the command starts), with its named rate limits
+// (Engine::rate_limits()). The given engine's own
 // options (its backend, observers, clock) are not used.
 //
 // Every option of the top level (--storage) may come before or after the

@@ -123,6 +123,8 @@ class RateLimits {
   // window shorter than a millisecond.
   RateLimits& add(const std::string& name, std::vector<RateWindow> windows);
   std::optional<std::vector<RateWindow>> find(const std::string& name) const;
+  // Every limit, by name (to register them on another engine).
+  std::map<std::string, std::vector<RateWindow>> all() const;
 
  private:
   mutable std::mutex mu_;

@@ -44,6 +44,10 @@ std::unique_ptr<Engine> open_store(const Context& ctx, const std::string& comman
   if (!options.logger) options.logger = stderr_logger(ctx.program);
   auto engine = std::make_unique<Engine>(std::move(options));
   const Registry& registered = ctx.definitions.registry();
+  // The named rate limits first: a definition naming one is refused without it.
+  for (auto& [name, windows] : registered.rate_limits().all()) {
+    engine->registry().rate_limits().add(name, std::move(windows));
+  }
   for (const std::string& name : registered.names()) {
     if (auto definition = registered.find(name)) engine->registry().add(*definition);
   }

@@ -87,6 +87,11 @@ std::optional<std::vector<RateWindow>> RateLimits::find(const std::string& name)
   return it->second;
 }
 
+std::map<std::string, std::vector<RateWindow>> RateLimits::all() const {
+  std::lock_guard lock(mu_);
+  return limits_;
+}
+
 const CoordinationSpec& step_coordination(const StepSpec& s) {
   if (s.kind == StepKind::kCompose && s.child) return s.child->coordination;
   return s.coordination;

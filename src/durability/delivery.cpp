@@ -3,7 +3,7 @@
 #include "base/run_errors.hpp"
 #include "base/run_machine.hpp"
 #include "definition/coordination_of.hpp"
-#include "durability/coordination/holding.hpp"
+#include "durability/coordination/admission.hpp"
 #include "durability/durable_fan_out.hpp"
 #include "durability/durable_port.hpp"
 #include "records/codec.hpp"
@@ -261,37 +261,6 @@ void file_in_flight(InFlight* in_flight, std::shared_ptr<LeaseKeeper::Entry> lea
   in_flight->owner = owner;
 }
 
-// The run halted before any step (its period is done, its ordered chain failed), its job
-// acknowledged and its lease released in the same commit.
-DeliveryOutcome halt_at_admission(DurableEnv& env, const Writer& w, Run run, Value why) {
-  advance(run, RunEvent::kHalt);
-  run.suspension.reset();
-  run.value = std::move(why);
-  run.updated_at_ms = env.now_ms();
-  CommitRequest c = w.fenced();
-  c.headers.push_back(records::encode_header(run, env.expiry_ms()));
-  tie_to_its_map(run);
-  c.settle = settle_of(run);
-  w.finish_with(c);
-  return committed(env.backend.commit(c), DeliveryOutcome::kFinished);
-}
-
-// Contended at admission: the job again, due later, holding nothing meanwhile; a run the fetch
-// filed as running is filed back as it was.
-DeliveryOutcome snooze_admission(DurableEnv& env, const Writer& w, const Delivery& d,
-                                 const Admission& a) {
-  CommitRequest c = w.fenced();
-  if (d.run_started && d.run && !d.run->headers.empty()) {
-    c.headers.push_back(d.run->headers.front());
-  }
-  JobSpec again = d.job.spec;
-  again.run_at_ms = a.due_ms;
-  again.snoozes += a.counts ? 1 : 0;
-  c.enqueue.push_back(std::move(again));
-  w.finish_with(c);
-  return committed(env.backend.commit(c), DeliveryOutcome::kSnoozed);
-}
-
 // What the reactor's coordination says before the run executes; nullopt: it goes.
 std::optional<DeliveryOutcome> admit(DurableEnv& env, Holding& holding, const Writer& w,
                                      const Delivery& d, const Run& run) {
@@ -300,9 +269,10 @@ std::optional<DeliveryOutcome> admit(DurableEnv& env, Holding& holding, const Wr
     case Admission::Kind::kGo:
       return std::nullopt;
     case Admission::Kind::kSnooze:
-      return snooze_admission(env, w, d, a);
+      return committed(snooze_at_admission(env, w, d, a), DeliveryOutcome::kSnoozed);
     case Admission::Kind::kHalt:
-      return halt_at_admission(env, w, run, std::move(a.value));
+      return committed(halt_at_admission(env, w, run, std::move(a.value)),
+                       DeliveryOutcome::kFinished);
     case Admission::Kind::kFail:
       return fail_run(env, w, run, a.error, std::move(a.message));
     case Admission::Kind::kStopped:

@@ -9,6 +9,13 @@ DurablePort::DurablePort(const Writer& w, LeaseKeeper::Entry& entry, DurableFanO
 
 Status DurablePort::write(Run& root, const CheckpointDelta& delta) {
   if (entry_.lost) return Status::LeaseLost("lease of run " + root.id + " was taken over");
+  if (delta.leave_unfinished) {
+    // Left with everything in flight recorded (a stop request, a step's gate snoozing the run, a
+    // hand-off): the next execution must not take the steps this one did not start for ones it
+    // lost with its worker (lost_attempts, AttemptsAre::kAboutToStart).
+    root.exec_token = 0;
+    root.exec_worker.clear();
+  }
   stamp(root, delta);
   return w_.checkpoint(root, delta);
 }

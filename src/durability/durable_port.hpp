@@ -46,6 +46,9 @@ class DurablePort final : public ExecutionPort {
            (holding_ != nullptr && holding_->snoozing());
   }
   StepGate enter_step(const StepAsk& ask) override;
+  bool gate_waits_for_write() const override {
+    return holding_ != nullptr && holding_->releases_pending();
+  }
   void step_hung() override { entry_.abandoned = true; }
   std::vector<LostAttempt> lost_attempts(const Run& run, const std::vector<std::size_t>& steps,
                                          AttemptsAre are) override;

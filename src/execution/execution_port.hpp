@@ -76,6 +76,11 @@ class ExecutionPort {
     (void)ask;
     return {};
   }
+  // Whether what has been recorded must be written before the next enter_step: the holds of a
+  // step that ended are given back by the write that records its end, and a later step of the
+  // same run taking one of them first would only re-enter it (the root's), then lose it to
+  // that write.
+  virtual bool gate_waits_for_write() const { return false; }
   // Writes what changed. Called under the run's lock after recorded steps (coalesced by
   // ExecuteOptions::checkpoint_min_interval) and always for terminal states. A non-ok status
   // stops the whole tree where it is.

@@ -56,6 +56,11 @@ bool StepAttempts::pass_gate(std::size_t i, const Launch& l, Lock& lock) {
   const StepSpec& spec = l.spec(def_);
   ExecutionPort* port = ex_.port();
   if (port == nullptr || step_coordination(spec).empty() || l.mocked) return true;
+  if (port->gate_waits_for_write()) {
+    // An earlier step's holds are given back first: taken again now, they would be its.
+    ex_.checkpoint(/*force=*/true);
+    if (ex_.unwinding().stopped()) return false;
+  }
   const StepAsk ask{run_, i, d_.path_of(i), spec, l.args, run_.steps[i].attempts == 0};
   lock.unlock();
   StepGate gate = port->enter_step(ask);

@@ -244,6 +244,53 @@ TYPED_TEST(Coordination, ASemaphoreLetsLimitRunsInAndSnoozesTheNext) {
   EXPECT_THAT(coordination_of(this->db()), SemaphoreTokens("bank-api", 0, 2));
 }
 
+// A delivery that snoozes at a step's gate leaves the run cleanly: the next one must not take
+// the step it did not start for an execution lost with its worker (max_interrupted_executions
+// is 3: three snoozes counted as losses would fail the run).
+TYPED_TEST(Coordination, SnoozesAtAStepsGateAreNoLostExecutions) {
+  this->engine_->registry().add(Builder("Move")
+                                    .input("id")
+                                    .step("debit", this->noting("debit"))
+                                    .argument("id", input("id"))
+                                    .with_lock(account_key("id"))
+                                    .build());
+  Lease other = this->plant_holder("acct-1");
+  const std::string id = this->start("Move", "m1", Value{{"id", "1"}});
+  this->deliver("Move");
+  this->later("Move");
+  this->later("Move");  // three snoozes: the cap (lock_snooze_max_attempts 3) not passed
+  this->let_go(other);
+  this->later("Move");
+  RunResult r = this->find(id);
+  EXPECT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
+  ASSERT_NE(r.step("debit"), nullptr);
+  EXPECT_EQ(r.step("debit")->interrupted, 0);
+  EXPECT_EQ(r.step("debit")->attempts, 1);
+  EXPECT_EQ(this->log(), (Noted{"debit:1"}));
+}
+
+// The next step of a run takes the semaphore its previous step held before that step's release
+// is written: its own token must outlive that release, through its body.
+TYPED_TEST(Coordination, ASemaphoreStaysHeldThroughTheNextStepOfTheSameRun) {
+  std::vector<std::string> during_second;
+  Builder b("Calls");
+  b.step("first", [](const Args&, StepContext&) -> StepResult { return Success("first"); })
+      .with_semaphore("api", 1)
+      .step("second",
+            [&](const Args&, StepContext&) -> StepResult {
+              during_second = this->holders_of("api");
+              return Success("second");
+            })
+      .wait_for("first")
+      .with_semaphore("api", 1);
+  this->engine_->registry().add(b.build());
+  const std::string id = this->start("Calls", "c1", Value::object());
+  this->deliver("Calls");
+  EXPECT_EQ(this->find(id).status, RunStatus::kCompleted);
+  EXPECT_EQ(during_second, std::vector<std::string>{"c1"});
+  EXPECT_TRUE(this->holders_of("api").empty());
+}
+
 TYPED_TEST(Coordination, ANamedRateLimitCountsEachRunOnceAndSnoozesTheRest) {
   this->engine_->rate_limits().add("bank", {RateWindow{1h, 2}});
   this->engine_->registry().add(Builder("Call")
@@ -411,6 +458,63 @@ TYPED_TEST(Coordination, AComposedChildReentersItsRootsLockAndAnotherRootWaits) 
       << plain.error->message;
   EXPECT_EQ(this->log(), (Noted{"first:a", "move:a"}));
   this->let_go(other);
+}
+
+TYPED_TEST(Coordination, AnAsyncUnitReentersItsRootsLock) {
+  Definition invoice = Builder("Invoice")
+                           .input("id")
+                           .with_lock(constant_key("acct-1"))
+                           .step("render", this->noting("render"))
+                           .build();
+  this->engine_->registry().add(Builder("Order")
+                                    .input("id")
+                                    .with_lock(constant_key("acct-1"))
+                                    .async_reactor("invoice", invoice)
+                                    .argument("id", input("id"))
+                                    .step("file",
+                                          [this](const Args& a, StepContext&) -> StepResult {
+                                            this->note("file:" + a["invoice"].dump());
+                                            return Success("filed");
+                                          })
+                                    .argument("invoice", result("invoice"))
+                                    .build());
+  this->start("Order", "o1", Value{{"id", "o1"}});
+  for (int k = 0; k < 5 && this->find("o1").status != RunStatus::kCompleted; ++k) {
+    this->deliver("Order");
+  }
+  EXPECT_EQ(this->find("o1").status, RunStatus::kCompleted);
+  EXPECT_EQ(this->log(), (Noted{"render:o1", R"(file:{"render":"render"})"}));
+  EXPECT_TRUE(this->holders_of("acct-1").empty());
+}
+
+TYPED_TEST(Coordination, ARunPausedAtAnInterruptHoldsNothingAndRetakesItsLockOnResume) {
+  std::vector<std::string> held_after;
+  this->engine_->registry().add(Builder("Approve")
+                                    .input("id")
+                                    .with_lock("ledger")
+                                    .step("before", this->noting("before"))
+                                    .interrupt("approve")
+                                    .wait_for("before")
+                                    .step("after",
+                                          [&](const Args&, StepContext&) -> StepResult {
+                                            held_after = this->holders_of("ledger");
+                                            return Success("after");
+                                          })
+                                    .wait_for("approve")
+                                    .build());
+  this->start("Approve", "a1", Value{{"id", "a1"}});
+  this->deliver("Approve");
+  EXPECT_EQ(this->find("a1").status, RunStatus::kPaused);
+  EXPECT_TRUE(this->holders_of("ledger").empty());
+  // Another run takes the lock while a1 waits, and pauses too.
+  this->start("Approve", "a2", Value{{"id", "a2"}});
+  this->deliver("Approve");
+  EXPECT_EQ(this->find("a2").status, RunStatus::kPaused);
+  ASSERT_TRUE(this->engine_->resume_interrupt("a1", "approve", Value{{"ok", true}}).ok());
+  this->deliver("Approve");
+  EXPECT_EQ(this->find("a1").status, RunStatus::kCompleted);
+  EXPECT_EQ(held_after, std::vector<std::string>{"a1"});  // taken again on resume
+  EXPECT_EQ(this->log(), (Noted{"before:a1", "before:a2"}));
 }
 
 TYPED_TEST(Coordination, AnEngineWithoutAStoreRefusesCoordination) {

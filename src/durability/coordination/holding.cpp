@@ -220,6 +220,13 @@ StepGate Holding::enter_step(const StepAsk& ask) {
   return gate;
 }
 
+bool Holding::releases_pending() const {
+  std::lock_guard lock(mu_);
+  return std::any_of(steps_.begin(), steps_.end(), [](const StepHold& h) {
+    return h.run->steps[h.step].status != StepStatus::kRunning;
+  });
+}
+
 // A step's holds end with the commit that records it out of `running`: its result, its
 // failure, its retry, or its start given up.
 void Holding::release_ended_steps(CommitRequest& c) const {

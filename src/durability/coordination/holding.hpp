@@ -50,6 +50,9 @@ class Holding final : public CommitDecor {
   StepGate enter_step(const StepAsk& ask);
   // A step asked for the run to be left (StepGate kWait in a worker): its job is due later.
   bool snoozing() const { return snoozing_.load(); }
+  // Whether a step whose holds were taken has ended, its release not yet written (decorate
+  // writes it with the next commit).
+  bool releases_pending() const;
 
   void decorate(CommitRequest& c, const Run& root, const CheckpointDelta& delta) const override;
 
