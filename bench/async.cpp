@@ -2,11 +2,11 @@
 // (bench/README.md, "Async units").
 #include "async.hpp"
 
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <thread>
 
+#include "counting_backend.hpp"
 #include "reactor/reactor.hpp"
 #include "saga/bench_async.hpp"
 #include "storage/backend_url.hpp"
@@ -19,84 +19,6 @@ using namespace reactor;
 using namespace std::chrono_literals;
 
 namespace {
-
-// Counts every request this process makes to the store: every call of the Backend interface
-// that reaches it.
-class CountingBackend final : public BackendWrapper {
- public:
-  using BackendWrapper::BackendWrapper;
-  std::uint64_t requests() const { return n_.load(); }
-
-  Status commit(const CommitRequest& c) override { return count(BackendWrapper::commit(c)); }
-  Result<std::optional<Delivery>> commit_then_fetch(const CommitRequest& c,
-                                                    const FetchRequest& f) override {
-    return count(BackendWrapper::commit_then_fetch(c, f));
-  }
-  Result<StoredRun> load_run(const std::string& id) override {
-    return count(BackendWrapper::load_run(id));
-  }
-  Result<RunHeaderRow> load_header(const std::string& id) override {
-    return count(BackendWrapper::load_header(id));
-  }
-  Result<std::vector<RunHeaderRow>> list_runs(const RunFilter& filter) override {
-    return count(BackendWrapper::list_runs(filter));
-  }
-  Result<std::size_t> count_runs(const RunFilter& filter) override {
-    return count(BackendWrapper::count_runs(filter));
-  }
-  Result<std::vector<RunHeaderRow>> find_orphans(std::size_t limit) override {
-    return count(BackendWrapper::find_orphans(limit));
-  }
-  Result<std::size_t> purge_expired(std::size_t limit) override {
-    return count(BackendWrapper::purge_expired(limit));
-  }
-  Result<std::optional<Delivery>> fetch(const FetchRequest& f) override {
-    return count(BackendWrapper::fetch(f));
-  }
-  Status wait_for_jobs(const std::vector<std::string>& queues, Duration max_wait) override {
-    return count(BackendWrapper::wait_for_jobs(queues, max_wait));
-  }
-  Result<std::optional<Delivery>> wait_then_fetch(const FetchRequest& f,
-                                                  Duration max_wait) override {
-    return count(BackendWrapper::wait_then_fetch(f, max_wait));
-  }
-  Status release_job(std::int64_t job_id, const std::string& owner, Duration delay) override {
-    return count(BackendWrapper::release_job(job_id, owner, delay));
-  }
-  Result<bool> has_job(const std::string& id) override {
-    return count(BackendWrapper::has_job(id));
-  }
-  Result<LeaseGrant> acquire_lease(const std::string& key, const std::string& owner,
-                                   Duration ttl) override {
-    return count(BackendWrapper::acquire_lease(key, owner, ttl));
-  }
-  Status extend_lease(const std::string& key, const std::string& owner, std::uint64_t token,
-                      Duration ttl) override {
-    return count(BackendWrapper::extend_lease(key, owner, token, ttl));
-  }
-  Status release_lease(const std::string& key, const std::string& owner,
-                       std::uint64_t token) override {
-    return count(BackendWrapper::release_lease(key, owner, token));
-  }
-  Result<MapRow> load_map(const std::string& id) override {
-    return count(BackendWrapper::load_map(id));
-  }
-  Result<std::vector<MapSlotRow>> load_map_slots(const std::string& id, std::uint32_t first,
-                                                 std::uint32_t limit) override {
-    return count(BackendWrapper::load_map_slots(id, first, limit));
-  }
-  Result<bool> wait_for_settle(const std::string& id, Duration max_wait) override {
-    return count(BackendWrapper::wait_for_settle(id, max_wait));
-  }
-
- private:
-  template <class StatusOrResult>
-  StatusOrResult count(StatusOrResult s) {
-    ++n_;
-    return s;
-  }
-  std::atomic<std::uint64_t> n_{0};
-};
 
 std::chrono::steady_clock::time_point deadline_of(double timeout_s) {
   return std::chrono::steady_clock::now() +

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "async.hpp"
+#include "coordination.hpp"
 #include "google_benchmark.hpp"
 #include "handoff.hpp"
 #include "map.hpp"
@@ -69,6 +70,24 @@ void add_commit(CLI::App* cmd, CommitRateOptions& c) {
   cmd->add_option("--value-bytes", c.value_bytes, "Size of the upserted value")
       ->check(CLI::Range(0, 1 << 20));
   add_dir(cmd, c.dir);
+}
+
+void add_coordination(CLI::App* cmd, CoordinationOptions& c) {
+  cmd->add_option("-n,--runs", c.runs, "Runs per variant for the request counts")
+      ->check(CLI::Range(1, 1000000));
+  cmd->add_option("--hot-runs", c.hot_runs, "Runs on the hot key (0: no hot-key phases)")
+      ->check(CLI::Range(0, 1000000));
+  cmd->add_option("--step-ms", c.step_ms, "The hot phases' step body sleeps this long")
+      ->check(CLI::Range(0, 60000));
+  cmd->add_option("--threads", c.threads, "Worker threads serving the hot key")
+      ->check(CLI::Range(1, 64));
+  cmd->add_option("--short-snooze-ms", c.short_snooze_ms, "The short snooze's base delay")
+      ->check(CLI::Range(0, 60000));
+  cmd->add_option("--short-jitter-ms", c.short_jitter_ms, "The short snooze's jitter")
+      ->check(CLI::Range(0, 60000));
+  add_store_timeout_dir(cmd, c.storage,
+                        "An SQLite store or a Redis server (default: a scratch SQLite file)",
+                        c.timeout_s, c.dir);
 }
 
 // A Google Benchmark program: every argument after the subcommand is its flag.
@@ -174,6 +193,11 @@ int main(int argc, char** argv) {
                         "An SQLite store or a Redis server (default: a scratch SQLite file)",
                         async.timeout_s, async.dir);
 
+  CoordinationOptions coordination;
+  auto* coordination_cmd = app.add_subcommand(
+      "coordination", "A lock's store requests per step, and runs/s on one hot key");
+  add_coordination(coordination_cmd, coordination);
+
   auto* produce_cmd = app.add_subcommand(
       "peers-produce",
       "The peer benchmark's producer (BENCH_* variables; bench/peers/reactor/contender)");
@@ -228,6 +252,10 @@ int main(int argc, char** argv) {
   if (*async_cmd) {
     with_storage(async.storage);
     return run_async(async);
+  }
+  if (*coordination_cmd) {
+    with_storage(coordination.storage);
+    return run_coordination(coordination);
   }
   if (*resume_cmd) {
     with_storage(resume.storage);
