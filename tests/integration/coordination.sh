@@ -294,9 +294,9 @@ for p in "${pids[@]}"; do stop_worker "$p" TERM; done
 probe_worker; probe_worker; probe_worker
 strict_ids=()
 for n in 1 2 3 4; do
-  fail=false
-  [[ $n -eq 2 ]] && fail=true
-  strict_ids+=("$(R start StrictProbe --input "{\"n\": $n, \"fail\": $fail}" --background)")
+  planted=false  # ($fail is the test's verdict)
+  [[ $n -eq 2 ]] && planted=true
+  strict_ids+=("$(R start StrictProbe --input "{\"n\": $n, \"fail\": $planted}" --background)")
 done
 wait_ended StrictProbe 4 60
 status_of() { R show "$1" --json | jq -r .status; }

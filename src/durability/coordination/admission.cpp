@@ -26,7 +26,11 @@ Status snooze_at_admission(DurableEnv& env, const Writer& w, const Delivery& d,
   // Its header as the fetch read it, even for a run filed running already: the fetch named this
   // delivery as its executor, and the next one would take the steps this one never started for
   // ones it lost with its worker.
-  if (d.run && !d.run->headers.empty()) c.headers.push_back(d.run->headers.front());
+  if (d.run && !d.run->headers.empty()) {
+    c.headers.push_back(d.run->headers.front());
+    // Seen now: a run waiting its turn is no poison pill to the later runs of its chain.
+    c.headers.back().updated_at_ms = env.now_ms();
+  }
   JobSpec again = d.job.spec;
   again.run_at_ms = a.due_ms;
   again.snoozes += a.counts ? 1 : 0;
