@@ -101,6 +101,10 @@ class RedisBackend final : public Backend {
   // ordered_peek, ordered_skip, ordered_reset: the ordered_chain script with `op` ("peek",
   // "skip", "reset") on the chain `key` (holds.cpp).
   Result<OrderedChainRow> ordered_chain_call(const std::string& op, const std::string& key);
+  // A run too large for the fetch to bring (fetch-2.lua, MAX_FETCHED_ROWS), read natively, with
+  // `header` (as the fetch found it, before it recorded this delivery) as its root's: what the
+  // fetch would have brought. Nothing when it cannot be read.
+  std::optional<StoredRun> load_as_fetched(const std::string& run_id, const std::string& header);
   // The reply of a fetch (alone, or after a commit) into `out`.
   Status read_fetch_reply(const redisReply& r, const FetchRequest& f,
                           std::chrono::steady_clock::time_point asked_at,

@@ -107,6 +107,29 @@ Status RedisClient::command(const Command& cmd, Reply& out, Millis block) {
   return Status::Ok();
 }
 
+Status RedisClient::transaction(const std::vector<Command>& commands, Reply& out) {
+  std::vector<Command> all;
+  all.reserve(commands.size() + 2);
+  all.push_back({"MULTI"});
+  all.insert(all.end(), commands.begin(), commands.end());
+  all.push_back({"EXEC"});
+  std::vector<Reply> replies;
+  if (Status s = round_trip(all, replies, Millis(0)); !s.ok()) return s;
+  for (std::size_t k = 0; k < replies.size(); ++k) {
+    if (replies[k]->type == REDIS_REPLY_ERROR) return to_status(*replies[k], all[k].front());
+  }
+  out = std::move(replies.back());
+  if (out->type != REDIS_REPLY_ARRAY || out->elements != commands.size()) {
+    return Status::Internal(options().masked_url + ": EXEC: the transaction did not run");
+  }
+  for (std::size_t k = 0; k < commands.size(); ++k) {
+    if (out->element[k]->type == REDIS_REPLY_ERROR) {
+      return to_status(*out->element[k], commands[k].front());
+    }
+  }
+  return Status::Ok();
+}
+
 Status RedisClient::evalsha(ScriptId script, const std::vector<std::string>& keys, std::size_t args,
                             Command& out) const {
   auto sha = sha_.find(script);

@@ -12,6 +12,7 @@ namespace reactor {
 
 using redis::append_fetch_args;
 using redis::BadReply;
+using redis::decode_header;
 using redis::element;
 using redis::integer;
 using redis::queue_set;
@@ -33,6 +34,18 @@ Result<std::optional<Delivery>> RedisBackend::fetch(const FetchRequest& f) {
                  [&](const redisReply& r) { return read_fetch_reply(r, f, asked_at, out); });
   if (!s.ok()) return s;
   return out;
+}
+
+std::optional<StoredRun> RedisBackend::load_as_fetched(const std::string& run_id,
+                                                       const std::string& header) {
+  Result<StoredRun> loaded = load_run(run_id);
+  RunHeaderRow before;
+  if (!loaded.ok() || loaded->headers.empty() ||
+      !decode_header("run header " + run_id, header, before).ok()) {
+    return std::nullopt;  // the worker loads it again, and meets what is wrong itself
+  }
+  loaded->headers.front() = std::move(before);
+  return std::move(loaded).value();
 }
 
 Status RedisBackend::read_fetch_reply(const redisReply& r, const FetchRequest& f,
@@ -82,6 +95,7 @@ Status RedisBackend::read_fetch_reply(const redisReply& r, const FetchRequest& f
     }
     d.run_started = r.elements > 15 && text(element(r, 15)) == "1";
     if (r.elements > 16) d.run_deliveries = static_cast<int>(integer(element(r, 16)));
+    if (!d.run && r.elements > 17) d.run = load_as_fetched(d.job.spec.run_id, text(element(r, 17)));
   }
   out = std::move(d);
   return Status::Ok();

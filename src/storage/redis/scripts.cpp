@@ -38,7 +38,6 @@ const std::map<ScriptId, ScriptInfo>& infos() {
       {ScriptId::kReleaseLease, {"release_lease", {"leases"}}},
       {ScriptId::kPeekLease, {"peek_lease", {}}},
       {ScriptId::kSeizeLease, {"seize_lease", {"fencing_token", "leases"}}},
-      {ScriptId::kLoadRun, {"load_run", {}}},
       {ScriptId::kLoadHeader, {"load_header", {"runs"}}},
       {ScriptId::kListRuns, {"list_runs", {"reactors", "ereactors"}}},
       {ScriptId::kCountRuns, {"count_runs", {"reactors", "ereactors"}}},

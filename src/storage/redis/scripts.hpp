@@ -41,7 +41,6 @@ enum class ScriptId {
   kReleaseLease,
   kPeekLease,   // a lease as it stands, taking nothing
   kSeizeLease,  // a lease taken whoever holds it (an operator's cancel)
-  kLoadRun,     // one consistent snapshot of a root run and its children
   kLoadHeader,
   kListRuns,
   kCountRuns,  // how many roots match a status and a reactor

@@ -200,7 +200,9 @@ Status read_stored_run(const std::string& root_id, const redisReply& r, StoredRu
   if (Status s = collect_rows(root_id, element(r, 0), rows); !s.ok()) return s;
   StoredRun run;
   if (Status s = order_rows(root_id, std::move(rows), run); !s.ok()) return s;
-  run.fencing_token = static_cast<std::uint64_t>(integer(element(r, 1)));
+  const redisReply& token = element(r, 1);  // nil: the run never had a lease
+  run.fencing_token =
+      token.type == REDIS_REPLY_NIL ? 0 : static_cast<std::uint64_t>(integer(token));
   out = std::move(run);
   return Status::Ok();
 }

@@ -16,13 +16,15 @@
 -- run this script whole inside a function whose ARGV is their fetch's slice of the arguments.
 -- Returns one of
 --   {'job', id, queue, kind, run id, reactor, run_at, snoozes, deliveries, lease_expires,
---    run leased 0/1, run lease owner, token, expires_at[, run, started 0/1, run deliveries]}
+--    run leased 0/1, run lease owner, token, expires_at[, run, started 0/1, run deliveries,
+--    header]}
 --                              run (when leased): the run's rows as load_run returns them,
 --                              as they were before this fetch; started: the fetch filed the
 --                              enqueued run as running (see below); run deliveries: the
 --                              run's deliveries since its last progress, this one included
 --                              (its meta's 'deliveries', counted here, cleared by a commit of
---                              progress)
+--                              progress); header: the run's header before this fetch, when
+--                              the run is too large to bring (run is then nil)
 --   {'unreadable', id, kind}   a job kind this build does not know (left leased)
 --   {'idle', now, next_due}    nothing due; next_due ('' if none) is when the earliest
 --                              waiting job or delivery falls due, by the server's clock
@@ -106,9 +108,16 @@ end
 local token = int(redis.call('INCR', FENCING_TOKEN))
 local lease_expires = int(now + ttl)
 reply[11], reply[12], reply[13], reply[14] = '1', owner, token, lease_expires
--- The run comes with its lease, as load_run reads it: one round trip, not two.
-local rows = redis.call('HGETALL', run_key(root, 'rows'))
-reply[15] = {rows, token}
+-- The run comes with its lease, as load_run reads it: one round trip, not two. Not a large one:
+-- Lua copies a hash at about five times the cost of a native read, the server blocked all along
+-- (100,000 rows: 3.5 s), so past MAX_FETCHED_ROWS the backend reads it natively next, and gets
+-- its header as it was before this fetch (reply[18]) in place of the one this fetch writes.
+local MAX_FETCHED_ROWS = 5000
+local rows_key = run_key(root, 'rows')
+reply[15] = false
+if redis.call('HLEN', rows_key) <= MAX_FETCHED_ROWS then
+  reply[15] = {redis.call('HGETALL', rows_key), token}
+end
 reply[16] = '0'
 reply[17] = int(redis.call('HINCRBY', meta_key, 'deliveries', 1))
 local meta = {'owner', owner, 'token', token, 'expires_at', lease_expires}
@@ -118,29 +127,27 @@ local meta = {'owner', owner, 'token', token, 'expires_at', lease_expires}
 -- is written status, updated_at, exec_token, exec_worker first (src/records/fields.hpp;
 -- before layout 5 without the two exec members), which is the prefix rewritten here.
 local field = header_field(root)
-for k = 1, #rows, 2 do
-  if rows[k] == field then
-    local blob = rows[k + 1]
-    local status, updated, rest = string.match(blob,
-        '^{"status":"([^"]*)","updated_at":(%d+),"exec_token":%d+,"exec_worker":"[^"]*"(,.*)$')
-    if not status then
-      status, updated, rest = string.match(blob, '^{"status":"([^"]*)","updated_at":(%d+)(,.*)$')
+local blob = redis.call('HGET', rows_key, field)
+if not reply[15] then reply[18] = blob end
+if blob then
+  local status, updated, rest = string.match(blob,
+      '^{"status":"([^"]*)","updated_at":(%d+),"exec_token":%d+,"exec_worker":"[^"]*"(,.*)$')
+  if not status then
+    status, updated, rest = string.match(blob, '^{"status":"([^"]*)","updated_at":(%d+)(,.*)$')
+  end
+  if status then
+    if status == enqueued then
+      status, updated = running, int(now)
+      -- An element run of a fan-out map is filed apart from the roots callers started.
+      local index = cur[6] == '1' and eindex_key or index_key
+      redis.call('ZREM', index(enqueued, cur[5]), root)
+      redis.call('ZADD', index(running, cur[5]), updated, root)
+      meta[7], meta[8] = 'status', running
+      reply[16] = '1'
     end
-    if status then
-      if status == enqueued then
-        status, updated = running, int(now)
-        -- An element run of a fan-out map is filed apart from the roots callers started.
-        local index = cur[6] == '1' and eindex_key or index_key
-        redis.call('ZREM', index(enqueued, cur[5]), root)
-        redis.call('ZADD', index(running, cur[5]), updated, root)
-        meta[7], meta[8] = 'status', running
-        reply[16] = '1'
-      end
-      redis.call('HSET', run_key(root, 'rows'), field,
-                 '{"status":"' .. status .. '","updated_at":' .. updated .. ',"exec_token":' ..
-                 token .. ',"exec_worker":"' .. worker .. '"' .. rest)
-    end
-    break
+    redis.call('HSET', rows_key, field,
+               '{"status":"' .. status .. '","updated_at":' .. updated .. ',"exec_token":' ..
+               token .. ',"exec_worker":"' .. worker .. '"' .. rest)
   end
 end
 redis.call('HSET', meta_key, unpack(meta))
