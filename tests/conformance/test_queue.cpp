@@ -193,6 +193,30 @@ TYPED_TEST(QueueConformance, ADeliveryFilesAnEnqueuedRunAsRunning) {
   EXPECT_EQ(h.updated_at_ms, 1);
 }
 
+// A large run (Redis reads one of over 5,000 rows apart from its fetch, not through Lua) comes
+// with its delivery as it was before the fetch, all its rows, or not at all.
+TYPED_TEST(QueueConformance, ALargeRunComesWithItsDeliveryAsItWas) {
+  CommitRequest c;
+  c.headers = {header("r1", RunStatus::kEnqueued)};
+  for (std::uint32_t i = 0; i < 6000; ++i) {
+    c.steps.push_back({"r1", i, R"({"s":)" + std::to_string(i) + "}"});
+  }
+  c.enqueue = {job("q", "r1")};
+  ASSERT_TRUE(this->db().commit(c).ok());
+  auto d = this->fetch({"q"}, "w1");
+  ASSERT_TRUE(d && d->run_leased);
+  EXPECT_TRUE(d->run_started);
+  if (d->run) {
+    EXPECT_EQ(d->run->headers.at(0).status, RunStatus::kEnqueued);
+    ASSERT_EQ(d->run->steps.size(), 6000u);
+    EXPECT_EQ(d->run->steps[5999].body, R"({"s":5999})");
+    EXPECT_EQ(d->run->fencing_token, d->run_lease.token);
+  }
+  RunHeaderRow h;
+  ASSERT_OK_AND_ASSIGN(h, this->db().load_header("r1"));
+  EXPECT_EQ(h.status, RunStatus::kRunning);
+}
+
 // A crash loop is visible to the store alone (Delivery::run_deliveries): each fetch that leases
 // a run counts one more delivery since the run's last progress, in the fetch's own write. A
 // fenced commit that records a step, acks a job or releases the lease is progress and clears
