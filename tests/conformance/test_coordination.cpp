@@ -2,7 +2,9 @@
 // reactor and step level), on every backend. Jobs are delivered in this thread
 // (Engine::run_due_jobs) on the factory's clock; a holder that is not one of the test's runs
 // is planted with HoldStore::take_holds, so nothing here races a worker.
+#include <atomic>
 #include <mutex>
+#include <thread>
 
 #include "conformance/conformance_support.hpp"
 #include "reactor/reactor.hpp"
@@ -515,6 +517,45 @@ TYPED_TEST(Coordination, ARunPausedAtAnInterruptHoldsNothingAndRetakesItsLockOnR
   EXPECT_EQ(this->find("a1").status, RunStatus::kCompleted);
   EXPECT_EQ(held_after, std::vector<std::string>{"a1"});  // taken again on resume
   EXPECT_EQ(this->log(), (Noted{"before:a1", "before:a2"}));
+}
+
+// Two parallel steps of one run under the same lock share the root's hold: the first to end keeps
+// it (its end written) until the other ends too.
+TYPED_TEST(Coordination, ParallelStepsUnderOneLockKeepItUntilTheLastEnds) {
+  std::atomic<bool> b_in{false};
+  bool a_written = false;
+  std::vector<std::string> seen_by_b;
+  auto until = [](auto done) {  // bounded: 5 s
+    for (int k = 0; k < 500 && !done(); ++k) std::this_thread::sleep_for(10ms);
+    return done();
+  };
+  Builder b("Par");
+  b.input("id")
+      .max_concurrency(2)
+      .step("a",
+            [&](const Args&, StepContext&) -> StepResult {
+              until([&] { return b_in.load(); });
+              return Success("a");
+            })
+      .with_lock(constant_key("k"))
+      .step("b",
+            [&](const Args&, StepContext&) -> StepResult {
+              b_in = true;
+              a_written = until([&] {
+                Result<RunResult> r = this->engine_->find("p1");
+                return r.ok() && r->step("a")->status == StepStatus::kCompleted;
+              });
+              seen_by_b = this->holders_of("k");
+              return Success("b");
+            })
+      .with_lock(constant_key("k"));
+  this->engine_->registry().add(b.build());
+  this->start("Par", "p1", Value{{"id", "1"}});
+  this->deliver("Par");
+  EXPECT_EQ(this->find("p1").status, RunStatus::kCompleted);
+  EXPECT_TRUE(a_written);
+  EXPECT_EQ(seen_by_b, std::vector<std::string>{"p1"});
+  EXPECT_TRUE(this->holders_of("k").empty());
 }
 
 // A step's locks are taken again for its compensate and its undo, in a worker's rollback and in

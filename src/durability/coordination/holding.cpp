@@ -40,6 +40,13 @@ std::string keys_of(const HoldPlan& plan) {
   return out;
 }
 
+// The keys of the locks and semaphores a plan takes.
+std::vector<std::string> hold_keys(const HoldPlan& plan) {
+  std::vector<std::string> out;
+  for (const HoldClaim& h : plan.holds) out.push_back(h.key);
+  return out;
+}
+
 }  // namespace
 
 void Holding::notify(const char* what, const std::string& level, const std::string& step,
@@ -195,8 +202,8 @@ StepGate Holding::enter_step(const StepAsk& ask) {
     const std::string keys = keys_of(*plan);
     notify("acquired", "step", ask.path, keys);
     std::lock_guard lock(mu_);
-    steps_.push_back(
-        StepHold{&ask.run, ask.step, ask.path, claim, keys, plan->marks, StepStatus::kRunning});
+    steps_.push_back(StepHold{&ask.run, ask.step, ask.path, claim, keys, plan->marks,
+                              StepStatus::kRunning, hold_keys(*plan)});
     return gate;
   }
   if (t.ok() && t->outcome == TakeOutcome::kPeriodDone) {
@@ -247,30 +254,55 @@ Status Holding::enter_rollback(const StepAsk& ask) {
   const std::string keys = keys_of(locks);
   notify("acquired", "step", ask.path, keys);
   std::lock_guard lock(mu_);
-  steps_.push_back(
-      StepHold{&ask.run, ask.step, ask.path, claim, keys, {}, ask.run.steps[ask.step].status});
+  steps_.push_back(StepHold{&ask.run,
+                            ask.step,
+                            ask.path,
+                            claim,
+                            keys,
+                            {},
+                            ask.run.steps[ask.step].status,
+                            hold_keys(locks)});
   return Status::Ok();
+}
+
+bool Holding::shared_with_a_holder(const StepHold& h) const {
+  return std::any_of(steps_.begin(), steps_.end(), [&](const StepHold& g) {
+    if (&g == &h || !g.holding()) return false;
+    return std::any_of(h.held.begin(), h.held.end(), [&](const std::string& k) {
+      return std::find(g.held.begin(), g.held.end(), k) != g.held.end();
+    });
+  });
 }
 
 bool Holding::releases_pending() const {
   std::lock_guard lock(mu_);
   return std::any_of(steps_.begin(), steps_.end(),
-                     [](const StepHold& h) { return h.run->steps[h.step].status != h.held_while; });
+                     [&](const StepHold& h) { return !h.holding() && !shared_with_a_holder(h); });
 }
 
 // A step's holds end with the commit that records it out of `running` (its result, its failure,
-// its retry, or its start given up), or, taken for its rollback, compensated or undone.
+// its retry, or its start given up), or, taken for its rollback, compensated or undone; a period
+// it completed is marked by that commit. Holds a parallel step still holding re-entered wait for
+// it: they end with the last of them.
 void Holding::release_ended_steps(CommitRequest& c) const {
-  std::erase_if(steps_, [&](const StepHold& h) {
-    const StepStatus st = h.run->steps[h.step].status;
-    if (st == h.held_while) return false;
-    c.release_holds.push_back(HoldRelease{holder_, h.claim});
-    notify("released", "step", h.path, h.keys);
-    if (st == StepStatus::kCompleted) {
+  std::vector<bool> keep(steps_.size(), true);
+  for (std::size_t k = 0; k < steps_.size(); ++k) {
+    StepHold& h = steps_[k];
+    if (h.holding()) continue;
+    if (!h.ended && h.run->steps[h.step].status == StepStatus::kCompleted) {
       c.period_marks.insert(c.period_marks.end(), h.marks.begin(), h.marks.end());
     }
-    return true;
-  });
+    h.ended = true;
+    if (shared_with_a_holder(h)) continue;
+    keep[k] = false;
+    c.release_holds.push_back(HoldRelease{holder_, h.claim});
+    notify("released", "step", h.path, h.keys);
+  }
+  std::vector<StepHold> kept;
+  for (std::size_t k = 0; k < steps_.size(); ++k) {
+    if (keep[k]) kept.push_back(std::move(steps_[k]));
+  }
+  steps_ = std::move(kept);
 }
 
 void Holding::decorate(CommitRequest& c, const Run& root, const CheckpointDelta& delta) const {

@@ -91,7 +91,14 @@ class Holding final : public CommitDecor {
     std::string keys;
     std::vector<PeriodMark> marks;
     StepStatus held_while = StepStatus::kRunning;  // given back once the step leaves it
+    std::vector<std::string> held;                 // its lock and semaphore keys
+    bool ended = false;                            // its marks written (if it completed)
+
+    bool holding() const { return run->steps[step].status == held_while; }
   };
+  // Whether ended `h` must keep its holds: another step of this execution still holding re-entered
+  // one of its keys, and the store keeps one claim per root and key.
+  bool shared_with_a_holder(const StepHold& h) const;
   mutable std::mutex mu_;
   mutable std::vector<StepHold> steps_;  // taken, not yet given back
   std::atomic<bool> snoozing_{false};
