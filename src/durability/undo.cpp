@@ -110,6 +110,14 @@ Result<RunResult> undo_run(DurableEnv& env, const std::string& run_id) {
   Result<Definition> def = check_under_lease(env, run_id, run);
   Status s = def.status();
   Writer w{env, lease, std::nullopt, ""};
+  // The reactor's locks and semaphores are taken again (not its turn, rate or period: it had
+  // them), and its steps' for their undos: an undo runs under them as the run did.
+  std::optional<Holding> holding;
+  if (s.ok() && declares_coordination(*def->data())) {
+    holding.emplace(env, *def, run, lease, Holding::Where{false, 0});
+    w.decor = &*holding;
+    s = holding->admit_undo(run);
+  }
   if (s.ok()) {
     // Persisted before any undo runs: from here on the run is being undone, and recovery (the
     // sweeper, should this caller die) goes on with it.
@@ -119,15 +127,9 @@ Result<RunResult> undo_run(DurableEnv& env, const std::string& run_id) {
     s = env.backend.commit(c);
   }
   if (!s.ok()) {
-    (void)env.backend.release_lease(lease.key, lease.owner, lease.token);  // else it lapses
+    // Else it lapses; the holds just taken go with it.
+    (void)env.backend.release_lease(lease.key, lease.owner, lease.token);
     return s;
-  }
-  // Its steps' locks and semaphores are taken again for their undos (the reactor's are not:
-  // the run is not admitted again).
-  std::optional<Holding> holding;
-  if (declares_coordination(*def->data())) {
-    holding.emplace(env, *def, run, lease, Holding::Where{false, 0});
-    w.decor = &*holding;
   }
   auto entry = env.keeper.keep(lease, env.options.lease_ttl, asked_at);
   DurableFanOut fan_out(env, w, run);  // a fan-out map's elements are undone as runs

@@ -602,6 +602,39 @@ TYPED_TEST(Coordination, AStepsLocksAreTakenAgainForItsCompensateAndUndo) {
   EXPECT_TRUE(this->holders_of("acct-1").empty());
 }
 
+// An operator's undo runs under the reactor's locks, as the run did: refused, nothing undone, while
+// another run holds one past its rollback_wait; then done, holding it.
+TYPED_TEST(Coordination, AnOperatorsUndoTakesTheReactorsLockAgain) {
+  std::vector<std::string> seen;
+  this->engine_->registry().add(
+      Builder("Pay")
+          .input("id")
+          .with_lock(account_key("id"), LockOptions{.wait = 0s, .rollback_wait = 300ms})
+          .step("charge", this->noting("charge"))
+          .undo([&](const Value&, const Args&, StepContext&) -> StepResult {
+            seen = this->holders_of("acct-1");
+            return Success();
+          })
+          .build());
+  this->start("Pay", "p1", Value{{"id", "1"}});
+  this->deliver("Pay");
+  ASSERT_EQ(this->find("p1").status, RunStatus::kCompleted);
+  Lease other = this->plant_holder("acct-1");
+  Result<RunResult> refused = this->engine_->undo("p1");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), StatusCode::kDeadlineExceeded);
+  EXPECT_NE(refused.status().message().find("key 'acct-1' is held by run other"), std::string::npos)
+      << refused.status().to_string();
+  EXPECT_EQ(this->find("p1").status, RunStatus::kCompleted);
+  EXPECT_TRUE(seen.empty());
+  this->let_go(other);
+  RunResult undone;
+  ASSERT_OK_AND_ASSIGN(undone, this->engine_->undo("p1"));
+  EXPECT_EQ(undone.status, RunStatus::kCancelled);
+  EXPECT_EQ(seen, std::vector<std::string>{"p1"});
+  EXPECT_TRUE(this->holders_of("acct-1").empty());
+}
+
 // A rollback never snoozes: it waits the step's rollback_wait where it is, then records the
 // undo as a rollback failure naming the key, its code not run.
 TYPED_TEST(Coordination, AnUndoWaitsItsRollbackWaitThenFailsNamingTheKey) {

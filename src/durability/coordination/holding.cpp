@@ -40,6 +40,14 @@ std::string keys_of(const HoldPlan& plan) {
   return out;
 }
 
+// A rollback takes no turn, no rate and marks no period: only the plan's locks and semaphores.
+HoldPlan holds_only(const HoldPlan& plan) {
+  HoldPlan out;
+  out.holds = plan.holds;
+  out.rollback_wait = plan.rollback_wait;
+  return out;
+}
+
 // The keys of the locks and semaphores a plan takes.
 std::vector<std::string> hold_keys(const HoldPlan& plan) {
   std::vector<std::string> out;
@@ -233,35 +241,54 @@ StepGate Holding::enter_step(const StepAsk& ask) {
   return gate;
 }
 
+Status Holding::take_for_rollback(const HoldPlan& locks, const std::string& claim,
+                                  const std::string& level, const std::string& step) const {
+  Result<TakeResult> t = take(locks, claim, locks.rollback_wait);
+  if (!t.ok()) return t.status();
+  if (t->outcome != TakeOutcome::kTaken) {
+    notify("contended", level, step, t->key, t->holder);
+    const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(locks.rollback_wait);
+    const std::string who = step.empty() ? "reactor '" + def_.name() + "'" : "step '" + step + "'";
+    return Status::DeadlineExceeded(who + ": key '" + t->key + "' is held by run " + t->holder +
+                                    " after its rollback_wait (" + std::to_string(waited.count()) +
+                                    " ms)");
+  }
+  notify("acquired", level, step, keys_of(locks));
+  return Status::Ok();
+}
+
 Status Holding::enter_rollback(const StepAsk& ask) {
   const std::string claim = fence_run_ + "/" + ask.path;
   Result<HoldPlan> plan = plan_holds(step_coordination(ask.spec), ask.args,
                                      context(claim, def_.name() + "/" + ask.path));
   if (!plan.ok())
     return Status::InvalidArgument("step '" + ask.path + "': " + plan.status().message());
-  HoldPlan locks;  // a rollback takes no turn, no rate and marks no period: locks, semaphores
-  locks.holds = std::move(plan->holds);
+  const HoldPlan locks = holds_only(*plan);
   if (locks.holds.empty()) return Status::Ok();
-  Result<TakeResult> t = take(locks, claim, plan->rollback_wait);
-  if (!t.ok()) return t.status();
-  if (t->outcome != TakeOutcome::kTaken) {
-    notify("contended", "step", ask.path, t->key, t->holder);
-    const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(plan->rollback_wait);
-    return Status::DeadlineExceeded("step '" + ask.path + "': key '" + t->key +
-                                    "' is held by run " + t->holder + " after its rollback_wait (" +
-                                    std::to_string(waited.count()) + " ms)");
-  }
-  const std::string keys = keys_of(locks);
-  notify("acquired", "step", ask.path, keys);
+  if (Status s = take_for_rollback(locks, claim, "step", ask.path); !s.ok()) return s;
   std::lock_guard lock(mu_);
   steps_.push_back(StepHold{&ask.run,
                             ask.step,
                             ask.path,
                             claim,
-                            keys,
+                            keys_of(locks),
                             {},
                             ask.run.steps[ask.step].status,
                             hold_keys(locks)});
+  return Status::Ok();
+}
+
+Status Holding::admit_undo(const Run& root) {
+  const CoordinationSpec& spec = def_.data()->coordination;
+  if (spec.locks.empty() && spec.semaphores.empty()) return Status::Ok();
+  Result<HoldPlan> plan =
+      plan_holds(spec, args_of_inputs(root.inputs), context(fence_run_, def_.name()));
+  if (!plan.ok()) {
+    return Status::InvalidArgument("reactor '" + def_.name() + "': " + plan.status().message());
+  }
+  const HoldPlan locks = holds_only(*plan);
+  if (Status s = take_for_rollback(locks, fence_run_, "reactor", ""); !s.ok()) return s;
+  run_keys_ = keys_of(locks);
   return Status::Ok();
 }
 

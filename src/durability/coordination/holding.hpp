@@ -52,6 +52,10 @@ class Holding final : public CommitDecor {
   // rollback_wait where it is (ExecutionPort::enter_rollback); given back by the commit that
   // records the step compensated (undone).
   Status enter_rollback(const StepAsk& ask);
+  // For an operator's undo of `root` (it is not admitted again): the reactor's locks and
+  // semaphores, waiting up to their rollback_wait where it is; DeadlineExceeded naming the key
+  // past it. Given back when the undo ends.
+  Status admit_undo(const Run& root);
   // A step asked for the run to be left (StepGate kWait in a worker): its job is due later.
   bool snoozing() const { return snoozing_.load(); }
   // Whether a step whose holds were taken has ended, its release not yet written (decorate
@@ -63,6 +67,10 @@ class Holding final : public CommitDecor {
  private:
   // Takes `plan`, polling while contended until `wait` has passed (zero: one try).
   Result<TakeResult> take(const HoldPlan& plan, const std::string& charge_id, Duration wait) const;
+  // `locks` (a plan's locks and semaphores) for a rollback (enter_rollback, admit_undo), waiting
+  // up to its rollback_wait; tells the observers either way.
+  Status take_for_rollback(const HoldPlan& locks, const std::string& claim,
+                           const std::string& level, const std::string& step) const;
   // How long a contended take waits here: a caller up to plan.wait, a worker not at all.
   Duration wait_of(const HoldPlan& plan) const;
   // Contended in a worker: when the job is due again, or the failure past the cap.
