@@ -22,19 +22,21 @@ RollbackFailure failure_of(const std::string& path, const char* kind, const Step
 
 }  // namespace
 
-bool Rollback::retake_holds(std::size_t i, const char* kind, Lock& lock,
+bool Rollback::prepare_code(std::size_t i, const char* kind, Lock& lock, Args& args,
                             std::optional<RollbackFailure>& refused) {
   const StepSpec& spec = def_.steps[i];
+  const std::string path = d_.path_of(i);
+  if (auto err = resolve_arguments(spec, run_, nullptr, args)) {
+    refused = failure_of(path, kind, Failure("arguments: " + err->message, false));
+    return true;
+  }
   ExecutionPort* port = ex_.port();
   const CoordinationSpec& wants = step_coordination(spec);
   if (port == nullptr || (wants.locks.empty() && wants.semaphores.empty())) return true;
-  Args args;
-  if (resolve_arguments(spec, run_, nullptr, args)) return true;  // the code fails on them
   if (port->gate_waits_for_write()) {
     ex_.checkpoint(/*force=*/true);  // holds given back are written before any is taken again
     if (ex_.unwinding().stopped()) return false;
   }
-  const std::string path = d_.path_of(i);
   lock.unlock();
   const Status s = port->enter_rollback(StepAsk{run_, i, path, spec, args, false});
   lock.lock();
@@ -88,14 +90,10 @@ void Rollback::rollback(Lock& lock) {
 
 // Compensates failed step i once, if its body started. A composed child or
 // map has already rolled itself back; there is nothing left to compensate.
-// Step i's compensate, called with the error it failed with (its arguments resolved again).
+// Step i's compensate, called with the error it failed with and its arguments (prepare_code).
 // The caller does not hold the lock.
-StepResult Rollback::call_compensate(std::size_t i, const std::string& error) {
+StepResult Rollback::call_compensate(std::size_t i, const Args& args, const std::string& error) {
   const StepSpec& spec = def_.steps[i];
-  Args args;
-  if (auto err = resolve_arguments(spec, run_, nullptr, args)) {
-    return Failure("arguments: " + err->message, false);
-  }
   const std::string path = d_.path_of(i);
   auto body = [&](std::stop_token stop) {
     StepContext ctx(ex_.origin(), def_.name, path, run_.steps[i].attempts, stop, ex_.clock());
@@ -131,11 +129,12 @@ void Rollback::compensate(std::size_t i, Lock& lock) {
   const std::string path = d_.path_of(i);
   const std::string error = rec.error;
   std::optional<RollbackFailure> refused;
-  if (!retake_holds(i, "compensate", lock, refused)) return;
+  Args args;
+  if (!prepare_code(i, "compensate", lock, args, refused)) return;
   lock.unlock();
   ex_.observers().notify("compensate_start",
                          [&](Observer& o) { o.on_compensate_start(d_.event(i, 0)); });
-  const StepResult r = refused ? Failure(refused->message, false) : call_compensate(i, error);
+  const StepResult r = refused ? Failure(refused->message, false) : call_compensate(i, args, error);
   lock.lock();
   ex_.trace(TraceType::kCompensate, path, rec.attempts, r.ok() ? "success" : "failure",
             r.ok() ? "" : r.message());
@@ -161,15 +160,11 @@ void Rollback::compensate(std::size_t i, Lock& lock) {
   lock.lock();
 }
 
-// Step i's undo, with the value it completed with (its arguments resolved again). The caller
+// Step i's undo, with the value it completed with and its arguments (prepare_code). The caller
 // does not hold the lock.
-StepResult Rollback::call_undo(std::size_t i, const std::string& path) {
+StepResult Rollback::call_undo(std::size_t i, const Args& args, const std::string& path) {
   const StepSpec& spec = def_.steps[i];
   const StepRecord& rec = run_.steps[i];
-  Args args;
-  if (auto err = resolve_arguments(spec, run_, nullptr, args)) {
-    return Failure("arguments: " + err->message, false);
-  }
   auto body = [&](std::stop_token stop) {
     StepContext ctx(ex_.origin(), def_.name, path, rec.attempts, stop, ex_.clock());
     if (spec.factory) return spec.factory()->undo(rec.result, args, ctx);
@@ -222,10 +217,11 @@ void Rollback::undo(std::size_t i, Lock& lock, std::vector<RollbackFailure>& fai
   if (!ex_.may_start_body()) return;
   const std::string path = d_.path_of(i);
   std::optional<RollbackFailure> refused;
-  if (!retake_holds(i, "undo", lock, refused)) return;
+  Args args;
+  if (!prepare_code(i, "undo", lock, args, refused)) return;
   lock.unlock();
   ex_.observers().notify("undo_start", [&](Observer& o) { o.on_undo_start(d_.event(i, 0)); });
-  const StepResult r = refused ? Failure(refused->message, false) : call_undo(i, path);
+  const StepResult r = refused ? Failure(refused->message, false) : call_undo(i, args, path);
   lock.lock();
   ex_.trace(TraceType::kUndo, path, rec.attempts, r.ok() ? "success" : "failure",
             r.ok() ? "" : r.message());

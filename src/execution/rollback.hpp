@@ -22,13 +22,14 @@ class Rollback : public DriverPart {
 
  private:
   void compensate(std::size_t i, Lock& lock);
-  StepResult call_compensate(std::size_t i, const std::string& error);
-  // Step i's locks and semaphores taken again for its `kind` ("compensate", "undo"). False: the
-  // tree stopped. True with `refused` set: the code must not run, `refused` is its failure.
-  bool retake_holds(std::size_t i, const char* kind, Lock& lock,
+  StepResult call_compensate(std::size_t i, const Args& args, const std::string& error);
+  // Before step i's `kind` ("compensate", "undo") runs: its arguments resolved again into `args`,
+  // and its locks and semaphores taken again. False: the tree stopped. True with `refused` set:
+  // the code must not run, `refused` is its failure (arguments, a contended key, a key error).
+  bool prepare_code(std::size_t i, const char* kind, Lock& lock, Args& args,
                     std::optional<RollbackFailure>& refused);
   void undo(std::size_t i, Lock& lock, std::vector<RollbackFailure>& failures);
-  StepResult call_undo(std::size_t i, const std::string& path);
+  StepResult call_undo(std::size_t i, const Args& args, const std::string& path);
 };
 
 }  // namespace reactor
