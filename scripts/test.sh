@@ -102,7 +102,7 @@ start_services
 
 # The unit and conformance suites run once, in the ASan stage: the release stage builds what the
 # process-level tests run.
-run_stage release "reactor_cli travel_cli crash_loop_cli reactor_bench" -LE "unit|conformance|fuzz" -E "_NOT_BUILT$"
+run_stage release process_test_programs -LE "unit|conformance|fuzz" -E "_NOT_BUILT$"
 # The sanitizer presets compile with line tables only (-g1), ASan at -O0: its build takes half
 # the time it took at -O1 -g on 2 cores (the longest part of this script), its tests a few
 # seconds more.
