@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 # Layers, lowest first.
-layers=(base definition records execution storage durability observe engine cli)
+layers=(base definition records execution storage durability observe engine web cli)
 declare -A rank
 for i in "${!layers[@]}"; do rank[${layers[$i]}]=$i; done
 

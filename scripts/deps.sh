@@ -10,6 +10,8 @@ packages=(
   sqlite3  # the process tests edit stored records behind the engine's back
   lua5.1   # luac5.1: the tests check the Redis backend's Lua scripts (Redis embeds Lua 5.1)
   universal-ctags  # scripts/check_sizes.sh finds functions and classes with it
+  libcpp-httplib-dev  # the dashboard, /metrics and the OTLP exporter (src/web/, src/observe/)
+  chromium  # the dashboard's browser tests (Playwright drives Debian's Chromium)
 )
 
 missing=()
