@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A build of only what a library user needs, and what it asks of its users:
 #  1. configures Reactor with tests, benchmarks and Redis off, where GoogleTest and Google
-#     Benchmark are disabled for find_package and pkg-config finds nothing (so no hiredis);
+#     Benchmark are disabled for find_package and pkg-config finds every package but hiredis;
 #  2. builds and installs it; its library references no hiredis symbol;
 #  3. configures, builds and runs two consumers of that install under the same restrictions:
 #     tests/integration/minimal_consumer (open_backend("redis://…") says the build has no Redis;
@@ -23,9 +23,18 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/reactor-install-minimal.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 cxx=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build_dir/CMakeCache.txt" | head -n1)
-# Nothing for pkg-config to find: hiredis (found through hiredis.pc) cannot be used by accident.
-mkdir "$tmp/no-pkgconfig"
-export PKG_CONFIG_LIBDIR="$tmp/no-pkgconfig" PKG_CONFIG_PATH=""
+# pkg-config finds every package but hiredis (cpp-httplib is required, and found through its
+# .pc file): hiredis cannot be used by accident.
+mkdir "$tmp/no-hiredis-pkgconfig"
+IFS=: read -r -a pc_dirs <<<"$(pkg-config --variable pc_path pkg-config)"
+for dir in "${pc_dirs[@]}"; do
+  for pc in "$dir"/*.pc; do
+    if [[ -e $pc && $(basename "$pc") != hiredis* ]]; then
+      ln -sf "$pc" "$tmp/no-hiredis-pkgconfig/"
+    fi
+  done
+done
+export PKG_CONFIG_LIBDIR="$tmp/no-hiredis-pkgconfig" PKG_CONFIG_PATH=""
 no_test_packages=(-DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON)
 
 echo "== configure: tests, benchmarks and Redis off; GoogleTest, Google Benchmark, hiredis hidden"
