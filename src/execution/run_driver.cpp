@@ -24,11 +24,15 @@ const std::string& RunDriver::path_of(std::size_t i) const {
 }
 
 EventContext RunDriver::event(std::size_t i, int attempt) const {
-  return EventContext{ex_.origin(), def_.name, path_of(i), attempt};
+  const Run& root = ex_.root();
+  return EventContext{ex_.origin(),       def_.name,        path_of(i),      attempt,
+                      run_.trace_parent, run_.created_at_ms, root.exec_worker, root.exec_token};
 }
 
 EventContext RunDriver::run_event() const {
-  return EventContext{ex_.origin(), def_.name, run_.path, 0};
+  const Run& root = ex_.root();
+  return EventContext{ex_.origin(),       def_.name,        run_.path,       0,
+                      run_.trace_parent, run_.created_at_ms, root.exec_worker, root.exec_token};
 }
 
 void RunDriver::undo_completed(Lock& lock, std::vector<RollbackFailure>& failures) {
