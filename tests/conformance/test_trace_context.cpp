@@ -2,6 +2,8 @@
 // started under is stored with it and read back by whoever loads it, malformed ones are refused
 // with nothing stored, and the runs a run starts (fan-out elements, retries) carry its trace
 // with its span as their parent.
+#include <gmock/gmock.h>
+
 #include "conformance/conformance_support.hpp"
 #include "reactor/reactor.hpp"
 #include "reactor/trace_context.hpp"
@@ -54,7 +56,9 @@ class TraceContextStore : public ::testing::Test {
     reactor::Run run;
     Result<StoredRun> row = engine_->backend()->load_run(id);
     EXPECT_TRUE(row.ok()) << row.status().to_string();
-    if (row.ok()) EXPECT_TRUE(records::decode_run(*row, run).ok());
+    if (row.ok()) {
+      EXPECT_TRUE(records::decode_run(*row, run).ok());
+    }
     return run;
   }
 
