@@ -27,9 +27,9 @@ namespace reactor {
 struct OtlpOptions {
   // Base URL of an OTLP/HTTP receiver, "http://host:4318"; spans go to <endpoint>/v1/traces.
   std::string endpoint{};
-  std::string service_name{"reactor"};  // the resource's service.name
-  std::size_t max_queue = 4096;         // spans waiting to be sent; more are dropped
-  std::size_t max_batch = 256;          // spans per request
+  std::string service_name{"reactor"};             // the resource's service.name
+  std::size_t max_queue = 4096;                    // spans waiting to be sent; more are dropped
+  std::size_t max_batch = 256;                     // spans per request
   std::chrono::milliseconds timeout{2000};         // to connect, and to send one request
   std::chrono::milliseconds shutdown_flush{3000};  // the destructor's flush, at most
 };

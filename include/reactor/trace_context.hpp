@@ -16,8 +16,8 @@
 namespace reactor {
 
 struct TraceContext {
-  std::string trace_id;  // 32 lowercase hex digits, not all zero
-  std::string span_id;   // 16 lowercase hex digits, not all zero: the parent of what follows
+  std::string trace_id;    // 32 lowercase hex digits, not all zero
+  std::string span_id;     // 16 lowercase hex digits, not all zero: the parent of what follows
   std::uint8_t flags = 1;  // 01: sampled
 };
 

@@ -50,7 +50,8 @@ Result<TraceContext> parse_traceparent(std::string_view text) {
   }
   const std::string_view version = text.substr(0, 2), trace = text.substr(3, 32),
                          span = text.substr(36, 16), flags = text.substr(53, 2);
-  if (!tp_lower_hex(version) || !tp_lower_hex(trace) || !tp_lower_hex(span) || !tp_lower_hex(flags)) {
+  if (!tp_lower_hex(version) || !tp_lower_hex(trace) || !tp_lower_hex(span) ||
+      !tp_lower_hex(flags)) {
     return tp_bad(text, "not lowercase hex");
   }
   if (version != "00") return tp_bad(text, "version " + std::string(version) + " is not 00");

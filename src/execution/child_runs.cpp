@@ -11,8 +11,8 @@
 #include "execution/run_driver.hpp"
 #include "execution/step_invoker.hpp"
 #include "reactor/ids.hpp"
-#include "reactor/trace_context.hpp"
 #include "reactor/limits.hpp"
+#include "reactor/trace_context.hpp"
 
 namespace reactor {
 namespace {

@@ -75,8 +75,7 @@ struct OtlpExporter::Impl {
   void run_span(const EventContext& ctx, const std::string& outcome, const std::string* error) {
     const std::string id = run_span_id(ctx.run_id, ctx.step);
     const std::int64_t end = now_unix_ns();
-    const std::int64_t start =
-        ctx.run_created_at_ms > 0 ? ctx.run_created_at_ms * 1000000 : end;
+    const std::int64_t start = ctx.run_created_at_ms > 0 ? ctx.run_created_at_ms * 1000000 : end;
     SpanData s = base(ctx, id, "run " + ctx.reactor, start, end);
     s.parent_span_id = parent_of_run(ctx.trace_parent);
     if (!ctx.step.empty()) s.text_attributes.emplace_back("reactor.run_path", ctx.step);

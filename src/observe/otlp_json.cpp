@@ -39,9 +39,8 @@ std::string otlp_traces_body(const std::string& service_name,
       {"attributes", nlohmann::json::array({text_attribute("service.name", service_name)})}};
   nlohmann::json scope = {{"scope", {{"name", "reactor"}}}, {"spans", spans}};
   nlohmann::json body = {
-      {"resourceSpans",
-       nlohmann::json::array(
-           {{{"resource", std::move(resource)}, {"scopeSpans", nlohmann::json::array({scope})}}})}};
+      {"resourceSpans", nlohmann::json::array({{{"resource", std::move(resource)},
+                                                {"scopeSpans", nlohmann::json::array({scope})}}})}};
   return body.dump();
 }
 

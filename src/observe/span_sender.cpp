@@ -88,8 +88,8 @@ bool SpanSender::post(const std::vector<nlohmann::json>& batch) {
     client.set_connection_timeout(seconds.count(), micros.count());
     client.set_read_timeout(seconds.count(), micros.count());
     client.set_write_timeout(seconds.count(), micros.count());
-    auto res = client.Post(path_, otlp_traces_body(options_.service_name, batch),
-                           "application/json");
+    auto res =
+        client.Post(path_, otlp_traces_body(options_.service_name, batch), "application/json");
     return res && res->status >= 200 && res->status < 300;
   } catch (const std::exception&) {
     return false;

@@ -28,14 +28,14 @@ Definition single(bool fail) {
 }
 
 Definition mapper() {
-  Definition doubled = Builder("TracedElement")
-                           .input("x", integer())
-                           .step("double", [](const Args& a) -> StepResult {
-                             return Success(2 * a.get<std::int64_t>("x"));
-                           })
-                           .argument("x", input("x"))
-                           .returns("double")
-                           .build();
+  Definition doubled =
+      Builder("TracedElement")
+          .input("x", integer())
+          .step("double",
+                [](const Args& a) -> StepResult { return Success(2 * a.get<std::int64_t>("x")); })
+          .argument("x", input("x"))
+          .returns("double")
+          .build();
   Builder b("TracedMapper");
   b.input("items", array());
   b.map("m", doubled).source(input("items")).argument("x", element("m"));
@@ -72,8 +72,8 @@ TYPED_TEST(TraceContextStore, ABackgroundRunKeepsItsTraceparentThroughItsExecuti
   BackgroundOptions options;
   options.traceparent = kCallerTrace;
   std::string id;
-  ASSERT_OK_AND_ASSIGN(id, this->engine_->run_in_background("TracedSingle", Value::object(),
-                                                           options));
+  ASSERT_OK_AND_ASSIGN(id,
+                       this->engine_->run_in_background("TracedSingle", Value::object(), options));
   EXPECT_EQ(this->stored(id).trace_parent, kCallerTrace);
   ASSERT_TRUE(this->engine_->run_due_jobs("TracedSingle").ok());
   reactor::Run done = this->stored(id);
@@ -84,8 +84,7 @@ TYPED_TEST(TraceContextStore, ABackgroundRunKeepsItsTraceparentThroughItsExecuti
 TYPED_TEST(TraceContextStore, ARunStartedWithoutOneStoresNone) {
   this->engine_->registry().add(single(false));
   std::string id;
-  ASSERT_OK_AND_ASSIGN(id,
-                       this->engine_->run_in_background("TracedSingle", Value::object(), {}));
+  ASSERT_OK_AND_ASSIGN(id, this->engine_->run_in_background("TracedSingle", Value::object(), {}));
   EXPECT_EQ(this->stored(id).trace_parent, "");
 }
 
@@ -134,8 +133,8 @@ TYPED_TEST(TraceContextStore, ARetryContinuesTheOriginalsTrace) {
   BackgroundOptions options;
   options.traceparent = kCallerTrace;
   std::string id;
-  ASSERT_OK_AND_ASSIGN(id, this->engine_->run_in_background("TracedSingle", Value::object(),
-                                                           options));
+  ASSERT_OK_AND_ASSIGN(id,
+                       this->engine_->run_in_background("TracedSingle", Value::object(), options));
   ASSERT_TRUE(this->engine_->run_due_jobs("TracedSingle").ok());
   ASSERT_EQ(this->stored(id).status, RunStatus::kFailed);
   std::string retry;

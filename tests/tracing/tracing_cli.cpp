@@ -22,18 +22,20 @@ Definition traced_leg() {
 Definition traced_trip() {
   Builder b("TracedTrip");
   b.input("items", array());
-  b.step("reserve",
-         [](const Args&, StepContext& ctx) -> StepResult {
-           if (ctx.attempt() == 1) return Failure("reservation service busy");
-           return Success("reserved");
-         })
-      .retries(fixed_backoff(3, 200ms));
-  b.map("legs", traced_leg()).source(input("items")).argument("x", element("legs"))
+  b.step("reserve", [](const Args&, StepContext& ctx) -> StepResult {
+     if (ctx.attempt() == 1) return Failure("reservation service busy");
+     return Success("reserved");
+   }).retries(fixed_backoff(3, 200ms));
+  b.map("legs", traced_leg())
+      .source(input("items"))
+      .argument("x", element("legs"))
       .wait_for("reserve");
   b.fan_out(2);
   b.async_step("notify", [](const Args&) { return Success("notified"); }).wait_for("reserve");
   b.step("close",
-         [](const Args& a) { return Success({{"legs", a["legs"]}, {"notify", a["notify"]}}); })
+         [](const Args& a) {
+           return Success({{"legs", a["legs"]}, {"notify", a["notify"]}});
+         })
       .argument("legs", result("legs"))
       .argument("notify", result("notify"));
   return b.returns("close").build();

@@ -170,9 +170,8 @@ Definition shop() {
       .undo([](const Value&, const Args&, StepContext&) -> StepResult { return Success(); })
       .step("ship", [](const Args&) -> StepResult { return Failure("no courier", false); })
       .wait_for("charge")
-      .compensate([](const std::string&, const Args&, StepContext&) -> StepResult {
-        return Success();
-      })
+      .compensate(
+          [](const std::string&, const Args&, StepContext&) -> StepResult { return Success(); })
       .build();
 }
 
@@ -249,7 +248,8 @@ TEST(OtlpExporter, AFullQueueDropsSpansRatherThanWait) {
   o.max_queue = 1;
   auto exporter = std::make_shared<OtlpExporter>(o);
   const std::string run = "r", reactor = "R", step = "s";
-  for (int i = 0; i < 50; ++i) exporter->on_step_complete({run, reactor, step, 1}, Outcome::kSuccess);
+  for (int i = 0; i < 50; ++i)
+    exporter->on_step_complete({run, reactor, step, 1}, Outcome::kSuccess);
   ASSERT_TRUE(exporter->flush(10s));
   EXPECT_EQ(exporter->dropped(), 50u);  // refused by the queue or by the dead endpoint
   EXPECT_EQ(exporter->exported(), 0u);
