@@ -14,7 +14,7 @@ for i in "${!layers[@]}"; do rank[${layers[$i]}]=$i; done
 declare -A header_layer=(
   [value]=base [status]=base [result]=base [clock]=base [ids]=base [error]=base [run_status]=base
   [trace]=base [run]=base [run_result]=base [step_result]=base [step_context]=base
-  [observer]=base [limits]=base [logger]=base
+  [observer]=base [limits]=base [logger]=base [trace_context]=base
   [args]=definition [argument]=definition [builder]=definition [definition]=definition
   [map_results]=definition [registry]=definition [retry_policy]=definition [schema]=definition
   [step]=definition [schedule]=definition [coordination]=definition
@@ -22,7 +22,7 @@ declare -A header_layer=(
   [run_store]=storage [job_queue]=storage [leases]=storage [map_store]=storage [schedule_store]=storage [hold_store]=storage [backend]=storage
   [backend_wrapper]=storage
   [durability]=durability
-  [log_middleware]=observe
+  [log_middleware]=observe [otlp_exporter]=observe
   [engine]=engine [worker]=engine [inspector]=engine [cli]=cli [reactor]=cli
   [testing]=cli
 )

@@ -79,6 +79,10 @@ struct RunOptions {
   std::function<Status(const Run& root)> on_checkpoint;
   // Use this id instead of a fresh UUID.
   std::string run_id;
+  // A W3C traceparent (reactor/trace_context.hpp) to continue: the run's span is its child, and
+  // every span of the run is in its trace. Stored with the run. Malformed: the run fails with
+  // kInputInvalid and nothing is stored.
+  std::string traceparent{};
 };
 
 // How a run is started in the background.
@@ -92,6 +96,9 @@ struct BackgroundOptions {
   // start_at wins when both are set.
   std::optional<TimePoint> start_at{};
   Duration delay{0};
+  // A W3C traceparent to continue (as RunOptions::traceparent); malformed: InvalidArgument,
+  // nothing stored.
+  std::string traceparent{};
 };
 
 // What Engine::run_many_in_background started. A store error does not take back the commits

@@ -8,7 +8,9 @@
 // Calls for one step arrive in order (start, then complete, fail or retry).
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "reactor/error.hpp"
 #include "reactor/run_status.hpp"
@@ -23,6 +25,13 @@ struct EventContext {
   const std::string& reactor;  // reactor owning the step (or the run)
   const std::string& step;     // step path; empty for run events
   int attempt = 0;             // step events: 1-based attempt
+  // For tracing (reactor/otlp_exporter.hpp); valid for the call only. The run's stored W3C
+  // traceparent (empty: none), when the run was created, and the worker and fencing token of the
+  // execution that wrote the root's header last (empty, 0: an in-process run).
+  std::string_view trace_parent{};
+  std::int64_t run_created_at_ms = 0;
+  std::string_view worker{};
+  std::uint64_t fencing_token = 0;
 };
 
 // A coordination event (reactor/coordination.hpp): `what` is "acquired" (the holds of a

@@ -136,6 +136,10 @@ struct Run {
   // this one, oldest first.
   std::string retried_from;
   std::vector<std::string> retries;
+  // W3C traceparent (reactor/trace_context.hpp) the run's span is a child of: the caller's
+  // (RunOptions::traceparent), or for a run started from another (a map element, an async unit,
+  // a composed child, a retry) that run's span. Empty: a trace of its own, derived from its id.
+  std::string trace_parent;
 };
 
 // Versioned JSON form of a run. from_json throws std::invalid_argument for a

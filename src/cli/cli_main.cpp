@@ -55,6 +55,13 @@ CLI::Option* add_storage_option(CLI::App& app, std::string& storage, const CliOp
           std::string(cli::kStorageVariable) + " when set, else " + options.default_storage);
 }
 
+// --otlp-endpoint, as --storage: on the top level and on every command that opens a store.
+CLI::Option* add_otlp_option(CLI::App& app, std::string& endpoint) {
+  return app.add_option("--otlp-endpoint", endpoint,
+                        "Export traces (OTLP/HTTP JSON) to this receiver, e.g. "
+                        "http://127.0.0.1:4318 (default: $OTEL_EXPORTER_OTLP_ENDPOINT)");
+}
+
 // The user's own commands (CliOptions::commands), each taking every argument after its name.
 std::vector<std::pair<CLI::App*, const CliCommand*>> declare_own(
     CLI::App& app, const CliOptions& options,
@@ -88,6 +95,8 @@ int cli_main(Engine& engine, int argc, char** argv, const CliOptions& options) {
              "  the store when --storage is not given (default " + options.default_storage + ")");
   std::string storage;
   std::vector<CLI::Option*> storage_options{add_storage_option(app, storage, options)};
+  std::string otlp_endpoint;
+  add_otlp_option(app, otlp_endpoint);
   const std::vector<std::unique_ptr<cli::Command>> built_in = cli::built_in_commands();
   const auto own = declare_own(app, options, built_in);
   std::vector<CLI::App*> subs;
@@ -95,6 +104,7 @@ int cli_main(Engine& engine, int argc, char** argv, const CliOptions& options) {
     CLI::App* sub = app.add_subcommand(command->name(), command->description());
     if (command->uses_store()) {  // --storage and the variable in its --help
       storage_options.push_back(add_storage_option(*sub, storage, options));
+      add_otlp_option(*sub, otlp_endpoint);
       sub->footer(app.get_footer());
     }
     command->declare(*sub);
@@ -121,6 +131,7 @@ int cli_main(Engine& engine, int argc, char** argv, const CliOptions& options) {
     return own_command->run(storage, args);
   }
   cli::Context ctx{engine, options, program, storage};
+  ctx.otlp_endpoint = otlp_endpoint;
   if (!storage_given) {
     std::tie(ctx.storage, ctx.storage_source) =
         cli::storage_from_environment(options.default_storage);

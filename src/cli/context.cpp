@@ -2,9 +2,11 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <stdexcept>
 
 #include "base/suggest.hpp"
 #include "cli/text.hpp"
+#include "reactor/otlp_exporter.hpp"
 
 namespace reactor::cli {
 
@@ -38,6 +40,7 @@ std::unique_ptr<Engine> open_store(const Context& ctx, const std::string& comman
     return nullptr;
   }
   EngineOptions options = ctx.options.engine;
+  if (!add_otlp_exporter(ctx, command, options)) return nullptr;
   options.backend = std::move(backend).value();
   options.durability = durability;
   // Its messages are the program's: "reactor: worker: fetch failed: …".
@@ -52,6 +55,19 @@ std::unique_ptr<Engine> open_store(const Context& ctx, const std::string& comman
     if (auto definition = registered.find(name)) engine->registry().add(*definition);
   }
   return engine;
+}
+
+bool add_otlp_exporter(const Context& ctx, const std::string& command, EngineOptions& options) {
+  OtlpOptions otlp = otlp_options_from_env();
+  if (!ctx.otlp_endpoint.empty()) otlp.endpoint = ctx.otlp_endpoint;
+  if (otlp.endpoint.empty()) return true;
+  try {
+    options.observers.push_back(std::make_shared<OtlpExporter>(std::move(otlp)));
+  } catch (const std::invalid_argument& e) {
+    print_error(ctx.program + " " + command, std::string("--otlp-endpoint: ") + e.what());
+    return false;
+  }
+  return true;
 }
 
 std::string registered_closest_first(const Context& ctx, const std::string& name) {

@@ -31,6 +31,9 @@ struct Context {
   std::string program;  // "reactor": the start of every message
   std::string storage;  // the store's URL, from `storage_source`
   StorageSource storage_source = StorageSource::kOption;
+  // --otlp-endpoint: the engine exports traces there (reactor/otlp_exporter.hpp); empty: to
+  // $OTEL_EXPORTER_OTLP_ENDPOINT when set, else nowhere.
+  std::string otlp_endpoint{};
 };
 
 // Whether a command may make the store it names: `start` does; `worker` only when the store was
@@ -44,6 +47,10 @@ enum class StoreUse { kMayCreate, kMustExist };
 // taken by default is named on stderr first ("storage: sqlite://reactor.db (default)").
 std::unique_ptr<Engine> open_store(const Context& ctx, const std::string& command, StoreUse use,
                                    const DurabilityOptions& durability);
+
+// The OTLP exporter --otlp-endpoint or $OTEL_EXPORTER_OTLP_ENDPOINT asks for, added to
+// `options`' observers; false, the error printed, for an endpoint that is no http:// URL.
+bool add_otlp_exporter(const Context& ctx, const std::string& command, EngineOptions& options);
 
 // The reactors ctx.definitions registers, nearest to `name` first: "A, B, C" or "none".
 std::string registered_closest_first(const Context& ctx, const std::string& name);

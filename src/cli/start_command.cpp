@@ -9,6 +9,7 @@
 #include "cli/command.hpp"
 #include "cli/json_argument.hpp"
 #include "cli/text.hpp"
+#include "reactor/trace_context.hpp"
 #include "records/codec.hpp"
 
 namespace reactor::cli {
@@ -33,12 +34,14 @@ struct StartOptions {
   // --background.
   std::string at;
   std::string in;
+  std::string traceparent;  // --traceparent: a W3C trace context the run continues
 };
 
 // What --at and --in ask for, as BackgroundOptions (both checked when the line was parsed).
 BackgroundOptions background_options(const StartOptions& o) {
   BackgroundOptions b;
   b.run_id = o.run_id;
+  b.traceparent = o.traceparent;
   if (!o.at.empty()) b.start_at = *parse_utc(o.at);
   if (!o.in.empty()) b.delay = *parse_delay(o.in);
   return b;
@@ -127,6 +130,7 @@ int start_here(Engine& engine, const StartOptions& o, Value inputs, const std::s
   say_if_nobody_serves(engine, o.reactor, who);
   RunOptions run_options;
   run_options.run_id = o.run_id;
+  run_options.traceparent = o.traceparent;
   RunResult r = engine.run(o.reactor, std::move(inputs), run_options);
   // A start refused before anything was stored (invalid inputs or id) has no run to show.
   const bool refused = r.error && r.error->kind == ErrorKind::kInputInvalid;
@@ -203,6 +207,15 @@ class StartCommand final : public Command {
                                     : "'" + s + "' is no delay (e.g. 90s, 10m, 2h, 1d)";
             },
             "DELAY"));
+    sub.add_option("--traceparent", o.traceparent,
+                   "Continue this W3C trace (00-<trace id>-<span id>-<flags>): the run's span "
+                   "is its child, in every process that runs a part of it")
+        ->check(CLI::Validator(
+            [](std::string& s) {
+              Result<TraceContext> c = parse_traceparent(s);
+              return c.ok() ? std::string() : c.status().message();
+            },
+            "TRACEPARENT"));
     sub.add_flag("--wait", o.wait,
                  "Wait here for the run's async units even when no worker serves their queue "
                  "now (by default the run then goes on in a worker at once)");

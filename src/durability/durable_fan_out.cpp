@@ -6,6 +6,7 @@
 #include "base/run_machine.hpp"
 #include "durability/durable_port.hpp"
 #include "reactor/limits.hpp"
+#include "reactor/trace_context.hpp"
 #include "records/codec.hpp"
 #include "records/run_rows.hpp"
 #include "records/run_shape.hpp"
@@ -68,6 +69,9 @@ Run DurableFanOut::element_run(const Map& map, std::uint32_t index, Value inputs
   e.parent_id = map.parent->id;
   e.path = map.path + "[" + std::to_string(index) + "]";
   e.element_of = ElementOf{map.map_id, index};
+  // In the trace of the run that owns the map, its span a child of that run's span.
+  e.trace_parent =
+      child_trace_parent(map.parent->trace_parent, e.element_of->origin(), map.parent->path);
   e.reactor = map.element->name;
   e.fingerprint = map.element->fingerprint;
   e.inputs = std::move(inputs);

@@ -3,6 +3,7 @@
 #include "durability/start.hpp"
 #include "durability/writer.hpp"
 #include "reactor/ids.hpp"
+#include "reactor/trace_context.hpp"
 #include "records/codec.hpp"
 #include "records/run_rows.hpp"
 
@@ -35,6 +36,8 @@ Status persist_retry(DurableEnv& env, const Run& original, Run& retry) {
                                       ": only a run that ended can be retried");
   }
   retry.retried_from = original.id;
+  // The retry continues the original's trace, its span a child of the original run's span.
+  retry.trace_parent = child_trace_parent(original.trace_parent, original.id, "");
   return persist_background_run(env, retry);
 }
 

@@ -21,6 +21,7 @@
 #include "execution/execute.hpp"
 #include "execution/observer_hub.hpp"
 #include "reactor/ids.hpp"
+#include "reactor/trace_context.hpp"
 #include "records/run_shape.hpp"
 #include "records/value_limits.hpp"
 
@@ -191,6 +192,12 @@ RunResult Engine::run(const Definition& definition, Value inputs, const RunOptio
       return failed_result("", definition.name(), ErrorKind::kInputInvalid, why);
     }
   }
+  if (!options.traceparent.empty()) {
+    if (Result<TraceContext> tp = parse_traceparent(options.traceparent); !tp.ok()) {
+      return failed_result(options.run_id, definition.name(), ErrorKind::kInputInvalid,
+                           tp.status().message());
+    }
+  }
   if (!impl_->durable && declares_coordination(*definition.data())) {
     return failed_result(options.run_id, definition.name(), ErrorKind::kCoordinationKey,
                          "reactor '" + definition.name() +
@@ -206,6 +213,7 @@ RunResult Engine::run(const Definition& definition, Value inputs, const RunOptio
       return invalid_inputs(options.run_id, definition, inputs, std::move(errors));
     }
     Run run = create_run(definition, std::move(inputs), options.run_id);
+    run.trace_parent = options.traceparent;
     DurableEnv& env = *impl_->durable;
     RunResult r = run_synchronously(env, definition, std::move(run));
     // A fan-out map or the hand-off point handed the run to the workers; inline jobs are those
@@ -217,7 +225,9 @@ RunResult Engine::run(const Definition& definition, Value inputs, const RunOptio
     }
     return r;
   }
-  return resume(definition, create_run(definition, std::move(inputs), options.run_id), options);
+  Run run = create_run(definition, std::move(inputs), options.run_id);
+  run.trace_parent = options.traceparent;
+  return resume(definition, std::move(run), options);
 }
 
 Status Engine::run_due_jobs(const std::string& reactor) {
@@ -276,9 +286,15 @@ Result<std::string> Engine::run_in_background(const std::string& reactor, Value 
       return Status::InvalidArgument(why);
     }
   }
+  if (!options.traceparent.empty()) {
+    if (Result<TraceContext> tp = parse_traceparent(options.traceparent); !tp.ok()) {
+      return tp.status();
+    }
+  }
   std::vector<FieldError> errors = validate_inputs(*def->data(), inputs);
   if (!errors.empty()) return Status::InvalidArgument("invalid inputs: " + describe(errors));
   Run run = create_run(*def, std::move(inputs), options.run_id);
+  run.trace_parent = options.traceparent;
   DurableEnv& env = *impl_->durable;
   std::int64_t start_at_ms = 0;
   if (options.start_at) {

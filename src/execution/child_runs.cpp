@@ -12,6 +12,7 @@
 #include "execution/step_invoker.hpp"
 #include "reactor/ids.hpp"
 #include "reactor/limits.hpp"
+#include "reactor/trace_context.hpp"
 
 namespace reactor {
 namespace {
@@ -33,6 +34,7 @@ Run& ChildRuns::child_run(std::size_t i, std::size_t k, const Value& inputs,
   auto& children = run_.steps[i].children;
   if (children.size() <= k) {
     children.push_back(make_child_run(child, run_, path, inputs, ex_.now_ms()));
+    children.back().trace_parent = child_trace_parent(run_.trace_parent, ex_.origin(), run_.path);
     ex_.touch_created(children.back());
   }
   return children[k];

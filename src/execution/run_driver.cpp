@@ -1,5 +1,6 @@
 #include "execution/run_driver.hpp"
 
+#include "base/event_context.hpp"
 #include "base/run_errors.hpp"
 #include "base/run_machine.hpp"
 #include "base/step_machine.hpp"
@@ -24,11 +25,11 @@ const std::string& RunDriver::path_of(std::size_t i) const {
 }
 
 EventContext RunDriver::event(std::size_t i, int attempt) const {
-  return EventContext{ex_.origin(), def_.name, path_of(i), attempt};
+  return event_context(ex_.origin(), def_.name, path_of(i), attempt, run_, ex_.root());
 }
 
 EventContext RunDriver::run_event() const {
-  return EventContext{ex_.origin(), def_.name, run_.path, 0};
+  return event_context(ex_.origin(), def_.name, run_.path, 0, run_, ex_.root());
 }
 
 void RunDriver::undo_completed(Lock& lock, std::vector<RollbackFailure>& failures) {
