@@ -10,6 +10,7 @@
 
 #include "reactor/cli.hpp"
 #include "reactor/engine.hpp"
+#include "reactor/worker.hpp"
 
 namespace reactor::cli {
 
@@ -42,8 +43,10 @@ enum class StoreUse { kMayCreate, kMustExist };
 // `durability`, serving every reactor of ctx.definitions. nullptr, the error
 // printed as "<program> <command>: ...", when the store cannot be opened. A store
 // taken by default is named on stderr first ("storage: sqlite://reactor.db (default)").
+// With `metrics`, its runs and store requests are counted there (add_metrics).
 std::unique_ptr<Engine> open_store(const Context& ctx, const std::string& command, StoreUse use,
-                                   const DurabilityOptions& durability);
+                                   const DurabilityOptions& durability,
+                                   std::shared_ptr<MetricsRegistry> metrics = nullptr);
 
 // The reactors ctx.definitions registers, nearest to `name` first: "A, B, C" or "none".
 std::string registered_closest_first(const Context& ctx, const std::string& name);
