@@ -40,8 +40,8 @@ class MetricsRegistry {
   void gauge(const std::string& name, const std::string& help,
              std::vector<std::string> labels = {});
   // `buckets`: upper bounds, ascending; +Inf is implied.
-  void histogram(const std::string& name, const std::string& help,
-                 std::vector<std::string> labels, std::vector<double> buckets);
+  void histogram(const std::string& name, const std::string& help, std::vector<std::string> labels,
+                 std::vector<double> buckets);
 
   // Updates a series, its label values in the family's label order. An undeclared name, a
   // call of another type's update, or a wrong number of label values throws
@@ -50,8 +50,7 @@ class MetricsRegistry {
            double amount = 1);
   // Gauges; and counters whose total is read from a source that only grows (a worker's stats).
   void set(const std::string& name, const std::vector<std::string>& label_values, double value);
-  void observe(const std::string& name, const std::vector<std::string>& label_values,
-               double value);
+  void observe(const std::string& name, const std::vector<std::string>& label_values, double value);
 
   // A counter's or gauge's value, a histogram's observation count; 0 for a series not seen.
   double value(const std::string& name, const std::vector<std::string>& label_values) const;

@@ -25,8 +25,8 @@ int run_worker(const Context& ctx, const WorkerLoopOptions& o, bool create) {
     options.metrics = std::make_shared<MetricsRegistry>();
     auto served = MetricsServer::start(options.metrics, o.metrics_listen);
     if (!served.ok()) {
-      print_error(ctx.program + " worker", "--metrics " + o.metrics_listen + ": " +
-                                               served.status().message());
+      print_error(ctx.program + " worker",
+                  "--metrics " + o.metrics_listen + ": " + served.status().message());
       return 2;
     }
     metrics_server = std::move(served).value();

@@ -313,7 +313,9 @@ DeliveryOutcome execute_delivery(DurableEnv& env, const Definition& def, Run run
   // Who wrote the run last (as it was read), and from now on this execution.
   if (taken_over(run, w.lease.token) && env.observe) {
     const std::string no_step;
-    env.observe(def, [&](Observer& o) { o.on_lease_takeover(EventContext{run.id, run.reactor, no_step, 0}); });
+    env.observe(def, [&](Observer& o) {
+      o.on_lease_takeover(EventContext{run.id, run.reactor, no_step, 0});
+    });
   }
   port.set_previous(run.exec_token, run.exec_worker);
   run.exec_token = w.lease.token;

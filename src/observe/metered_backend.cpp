@@ -9,9 +9,9 @@ MeteredBackend::MeteredBackend(std::shared_ptr<Backend> target,
     : BackendWrapper(std::move(target)), registry_(std::move(registry)) {
   registry_->counter("reactor_store_requests_total", "Store requests, by operation and outcome.",
                      {"operation", "outcome"});
-  registry_->histogram("reactor_store_request_duration_seconds",
-                       "Store request latency, by operation.", {"operation"},
-                       {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5});
+  registry_->histogram(
+      "reactor_store_request_duration_seconds", "Store request latency, by operation.",
+      {"operation"}, {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5});
 }
 
 template <typename F>
@@ -28,7 +28,8 @@ Status MeteredBackend::commit(const CommitRequest& c) {
   return timed("commit", [&] { return BackendWrapper::commit(c); });
 }
 
-Result<std::optional<Delivery>> MeteredBackend::commit_then_fetch(const CommitRequest& c, const FetchRequest& f) {
+Result<std::optional<Delivery>> MeteredBackend::commit_then_fetch(const CommitRequest& c,
+                                                                  const FetchRequest& f) {
   return timed("commit_then_fetch", [&] { return BackendWrapper::commit_then_fetch(c, f); });
 }
 
@@ -64,7 +65,8 @@ Status MeteredBackend::wait_for_jobs(const std::vector<std::string>& queues, Dur
   return timed("wait_for_jobs", [&] { return BackendWrapper::wait_for_jobs(queues, max_wait); });
 }
 
-Result<std::optional<Delivery>> MeteredBackend::wait_then_fetch(const FetchRequest& f, Duration max_wait) {
+Result<std::optional<Delivery>> MeteredBackend::wait_then_fetch(const FetchRequest& f,
+                                                                Duration max_wait) {
   return timed("wait_then_fetch", [&] { return BackendWrapper::wait_then_fetch(f, max_wait); });
 }
 
@@ -76,15 +78,19 @@ Result<bool> MeteredBackend::has_job(const std::string& run_id) {
   return timed("has_job", [&] { return BackendWrapper::has_job(run_id); });
 }
 
-Result<LeaseGrant> MeteredBackend::acquire_lease(const std::string& key, const std::string& owner, Duration ttl) {
+Result<LeaseGrant> MeteredBackend::acquire_lease(const std::string& key, const std::string& owner,
+                                                 Duration ttl) {
   return timed("acquire_lease", [&] { return BackendWrapper::acquire_lease(key, owner, ttl); });
 }
 
-Status MeteredBackend::extend_lease(const std::string& key, const std::string& owner, std::uint64_t token, Duration ttl) {
-  return timed("extend_lease", [&] { return BackendWrapper::extend_lease(key, owner, token, ttl); });
+Status MeteredBackend::extend_lease(const std::string& key, const std::string& owner,
+                                    std::uint64_t token, Duration ttl) {
+  return timed("extend_lease",
+               [&] { return BackendWrapper::extend_lease(key, owner, token, ttl); });
 }
 
-Status MeteredBackend::release_lease(const std::string& key, const std::string& owner, std::uint64_t token) {
+Status MeteredBackend::release_lease(const std::string& key, const std::string& owner,
+                                     std::uint64_t token) {
   return timed("release_lease", [&] { return BackendWrapper::release_lease(key, owner, token); });
 }
 
@@ -92,7 +98,8 @@ Result<Lease> MeteredBackend::peek_lease(const std::string& key) {
   return timed("peek_lease", [&] { return BackendWrapper::peek_lease(key); });
 }
 
-Result<Lease> MeteredBackend::seize_lease(const std::string& key, const std::string& owner, Duration ttl) {
+Result<Lease> MeteredBackend::seize_lease(const std::string& key, const std::string& owner,
+                                          Duration ttl) {
   return timed("seize_lease", [&] { return BackendWrapper::seize_lease(key, owner, ttl); });
 }
 
@@ -100,12 +107,16 @@ Result<MapRow> MeteredBackend::load_map(const std::string& map_id) {
   return timed("load_map", [&] { return BackendWrapper::load_map(map_id); });
 }
 
-Result<std::vector<MapSlotRow>> MeteredBackend::load_map_slots(const std::string& map_id, std::uint32_t first, std::uint32_t limit) {
-  return timed("load_map_slots", [&] { return BackendWrapper::load_map_slots(map_id, first, limit); });
+Result<std::vector<MapSlotRow>> MeteredBackend::load_map_slots(const std::string& map_id,
+                                                               std::uint32_t first,
+                                                               std::uint32_t limit) {
+  return timed("load_map_slots",
+               [&] { return BackendWrapper::load_map_slots(map_id, first, limit); });
 }
 
 Result<bool> MeteredBackend::wait_for_settle(const std::string& map_id, Duration max_wait) {
-  return timed("wait_for_settle", [&] { return BackendWrapper::wait_for_settle(map_id, max_wait); });
+  return timed("wait_for_settle",
+               [&] { return BackendWrapper::wait_for_settle(map_id, max_wait); });
 }
 
 Status MeteredBackend::upsert_schedule(const ScheduleRow& row) {
@@ -117,7 +128,8 @@ Result<std::vector<ScheduleRow>> MeteredBackend::list_schedules() {
 }
 
 Status MeteredBackend::mark_schedule_fired(const std::string& name, std::int64_t period_ms) {
-  return timed("mark_schedule_fired", [&] { return BackendWrapper::mark_schedule_fired(name, period_ms); });
+  return timed("mark_schedule_fired",
+               [&] { return BackendWrapper::mark_schedule_fired(name, period_ms); });
 }
 
 Result<TakeResult> MeteredBackend::take_holds(const TakeRequest& r) {

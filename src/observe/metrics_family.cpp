@@ -57,10 +57,14 @@ std::string metric_number(double v) {
 std::string escape_label_value(const std::string& v) {
   std::string out;
   for (char c : v) {
-    if (c == '\\') out += "\\\\";
-    else if (c == '"') out += "\\\"";
-    else if (c == '\n') out += "\\n";
-    else out += c;
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '"')
+      out += "\\\"";
+    else if (c == '\n')
+      out += "\\n";
+    else
+      out += c;
   }
   return out;
 }
@@ -68,9 +72,12 @@ std::string escape_label_value(const std::string& v) {
 std::string escape_help(const std::string& v) {
   std::string out;
   for (char c : v) {
-    if (c == '\\') out += "\\\\";
-    else if (c == '\n') out += "\\n";
-    else out += c;
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '\n')
+      out += "\\n";
+    else
+      out += c;
   }
   return out;
 }
@@ -103,13 +110,15 @@ MetricsFamily::Series& MetricsFamily::series(const std::vector<std::string>& val
 }
 
 void MetricsFamily::add(const std::vector<std::string>& values, double amount) {
-  if (type_ != MetricType::kCounter) throw std::invalid_argument(name_ + ": add() on a non-counter");
+  if (type_ != MetricType::kCounter)
+    throw std::invalid_argument(name_ + ": add() on a non-counter");
   if (!(amount >= 0)) throw std::invalid_argument(name_ + ": a counter only goes up");
   series(values).value += amount;
 }
 
 void MetricsFamily::set(const std::vector<std::string>& values, double value) {
-  if (type_ == MetricType::kHistogram) throw std::invalid_argument(name_ + ": set() on a histogram");
+  if (type_ == MetricType::kHistogram)
+    throw std::invalid_argument(name_ + ": set() on a histogram");
   series(values).value = value;
 }
 

@@ -21,8 +21,8 @@ MetricsObserver::MetricsObserver(std::shared_ptr<MetricsRegistry> registry)
               {"reactor", "status"}, duration_buckets());
   r.counter("reactor_step_attempts_total", "Step attempts, by how each ended.",
             {"reactor", "step", "outcome"});
-  r.histogram("reactor_step_duration_seconds", "Duration of one step attempt.",
-              {"reactor", "step"}, duration_buckets());
+  r.histogram("reactor_step_duration_seconds", "Duration of one step attempt.", {"reactor", "step"},
+              duration_buckets());
   r.counter("reactor_step_retries_total", "Step attempts that failed and will be retried.",
             {"reactor", "step"});
   r.counter("reactor_compensations_total", "Compensations run, by outcome.",
@@ -53,7 +53,8 @@ void MetricsObserver::on_run_start(const EventContext& ctx, const Value&) {
 void MetricsObserver::run_finished(const EventContext& ctx, const std::string& status) {
   registry_->add("reactor_runs_finished_total", {ctx.reactor, status});
   const double seconds = take_elapsed(ctx.run_id);
-  if (seconds >= 0) registry_->observe("reactor_run_duration_seconds", {ctx.reactor, status}, seconds);
+  if (seconds >= 0)
+    registry_->observe("reactor_run_duration_seconds", {ctx.reactor, status}, seconds);
 }
 
 void MetricsObserver::on_run_complete(const EventContext& ctx, RunStatus status) {
@@ -72,7 +73,8 @@ void MetricsObserver::on_step_start(const EventContext& ctx) {
 void MetricsObserver::attempt_ended(const EventContext& ctx, const char* outcome) {
   registry_->add("reactor_step_attempts_total", {ctx.reactor, ctx.step, outcome});
   const double seconds = take_elapsed(step_key(ctx));
-  if (seconds >= 0) registry_->observe("reactor_step_duration_seconds", {ctx.reactor, ctx.step}, seconds);
+  if (seconds >= 0)
+    registry_->observe("reactor_step_duration_seconds", {ctx.reactor, ctx.step}, seconds);
 }
 
 void MetricsObserver::on_step_complete(const EventContext& ctx, Outcome outcome) {

@@ -24,11 +24,13 @@ MetricsFamily& MetricsRegistry::declare(const std::string& name, int type, const
                              [](const auto& f, const std::string& n) { return f->name() < n; });
   if (it != families_.end() && (*it)->name() == name) {
     if (!(*it)->same_shape(t, labels)) {
-      throw std::invalid_argument("metric '" + name + "' declared again with another type or labels");
+      throw std::invalid_argument("metric '" + name +
+                                  "' declared again with another type or labels");
     }
     return **it;
   }
-  auto family = std::make_unique<MetricsFamily>(name, t, help, std::move(labels), std::move(buckets));
+  auto family =
+      std::make_unique<MetricsFamily>(name, t, help, std::move(labels), std::move(buckets));
   return **families_.insert(it, std::move(family));
 }
 
@@ -73,8 +75,8 @@ void MetricsRegistry::set(const std::string& name, const std::vector<std::string
   find(name, static_cast<int>(MetricType::kGauge)).set(label_values, value);
 }
 
-void MetricsRegistry::observe(const std::string& name,
-                              const std::vector<std::string>& label_values, double value) {
+void MetricsRegistry::observe(const std::string& name, const std::vector<std::string>& label_values,
+                              double value) {
   std::lock_guard lock(mu_);
   find(name, static_cast<int>(MetricType::kHistogram)).observe(label_values, value);
 }

@@ -1,8 +1,8 @@
 #include "reactor/metrics_server.hpp"
 
 #include <httplib.h>
-#include <sys/socket.h>
 #include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -20,7 +20,8 @@ bool port_taken(const std::string& host, int port) {
   a.sin_family = AF_INET;
   a.sin_port = htons(static_cast<std::uint16_t>(port));
   a.sin_addr.s_addr = host == "0.0.0.0" ? htonl(INADDR_ANY) : htonl(INADDR_LOOPBACK);
-  const bool taken = ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 && errno == EADDRINUSE;
+  const bool taken =
+      ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 && errno == EADDRINUSE;
   ::close(fd);
   return taken;
 }

@@ -26,7 +26,8 @@ struct Exposition {
   std::map<std::string, std::string> types;  // family -> counter, gauge, histogram
   std::vector<Sample> samples;
   // The value of `name` with exactly `labels`; NaN when absent.
-  double value(const std::string& name, const std::map<std::string, std::string>& labels = {}) const {
+  double value(const std::string& name,
+               const std::map<std::string, std::string>& labels = {}) const {
     for (const Sample& s : samples) {
       if (s.name == name && s.labels == labels) return s.value;
     }
@@ -58,7 +59,8 @@ inline bool number(const std::string& text, double& out) {
 }
 
 // The family a sample name belongs to, given the declared types.
-inline std::string family_of(const std::string& name, const std::map<std::string, std::string>& types) {
+inline std::string family_of(const std::string& name,
+                             const std::map<std::string, std::string>& types) {
   if (types.count(name)) return name;
   for (const char* suffix : {"_bucket", "_sum", "_count"}) {
     const std::string s = suffix;
@@ -83,15 +85,19 @@ inline bool sample(const std::string& line, Sample& out, std::string& error) {
       if (eq == std::string::npos) return error = "label without '=': " + line, false;
       const std::string key = line.substr(i, eq - i);
       if (!name_ok(key, false)) return error = "bad label name '" + key + "': " + line, false;
-      if (eq + 1 >= line.size() || line[eq + 1] != '"') return error = "unquoted label: " + line, false;
+      if (eq + 1 >= line.size() || line[eq + 1] != '"')
+        return error = "unquoted label: " + line, false;
       std::string value;
       std::size_t j = eq + 2;
       for (; j < line.size() && line[j] != '"'; ++j) {
         if (line[j] == '\\') {
           if (++j >= line.size()) break;
-          if (line[j] == 'n') value += '\n';
-          else if (line[j] == '\\' || line[j] == '"') value += line[j];
-          else return error = "bad escape: " + line, false;
+          if (line[j] == 'n')
+            value += '\n';
+          else if (line[j] == '\\' || line[j] == '"')
+            value += line[j];
+          else
+            return error = "bad escape: " + line, false;
         } else {
           value += line[j];
         }
@@ -122,7 +128,8 @@ inline bool histograms_ok(const Exposition& e, std::string& error) {
       if (s.name != family + "_bucket") continue;
       auto labels = s.labels;
       double le = 0;
-      if (!labels.count("le") || !number(labels["le"], le)) return error = family + ": bucket without le", false;
+      if (!labels.count("le") || !number(labels["le"], le))
+        return error = family + ": bucket without le", false;
       labels.erase("le");
       buckets[labels].push_back({le, s.value});
     }
@@ -132,7 +139,8 @@ inline bool histograms_ok(const Exposition& e, std::string& error) {
           return error = family + ": buckets not cumulative in ascending le", false;
         }
       }
-      if (list.empty() || !std::isinf(list.back().first)) return error = family + ": no +Inf bucket", false;
+      if (list.empty() || !std::isinf(list.back().first))
+        return error = family + ": no +Inf bucket", false;
       if (list.back().second != e.value(family + "_count", labels) ||
           std::isnan(e.value(family + "_sum", labels))) {
         return error = family + ": +Inf bucket != _count, or no _sum", false;
@@ -177,7 +185,8 @@ inline Exposition parse_exposition(const std::string& text, std::string& error) 
     const std::string family = family_of(s.name, e.types);
     if (family.empty()) return error = "sample of no declared family: " + line, e;
     sampled.insert(family);
-    if (e.types[family] == "counter" && !(s.value >= 0)) return error = "negative counter: " + line, e;
+    if (e.types[family] == "counter" && !(s.value >= 0))
+      return error = "negative counter: " + line, e;
     e.samples.push_back(std::move(s));
   }
   histograms_ok(e, error);

@@ -35,7 +35,8 @@ TEST(MetricsRegistry, RendersCountersGaugesAndEscapedLabels) {
   r.set("reactor_depth", {}, 2.5);
   const std::string text = r.exposition();
   EXPECT_NE(text.find("# HELP reactor_things_total Things.\\nSecond line \\\\ here.\n"),
-            std::string::npos) << text;
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("reactor_things_total{kind=\"a\\\"b\\\\c\\nd\"} 3\n"), std::string::npos)
       << text;
   Exposition e = parsed(r);
@@ -64,10 +65,10 @@ TEST(MetricsRegistry, MisuseIsATypedError) {
   EXPECT_THROW(r.gauge("reactor_a_total", "A.", {"x"}), std::invalid_argument);
   EXPECT_THROW(r.counter("bad-name", "B."), std::invalid_argument);
   EXPECT_THROW(r.counter("reactor_b_total", "B.", {"le"}), std::invalid_argument);
-  EXPECT_THROW(r.add("reactor_a_total", {}), std::invalid_argument);           // label count
-  EXPECT_THROW(r.add("reactor_a_total", {"v"}, -1), std::invalid_argument);    // goes down
-  EXPECT_THROW(r.observe("reactor_a_total", {"v"}, 1), std::invalid_argument); // wrong type
-  EXPECT_THROW(r.add("reactor_none_total", {}), std::invalid_argument);        // undeclared
+  EXPECT_THROW(r.add("reactor_a_total", {}), std::invalid_argument);            // label count
+  EXPECT_THROW(r.add("reactor_a_total", {"v"}, -1), std::invalid_argument);     // goes down
+  EXPECT_THROW(r.observe("reactor_a_total", {"v"}, 1), std::invalid_argument);  // wrong type
+  EXPECT_THROW(r.add("reactor_none_total", {}), std::invalid_argument);         // undeclared
   EXPECT_THROW(r.histogram("reactor_h", "H.", {}, {1, 0.5}), std::invalid_argument);
 }
 
@@ -87,8 +88,10 @@ TEST(ExpositionParser, RefusesMalformedText) {
   EXPECT_NE(error, "");
   parse_exposition("# TYPE x counter\nx one\n", error);
   EXPECT_NE(error, "");
-  parse_exposition("# TYPE h histogram\nh_bucket{le=\"1\"} 2\nh_bucket{le=\"+Inf\"} 1\n"
-                   "h_sum 1\nh_count 1\n", error);
+  parse_exposition(
+      "# TYPE h histogram\nh_bucket{le=\"1\"} 2\nh_bucket{le=\"+Inf\"} 1\n"
+      "h_sum 1\nh_count 1\n",
+      error);
   EXPECT_NE(error, "");
 }
 
@@ -130,16 +133,30 @@ TEST(MetricsObserver, AKnownWorkloadCountsExactly) {
   Exposition e = parsed(*metrics);
   EXPECT_EQ(e.value("reactor_runs_started_total", {{"reactor", "Two"}}), 2);
   EXPECT_EQ(e.value("reactor_runs_started_total", {{"reactor", "Failing"}}), 1);
-  EXPECT_EQ(e.value("reactor_runs_finished_total", {{"reactor", "Two"}, {"status", "completed"}}), 2);
-  EXPECT_EQ(e.value("reactor_runs_finished_total", {{"reactor", "Failing"}, {"status", "failed"}}), 1);
-  EXPECT_EQ(e.value("reactor_run_duration_seconds_count", {{"reactor", "Two"}, {"status", "completed"}}), 2);
-  EXPECT_EQ(e.value("reactor_step_attempts_total", {{"reactor", "Two"}, {"step", "a"}, {"outcome", "success"}}), 2);
-  EXPECT_EQ(e.value("reactor_step_attempts_total", {{"reactor", "Failing"}, {"step", "c"}, {"outcome", "retry"}}), 1);
-  EXPECT_EQ(e.value("reactor_step_attempts_total", {{"reactor", "Failing"}, {"step", "c"}, {"outcome", "failure"}}), 1);
-  EXPECT_EQ(e.value("reactor_step_duration_seconds_count", {{"reactor", "Failing"}, {"step", "c"}}), 2);
+  EXPECT_EQ(e.value("reactor_runs_finished_total", {{"reactor", "Two"}, {"status", "completed"}}),
+            2);
+  EXPECT_EQ(e.value("reactor_runs_finished_total", {{"reactor", "Failing"}, {"status", "failed"}}),
+            1);
+  EXPECT_EQ(
+      e.value("reactor_run_duration_seconds_count", {{"reactor", "Two"}, {"status", "completed"}}),
+      2);
+  EXPECT_EQ(e.value("reactor_step_attempts_total",
+                    {{"reactor", "Two"}, {"step", "a"}, {"outcome", "success"}}),
+            2);
+  EXPECT_EQ(e.value("reactor_step_attempts_total",
+                    {{"reactor", "Failing"}, {"step", "c"}, {"outcome", "retry"}}),
+            1);
+  EXPECT_EQ(e.value("reactor_step_attempts_total",
+                    {{"reactor", "Failing"}, {"step", "c"}, {"outcome", "failure"}}),
+            1);
+  EXPECT_EQ(e.value("reactor_step_duration_seconds_count", {{"reactor", "Failing"}, {"step", "c"}}),
+            2);
   EXPECT_EQ(e.value("reactor_step_retries_total", {{"reactor", "Failing"}, {"step", "c"}}), 1);
-  EXPECT_EQ(e.value("reactor_compensations_total", {{"reactor", "Failing"}, {"step", "c"}, {"outcome", "success"}}), 1);
-  EXPECT_EQ(e.value("reactor_undos_total", {{"reactor", "Failing"}}), 2);  // a's, and b's that failed
+  EXPECT_EQ(e.value("reactor_compensations_total",
+                    {{"reactor", "Failing"}, {"step", "c"}, {"outcome", "success"}}),
+            1);
+  EXPECT_EQ(e.value("reactor_undos_total", {{"reactor", "Failing"}}),
+            2);  // a's, and b's that failed
   // No label names a run.
   for (const auto& s : e.samples) {
     for (const auto& [key, value] : s.labels) EXPECT_NE(key, "run_id") << s.name;
