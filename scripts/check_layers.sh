@@ -22,7 +22,8 @@ declare -A header_layer=(
   [run_store]=storage [job_queue]=storage [leases]=storage [map_store]=storage [schedule_store]=storage [hold_store]=storage [backend]=storage
   [backend_wrapper]=storage
   [durability]=durability
-  [log_middleware]=observe [otlp_exporter]=observe
+  [log_middleware]=observe [otlp_exporter]=observe [metrics]=observe [metrics_observer]=observe
+  [metered_backend]=observe [metrics_server]=observe
   [engine]=engine [worker]=engine [inspector]=engine [cli]=cli [reactor]=cli
   [testing]=cli
 )

@@ -12,6 +12,7 @@ packages=(
   universal-ctags  # scripts/check_sizes.sh finds functions and classes with it
   libcpp-httplib-dev  # the dashboard, /metrics and the OTLP exporter (src/web/, src/observe/)
   chromium  # the dashboard's browser tests (Playwright drives Debian's Chromium)
+  curl  # the metrics process test scrapes a worker's /metrics
 )
 
 missing=()

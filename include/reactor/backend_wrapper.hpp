@@ -49,6 +49,7 @@ class BackendWrapper : public Backend {
   bool wakes_waiters() const override;
   Status release_job(std::int64_t job_id, const std::string& owner, Duration delay) override;
   Result<bool> has_job(const std::string& run_id) override;
+  Result<std::vector<QueueStats>> queue_stats(const std::vector<std::string>& queues) override;
 
   Result<LeaseGrant> acquire_lease(const std::string& key, const std::string& owner,
                                    Duration ttl) override;

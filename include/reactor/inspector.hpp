@@ -98,7 +98,7 @@ struct ElementInfo {
 class Inspector {
  public:
   // `store` must outlive the inspector (e.g. *engine.backend()).
-  explicit Inspector(Backend& store) : Inspector(store, store) {}
+  explicit Inspector(Backend& store) : Inspector(store, store) { queue_ = &store; }
   Inspector(RunStore& runs, MapStore& maps) : runs_(runs), maps_(maps) {}
 
   // The runs matching `filter` (status, reactor, elements, limit) and how many
@@ -119,11 +119,16 @@ class Inspector {
   // for any other run. NotFound when there is no such run.
   Result<std::optional<ElementInfo>> element_of(const std::string& run_id) const;
 
+  // Each of `queues`' jobs: ready, delayed, in flight, the oldest due (JobQueue::queue_stats).
+  // FailedPrecondition for an inspector made without a Backend (no queue to ask).
+  Result<std::vector<QueueStats>> queue_stats(const std::vector<std::string>& queues) const;
+
  private:
   std::vector<WaitingInterrupt> waiting_in(const std::string& run_id) const;
 
   RunStore& runs_;
   MapStore& maps_;
+  JobQueue* queue_ = nullptr;  // with the Backend constructor
 };
 
 }  // namespace reactor

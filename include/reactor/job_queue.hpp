@@ -55,6 +55,16 @@ struct FetchRequest {
   std::string worker{};  // who fetched it, recorded as the run's executing worker
 };
 
+// One queue's jobs as JobQueue::queue_stats counts them, by the store's clock.
+struct QueueStats {
+  std::string queue;
+  std::size_t ready = 0;      // due and not in a live delivery (a lapsed delivery counts here)
+  std::size_t delayed = 0;    // not due yet (retries, snoozes, scheduled starts)
+  std::size_t in_flight = 0;  // in a live delivery to a worker
+  std::int64_t oldest_due_at_ms = 0;  // the run_at (unix ms) of the oldest ready job; 0: none
+  std::int64_t now_ms = 0;            // the store's clock when it counted
+};
+
 class JobQueue {
  public:
   virtual ~JobQueue() = default;
@@ -88,6 +98,9 @@ class JobQueue {
   virtual Status release_job(std::int64_t job_id, const std::string& owner, Duration delay) = 0;
   // Whether a job for `run_id` exists (queued or in delivery).
   virtual Result<bool> has_job(const std::string& run_id) = 0;
+  // How many jobs each of `queues` holds, ready, delayed and in flight, in the order asked (a
+  // queue without jobs: zeros). Read only; for dashboards and metrics, not for scheduling.
+  virtual Result<std::vector<QueueStats>> queue_stats(const std::vector<std::string>& queues) = 0;
 };
 
 }  // namespace reactor

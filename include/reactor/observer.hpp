@@ -79,6 +79,12 @@ class Observer {
   // Coordination: acquired, contended, released (CoordinationEvent). Called from the thread
   // that takes or gives back, around the store call; "released" as its commit is sent.
   virtual void on_coordination(const EventContext&, const CoordinationEvent&) {}
+  // The step of the context was found in flight, its execution lost with its worker: this
+  // execution records the lost attempt and runs the step again (a re-execution after a crash).
+  virtual void on_step_interrupted(const EventContext&) {}
+  // A worker's execution took the run over from an earlier execution that did not hand it back
+  // (its lease lapsed: its worker died or stalled). Run event; called before the run resumes.
+  virtual void on_lease_takeover(const EventContext&) {}
 };
 
 }  // namespace reactor

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "reactor/engine.hpp"
+#include "reactor/metrics.hpp"
 
 namespace reactor {
 
@@ -74,6 +75,13 @@ struct WorkerOptions {
   // several threads at once when threads > 1), with what became of it
   // (to_string(outcome) names it for logs). Must not throw.
   std::function<void(const Job& job, DeliveryOutcome outcome)> on_delivery;
+  // Metrics (docs/metrics.md): the registry the worker reports its sweeper passes and its
+  // queues' depths to, collected on every scrape; null: none. Runs and steps are counted by the
+  // engine's MetricsObserver (add_metrics).
+  std::shared_ptr<MetricsRegistry> metrics;
+  // "HOST:PORT": run_worker serves `metrics` (made when null) on http://HOST:PORT/metrics, and
+  // returns 2 without serving runs when it cannot listen there. Empty: no server.
+  std::string metrics_listen;
 };
 
 struct WorkerStats {
@@ -85,6 +93,8 @@ struct WorkerStats {
   std::uint64_t lease_lost = 0;     // executions stopped by a newer writer
   std::uint64_t sweeps = 0;
   std::uint64_t requeued = 0;         // runs the sweeper put back in the queue
+  std::uint64_t purged = 0;           // expired runs the sweeper purged
+  std::int64_t last_sweep_ms = 0;     // when this worker's last sweep pass ended (unix ms); 0: none
   std::uint64_t schedules_fired = 0;  // periods whose run this worker's ticker started
   // Since start(), for the whole engine this worker serves (so for the
   // process, when the worker is its only user of the engine):
@@ -119,11 +129,17 @@ class Worker {
   void wait();
 
   WorkerStats stats() const;
+  // The queues it fetches from (WorkerOptions::queues, or its reactors').
+  const std::vector<std::string>& queues() const;
 
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// Counts `engine_options`' runs in `metrics`: a MetricsObserver first among its observers, and
+// its backend (when set) wrapped in a MeteredBackend. Call before the Engine is made.
+void add_metrics(EngineOptions& engine_options, std::shared_ptr<MetricsRegistry> metrics);
 
 // Runs a worker until SIGTERM or SIGINT, then shuts down gracefully.
 // Returns the process exit code.

@@ -17,7 +17,8 @@ std::pair<std::string, StorageSource> storage_from_environment(const std::string
 }
 
 std::unique_ptr<Engine> open_store(const Context& ctx, const std::string& command, StoreUse use,
-                                   const DurabilityOptions& durability) {
+                                   const DurabilityOptions& durability,
+                                   std::shared_ptr<MetricsRegistry> metrics) {
   const bool guessed = ctx.storage_source == StorageSource::kDefault;
   // A store nobody named is said on stderr (stdout stays the command's output): a command run in
   // another directory must not serve or read a store there unnoticed.
@@ -43,6 +44,7 @@ std::unique_ptr<Engine> open_store(const Context& ctx, const std::string& comman
   if (!add_otlp_exporter(ctx, command, options)) return nullptr;
   options.backend = std::move(backend).value();
   options.durability = durability;
+  if (metrics) add_metrics(options, std::move(metrics));
   // Its messages are the program's: "reactor: worker: fetch failed: …".
   if (!options.logger) options.logger = stderr_logger(ctx.program);
   auto engine = std::make_unique<Engine>(std::move(options));

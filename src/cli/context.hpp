@@ -10,6 +10,7 @@
 
 #include "reactor/cli.hpp"
 #include "reactor/engine.hpp"
+#include "reactor/worker.hpp"
 
 namespace reactor::cli {
 
@@ -45,8 +46,10 @@ enum class StoreUse { kMayCreate, kMustExist };
 // `durability`, serving every reactor of ctx.definitions. nullptr, the error
 // printed as "<program> <command>: ...", when the store cannot be opened. A store
 // taken by default is named on stderr first ("storage: sqlite://reactor.db (default)").
+// With `metrics`, its runs and store requests are counted there (add_metrics).
 std::unique_ptr<Engine> open_store(const Context& ctx, const std::string& command, StoreUse use,
-                                   const DurabilityOptions& durability);
+                                   const DurabilityOptions& durability,
+                                   std::shared_ptr<MetricsRegistry> metrics = nullptr);
 
 // The OTLP exporter --otlp-endpoint or $OTEL_EXPORTER_OTLP_ENDPOINT asks for, added to
 // `options`' observers; false, the error printed, for an endpoint that is no http:// URL.

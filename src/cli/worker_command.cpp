@@ -3,7 +3,9 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/command.hpp"
+#include "cli/text.hpp"
 #include "cli/worker_loop.hpp"
+#include "reactor/metrics_server.hpp"
 
 namespace reactor::cli {
 
@@ -16,10 +18,23 @@ int run_worker(const Context& ctx, const WorkerLoopOptions& o, bool create) {
   // started, is made only on request: a worker serving an empty store it made by mistake idles
   // while the runs it should serve wait in another.
   const bool may_create = create || ctx.storage_source != StorageSource::kDefault;
+  WorkerLoopOptions options = o;
+  // Listening first: a port in use stops the worker before it takes any run.
+  std::unique_ptr<MetricsServer> metrics_server;
+  if (!o.metrics_listen.empty()) {
+    options.metrics = std::make_shared<MetricsRegistry>();
+    auto served = MetricsServer::start(options.metrics, o.metrics_listen);
+    if (!served.ok()) {
+      print_error(ctx.program + " worker",
+                  "--metrics " + o.metrics_listen + ": " + served.status().message());
+      return 2;
+    }
+    metrics_server = std::move(served).value();
+  }
   auto engine = open_store(ctx, "worker", may_create ? StoreUse::kMayCreate : StoreUse::kMustExist,
-                           durability_options(o, ctx.options.engine.durability));
+                           durability_options(o, ctx.options.engine.durability), options.metrics);
   if (!engine) return 2;
-  return serve(*engine, o, stop_signals, ctx.program + " worker");
+  return serve(*engine, options, stop_signals, ctx.program + " worker");
 }
 
 class WorkerCommand final : public Command {

@@ -239,6 +239,9 @@ void add_worker_options(CLI::App& cmd, WorkerLoopOptions& o) {
   cmd.add_option("--reactors", o.reactors,
                  "Serve only these reactors' runs (comma-separated names; default: all)")
       ->delimiter(',');
+  cmd.add_option("--metrics", o.metrics_listen,
+                 "Serve Prometheus metrics on http://HOST:PORT/metrics (e.g. 127.0.0.1:9464; "
+                 "docs/metrics.md)");
 }
 
 DurabilityOptions durability_options(const WorkerLoopOptions& o, DurabilityOptions base) {
@@ -277,6 +280,7 @@ int serve(Engine& engine, const WorkerLoopOptions& o, const sigset_t& stop_signa
   options.sweep_interval = seconds(o.sweep_interval_s);
   options.shutdown_timeout = seconds(o.shutdown_timeout_s);
   if (o.visibility_timeout_s) options.visibility_timeout = seconds(*o.visibility_timeout_s);
+  options.metrics = o.metrics;
   DeliveryLog log(engine, name);
   options.on_delivery = [&log](const Job& job, DeliveryOutcome outcome) {
     log.on_delivery(job, outcome);

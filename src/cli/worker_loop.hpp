@@ -43,6 +43,9 @@ struct WorkerLoopOptions {
   std::optional<double> async_park_timeout_s;          // DurabilityOptions's
   // The reactors whose runs this worker serves; empty: every registered one.
   std::vector<std::string> reactors;
+  // --metrics HOST:PORT: where run_worker serves `metrics` (WorkerOptions::metrics).
+  std::string metrics_listen;
+  std::shared_ptr<MetricsRegistry> metrics;
 };
 
 // --threads, --lease-ttl, --sweep-interval, --shutdown-timeout, --visibility-timeout,

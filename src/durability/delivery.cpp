@@ -282,6 +282,13 @@ std::optional<DeliveryOutcome> admit(DurableEnv& env, Holding& holding, const Wr
                                                    : DeliveryOutcome::kBackendError;
 }
 
+// A run still filed running or rolling back under another execution's token: that execution
+// did not finish it (its lease lapsed, or it handed the run back as its worker stopped).
+bool taken_over(const Run& run, std::uint64_t token) {
+  return run.exec_token != 0 && run.exec_token != token &&
+         (run.status == RunStatus::kRunning || run.status == RunStatus::kRollingBack);
+}
+
 DeliveryOutcome execute_delivery(DurableEnv& env, const Definition& def, Run run,
                                  const Writer& delivered, const Delivery& d,
                                  const DeliveryOptions& o) {
@@ -304,6 +311,12 @@ DeliveryOutcome execute_delivery(DurableEnv& env, const Definition& def, Run run
   port.set_stop_flag(o.release_requested);
   if (holding) port.set_holding(&*holding);
   // Who wrote the run last (as it was read), and from now on this execution.
+  if (taken_over(run, w.lease.token) && env.observe) {
+    const std::string no_step;
+    env.observe(def, [&](Observer& o) {
+      o.on_lease_takeover(EventContext{run.id, run.reactor, no_step, 0});
+    });
+  }
   port.set_previous(run.exec_token, run.exec_worker);
   run.exec_token = w.lease.token;
   run.exec_worker = env.worker_id;

@@ -156,4 +156,10 @@ Result<std::optional<ElementInfo>> Inspector::element_of(const std::string& run_
   return std::optional<ElementInfo>(std::move(info));
 }
 
+Result<std::vector<QueueStats>> Inspector::queue_stats(
+    const std::vector<std::string>& queues) const {
+  if (queue_ == nullptr) return Status::FailedPrecondition("queue_stats: no job queue to ask");
+  return queue_->queue_stats(queues);
+}
+
 }  // namespace reactor

@@ -15,6 +15,7 @@
 #include "durability/schedules.hpp"
 #include "durability/sweeper.hpp"
 #include "engine/engine_access.hpp"
+#include "engine/worker_metrics.hpp"
 
 namespace reactor {
 
@@ -82,6 +83,7 @@ struct Worker::Impl {
   // stats() reports what came after.
   std::uint64_t durable_steps_at_start = 0;
   std::uint64_t round_trips_at_start = 0;
+  std::unique_ptr<WorkerMetrics> metrics;  // with WorkerOptions::metrics
 };
 
 void Worker::Impl::count(DeliveryOutcome o) {
@@ -229,6 +231,8 @@ void Worker::Impl::sweep_loop(std::stop_token stop) {
       std::lock_guard lock(mu);
       ++stats.sweeps;
       stats.requeued += r.requeued;
+      stats.purged += r.purged;
+      stats.last_sweep_ms = env.now_ms();
     }
     // Wake at the start of the next window (plus a little, so the clock has
     // surely moved into it).
@@ -295,6 +299,9 @@ Worker::~Worker() {
 
 void Worker::start() {
   DurableEnv& env = *EngineAccess::durable_env(impl_->engine);
+  if (impl_->options.metrics && !impl_->metrics) {
+    impl_->metrics = std::make_unique<WorkerMetrics>(*impl_->options.metrics, *this, env.backend);
+  }
   impl_->durable_steps_at_start = env.durable_steps.load(std::memory_order_relaxed);
   impl_->round_trips_at_start = env.backend.round_trips();
   for (int i = 0; i < impl_->options.threads; ++i) {
@@ -357,6 +364,8 @@ void Worker::wait() {
   }
 }
 
+const std::vector<std::string>& Worker::queues() const { return impl_->options.queues; }
+
 WorkerStats Worker::stats() const {
   DurableEnv& env = *EngineAccess::durable_env(impl_->engine);
   std::lock_guard lock(impl_->mu);
@@ -373,6 +382,12 @@ extern "C" void on_stop_signal(int) { g_stop_signals.fetch_add(1); }
 }  // namespace
 
 int run_worker(Engine& engine, WorkerOptions options) {
+  std::unique_ptr<MetricsServer> metrics_server;
+  if (!options.metrics_listen.empty()) {
+    auto served = serve_metrics(engine, options);
+    if (!served.ok()) return 2;  // told to the engine's Logger
+    metrics_server = std::move(served).value();
+  }
   std::signal(SIGTERM, on_stop_signal);
   std::signal(SIGINT, on_stop_signal);
   Worker worker(engine, std::move(options));

@@ -76,6 +76,7 @@ void Rollback::rollback(Lock& lock) {
   advance(run_, undone ? RunEvent::kUndone : RunEvent::kRolledBack);
   ex_.touch_header(run_);
   ex_.checkpoint(/*force=*/true);
+  if (ex_.unwinding().stopped()) return;  // refused: a newer execution reports the run's end
   RunError error = *run_.error;
   lock.unlock();
   if (undone) {

@@ -340,6 +340,8 @@ void RunDriver::finish_completed(Lock& lock) {
   advance(run_, RunEvent::kComplete);
   ex_.touch_header(run_);
   ex_.checkpoint(/*force=*/true);
+  // A refused end (a newer execution holds the run) is not this execution's to report.
+  if (ex_.unwinding().stopped()) return;
   lock.unlock();
   ex_.observers().notify(
       "run_complete", [&](Observer& o) { o.on_run_complete(run_event(), RunStatus::kCompleted); });
@@ -353,6 +355,7 @@ void RunDriver::finish_halted(Lock& lock) {
   advance(run_, RunEvent::kHalt);
   ex_.touch_header(run_);
   ex_.checkpoint(/*force=*/true);
+  if (ex_.unwinding().stopped()) return;  // refused: see finish_completed
   lock.unlock();
   ex_.observers().notify("run_complete",
                          [&](Observer& o) { o.on_run_complete(run_event(), RunStatus::kHalted); });

@@ -98,6 +98,8 @@ void RunDriver::record_lost(const LostAttempt& l, bool stored_as_started) {
   ex_.trace_as(TraceType::kInterrupted, path_of(i), rec.attempts, "interrupted",
                "the execution was lost with its worker", l.by);
   ex_.touch_step(run_, i);
+  ex_.observers().notify("step_interrupted",
+                         [&](Observer& o) { o.on_step_interrupted(event(i, rec.attempts)); });
   if (!l.gives_up) return;
   advance(rec, StepEvent::kFail);
   rec.body_started = true;  // it may have had its side effect: it is compensated

@@ -53,6 +53,10 @@ Status BackendWrapper::release_job(std::int64_t job_id, const std::string& owner
   return target_->release_job(job_id, owner, delay);
 }
 Result<bool> BackendWrapper::has_job(const std::string& run_id) { return target_->has_job(run_id); }
+Result<std::vector<QueueStats>> BackendWrapper::queue_stats(
+    const std::vector<std::string>& queues) {
+  return target_->queue_stats(queues);
+}
 
 Result<LeaseGrant> BackendWrapper::acquire_lease(const std::string& key, const std::string& owner,
                                                  Duration ttl) {
@@ -102,7 +106,9 @@ Status BackendWrapper::mark_schedule_fired(const std::string& name, std::int64_t
   return target_->mark_schedule_fired(name, period_ms);
 }
 
-Result<TakeResult> BackendWrapper::take_holds(const TakeRequest& r) { return target_->take_holds(r); }
+Result<TakeResult> BackendWrapper::take_holds(const TakeRequest& r) {
+  return target_->take_holds(r);
+}
 
 Result<CoordinationView> BackendWrapper::coordination() { return target_->coordination(); }
 

@@ -66,3 +66,34 @@ Result<bool> MemoryBackend::has_job(const std::string& run_id) {
 }
 
 }  // namespace reactor
+
+namespace reactor {
+
+Result<std::vector<QueueStats>> MemoryBackend::queue_stats(const std::vector<std::string>& queues) {
+  std::lock_guard lock(mu_);
+  const std::int64_t now = storage::now_ms(*clock_);
+  std::vector<QueueStats> out;
+  std::map<std::string, std::size_t> at;
+  for (const std::string& q : queues) {
+    at.emplace(q, out.size());
+    out.push_back(QueueStats{q, 0, 0, 0, 0, now});
+  }
+  for (const auto& [id, job] : jobs_) {
+    auto it = at.find(job.spec.queue);
+    if (it == at.end()) continue;
+    QueueStats& s = out[it->second];
+    if (!job.lease_owner.empty() && job.lease_expires_ms > now) {
+      ++s.in_flight;
+    } else if (job.spec.run_at_ms > now) {
+      ++s.delayed;
+    } else {
+      ++s.ready;
+      if (s.oldest_due_at_ms == 0 || job.spec.run_at_ms < s.oldest_due_at_ms) {
+        s.oldest_due_at_ms = job.spec.run_at_ms;
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace reactor

@@ -195,3 +195,27 @@ Result<bool> RedisBackend::has_job(const std::string& run_id) {
 }
 
 }  // namespace reactor
+
+namespace reactor {
+
+Result<std::vector<QueueStats>> RedisBackend::queue_stats(const std::vector<std::string>& queues) {
+  std::vector<QueueStats> out;
+  if (queues.empty()) return out;
+  Status s = run(ScriptId::kQueueStats, {}, queues, [&](const redisReply& r) {
+    out.clear();
+    const std::int64_t now = integer(element(r, 0));
+    for (std::size_t i = 0; i < queues.size(); ++i) {
+      const std::size_t at = 1 + 4 * i;
+      const std::string oldest = text(element(r, at + 3));
+      out.push_back(QueueStats{queues[i], static_cast<std::size_t>(integer(element(r, at))),
+                               static_cast<std::size_t>(integer(element(r, at + 1))),
+                               static_cast<std::size_t>(integer(element(r, at + 2))),
+                               oldest.empty() ? 0 : std::stoll(oldest), now});
+    }
+    return Status::Ok();
+  });
+  if (!s.ok()) return s;
+  return out;
+}
+
+}  // namespace reactor

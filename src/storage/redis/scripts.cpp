@@ -49,6 +49,7 @@ const std::map<ScriptId, ScriptInfo>& infos() {
       {ScriptId::kTakeHolds, {"take_holds", {"holds", "rates", "periods"}}},
       {ScriptId::kCoordination, {"coordination", {"holds", "rates", "periods", "chains"}}},
       {ScriptId::kOrderedChain, {"ordered_chain", {}}},
+      {ScriptId::kQueueStats, {"queue_stats", {}}},
   };
   return kInfos;
 }

@@ -52,6 +52,7 @@ enum class ScriptId {
   kTakeHolds,          // one take of coordination: fence, ordered gates, periods, rates, holds
   kCoordination,       // live holders, rate windows, period marks, ordered chains
   kOrderedChain,       // an operator's call on an ordered chain: peek, skip its head, reset
+  kQueueStats,         // jobs per queue: ready, delayed, in flight, the oldest due
 };
 
 const std::vector<ScriptId>& all_scripts();

@@ -141,3 +141,37 @@ Result<bool> SqliteBackend::has_job(const std::string& run_id) {
 }
 
 }  // namespace reactor
+
+namespace reactor {
+
+Result<std::vector<QueueStats>> SqliteBackend::queue_stats(const std::vector<std::string>& queues) {
+  const std::int64_t now = now_ms();
+  std::vector<QueueStats> out;
+  Status s = transact(Mode::kRead, "queue_stats", [&](Connection& db) -> Status {
+    out.clear();
+    for (const std::string& q : queues) {
+      Statement st = db.prepare(
+          "SELECT "
+          "COALESCE(SUM(lease_owner IS NOT NULL AND lease_expires > ?1), 0), "
+          "COALESCE(SUM((lease_owner IS NULL OR lease_expires <= ?1) AND run_at > ?1), 0), "
+          "COALESCE(SUM((lease_owner IS NULL OR lease_expires <= ?1) AND run_at <= ?1), 0), "
+          "MIN(CASE WHEN (lease_owner IS NULL OR lease_expires <= ?1) AND run_at <= ?1 "
+          "THEN run_at END) FROM jobs WHERE queue = ?2");
+      st.bind_at(1, now);
+      st.bind_at(2, q);
+      QueueStats stats{q, 0, 0, 0, 0, now};
+      if (st.step()) {
+        stats.in_flight = static_cast<std::size_t>(st.int64(0));
+        stats.delayed = static_cast<std::size_t>(st.int64(1));
+        stats.ready = static_cast<std::size_t>(st.int64(2));
+        stats.oldest_due_at_ms = st.is_null(3) ? 0 : st.int64(3);  // NULL: none due
+      }
+      out.push_back(std::move(stats));
+    }
+    return Status::Ok();
+  });
+  if (!s.ok()) return s;
+  return out;
+}
+
+}  // namespace reactor
