@@ -23,7 +23,7 @@ declare -A header_layer=(
   [backend_wrapper]=storage
   [durability]=durability
   [log_middleware]=observe
-  [engine]=engine [worker]=engine [inspector]=engine [cli]=cli [reactor]=cli
+  [engine]=engine [worker]=engine [inspector]=engine [dashboard]=web [cli]=cli [reactor]=cli
   [testing]=cli
 )
 

@@ -119,6 +119,11 @@ class Inspector {
   // for any other run. NotFound when there is no such run.
   Result<std::optional<ElementInfo>> element_of(const std::string& run_id) const;
 
+  // The inputs `run_id` (a root, a composed child or an element run) was started with, as
+  // stored: NOT redacted — a caller showing them masks the redacted ones first
+  // (Registry definition's schema). NotFound when there is no such run.
+  Result<Value> inputs_of(const std::string& run_id) const;
+
  private:
   std::vector<WaitingInterrupt> waiting_in(const std::string& run_id) const;
 
