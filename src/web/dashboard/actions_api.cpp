@@ -24,8 +24,8 @@ Reply resume_interrupt(Api& api, const std::string& run_id, const Value& body) {
     return error_reply(400, "resume-interrupt needs {\"step\": <path>, \"payload\": {...}}");
   }
   Value payload = body.value("payload", Value::object());
-  return resumed(api.engine.resume_interrupt(run_id, body["step"].get<std::string>(),
-                                             std::move(payload)));
+  return resumed(
+      api.engine.resume_interrupt(run_id, body["step"].get<std::string>(), std::move(payload)));
 }
 
 }  // namespace

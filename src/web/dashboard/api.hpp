@@ -31,12 +31,12 @@ struct Api {
 Reply error_reply(int http, const std::string& message);
 Reply status_reply(const Status& s);
 
-Reply list_runs(Api& api, const Params& params);                       // GET /api/runs
-Reply show_run(Api& api, const std::string& run_id);                   // GET /api/runs/<id>
-Reply list_reactors(Api& api);                                         // GET /api/reactors
-Reply reactor_graph(Api& api, const std::string& name);                // GET /api/reactors/<n>
-Reply coordination(Api& api);                                          // GET /api/coordination
-Reply changes(Api& api);                                               // GET /api/changes
+Reply list_runs(Api& api, const Params& params);         // GET /api/runs
+Reply show_run(Api& api, const std::string& run_id);     // GET /api/runs/<id>
+Reply list_reactors(Api& api);                           // GET /api/reactors
+Reply reactor_graph(Api& api, const std::string& name);  // GET /api/reactors/<n>
+Reply coordination(Api& api);                            // GET /api/coordination
+Reply changes(Api& api);                                 // GET /api/changes
 Reply run_action(Api& api, const std::string& run_id, const std::string& action,
                  const std::string& body);  // POST /api/runs/<id>/<action>
 

@@ -33,11 +33,20 @@ Reply error_reply(int http, const std::string& message) {
 Reply status_reply(const Status& s) {
   int http = 500;
   switch (s.code()) {
-    case StatusCode::kNotFound: http = 404; break;
-    case StatusCode::kInvalidArgument: http = 400; break;
-    case StatusCode::kFailedPrecondition: http = 409; break;
-    case StatusCode::kAlreadyExists: http = 409; break;
-    default: break;
+    case StatusCode::kNotFound:
+      http = 404;
+      break;
+    case StatusCode::kInvalidArgument:
+      http = 400;
+      break;
+    case StatusCode::kFailedPrecondition:
+      http = 409;
+      break;
+    case StatusCode::kAlreadyExists:
+      http = 409;
+      break;
+    default:
+      break;
   }
   return error_reply(http, s.to_string());
 }

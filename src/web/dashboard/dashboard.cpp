@@ -4,6 +4,7 @@
 
 #include <httplib.h>
 
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -48,6 +49,12 @@ Status Dashboard::start() {
   }
   impl_->bound = port;
   impl_->thread = std::thread([this] { impl_->server.listen_after_bind(); });
+  // Serving once it runs its accept loop: stop() before that would not reach the loop (this
+  // httplib has no wait_until_ready). It starts at once; the bound only keeps a stuck start
+  // from hanging the caller.
+  for (int i = 0; i < 5000 && !impl_->server.is_running(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
   return Status::Ok();
 }
 

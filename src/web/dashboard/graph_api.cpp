@@ -10,11 +10,16 @@ namespace {
 
 const char* kind_name(StepKind k) {
   switch (k) {
-    case StepKind::kStep: return "step";
-    case StepKind::kCompose: return "compose";
-    case StepKind::kMap: return "map";
-    case StepKind::kAsync: return "async";
-    case StepKind::kInterrupt: return "interrupt";
+    case StepKind::kStep:
+      return "step";
+    case StepKind::kCompose:
+      return "compose";
+    case StepKind::kMap:
+      return "map";
+    case StepKind::kAsync:
+      return "async";
+    case StepKind::kInterrupt:
+      return "interrupt";
   }
   return "step";
 }
@@ -52,9 +57,8 @@ Reply list_reactors(Api& api) {
   for (const std::string& name : api.engine.registry().names()) {
     std::optional<Definition> def = api.engine.registry().find(name);
     if (!def) continue;
-    out.push_back({{"name", name},
-                   {"steps", def->steps().size()},
-                   {"queue", api.engine.queue_for(name)}});
+    out.push_back(
+        {{"name", name}, {"steps", def->steps().size()}, {"queue", api.engine.queue_for(name)}});
   }
   return Reply{200, Value{{"reactors", out}}};
 }

@@ -54,7 +54,9 @@ std::string host_name(const std::string& host) {
 
 Guard::Guard(const DashboardOptions& options) : token_(options.token), csrf_(random_hex(24)) {}
 
-bool Guard::token_ok(const std::string& token) const { return token_.empty() || same(token, token_); }
+bool Guard::token_ok(const std::string& token) const {
+  return token_.empty() || same(token, token_);
+}
 
 std::optional<Refusal> Guard::check_host(const httplib::Request& req) const {
   const std::string host = req.get_header_value("Host");

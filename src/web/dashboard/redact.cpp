@@ -22,7 +22,8 @@ constexpr const char* kMask = "[REDACTED]";
 
 // The leaves of `raw` that `masked` hides.
 void hidden_leaves(const Value& raw, const Value& masked, std::vector<Value>& out) {
-  if (masked.is_string() && masked.get<std::string>() == kMask && !(raw.is_string() && raw.get<std::string>() == kMask)) {
+  if (masked.is_string() && masked.get<std::string>() == kMask &&
+      !(raw.is_string() && raw.get<std::string>() == kMask)) {
     if (raw.is_structured()) {
       for (const Value& leaf : raw.flatten()) out.push_back(leaf);
     } else {

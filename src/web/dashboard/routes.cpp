@@ -49,7 +49,8 @@ void mount_api(httplib::Server& server, Api& api, const Guard& guard) {
     send(res, Reply{200, Value{{"csrf_token", guard.csrf()}}});
   });
   server.Get("/api/runs", [&api](Req req, Res res) { send(res, list_runs(api, params_of(req))); });
-  server.Get(R"(/api/runs/(.+))", [&api](Req req, Res res) { send(res, show_run(api, req.matches[1])); });
+  server.Get(R"(/api/runs/(.+))",
+             [&api](Req req, Res res) { send(res, show_run(api, req.matches[1])); });
   server.Get("/api/reactors", [&api](Req, Res res) { send(res, list_reactors(api)); });
   server.Get(R"(/api/reactors/(.+))",
              [&api](Req req, Res res) { send(res, reactor_graph(api, req.matches[1])); });
@@ -74,17 +75,17 @@ void mount_routes(httplib::Server& server, Api& api, const Guard& guard) {
     }
     return httplib::Server::HandlerResponse::Unhandled;
   });
-  server.set_exception_handler([](const httplib::Request&, httplib::Response& res,
-                                  std::exception_ptr ep) {
-    std::string what = "internal error";
-    try {
-      std::rethrow_exception(ep);
-    } catch (const std::exception& e) {
-      what = e.what();
-    } catch (...) {
-    }
-    send(res, error_reply(500, what));
-  });
+  server.set_exception_handler(
+      [](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
+        std::string what = "internal error";
+        try {
+          std::rethrow_exception(ep);
+        } catch (const std::exception& e) {
+          what = e.what();
+        } catch (...) {
+        }
+        send(res, error_reply(500, what));
+      });
   mount_page(server, guard);
   mount_api(server, api, guard);
 }

@@ -55,11 +55,16 @@ Value failed_elements(Api& api, const std::string& map_id) {
 }
 
 Value map_json(Api& api, const MapProgress& m) {
-  return Value{{"map_id", m.map_id},      {"step", m.step},
-               {"state", to_string(m.state)}, {"total", m.total},
-               {"done", m.done},          {"failed", m.failed},
-               {"in_flight", m.in_flight()}, {"rolled_back", m.undone},
-               {"cancelled", m.cancelled}, {"interrupted", m.interrupted},
+  return Value{{"map_id", m.map_id},
+               {"step", m.step},
+               {"state", to_string(m.state)},
+               {"total", m.total},
+               {"done", m.done},
+               {"failed", m.failed},
+               {"in_flight", m.in_flight()},
+               {"rolled_back", m.undone},
+               {"cancelled", m.cancelled},
+               {"interrupted", m.interrupted},
                {"element_reactor", m.element_reactor},
                {"failed_elements", m.failed > 0 ? failed_elements(api, m.map_id) : Value::array()}};
 }
@@ -108,9 +113,15 @@ Reply show_run(Api& api, const std::string& run_id) {
   Result<RunResult> found = api.engine.find(run_id);
   if (!found.ok()) return status_reply(found.status());
   const RunResult& r = *found;
-  Value out{{"id", r.run_id},        {"reactor", r.reactor},         {"status", to_string(r.status)},
-            {"value", r.value},      {"steps", steps_json(r)},       {"timeline", timeline_json(r)},
-            {"retried_from", r.retried_from}, {"retries", r.retries}, {"trace_summary", r.trace_summary()}};
+  Value out{{"id", r.run_id},
+            {"reactor", r.reactor},
+            {"status", to_string(r.status)},
+            {"value", r.value},
+            {"steps", steps_json(r)},
+            {"timeline", timeline_json(r)},
+            {"retried_from", r.retried_from},
+            {"retries", r.retries},
+            {"trace_summary", r.trace_summary()}};
   out["error"] = r.error ? Value(*r.error) : Value(nullptr);
   Result<std::optional<ElementInfo>> element = api.inspector.element_of(run_id);
   if (element.ok() && *element) {

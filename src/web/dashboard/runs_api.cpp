@@ -55,8 +55,8 @@ struct PageAsk {
   bool keeps(const RunSummary& r) const {
     if (from_ms && r.updated_at_ms < from_ms) return false;
     if (to_ms && r.updated_at_ms > to_ms) return false;
-    if (!cursor_id.empty() && (r.updated_at_ms > cursor_ms ||
-                               (r.updated_at_ms == cursor_ms && r.id >= cursor_id))) {
+    if (!cursor_id.empty() &&
+        (r.updated_at_ms > cursor_ms || (r.updated_at_ms == cursor_ms && r.id >= cursor_id))) {
       return false;
     }
     if (search.empty() || r.id == search) return true;
@@ -128,10 +128,9 @@ Reply list_runs(Api& api, const Params& params) {
   counted.status.reset();
   Result<Value> counts = status_counts(api, counted);
   if (!counts.ok()) return status_reply(counts.status());
-  return Reply{200, Value{{"runs", runs},
-                          {"next_cursor", next},
-                          {"total", listing->total},
-                          {"counts", *counts}}};
+  return Reply{
+      200,
+      Value{{"runs", runs}, {"next_cursor", next}, {"total", listing->total}, {"counts", *counts}}};
 }
 
 }  // namespace reactor::web
