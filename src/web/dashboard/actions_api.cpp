@@ -2,6 +2,7 @@
 // retry, resume (a halted run), enqueue (a resume job), resume-interrupt (a paused run's payload).
 // The body is a JSON object (may be empty): {"reason"} for cancel, {"step", "payload"} for
 // resume-interrupt.
+#include "records/codec.hpp"
 #include "web/dashboard/api.hpp"
 
 namespace reactor::web {
@@ -34,10 +35,12 @@ Reply run_action(Api& api, const std::string& run_id, const std::string& action,
                  const std::string& text) {
   Value body = Value::object();
   if (!text.empty()) {
-    body = Value::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (body.is_discarded() || !body.is_object()) {
-      return error_reply(400, "the body is not a JSON object");
+    try {
+      body = records::decode_value(text);  // the bounded reader: a body may nest deep
+    } catch (const std::exception&) {
+      body = nullptr;
     }
+    if (!body.is_object()) return error_reply(400, "the body is not a JSON object");
   }
   if (action == "cancel") return done(api.engine.cancel(run_id, body.value("reason", "")));
   if (action == "undo") return resumed(api.engine.undo(run_id));
