@@ -37,7 +37,7 @@ Definition trip() {
       .build();
 }
 
-Definition element() {
+Definition square() {
   return Builder("Batch.element")
       .input("x", integer())
       .step("square", [](const Args& a) { return Success(a.get<int>("x") * a.get<int>("x")); })
@@ -48,7 +48,7 @@ Definition element() {
 Definition batch() {
   return Builder("Batch")
       .input("items", array())
-      .map("squares", element())
+      .map("squares", square())
       .source(input("items"))
       .argument("x", element("squares"))
       .fan_out(2)
