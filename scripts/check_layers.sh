@@ -24,7 +24,7 @@ declare -A header_layer=(
   [durability]=durability
   [log_middleware]=observe [otlp_exporter]=observe [metrics]=observe [metrics_observer]=observe
   [metered_backend]=observe [metrics_server]=observe
-  [engine]=engine [worker]=engine [inspector]=engine [cli]=cli [reactor]=cli
+  [engine]=engine [worker]=engine [inspector]=engine [dashboard]=web [cli]=cli [reactor]=cli
   [testing]=cli
 )
 

@@ -300,4 +300,10 @@ class Engine {
   std::unique_ptr<Impl> impl_;
 };
 
+// An operator's nudge: enqueues a resume job for stored root run `run_id` on its reactor's
+// queue (Engine::queue_for), due now; durable when it returns Ok. NotFound: no such run;
+// FailedPrecondition: a child run, or (unless `force`) a run that ended or whose reactor is not
+// registered in `engine`. InvalidArgument: an engine without a backend.
+Status enqueue_resume(Engine& engine, const std::string& run_id, bool force = false);
+
 }  // namespace reactor

@@ -123,6 +123,11 @@ class Inspector {
   // FailedPrecondition for an inspector made without a Backend (no queue to ask).
   Result<std::vector<QueueStats>> queue_stats(const std::vector<std::string>& queues) const;
 
+  // The inputs `run_id` (a root, a composed child or an element run) was started with, as
+  // stored: NOT redacted — a caller showing them masks the redacted ones first
+  // (Registry definition's schema). NotFound when there is no such run.
+  Result<Value> inputs_of(const std::string& run_id) const;
+
  private:
   std::vector<WaitingInterrupt> waiting_in(const std::string& run_id) const;
 

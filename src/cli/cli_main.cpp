@@ -31,6 +31,7 @@ std::vector<std::unique_ptr<Command>> built_in_commands() {
   out.push_back(resume_command());
   out.push_back(locks_command());
   out.push_back(ordered_lock_command());
+  out.push_back(dashboard_command());
   return out;
 }
 

@@ -43,6 +43,7 @@ std::unique_ptr<Command> undo_command();
 std::unique_ptr<Command> retry_command();
 std::unique_ptr<Command> locks_command();
 std::unique_ptr<Command> ordered_lock_command();
+std::unique_ptr<Command> dashboard_command();
 
 // Every built-in command, in the order --help lists them.
 std::vector<std::unique_ptr<Command>> built_in_commands();

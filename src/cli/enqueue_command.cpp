@@ -41,10 +41,7 @@ int run_enqueue(const Context& ctx, const std::string& run_id, bool force) {
     return 2;
   }
   // On the reactor's queue, as the engine routes it (DurabilityOptions::queue_for).
-  CommitRequest c;
-  c.enqueue.push_back(JobSpec{engine->queue_for(run.reactor), JobKind::kResume, run.id, run.reactor,
-                              to_unix_ms(engine->clock().now()), 0});
-  if (Status s = backend.commit(c); !s.ok()) {
+  if (Status s = enqueue_resume(*engine, run.id, /*force=*/true); !s.ok()) {
     print_error(who, s.to_string());
     return 1;
   }

@@ -72,4 +72,28 @@ Status Engine::resume_halted(const std::string& run_id) {
   return header.ok() ? drain_if_inline(**env, header->reactor) : Status::Ok();
 }
 
+Status enqueue_resume(Engine& engine, const std::string& run_id, bool force) {
+  Backend* backend = engine.backend();
+  if (!backend) return Status::InvalidArgument("enqueue_resume needs an engine with a backend");
+  Result<RunHeaderRow> header = backend->load_header(run_id);
+  if (!header.ok()) return header.status();
+  const RunHeaderRow& run = *header;
+  if (!run.parent_id.empty() && run.root_id != run.id) {
+    return Status::FailedPrecondition("run " + run_id + " is a child of run " + run.root_id +
+                                      "; enqueue the root");
+  }
+  if (!force && is_terminal(run.status)) {
+    return Status::FailedPrecondition("run " + run_id + " is " + to_string(run.status) +
+                                      ": it has ended, and its job would only be acknowledged");
+  }
+  if (!force && !engine.registry().find(run.reactor)) {
+    return Status::FailedPrecondition("run " + run_id + " is a run of reactor '" + run.reactor +
+                                      "', which is not registered here");
+  }
+  CommitRequest c;
+  c.enqueue.push_back(JobSpec{engine.queue_for(run.reactor), JobKind::kResume, run.id, run.reactor,
+                              to_unix_ms(engine.clock().now()), 0});
+  return backend->commit(c);
+}
+
 }  // namespace reactor

@@ -162,4 +162,18 @@ Result<std::vector<QueueStats>> Inspector::queue_stats(
   return queue_->queue_stats(queues);
 }
 
+Result<Value> Inspector::inputs_of(const std::string& run_id) const {
+  Result<StoredRun> stored = runs_.load_run(origin_of(run_id));
+  if (!stored.ok()) return stored.status();
+  for (const RunInputsRow& row : stored->inputs) {
+    if (row.run_id != run_id) continue;
+    try {
+      return records::decode_inputs(row.inputs);
+    } catch (const std::exception& e) {
+      return Status::Corruption("inputs of run '" + run_id + "': " + e.what());
+    }
+  }
+  return Status::NotFound("no inputs stored for run '" + run_id + "'");
+}
+
 }  // namespace reactor
