@@ -9,6 +9,7 @@
 
 #include "async.hpp"
 #include "coordination.hpp"
+#include "dashboard.hpp"
 #include "google_benchmark.hpp"
 #include "handoff.hpp"
 #include "map.hpp"
@@ -181,6 +182,19 @@ int main(int argc, char** argv) {
                         "An SQLite store or a Redis server (default: a scratch SQLite file)",
                         resume.timeout_s, resume.dir);
 
+  DashboardBenchOptions dashboard;
+  auto* dashboard_cmd = app.add_subcommand(
+      "dashboard", "The dashboard's runs list and a large map's run page, with a large store");
+  dashboard_cmd->add_option("-n,--runs", dashboard.runs, "Runs stored")
+      ->check(CLI::Range(0, 10000000));
+  dashboard_cmd->add_option("--elements", dashboard.elements, "Elements of the map")
+      ->check(CLI::Range(1, 1000000));
+  dashboard_cmd->add_option("--requests", dashboard.requests, "Requests of each page")
+      ->check(CLI::Range(1, 100000));
+  add_storage(dashboard_cmd, dashboard.storage,
+              "An empty SQLite store or a Redis server (default: a scratch SQLite file)");
+  add_dir(dashboard_cmd, dashboard.dir);
+
   AsyncOptions async;
   auto* async_cmd = app.add_subcommand(
       "async", "Async units: a parked reader's resume latency, and a dispatch's store requests");
@@ -256,6 +270,10 @@ int main(int argc, char** argv) {
   if (*coordination_cmd) {
     with_storage(coordination.storage);
     return run_coordination(coordination);
+  }
+  if (*dashboard_cmd) {
+    with_storage(dashboard.storage);
+    return run_dashboard_bench(dashboard);
   }
   if (*resume_cmd) {
     with_storage(resume.storage);

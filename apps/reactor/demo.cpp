@@ -33,6 +33,7 @@ struct DemoOptions {
   bool async = false;         // the AsyncOrder demo (demo_async.cpp) instead
   bool approval = false;      // the RefundApproval demo (demo_approval.cpp) instead
   bool coordination = false;  // the TransferFunds demo (demo_coordination.cpp) instead
+  bool dashboard = false;     // keep the dashboard serving the demo's runs at the end
 };
 
 constexpr const char* kDemoDb = "reactor-demo.db";
@@ -154,7 +155,8 @@ int run_demo(const DemoOptions& options) {
   std::printf("%-44s %d (at most the %d in flight at the kill)\n", "steps executed twice:", twice,
               killed ? 1 : 0);
   std::printf("%-44s %d\n", "ended otherwise than expected:", unexpected);
-  return unexpected == 0 && other == 0 && twice <= (killed ? 1 : 0) ? 0 : 1;
+  const int rc = unexpected == 0 && other == 0 && twice <= (killed ? 1 : 0) ? 0 : 1;
+  return end_with_dashboard(engine, std::string("sqlite://") + kDemoDb, options.dashboard, rc);
 }
 
 }  // namespace
@@ -169,30 +171,38 @@ int demo_command(const std::string& /*storage: the demo keeps its own*/,
                                   "Run the sagas in this process only, without storage or workers");
   auto* log = app.add_flag("--log", demo.log_events,
                            "With --in-process: print one key=value line per engine event");
+  auto* dashboard =
+      app.add_flag("--dashboard", demo.dashboard,
+                   "At the end, keep the dashboard serving the demo's runs until Ctrl-C")
+          ->excludes(in_process);
   app.add_flag("--map", demo.map,
                "Instead: one FanOutSum run over 2,000 elements (a fan-out map, batch 50) on two "
                "worker processes, one killed with SIGKILL mid-map; a live progress line")
       ->excludes(orders)
       ->excludes(in_process)
-      ->excludes(log);
+      ->excludes(log)
+      ->excludes(dashboard);
   app.add_flag("--async", demo.async,
                "Instead: AsyncOrder runs handed off after charge to two worker processes, where "
                "an async step and an async child reactor run; where each step ran")
       ->excludes(orders)
       ->excludes(in_process)
-      ->excludes(log);
+      ->excludes(log)
+      ->excludes(dashboard);
   app.add_flag("--approval", demo.approval,
                "Instead: RefundApproval runs paused at their interrupt; one approved by "
                "correlation id, one rejected, one left to its timeout; the table")
       ->excludes(orders)
       ->excludes(in_process)
-      ->excludes(log);
+      ->excludes(log)
+      ->excludes(dashboard);
   app.add_flag("--coordination", demo.coordination,
                "Instead: 40 TransferFunds runs (account locks, a semaphore, a rate limit) on two "
                "worker processes, one killed with SIGKILL; the balances and their checks")
       ->excludes(orders)
       ->excludes(in_process)
-      ->excludes(log);
+      ->excludes(log)
+      ->excludes(dashboard);
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them so
   try {
     app.parse(reversed);

@@ -1,6 +1,7 @@
 #include "demo_support.hpp"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "reactor/backend.hpp"
+#include "reactor/dashboard.hpp"
 
 namespace reactor_demo {
 
@@ -104,6 +106,39 @@ std::string thousands(std::size_t n) {
     out += digits[i];
   }
   return out;
+}
+
+int end_with_dashboard(reactor::Engine& engine, const std::string& storage, bool keep, int rc) {
+  if (!keep) {
+    std::printf(
+        "\nSee these runs in the dashboard: http://127.0.0.1:8080/ after\n"
+        "  reactor dashboard --storage %s\n(or run the demo with --dashboard)\n",
+        storage.c_str());
+    return rc;
+  }
+  // Blocked before the server's threads start, so that they inherit the mask and sigwait alone
+  // takes the signal.
+  sigset_t stop;
+  sigemptyset(&stop);
+  sigaddset(&stop, SIGINT);
+  sigaddset(&stop, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop, nullptr);
+  auto dashboard = std::make_unique<reactor::Dashboard>(engine);
+  if (!dashboard->start().ok()) {
+    dashboard = std::make_unique<reactor::Dashboard>(
+        engine, reactor::DashboardOptions{.port = 0, .token = {}});
+    if (reactor::Status s = dashboard->start(); !s.ok()) {
+      std::fprintf(stderr, "reactor demo: %s\n", s.to_string().c_str());
+      return 2;
+    }
+  }
+  std::printf("\nThe dashboard, with these runs in it: http://127.0.0.1:%d/ (Ctrl-C stops it)\n",
+              dashboard->port());
+  std::fflush(stdout);
+  int signal = 0;
+  sigwait(&stop, &signal);
+  dashboard->stop();
+  return rc;
 }
 
 }  // namespace reactor_demo

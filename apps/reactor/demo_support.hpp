@@ -53,6 +53,11 @@ bool make_demo_dir(const std::string& prefix, std::string& dir);
 // afresh.
 void remove_demo_files(const std::string& db, const std::string& ledger);
 
+// The end of a demo: the dashboard's URL with the demo's runs in it. With `keep`, serves it on
+// 127.0.0.1:8080 (a free port when that one is taken) until SIGINT or SIGTERM; otherwise prints
+// the command that serves it. Returns `rc`, or 2 when the dashboard cannot start.
+int end_with_dashboard(reactor::Engine& engine, const std::string& storage, bool keep, int rc);
+
 // 4000000 -> "4,000,000".
 std::string thousands(std::size_t n);
 

@@ -3,6 +3,9 @@
 // through the Inspector and the engine's read calls and acts through the Engine's own operations
 // (cancel, undo, retry, resume_halted, resume_interrupt, re-enqueue); nothing backend-specific.
 //
+// GET /metrics answers the store's gauges in Prometheus' text format (its queues' depth and
+// oldest due job, its runs by status), read on every scrape.
+//
 // Security: it binds to loopback by default. A token (DashboardOptions::token) is required to
 // bind elsewhere; with one, every request carries it (Authorization: Bearer <token>, or the cookie
 // that GET /?token=<token> sets). Actions are POSTs carrying the session's CSRF token in the

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -95,10 +96,30 @@ struct ElementInfo {
   std::string step;           // the map step's path in the run holding it ("" likewise)
 };
 
+// A worker process as the store sees it, through the leases it holds (a worker keeps none of its
+// own record: one that died disappears when its leases lapse).
+struct LiveWorker {
+  std::string worker;               // its id: the part of its leases' owner before the first '/'
+  std::vector<std::string> queues;  // the queues it serves (their "serving" lease is its)
+  std::vector<std::string> runs;    // the running root runs whose lease it holds
+};
+
+// The newest sweeper pass: the worker whose claim won its window, and when the window was claimed.
+struct SweepPass {
+  std::string worker;
+  std::int64_t at_ms = 0;  // Unix milliseconds
+};
+
+struct WorkersView {
+  std::vector<LiveWorker> workers;               // by id
+  std::map<std::string, std::string> served_by;  // queue -> worker id; absent: nobody serves it
+  std::optional<SweepPass> last_sweep;           // nullopt: none in the last two windows
+};
+
 class Inspector {
  public:
   // `store` must outlive the inspector (e.g. *engine.backend()).
-  explicit Inspector(Backend& store) : Inspector(store, store) { queue_ = &store; }
+  explicit Inspector(Backend& store) : Inspector(store, store) { backend_ = &store; }
   Inspector(RunStore& runs, MapStore& maps) : runs_(runs), maps_(maps) {}
 
   // The runs matching `filter` (status, reactor, elements, limit) and how many
@@ -128,12 +149,19 @@ class Inspector {
   // (Registry definition's schema). NotFound when there is no such run.
   Result<Value> inputs_of(const std::string& run_id) const;
 
+  // The live workers seen through the store's leases: who serves each of `queues`, who holds the
+  // lease of each running root run (at most `run_limit` of them read), and the sweeper's claims
+  // of the last two windows of `sweep_interval` (the workers' WorkerOptions::sweep_interval) at
+  // `now`. FailedPrecondition for an inspector made without a Backend; the store's error.
+  Result<WorkersView> workers(const std::vector<std::string>& queues, std::size_t run_limit,
+                              Duration sweep_interval, TimePoint now) const;
+
  private:
   std::vector<WaitingInterrupt> waiting_in(const std::string& run_id) const;
 
   RunStore& runs_;
   MapStore& maps_;
-  JobQueue* queue_ = nullptr;  // with the Backend constructor
+  Backend* backend_ = nullptr;  // with the Backend constructor: its queues and leases
 };
 
 }  // namespace reactor

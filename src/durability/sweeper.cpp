@@ -2,6 +2,10 @@
 
 namespace reactor {
 
+std::string sweeper_lease_key(TimePoint at, Duration interval) {
+  return "sweeper:" + std::to_string(at.time_since_epoch() / interval);
+}
+
 Sweeper::Sweeper(Backend& backend, Clock& clock, Duration interval, std::size_t limit,
                  std::function<std::string(const std::string&)> queue_for)
     : backend_(backend),
@@ -11,10 +15,9 @@ Sweeper::Sweeper(Backend& backend, Clock& clock, Duration interval, std::size_t 
       queue_for_(std::move(queue_for)) {}
 
 SweepReport Sweeper::sweep_if_due(const std::string& owner) {
-  const auto window = clock_.now().time_since_epoch() / interval_;
   // The claim outlives its window, so nobody claims the same window again.
   Result<LeaseGrant> claim =
-      backend_.acquire_lease("sweeper:" + std::to_string(window), owner, interval_ * 2);
+      backend_.acquire_lease(sweeper_lease_key(clock_.now(), interval_), owner, interval_ * 2);
   if (!claim.ok()) return SweepReport{false, 0, 0, claim.status()};
   if (!claim->granted) return SweepReport{};
   return sweep_now();

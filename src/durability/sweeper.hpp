@@ -14,6 +14,9 @@
 
 namespace reactor {
 
+// The key of the claim on the window of `interval` that `at` falls in.
+std::string sweeper_lease_key(TimePoint at, Duration interval);
+
 struct SweepReport {
   bool swept = false;  // false: another process holds this window
   std::size_t requeued = 0;

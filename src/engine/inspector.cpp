@@ -158,8 +158,8 @@ Result<std::optional<ElementInfo>> Inspector::element_of(const std::string& run_
 
 Result<std::vector<QueueStats>> Inspector::queue_stats(
     const std::vector<std::string>& queues) const {
-  if (queue_ == nullptr) return Status::FailedPrecondition("queue_stats: no job queue to ask");
-  return queue_->queue_stats(queues);
+  if (backend_ == nullptr) return Status::FailedPrecondition("queue_stats: no job queue to ask");
+  return backend_->queue_stats(queues);
 }
 
 Result<Value> Inspector::inputs_of(const std::string& run_id) const {

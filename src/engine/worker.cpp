@@ -221,7 +221,8 @@ void Worker::Impl::put_back_ahead(DurableEnv& env, NextDelivery& ahead) {
 
 void Worker::Impl::sweep_loop(std::stop_token stop) {
   DurableEnv& env = *EngineAccess::durable_env(engine);
-  const std::string owner = new_run_id();
+  // Named after this worker, as its other leases are: the dashboard shows who swept last.
+  const std::string owner = env.worker_id + "/" + new_run_id();
   while (!stop.stop_requested()) {
     SweepReport r = sweeper->sweep_if_due(owner);
     if (!r.status.ok()) {

@@ -1,5 +1,6 @@
 #include "engine/worker_metrics.hpp"
 
+#include "engine/queue_metrics.hpp"
 #include "reactor/metered_backend.hpp"
 #include "reactor/metrics_observer.hpp"
 
@@ -14,28 +15,7 @@ void declare(MetricsRegistry& r) {
   r.counter("reactor_sweeper_runs_purged_total", "Expired runs the sweeper purged.");
   r.gauge("reactor_sweeper_last_pass_timestamp_seconds",
           "When this worker's last sweeper pass ended (unix seconds); 0: none yet.");
-  r.gauge("reactor_queue_jobs", "Jobs per queue: ready (due), delayed (not due yet), in_flight.",
-          {"queue", "state"});
-  r.gauge("reactor_queue_oldest_due_job_age_seconds",
-          "How long the oldest due job of the queue has been due; 0 when none is.", {"queue"});
-  r.counter("reactor_queue_stats_failures_total", "Scrapes whose queue stats the store refused.");
-}
-
-void collect_queues(MetricsRegistry& r, Backend& backend, const std::vector<std::string>& queues) {
-  Result<std::vector<QueueStats>> stats = backend.queue_stats(queues);
-  if (!stats.ok()) {
-    r.add("reactor_queue_stats_failures_total", {});
-    return;
-  }
-  for (const QueueStats& q : *stats) {
-    r.set("reactor_queue_jobs", {q.queue, "ready"}, static_cast<double>(q.ready));
-    r.set("reactor_queue_jobs", {q.queue, "delayed"}, static_cast<double>(q.delayed));
-    r.set("reactor_queue_jobs", {q.queue, "in_flight"}, static_cast<double>(q.in_flight));
-    const double age = q.oldest_due_at_ms > 0 && q.now_ms > q.oldest_due_at_ms
-                           ? static_cast<double>(q.now_ms - q.oldest_due_at_ms) / 1000.0
-                           : 0.0;
-    r.set("reactor_queue_oldest_due_job_age_seconds", {q.queue}, age);
-  }
+  declare_queue_metrics(r);
 }
 
 }  // namespace
@@ -54,7 +34,7 @@ WorkerMetrics::WorkerMetrics(MetricsRegistry& registry, const Worker& worker, Ba
     r.set("reactor_sweeper_runs_purged_total", {}, static_cast<double>(s.purged));
     r.set("reactor_sweeper_last_pass_timestamp_seconds", {},
           static_cast<double>(s.last_sweep_ms) / 1000.0);
-    collect_queues(r, *link->backend, link->worker->queues());
+    collect_queue_metrics(r, *link->backend, link->worker->queues());
   });
 }
 

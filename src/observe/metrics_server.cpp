@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <thread>
 
+#include "observe/exclusive_listen.hpp"
+
 namespace reactor {
 
 namespace {
@@ -63,6 +65,7 @@ Result<std::unique_ptr<MetricsServer>> MetricsServer::start(
   }
   const std::string host = listen.substr(0, colon);
   auto impl = std::make_unique<Impl>();
+  listen_exclusively(impl->http);
   impl->http.Get("/metrics", [registry](const httplib::Request&, httplib::Response& res) {
     res.set_content(registry->exposition(), "text/plain; version=0.0.4; charset=utf-8");
   });

@@ -82,6 +82,18 @@ try {
   await page.goto(`${url}#/run/${encodeURIComponent(seeded.waiting)}`);
   await page.waitForSelector("#maps");
   assert.match(await page.textContent("#maps"), /squares/);
+
+  // Workers and queues: no worker serves the fixture's store, and the page says so; the runs
+  // waiting and paused are counted.
+  await page.goto(`${url}#/workers`);
+  await page.waitForSelector("#queues tbody tr");
+  assert.match(await page.textContent("#queues"), /no live worker/);
+  assert.match(await page.textContent("#counts"), /waiting/);
+  await page.screenshot({ path: join(artifacts, "workers.png"), fullPage: true });
+
+  // The dashboard's /metrics: the store's runs by status, in Prometheus' text format.
+  const metrics = await (await fetch(new URL("/metrics", url))).text();
+  assert.match(metrics, /^reactor_stored_runs\{status="completed"\} [1-9]/m);
   console.log("dashboard_browser: ok", { url, retryId });
 } finally {
   await browser.close();

@@ -1,5 +1,5 @@
-// Reactor dashboard: plain JavaScript over the JSON API (docs/dashboard.md). Hash routes:
-// #/ (runs list), #/run/<id> (run page), #/coordination. Every text is escaped before it is
+// Reactor dashboard: plain JavaScript over the JSON API (docs/observability.md). Hash routes:
+// #/ (runs list), #/run/<id> (run page), #/coordination, #/workers. Every text is escaped before it is
 // inserted; actions are POSTs carrying the session's CSRF token and ask for confirmation first.
 "use strict";
 
@@ -174,11 +174,26 @@ async function renderCoordination() {
       ${c.ordered.map((o) => `<tr><td>${esc(o.key)}</td><td>${o.next_seq}</td><td>${o.failed ? runLinks([o.failed_run]) : ""}</td><td>${runLinks(o.members.map((m) => m.run_id))}</td></tr>`).join("")}</tbody></table></section>`;
 }
 
+// ---- workers and queues ----
+async function renderWorkers() {
+  const w = await api("/api/workers");
+  const runLinks = (ids) => ids.map((id) => `<a href="#/run/${encodeURIComponent(id)}">${esc(id)}</a>`).join(" ");
+  const sweep = w.sweeper ? `${esc(w.sweeper.worker)} at ${time(w.sweeper.at_ms)}` : "none in the last two windows";
+  $("#main").innerHTML = `
+    <section><h2>Queues</h2><table id="queues"><thead><tr><th>Queue</th><th>Ready</th><th>Delayed</th><th>In flight</th><th>Oldest due</th><th>Served by</th></tr></thead><tbody>
+      ${w.queues.map((q) => `<tr><td>${esc(q.queue)}</td><td>${q.ready}</td><td>${q.delayed}</td><td>${q.in_flight}</td><td>${q.oldest_due_age_seconds.toFixed(1)} s</td><td>${q.served_by ? esc(q.served_by) : '<span class="error">no live worker</span>'}</td></tr>`).join("")}</tbody></table></section>
+    <section><h2>Live workers</h2><table id="workers"><thead><tr><th>Worker</th><th>Serves</th><th>Running</th></tr></thead><tbody>
+      ${w.workers.map((x) => `<tr><td>${esc(x.worker)}</td><td>${x.queues.map(esc).join(", ")}</td><td>${runLinks(x.runs)}</td></tr>`).join("")}</tbody></table></section>
+    <section><h2>Runs</h2><p id="counts">${Object.entries(w.counts).map(([s, n]) => `${badge(s)} ${n}`).join(" ")}</p>
+      <p>Sweeper's last pass: <span id="sweeper">${sweep}</span></p></section>`;
+}
+
 async function render() {
   const hash = location.hash || "#/";
   try {
     if (hash.startsWith("#/run/")) await renderRun(decodeURIComponent(hash.slice(6)));
     else if (hash === "#/coordination") await renderCoordination();
+    else if (hash === "#/workers") await renderWorkers();
     else await renderList();
   } catch (e) {
     $("#main").innerHTML = `<p class="error">${esc(e.message)}</p>`;

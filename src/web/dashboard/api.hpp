@@ -8,6 +8,7 @@
 
 #include "reactor/engine.hpp"
 #include "reactor/inspector.hpp"
+#include "reactor/metrics.hpp"
 #include "reactor/value.hpp"
 
 namespace reactor::web {
@@ -37,8 +38,13 @@ Reply list_reactors(Api& api);                           // GET /api/reactors
 Reply reactor_graph(Api& api, const std::string& name);  // GET /api/reactors/<n>
 Reply coordination(Api& api);                            // GET /api/coordination
 Reply changes(Api& api);                                 // GET /api/changes
+Reply workers(Api& api);                                 // GET /api/workers
 Reply run_action(Api& api, const std::string& run_id, const std::string& action,
                  const std::string& body);  // POST /api/runs/<id>/<action>
+
+// Declares the store's gauges in `registry` (queues, runs by status), collected through `api` on
+// every scrape; `api` must outlive the registry's scrapes.
+void add_store_metrics(MetricsRegistry& registry, Api& api);
 
 // The run's inputs with every field its reactor's schema marks redacted() masked; the inputs as
 // stored when the reactor is not registered here is never shown: {"unknown reactor": ...}.

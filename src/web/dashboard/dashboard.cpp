@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "observe/exclusive_listen.hpp"
 #include "web/dashboard/routes.hpp"
 
 namespace reactor {
@@ -19,6 +20,7 @@ struct Dashboard::Impl {
   DashboardOptions options;
   web::Api api;
   web::Guard guard;
+  MetricsRegistry metrics;  // the store's gauges, served on /metrics
   httplib::Server server;
   std::thread thread;
   int bound = 0;
@@ -28,6 +30,8 @@ Dashboard::Dashboard(Engine& engine, DashboardOptions options) {
   if (!engine.backend()) throw std::invalid_argument("Dashboard: the engine has no backend");
   impl_ = std::make_unique<Impl>(engine, std::move(options));
   web::mount_routes(impl_->server, impl_->api, impl_->guard);
+  web::add_store_metrics(impl_->metrics, impl_->api);
+  add_text_route("/metrics", [impl = impl_.get()] { return impl->metrics.exposition(); });
 }
 
 Dashboard::~Dashboard() { stop(); }
@@ -40,6 +44,7 @@ Status Dashboard::start() {
                                    "--token-file)");
   }
   impl_->server.new_task_queue = [] { return new httplib::ThreadPool(4); };
+  listen_exclusively(impl_->server);
   const std::string host = o.host.starts_with("[") ? o.host.substr(1, o.host.size() - 2) : o.host;
   const int port = o.port == 0 ? impl_->server.bind_to_any_port(host)
                                : (impl_->server.bind_to_port(host, o.port) ? o.port : -1);

@@ -56,6 +56,7 @@ void mount_api(httplib::Server& server, Api& api, const Guard& guard) {
              [&api](Req req, Res res) { send(res, reactor_graph(api, req.matches[1])); });
   server.Get("/api/coordination", [&api](Req, Res res) { send(res, coordination(api)); });
   server.Get("/api/changes", [&api](Req, Res res) { send(res, changes(api)); });
+  server.Get("/api/workers", [&api](Req, Res res) { send(res, workers(api)); });
   server.Post(R"(/api/runs/(.+)/([a-z-]+))", [&api](Req req, Res res) {
     send(res, run_action(api, req.matches[1], req.matches[2], req.body));
   });

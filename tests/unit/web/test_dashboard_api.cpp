@@ -9,6 +9,8 @@
 
 #include "reactor/dashboard.hpp"
 #include "reactor/reactor.hpp"
+#include "reactor/worker.hpp"
+#include "support/exposition_parser.hpp"
 #include "support/result_testing.hpp"
 
 namespace {
@@ -102,6 +104,9 @@ TEST_F(DashboardApi, BindsToLoopbackByDefaultAndRefusesAnotherAddressWithoutATok
   Status s = open_to_all.start();
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
   EXPECT_NE(s.message().find("token"), std::string::npos);
+  // A port in use is refused, not shared (httplib would bind it again with SO_REUSEPORT).
+  Dashboard second(*engine_, DashboardOptions{"127.0.0.1", dashboard_->port(), ""});
+  EXPECT_EQ(second.start().code(), StatusCode::kUnavailable);
 }
 
 TEST_F(DashboardApi, PagesThroughEveryRunWithTheCursorAndFiltersThem) {
@@ -236,6 +241,67 @@ TEST_F(DashboardApi, ActionsGoThroughTheEngine) {
   ASSERT_TRUE(res);
   EXPECT_EQ(res->status, 200) << res->body;
   EXPECT_EQ(get_json("/api/runs/" + other)["status"], "cancelled");
+}
+
+// Workers are seen through their leases: the queue a worker serves, the runs whose lease it holds
+// and the sweeper window it claimed; a queue nobody serves says so.
+TEST_F(DashboardApi, ShowsTheLiveWorkersQueuesAndTheSweepersLastPass) {
+  const std::string queue = engine_->queue_for("Charge");
+  auto queue_row = [&queue](const Value& view) {
+    for (const Value& q : view["queues"]) {
+      if (q["queue"] == queue) return q;
+    }
+    return Value();
+  };
+  Value none = get_json("/api/workers");
+  EXPECT_EQ(none["queues"].size(), 2u);  // Charge's and Approval's
+  EXPECT_TRUE(queue_row(none)["served_by"].is_null());
+  EXPECT_TRUE(none["workers"].empty());
+  EXPECT_TRUE(none["sweeper"].is_null());
+
+  std::string waiting;
+  ASSERT_OK_AND_ASSIGN(waiting,
+                       engine_->run_in_background("Charge", {{"card", kSecret}, {"name", "ok"}}));
+  Backend& store = *engine_->backend();
+  ASSERT_TRUE(
+      store.acquire_lease("serving:" + queue, "w-7/presence", std::chrono::seconds(30)).ok());
+  const Duration interval = WorkerOptions{}.sweep_interval;
+  const TimePoint now = engine_->clock().now();
+  const std::string window = std::to_string(now.time_since_epoch() / interval);
+  ASSERT_TRUE(store.acquire_lease("sweeper:" + window, "w-7/sweeper", interval * 2).ok());
+
+  Value seen = get_json("/api/workers");
+  Value row = queue_row(seen);
+  EXPECT_EQ(row["ready"], 1);  // the background run's job
+  EXPECT_EQ(row["served_by"], "w-7");
+  ASSERT_EQ(seen["workers"].size(), 1u);
+  EXPECT_EQ(seen["workers"][0]["worker"], "w-7");
+  EXPECT_EQ(seen["workers"][0]["queues"], Value::array({queue}));
+  EXPECT_EQ(seen["sweeper"]["worker"], "w-7");
+  EXPECT_NEAR(seen["sweeper"]["at_ms"].get<double>(), static_cast<double>(to_unix_ms(now)), 1000.0);
+  EXPECT_FALSE(seen["counts"].contains("enqueued"));  // running, waiting, paused, scheduled
+  EXPECT_EQ(seen["counts"]["running"], 0);
+}
+
+TEST_F(DashboardApi, ServesTheStoresGaugesOnMetrics) {
+  start("Charge", {{"card", kSecret}, {"name", "ok"}});
+  start("Charge", {{"card", kSecret}, {"name", "fail"}});
+  start("Approval", {{"n", 1}});
+  auto res = client_->Get("/metrics");
+  ASSERT_TRUE(res);
+  ASSERT_EQ(res->status, 200);
+  EXPECT_NE(res->get_header_value("Content-Type").find("version=0.0.4"), std::string::npos);
+  std::string error;
+  reactor::testing_support::Exposition e =
+      reactor::testing_support::parse_exposition(res->body, error);
+  ASSERT_EQ(error, "") << res->body;
+  EXPECT_EQ(e.value("reactor_stored_runs", {{"status", "completed"}}), 1);
+  EXPECT_EQ(e.value("reactor_stored_runs", {{"status", "failed"}}), 1);
+  EXPECT_EQ(e.value("reactor_stored_runs", {{"status", "paused"}}), 1);
+  EXPECT_EQ(e.value("reactor_stored_runs", {{"status", "running"}}), 0);
+  EXPECT_EQ(
+      e.value("reactor_queue_jobs", {{"queue", engine_->queue_for("Charge")}, {"state", "ready"}}),
+      0);
 }
 
 }  // namespace

@@ -1,0 +1,42 @@
+// GET /metrics of the dashboard: what the store holds, read on every scrape — its queues' depth
+// and oldest due job (those of the reactors registered here) and its root runs by status.
+// A worker's /metrics reports what happens in it; this one what any worker would find.
+#include <set>
+
+#include "engine/queue_metrics.hpp"
+#include "web/dashboard/api.hpp"
+
+namespace reactor::web {
+
+namespace {
+
+void collect(MetricsRegistry& r, Api& api) {
+  std::set<std::string> queues;
+  for (const std::string& name : api.engine.registry().names()) {
+    queues.insert(api.engine.queue_for(name));
+  }
+  collect_queue_metrics(r, *api.engine.backend(), {queues.begin(), queues.end()});
+  for (RunStatus s : all_run_statuses()) {
+    RunFilter filter;
+    filter.status = s;
+    filter.limit = 1;
+    Result<RunListing> one = api.inspector.list_runs(filter);
+    if (!one.ok()) {
+      r.add("reactor_stored_runs_failures_total", {});
+      return;
+    }
+    r.set("reactor_stored_runs", {to_string(s)}, static_cast<double>(one->total));
+  }
+}
+
+}  // namespace
+
+void add_store_metrics(MetricsRegistry& registry, Api& api) {
+  declare_queue_metrics(registry);
+  registry.gauge("reactor_stored_runs", "Root runs in the store, by status.", {"status"});
+  registry.counter("reactor_stored_runs_failures_total",
+                   "Scrapes whose run counts the store refused.");
+  registry.add_collector([&api](MetricsRegistry& r) { collect(r, api); });
+}
+
+}  // namespace reactor::web
