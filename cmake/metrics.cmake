@@ -1,6 +1,6 @@
-# Metrics (issue 26, docs/metrics.md): the unit tests scrape a MetricsServer over HTTP, and the
-# process test metrics_worker_sqlite scrapes `reactor worker --metrics` with curl after a known
-# workload, and checks that a port in use stops the worker with exit 2.
+# Metrics (issue 26, docs/observability.md, "Metrics"): the unit tests scrape a MetricsServer over
+# HTTP, and the process test metrics_worker_sqlite scrapes `reactor worker --metrics` with curl
+# after a known workload, and checks that a port in use stops the worker with exit 2.
 if(TARGET reactor_unit_tests)
   target_link_libraries(reactor_unit_tests PRIVATE PkgConfig::HTTPLIB)
 endif()

@@ -1,8 +1,8 @@
-# Tracing (issue 26, docs/tracing.md): the process test of the OTLP exporter. tracing-cli runs
-# TracedTrip (a retry, a fan-out map, an async unit) in a caller and two worker processes, all
-# exporting to otlp-receiver (a loopback OTLP/HTTP stand-in), and tracing.sh checks that every
-# span is in the caller's trace with a parent that was sent, and that a dead endpoint changes
-# nothing in the run. Included from CMakeLists.txt inside the tests section.
+# Tracing (issue 26, docs/observability.md, "Tracing"): the process test of the OTLP exporter.
+# tracing-cli runs TracedTrip (a retry, a fan-out map, an async unit) in a caller and two worker
+# processes, all exporting to otlp-receiver (a loopback OTLP/HTTP stand-in), and tracing.sh checks
+# that every span is in the caller's trace with a parent that was sent, and that a dead endpoint
+# changes nothing in the run. Included from CMakeLists.txt inside the tests section.
 add_executable(tracing_cli tests/tracing/tracing_cli.cpp)
 target_link_libraries(tracing_cli PRIVATE reactor)
 set_target_properties(tracing_cli PROPERTIES OUTPUT_NAME tracing-cli)

@@ -1,5 +1,5 @@
 // Dashboard: a web view of the runs in an engine's store — runs list, run page (DAG, timeline,
-// maps, interrupts), coordination — and its JSON API under /api/ (docs/dashboard.md). It reads
+// maps, interrupts), coordination — and its JSON API under /api/ (docs/observability.md). It reads
 // through the Inspector and the engine's read calls and acts through the Engine's own operations
 // (cancel, undo, retry, resume_halted, resume_interrupt, re-enqueue); nothing backend-specific.
 //

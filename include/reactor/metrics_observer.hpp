@@ -1,8 +1,8 @@
 // MetricsObserver: an Observer that counts the life of runs in a MetricsRegistry
-// (reactor/metrics.hpp; every metric it feeds is listed in docs/metrics.md): runs started and
-// finished, run and step durations, step attempts, retries, compensations, undos,
-// re-executions after a crash and lease takeovers. Labels: reactor, step, status, outcome —
-// never a run id.
+// (reactor/metrics.hpp; every metric it feeds is listed in docs/observability.md, "Metrics"): runs
+// started and finished, run and step durations, step attempts, retries, compensations, undos,
+// re-executions after a crash and lease takeovers. Labels: reactor, step, status, outcome — never a
+// run id.
 //
 //   auto metrics = std::make_shared<reactor::MetricsRegistry>();
 //   reactor::EngineOptions options{.backend = store};

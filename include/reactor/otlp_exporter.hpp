@@ -1,5 +1,5 @@
 // OtlpExporter: OpenTelemetry traces of runs, as an observer (reactor/observer.hpp), sent as
-// OTLP/HTTP with JSON encoding to `<endpoint>/v1/traces` (docs/tracing.md).
+// OTLP/HTTP with JSON encoding to `<endpoint>/v1/traces` (docs/observability.md, "Tracing").
 //
 // A span per run (from its creation to its end, closed by the process that ends it), per step
 // execution (one per attempt), per compensate and per undo, with the attributes reactor.run_id,

@@ -75,9 +75,9 @@ struct WorkerOptions {
   // several threads at once when threads > 1), with what became of it
   // (to_string(outcome) names it for logs). Must not throw.
   std::function<void(const Job& job, DeliveryOutcome outcome)> on_delivery;
-  // Metrics (docs/metrics.md): the registry the worker reports its sweeper passes and its
-  // queues' depths to, collected on every scrape; null: none. Runs and steps are counted by the
-  // engine's MetricsObserver (add_metrics).
+  // Metrics (docs/observability.md, "Metrics"): the registry the worker reports its sweeper passes
+  // and its queues' depths to, collected on every scrape; null: none. Runs and steps are counted by
+  // the engine's MetricsObserver (add_metrics).
   std::shared_ptr<MetricsRegistry> metrics;
   // "HOST:PORT": run_worker serves `metrics` (made when null) on http://HOST:PORT/metrics, and
   // returns 2 without serving runs when it cannot listen there. Empty: no server.

@@ -241,7 +241,7 @@ void add_worker_options(CLI::App& cmd, WorkerLoopOptions& o) {
       ->delimiter(',');
   cmd.add_option("--metrics", o.metrics_listen,
                  "Serve Prometheus metrics on http://HOST:PORT/metrics (e.g. 127.0.0.1:9464; "
-                 "docs/metrics.md)");
+                 "docs/observability.md)");
 }
 
 DurabilityOptions durability_options(const WorkerLoopOptions& o, DurabilityOptions base) {

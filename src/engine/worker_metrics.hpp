@@ -1,6 +1,6 @@
-// WorkerMetrics: a worker's sweeper passes and its queues' depths in a MetricsRegistry,
-// collected on every scrape (docs/metrics.md). A store that fails to answer on a scrape counts
-// reactor_queue_stats_failures_total and leaves the queue gauges as they were.
+// WorkerMetrics: a worker's sweeper passes and its queues' depths in a MetricsRegistry, collected
+// on every scrape (docs/observability.md, "Metrics"). A store that fails to answer on a scrape
+// counts reactor_queue_stats_failures_total and leaves the queue gauges as they were.
 #pragma once
 
 #include <memory>

@@ -88,7 +88,7 @@ void run_state_fields(R& r, V& v) {
   v.optional("element_of", r.element_of);      // header version 4, snapshot version 2
   v.optional("retried_from", r.retried_from);  // Engine::retry
   v.optional("retries", r.retries);
-  v.optional("trace_parent", r.trace_parent);  // tracing (docs/tracing.md)
+  v.optional("trace_parent", r.trace_parent);  // tracing (docs/observability.md, "Tracing")
 }
 
 // Who a run is, as a snapshot names it (a stored header keeps these as the

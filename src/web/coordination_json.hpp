@@ -1,5 +1,5 @@
 // The JSON shape of a CoordinationView (reactor/hold_store.hpp), shared by `reactor locks --json`
-// and the dashboard's /api/coordination (docs/dashboard.md).
+// and the dashboard's /api/coordination (docs/observability.md, "The JSON API").
 #pragma once
 
 #include "reactor/hold_store.hpp"

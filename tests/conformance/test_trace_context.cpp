@@ -1,7 +1,7 @@
-// Tracing's durable part (docs/tracing.md), on every backend: the W3C traceparent a run is
-// started under is stored with it and read back by whoever loads it, malformed ones are refused
-// with nothing stored, and the runs a run starts (fan-out elements, retries) carry its trace
-// with its span as their parent.
+// Tracing's durable part (docs/observability.md, "Tracing"), on every backend: the W3C traceparent
+// a run is started under is stored with it and read back by whoever loads it, malformed ones are
+// refused with nothing stored, and the runs a run starts (fan-out elements, retries) carry its
+// trace with its span as their parent.
 #include <gmock/gmock.h>
 
 #include "conformance/conformance_support.hpp"

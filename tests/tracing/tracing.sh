@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Tracing across processes (docs/tracing.md): TracedTrip (tests/tracing/tracing_cli.cpp) started
-# in the background under a caller's traceparent, run by two worker processes — a retry, a
-# fan-out map of 3 elements, an async unit — every process exporting to otlp-receiver. Then:
-# every span is in the caller's trace, every parent id is the caller's span or a span that was
-# sent, the run's span hangs from the caller's span, each element's and the unit's run span from
-# the run's span, and workers' spans name their worker and fencing token. Last, the same run with
-# every process exporting to a dead endpoint ends with the same value.
+# Tracing across processes (docs/observability.md, "Tracing"): TracedTrip
+# (tests/tracing/tracing_cli.cpp) started in the background under a caller's traceparent, run by two
+# worker processes — a retry, a fan-out map of 3 elements, an async unit — every process exporting
+# to otlp-receiver. Then: every span is in the caller's trace, every parent id is the caller's span
+# or a span that was sent, the run's span hangs from the caller's span, each element's and the
+# unit's run span from the run's span, and workers' spans name their worker and fencing token. Last,
+# the same run with every process exporting to a dead endpoint ends with the same value.
 #
 #   tracing.sh TRACING_CLI OTLP_RECEIVER
 reactor=$1 receiver=$2

@@ -1,6 +1,6 @@
-// The dashboard's JSON API (docs/dashboard.md): one function per endpoint, each reading through
-// the Inspector and the Engine's read calls, or acting through the Engine's own operations.
-// The HTTP plumbing (routes.cpp) maps a Reply onto the response.
+// The dashboard's JSON API (docs/observability.md, "The JSON API"): one function per endpoint, each
+// reading through the Inspector and the Engine's read calls, or acting through the Engine's own
+// operations. The HTTP plumbing (routes.cpp) maps a Reply onto the response.
 #pragma once
 
 #include <map>

@@ -1,7 +1,7 @@
-// Tracing (docs/tracing.md): W3C traceparent parsing and formatting, the derived span ids, the
-// OTLP/JSON encoding, and the exporter end to end against a receiver on loopback — one trace,
-// each span's parent a span that was sent — and against a dead endpoint, where spans are dropped
-// and counted and the run ends exactly as without tracing.
+// Tracing (docs/observability.md, "Tracing"): W3C traceparent parsing and formatting, the derived
+// span ids, the OTLP/JSON encoding, and the exporter end to end against a receiver on loopback —
+// one trace, each span's parent a span that was sent — and against a dead endpoint, where spans are
+// dropped and counted and the run ends exactly as without tracing.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <httplib.h>
