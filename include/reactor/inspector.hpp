@@ -125,6 +125,9 @@ class Inspector {
   // The runs matching `filter` (status, reactor, elements, limit) and how many
   // match. The store's error, if it fails.
   Result<RunListing> list_runs(const RunFilter& filter) const;
+  // How many runs match `filter` (its status, reactor and elements; not its limit), without
+  // listing any: a count per status costs one index read each.
+  Result<std::size_t> count_runs(const RunFilter& filter) const { return runs_.count_runs(filter); }
 
   // Map `map_id` (MapRow::map_id). NotFound when there is none: an inline map,
   // one not dispatched yet, or one purged with its owner.

@@ -71,6 +71,10 @@ try {
   await page.waitForSelector("#graph svg g.node");
   assert.equal(await page.getAttribute('#graph g.node[data-step="approve"]', "data-status"), "paused");
   assert.equal(await page.getAttribute('#graph g.node[data-step="check"]', "data-status"), "completed");
+  // Each node is coloured by its state.
+  const fill = (step) => page.$eval(`#graph g.node[data-step="${step}"] rect`, (r) => getComputedStyle(r).fill);
+  assert.equal(await fill("check"), "rgb(46, 125, 50)");
+  assert.equal(await fill("approve"), "rgb(142, 36, 170)");
   assert.ok((await page.$$("#timeline tbody tr")).length >= 1, "no timeline");
   await page.screenshot({ path: join(artifacts, "run-page.png"), fullPage: true });
   await page.fill(".interrupt textarea", '{"approved": true}');

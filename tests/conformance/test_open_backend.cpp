@@ -149,7 +149,7 @@ TEST(OpenBackend, SqliteAbsolutePathCreatesAWalDatabaseAtTheLatestSchemaVersion)
   EXPECT_EQ(b->describe(), "sqlite://" + file);
   EXPECT_TRUE(fs::exists(file));
   EXPECT_EQ(query_one(file, "PRAGMA journal_mode"), "wal");
-  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "8");
+  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "9");
 }
 
 // The tables of schema version 8 (coordination, docs/storage.md).
@@ -185,10 +185,10 @@ TEST(OpenBackend, SqliteSchemaVersion1IsMigratedToTheLatest) {
   RunHeaderRow h;
   EXPECT_OK_AND_ASSIGN(h, b->load_header("r1"));
   EXPECT_EQ(h.wake_at_ms, 0);
-  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "8");
+  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "9");
 }
 
-// A file of version 7 (no coordination tables) is migrated to version 8, and its runs hold locks
+// A file of version 7 (no coordination tables) is migrated to the latest, and its runs hold locks
 // at once; builds of version 7 then refuse it.
 TEST(OpenBackend, SqliteSchemaVersion7IsMigratedAndItsRunsHoldLocks) {
   TempDir dir;
@@ -210,7 +210,7 @@ TEST(OpenBackend, SqliteSchemaVersion7IsMigratedAndItsRunsHoldLocks) {
 
   std::unique_ptr<Backend> b;
   ASSERT_OK_AND_ASSIGN(b, open_backend("sqlite://" + file, clock()));
-  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "8");
+  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "9");
   TakeRequest take;
   take.holder = "r1";
   take.holds = {HoldClaim{HoldKind::kLock, "acct-1", 1, "r1"}};

@@ -48,10 +48,9 @@ Result<Value> waiting_counts(const Inspector& inspector) {
        {RunStatus::kRunning, RunStatus::kWaiting, RunStatus::kPaused, RunStatus::kScheduled}) {
     RunFilter filter;
     filter.status = s;
-    filter.limit = 1;
-    Result<RunListing> one = inspector.list_runs(filter);
-    if (!one.ok()) return one.status();
-    counts[to_string(s)] = one->total;
+    Result<std::size_t> n = inspector.count_runs(filter);
+    if (!n.ok()) return n.status();
+    counts[to_string(s)] = *n;
   }
   return counts;
 }
