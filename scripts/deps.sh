@@ -13,6 +13,7 @@ packages=(
   libcpp-httplib-dev  # the dashboard, /metrics and the OTLP exporter (src/web/, src/observe/)
   chromium  # the dashboard's browser tests (Playwright drives Debian's Chromium)
   curl  # the metrics process test scrapes a worker's /metrics
+  prometheus  # promtool: the metrics process test checks a scrape with `promtool check metrics`
 )
 
 missing=()

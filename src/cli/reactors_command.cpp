@@ -6,6 +6,7 @@
 
 #include "cli/command.hpp"
 #include "cli/text.hpp"
+#include "web/shared_json.hpp"
 
 namespace reactor::cli {
 
@@ -37,27 +38,13 @@ Value input_json(const InputSpec& input) {
   return j;
 }
 
-const char* kind_name(StepKind kind) {
-  switch (kind) {
-    case StepKind::kCompose:
-      return "compose";
-    case StepKind::kMap:
-      return "map";
-    case StepKind::kAsync:
-      return "async";
-    case StepKind::kInterrupt:
-      return "interrupt";
-    default:
-      return "step";
-  }
-}
-
 // "reserve, charge, ship"; a step that is not a plain one says what it is: "sum (map)".
 std::string describe_steps(const Definition& def) {
   std::string out;
   for (const StepSpec& step : def.steps()) {
     out += (out.empty() ? "" : ", ") + step.name;
-    if (step.kind != StepKind::kStep) out += std::string(" (") + kind_name(step.kind) + ")";
+    if (step.kind != StepKind::kStep)
+      out += std::string(" (") + web::step_kind_name(step.kind) + ")";
   }
   return out.empty() ? "none" : out;
 }
@@ -75,7 +62,7 @@ int run_reactors(const Context& ctx, bool json) {
       Value inputs = Value::array(), steps = Value::array();
       for (const InputSpec& input : def->inputs()) inputs.push_back(input_json(input));
       for (const StepSpec& step : def->steps()) {
-        steps.push_back(Value{{"name", step.name}, {"kind", kind_name(step.kind)}});
+        steps.push_back(Value{{"name", step.name}, {"kind", web::step_kind_name(step.kind)}});
       }
       std::cout
           << Value{{"name", name}, {"queue", queue}, {"inputs", inputs}, {"steps", steps}}.dump()

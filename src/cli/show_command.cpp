@@ -9,6 +9,7 @@
 #include "cli/command.hpp"
 #include "cli/text.hpp"
 #include "reactor/inspector.hpp"
+#include "web/shared_json.hpp"
 
 namespace reactor::cli {
 
@@ -82,27 +83,10 @@ Status read_maps(Inspector& inspector, const std::string& run_id, MapsOfRun& out
   return s;
 }
 
-Value map_json(const MapProgress& m) {
-  return Value{{"map_id", m.map_id},
-               {"step", m.step},
-               {"state", to_string(m.state)},
-               {"total", m.total},
-               {"done", m.done},
-               {"failed", m.failed},
-               {"in_flight", m.in_flight()},
-               {"rolled_back", m.undone},
-               {"released", m.released},
-               {"batch_size", m.batch_size},
-               {"atomic", m.atomic},
-               {"owner_id", m.owner_id},
-               {"interrupted", m.interrupted},
-               {"cancelled", m.cancelled}};
-}
-
 void print_json(const RunResult& r, const MapsOfRun& extra) {
   Value j = to_json(r);
   Value maps = Value::array();
-  for (const MapProgress& m : extra.maps) maps.push_back(map_json(m));
+  for (const MapProgress& m : extra.maps) maps.push_back(web::map_progress_json(m));
   j["maps"] = std::move(maps);
   Value units = Value::array();
   for (const UnitOfRun& u : extra.units) {

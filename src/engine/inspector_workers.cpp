@@ -1,6 +1,7 @@
 // Inspector::workers: the live workers as the store sees them. A worker writes no record of its
 // own; its leases are enough — a "serving:<queue>" lease per queue it serves (presence.hpp), the
-// lease of each run it executes, and the claim of each sweeper window it won (sweeper.hpp).
+// lease of each run it executes (the run's header names the worker), and the claim of each
+// sweeper window it won (sweeper.hpp).
 #include <map>
 
 #include "durability/presence.hpp"
@@ -50,12 +51,15 @@ Result<WorkersView> Inspector::workers(const std::vector<std::string>& queues,
   RunFilter running;
   running.status = RunStatus::kRunning;
   running.limit = run_limit;
-  Result<RunListing> listing = list_runs(running);
-  if (!listing.ok()) return listing.status();
-  for (const RunSummary& run : listing->runs) {
+  Result<std::vector<RunHeaderRow>> rows = runs_.list_runs(running);
+  if (!rows.ok()) return rows.status();
+  for (const RunHeaderRow& run : *rows) {
     Result<Lease> lease = backend_->peek_lease(run_lease_key(run.id));
     if (!lease.ok()) return lease.status();
-    if (!lease->owner.empty()) worker(lease->owner).runs.push_back(run.id);
+    if (lease->owner.empty()) continue;  // its worker died: the sweeper hands it back
+    // The worker that fetched it, as its header records; a caller running it inline, by its lease.
+    const std::string& who = run.exec_worker.empty() ? lease->owner : run.exec_worker;
+    worker(who).runs.push_back(run.id);
   }
   for (auto& [id, w] : by_id) view.workers.push_back(std::move(w));
   Result<std::optional<SweepPass>> sweep = last_sweep(*backend_, sweep_interval, now);

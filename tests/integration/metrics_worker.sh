@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `reactor worker --metrics 127.0.0.1:PORT`: after a known workload (3 OrderSaga runs that
 # complete, 1 whose card is declined and fails) a scrape with curl is valid Prometheus text
-# with exactly those counts, and the store, sweeper and queue metrics; a second worker asking
-# for the same port exits 2 naming it, before it takes any run.
+# with exactly those counts (promtool check metrics passes it), and the store, sweeper and queue
+# metrics; a second worker asking for the same port exits 2 naming it, before it takes any run.
 reactor=$1
 source "$(dirname "$0")/worker_env.sh"
 export REACTOR_DEMO_STEP_MS=10
@@ -34,6 +34,9 @@ scrape || { echo "metrics_worker: the scrape failed" >&2; exit 1; }
 curl -fsS -o /dev/null -w '%{content_type}\n' "http://127.0.0.1:$port/metrics" |
   grep -qx 'text/plain; version=0.0.4; charset=utf-8' ||
   { echo "metrics_worker: wrong Content-Type" >&2; fail=1; }
+# Prometheus' own check of the text format and its naming conventions.
+promtool check metrics <"$dir/scrape.txt" >"$dir/promtool.txt" 2>&1 ||
+  { echo "metrics_worker: promtool check metrics refuses the scrape:" >&2; cat "$dir/promtool.txt" >&2; fail=1; }
 # Every line a HELP, a TYPE or a sample "name{labels} value".
 if grep -vE '^(# (HELP|TYPE) [a-zA-Z_:][a-zA-Z0-9_:]* .*|[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\]|\\.)*",?)*\})? [-+0-9.eEInfNa]+)$' \
     "$dir/scrape.txt" >"$dir/bad.txt"; then

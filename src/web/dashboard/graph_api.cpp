@@ -3,26 +3,11 @@
 // async unit's own reactor nested under its node. Inputs show their redaction, never a default
 // of a redacted one.
 #include "web/dashboard/api.hpp"
+#include "web/shared_json.hpp"
 
 namespace reactor::web {
 
 namespace {
-
-const char* kind_name(StepKind k) {
-  switch (k) {
-    case StepKind::kStep:
-      return "step";
-    case StepKind::kCompose:
-      return "compose";
-    case StepKind::kMap:
-      return "map";
-    case StepKind::kAsync:
-      return "async";
-    case StepKind::kInterrupt:
-      return "interrupt";
-  }
-  return "step";
-}
 
 constexpr int kMaxDepth = 8;  // nesting shown; deeper children are named, not drawn
 
@@ -32,7 +17,7 @@ Value graph_of(const DefinitionData& def, int depth) {
     inputs.push_back({{"name", in.name}, {"redacted", in.schema.is_redacted()}});
   }
   for (const StepSpec& s : def.steps) {
-    Value node{{"name", s.name}, {"kind", kind_name(s.kind)}, {"fan_out", s.fan_out}};
+    Value node{{"name", s.name}, {"kind", step_kind_name(s.kind)}, {"fan_out", s.fan_out}};
     if (s.interrupt) {
       Value fields = Value::array();
       for (const InputSpec& f : s.interrupt->payload) fields.push_back(f.name);

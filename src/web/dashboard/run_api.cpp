@@ -3,6 +3,7 @@
 // interrupts it waits at. Every string holding a redacted input's value is masked too (redact.cpp).
 #include "web/dashboard/api.hpp"
 #include "web/dashboard/redact.hpp"
+#include "web/shared_json.hpp"
 
 namespace reactor::web {
 
@@ -55,18 +56,10 @@ Value failed_elements(Api& api, const std::string& map_id) {
 }
 
 Value map_json(Api& api, const MapProgress& m) {
-  return Value{{"map_id", m.map_id},
-               {"step", m.step},
-               {"state", to_string(m.state)},
-               {"total", m.total},
-               {"done", m.done},
-               {"failed", m.failed},
-               {"in_flight", m.in_flight()},
-               {"rolled_back", m.undone},
-               {"cancelled", m.cancelled},
-               {"interrupted", m.interrupted},
-               {"element_reactor", m.element_reactor},
-               {"failed_elements", m.failed > 0 ? failed_elements(api, m.map_id) : Value::array()}};
+  Value out = map_progress_json(m);
+  out["element_reactor"] = m.element_reactor;
+  out["failed_elements"] = m.failed > 0 ? failed_elements(api, m.map_id) : Value::array();
+  return out;
 }
 
 // The run's maps, split into fan-out maps and async units (whose one element run is linked).

@@ -269,6 +269,15 @@ TEST_F(DashboardApi, ShowsTheLiveWorkersQueuesAndTheSweepersLastPass) {
   const TimePoint now = engine_->clock().now();
   const std::string window = std::to_string(now.time_since_epoch() / interval);
   ASSERT_TRUE(store.acquire_lease("sweeper:" + window, "w-7/sweeper", interval * 2).ok());
+  // A run w-7 executes (its header names it, its lease is held) and one whose worker died.
+  CommitRequest c;
+  for (const char* id : {"live-run", "dead-run"}) {
+    RunHeaderRow h{id, id, "", "Charge", RunStatus::kRunning, "fp", 1, "{}", 1, 0, 0};
+    h.exec_worker = "w-7";
+    c.headers.push_back(h);
+  }
+  ASSERT_TRUE(store.commit(c).ok());
+  ASSERT_TRUE(store.acquire_lease("run:live-run", "an-execution", std::chrono::seconds(30)).ok());
 
   Value seen = get_json("/api/workers");
   Value row = queue_row(seen);
@@ -277,10 +286,11 @@ TEST_F(DashboardApi, ShowsTheLiveWorkersQueuesAndTheSweepersLastPass) {
   ASSERT_EQ(seen["workers"].size(), 1u);
   EXPECT_EQ(seen["workers"][0]["worker"], "w-7");
   EXPECT_EQ(seen["workers"][0]["queues"], Value::array({queue}));
+  EXPECT_EQ(seen["workers"][0]["runs"], Value::array({"live-run"}));
   EXPECT_EQ(seen["sweeper"]["worker"], "w-7");
   EXPECT_NEAR(seen["sweeper"]["at_ms"].get<double>(), static_cast<double>(to_unix_ms(now)), 1000.0);
   EXPECT_FALSE(seen["counts"].contains("enqueued"));  // running, waiting, paused, scheduled
-  EXPECT_EQ(seen["counts"]["running"], 0);
+  EXPECT_EQ(seen["counts"]["running"], 2);
 }
 
 TEST_F(DashboardApi, ServesTheStoresGaugesOnMetrics) {
