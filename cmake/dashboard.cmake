@@ -14,7 +14,8 @@ target_link_libraries(reactor_dashboard_api_tests PRIVATE reactor PkgConfig::HTT
 reactor_set_warnings(reactor_dashboard_api_tests)
 
 # The browser test: dashboard_fixture (a user's program on cli_main with a `seed` command) and
-# Debian's chromium driven by playwright-core; screenshots land in dashboard-artifacts/.
+# Debian's chromium driven by playwright-core; screenshots land in dashboard-artifacts/. Labelled
+# integration: it runs in test.sh's release stage, which builds its program, not the sanitizers'.
 add_executable(dashboard_fixture "${PROJECT_SOURCE_DIR}/tests/browser/dashboard_fixture.cpp")
 target_link_libraries(dashboard_fixture PRIVATE reactor)
 reactor_set_warnings(dashboard_fixture)
@@ -22,5 +23,5 @@ add_dependencies(process_test_programs dashboard_fixture)
 add_test(NAME dashboard_browser
   COMMAND bash "${PROJECT_SOURCE_DIR}/tests/browser/run_browser_test.sh"
           "$<TARGET_FILE:dashboard_fixture>" "${CMAKE_BINARY_DIR}/dashboard-artifacts")
-set_tests_properties(dashboard_browser PROPERTIES TIMEOUT 120 LABELS browser
+set_tests_properties(dashboard_browser PROPERTIES TIMEOUT 120 LABELS "integration;browser"
   SKIP_REGULAR_EXPRESSION "skipped: node or chromium")
