@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <thread>
 
 #include "demo_support.hpp"
@@ -74,64 +75,60 @@ int run_in_process(const DemoOptions& options) {
   return unexpected == 0 ? 0 : 1;
 }
 
-int run_demo(const DemoOptions& options) {
-  if (options.map) return run_map_demo();
-  if (options.async) return run_async_demo();
-  if (options.approval) return run_approval_demo();
-  if (options.coordination) return run_coordination_demo();
-  if (options.in_process) return run_in_process(options);
-  remove_demo_files(kDemoDb, kDemoLedger);
-
-  examples::OrderServices services;
-  std::unique_ptr<Engine> opened = open_demo_engine(std::string("sqlite://") + kDemoDb, services);
-  if (!opened) return 2;
-  Engine& engine = *opened;
-  std::printf(
-      "Reactor demo: %d OrderSaga runs (reserve -> charge -> ship) on SQLite (%s),\n"
-      "2 worker processes; one is killed with SIGKILL halfway and replaced.\n"
-      "Orders whose id is a multiple of 10 have their card declined.\n\n",
-      options.orders, kDemoDb);
+// Starts `orders` OrderSaga runs in the background: order id -> run id; empty on a refusal.
+std::map<int, std::string> start_orders(Engine& engine, int orders) {
   std::map<int, std::string> ids;
-  for (int id = 1; id <= options.orders; ++id) {
+  for (int id = 1; id <= orders; ++id) {
     Result<std::string> run_id =
         engine.run_in_background("OrderSaga", {{"order_id", id}, {"amount", amount_of(id)}});
     if (!run_id.ok()) {
       std::cerr << "reactor demo: " << run_id.status().to_string() << "\n";
-      return 1;
+      return {};
     }
     ids[id] = std::move(run_id).value();
   }
+  return ids;
+}
+
+// Two workers until every order ended (at most 60 s), one SIGKILLed and replaced halfway, with a
+// live progress line. Whether the kill happened; nullopt when the store could not be read.
+std::optional<bool> serve_with_a_kill(Engine& engine, int orders) {
   std::vector<pid_t> workers = {spawn_worker(order_worker()), spawn_worker(order_worker())};
   bool killed = false;
-  int terminal = 0;
   const auto deadline = std::chrono::steady_clock::now() + 60s;
   while (std::chrono::steady_clock::now() < deadline) {
     std::map<RunStatus, int> by_status;
     RunFilter all;
-    all.limit = static_cast<std::size_t>(options.orders);
+    all.limit = static_cast<std::size_t>(orders);
     Result<std::vector<RunHeaderRow>> rows = engine.backend()->list_runs(all);
     if (!rows.ok()) {
       std::fprintf(stderr, "\ndemo: cannot list runs: %s\n", rows.status().to_string().c_str());
-      return 1;
+      for (pid_t w : workers) stop_worker(w, SIGTERM);
+      return std::nullopt;
     }
     for (const auto& r : *rows) ++by_status[r.status];
-    terminal = by_status[RunStatus::kCompleted] + by_status[RunStatus::kFailed];
+    const int terminal = by_status[RunStatus::kCompleted] + by_status[RunStatus::kFailed];
     std::printf("\r  enqueued %3d  running %3d  completed %3d  failed %3d   ",
                 by_status[RunStatus::kEnqueued], by_status[RunStatus::kRunning],
                 by_status[RunStatus::kCompleted], by_status[RunStatus::kFailed]);
     std::fflush(stdout);
-    if (!killed && terminal >= options.orders / 2) {
+    if (!killed && terminal >= orders / 2) {
       stop_worker(workers[0], SIGKILL);
       workers[0] = spawn_worker(order_worker());
       killed = true;
       std::printf("\n  SIGKILL sent to a worker halfway; a new worker took its place\n");
     }
-    if (terminal == options.orders) break;
+    if (terminal == orders) break;
     std::this_thread::sleep_for(100ms);
   }
   std::printf("\n");
   for (pid_t w : workers) stop_worker(w, SIGTERM);
+  return killed;
+}
 
+// The table at the end; 0 when every order ended as the example says and no step ran twice
+// beyond the one in flight at the kill.
+int report_orders(Engine& engine, const std::map<int, std::string>& ids, bool killed) {
   int completed = 0, compensated = 0, other = 0, unexpected = 0;
   for (const auto& [order, run_id] : ids) {
     Result<RunResult> found = engine.find(run_id);
@@ -155,8 +152,32 @@ int run_demo(const DemoOptions& options) {
   std::printf("%-44s %d (at most the %d in flight at the kill)\n", "steps executed twice:", twice,
               killed ? 1 : 0);
   std::printf("%-44s %d\n", "ended otherwise than expected:", unexpected);
-  const int rc = unexpected == 0 && other == 0 && twice <= (killed ? 1 : 0) ? 0 : 1;
-  return end_with_dashboard(engine, std::string("sqlite://") + kDemoDb, options.dashboard, rc);
+  return unexpected == 0 && other == 0 && twice <= (killed ? 1 : 0) ? 0 : 1;
+}
+
+int run_demo(const DemoOptions& options) {
+  if (options.map) return run_map_demo();
+  if (options.async) return run_async_demo();
+  if (options.approval) return run_approval_demo();
+  if (options.coordination) return run_coordination_demo();
+  if (options.in_process) return run_in_process(options);
+  remove_demo_files(kDemoDb, kDemoLedger);
+
+  examples::OrderServices services;
+  const std::string storage = std::string("sqlite://") + kDemoDb;
+  std::unique_ptr<Engine> engine = open_demo_engine(storage, services);
+  if (!engine) return 2;
+  std::printf(
+      "Reactor demo: %d OrderSaga runs (reserve -> charge -> ship) on SQLite (%s),\n"
+      "2 worker processes; one is killed with SIGKILL halfway and replaced.\n"
+      "Orders whose id is a multiple of 10 have their card declined.\n\n",
+      options.orders, kDemoDb);
+  const std::map<int, std::string> ids = start_orders(*engine, options.orders);
+  if (ids.empty()) return 1;
+  const std::optional<bool> killed = serve_with_a_kill(*engine, options.orders);
+  if (!killed) return 1;
+  const int rc = report_orders(*engine, ids, *killed);
+  return end_with_dashboard(*engine, storage, options.dashboard, rc);
 }
 
 }  // namespace

@@ -2,6 +2,12 @@
 
 namespace reactor {
 
+double oldest_due_age_seconds(const QueueStats& q) {
+  return q.oldest_due_at_ms > 0 && q.now_ms > q.oldest_due_at_ms
+             ? static_cast<double>(q.now_ms - q.oldest_due_at_ms) / 1000.0
+             : 0.0;
+}
+
 void declare_queue_metrics(MetricsRegistry& r) {
   r.gauge("reactor_queue_jobs", "Jobs per queue: ready (due), delayed (not due yet), in_flight.",
           {"queue", "state"});
@@ -21,10 +27,7 @@ void collect_queue_metrics(MetricsRegistry& r, Backend& backend,
     r.set("reactor_queue_jobs", {q.queue, "ready"}, static_cast<double>(q.ready));
     r.set("reactor_queue_jobs", {q.queue, "delayed"}, static_cast<double>(q.delayed));
     r.set("reactor_queue_jobs", {q.queue, "in_flight"}, static_cast<double>(q.in_flight));
-    const double age = q.oldest_due_at_ms > 0 && q.now_ms > q.oldest_due_at_ms
-                           ? static_cast<double>(q.now_ms - q.oldest_due_at_ms) / 1000.0
-                           : 0.0;
-    r.set("reactor_queue_oldest_due_job_age_seconds", {q.queue}, age);
+    r.set("reactor_queue_oldest_due_job_age_seconds", {q.queue}, oldest_due_age_seconds(q));
   }
 }
 

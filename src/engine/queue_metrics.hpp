@@ -10,6 +10,9 @@
 
 namespace reactor {
 
+// How long `q`'s oldest due job has been due, by the store's clock; 0 when none is.
+double oldest_due_age_seconds(const QueueStats& q);
+
 // Declares reactor_queue_jobs, reactor_queue_oldest_due_job_age_seconds and
 // reactor_queue_stats_failures_total in `r` (again: a no-op).
 void declare_queue_metrics(MetricsRegistry& r);

@@ -54,33 +54,27 @@ std::string metric_number(double v) {
   return buf;
 }
 
-std::string escape_label_value(const std::string& v) {
+namespace {
+
+// The text format's escapes: a backslash and a line feed everywhere, a double quote in a label
+// value only (a HELP text keeps it as it is).
+std::string escaped(const std::string& v, bool quote) {
   std::string out;
   for (char c : v) {
-    if (c == '\\')
-      out += "\\\\";
-    else if (c == '"')
-      out += "\\\"";
-    else if (c == '\n')
+    if (c == '\n') {
       out += "\\n";
-    else
-      out += c;
+      continue;
+    }
+    if (c == '\\' || (quote && c == '"')) out += '\\';
+    out += c;
   }
   return out;
 }
 
-std::string escape_help(const std::string& v) {
-  std::string out;
-  for (char c : v) {
-    if (c == '\\')
-      out += "\\\\";
-    else if (c == '\n')
-      out += "\\n";
-    else
-      out += c;
-  }
-  return out;
-}
+}  // namespace
+
+std::string escape_label_value(const std::string& v) { return escaped(v, true); }
+std::string escape_help(const std::string& v) { return escaped(v, false); }
 
 MetricsFamily::MetricsFamily(std::string name, MetricType type, std::string help,
                              std::vector<std::string> labels, std::vector<double> buckets)

@@ -5,6 +5,8 @@
 
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "reactor/engine.hpp"
 #include "reactor/inspector.hpp"
@@ -41,6 +43,14 @@ Reply changes(Api& api);                                 // GET /api/changes
 Reply workers(Api& api);                                 // GET /api/workers
 Reply run_action(Api& api, const std::string& run_id, const std::string& action,
                  const std::string& body);  // POST /api/runs/<id>/<action>
+
+// The queues of the reactors registered in `engine`, sorted, each once.
+std::vector<std::string> registered_queues(const Engine& engine);
+
+// How many runs match `filter` in each of `statuses` (its own status is ignored), one count each.
+using StatusCounts = std::vector<std::pair<RunStatus, std::size_t>>;
+Result<StatusCounts> count_by_status(const Inspector& inspector, RunFilter filter,
+                                     const std::vector<RunStatus>& statuses);
 
 // Declares the store's gauges in `registry` (queues, runs by status), collected through `api` on
 // every scrape; `api` must outlive the registry's scrapes.

@@ -82,15 +82,15 @@ PageAsk page_ask(const Params& p) {
   return ask;
 }
 
-Result<Value> status_counts(Api& api, RunFilter filter) {
-  Value counts = Value::object();
-  for (RunStatus s : all_run_statuses()) {
-    filter.status = s;
-    Result<std::size_t> n = api.inspector.count_runs(filter);
-    if (!n.ok()) return n.status();
-    if (*n > 0) counts[to_string(s)] = *n;
+// The counts a page shows above its table: the statuses that have runs.
+Result<Value> status_counts(Api& api, const RunFilter& filter) {
+  Result<StatusCounts> counts = count_by_status(api.inspector, filter, all_run_statuses());
+  if (!counts.ok()) return counts.status();
+  Value out = Value::object();
+  for (const auto& [status, n] : *counts) {
+    if (n > 0) out[to_string(status)] = n;
   }
-  return counts;
+  return out;
 }
 
 }  // namespace
@@ -123,9 +123,7 @@ Reply list_runs(Api& api, const Params& params) {
     }
     runs.push_back(summary_json(r));
   }
-  RunFilter counted = filter;
-  counted.status.reset();
-  Result<Value> counts = status_counts(api, counted);
+  Result<Value> counts = status_counts(api, filter);  // every status, whatever the filter's
   if (!counts.ok()) return status_reply(counts.status());
   return Reply{
       200,

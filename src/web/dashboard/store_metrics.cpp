@@ -1,8 +1,6 @@
 // GET /metrics of the dashboard: what the store holds, read on every scrape — its queues' depth
 // and oldest due job (those of the reactors registered here) and its root runs by status.
 // A worker's /metrics reports what happens in it; this one what any worker would find.
-#include <set>
-
 #include "engine/queue_metrics.hpp"
 #include "web/dashboard/api.hpp"
 
@@ -11,20 +9,14 @@ namespace reactor::web {
 namespace {
 
 void collect(MetricsRegistry& r, Api& api) {
-  std::set<std::string> queues;
-  for (const std::string& name : api.engine.registry().names()) {
-    queues.insert(api.engine.queue_for(name));
+  collect_queue_metrics(r, *api.engine.backend(), registered_queues(api.engine));
+  Result<StatusCounts> counts = count_by_status(api.inspector, RunFilter{}, all_run_statuses());
+  if (!counts.ok()) {
+    r.add("reactor_stored_runs_failures_total", {});
+    return;
   }
-  collect_queue_metrics(r, *api.engine.backend(), {queues.begin(), queues.end()});
-  for (RunStatus s : all_run_statuses()) {
-    RunFilter filter;
-    filter.status = s;
-    Result<std::size_t> n = api.inspector.count_runs(filter);
-    if (!n.ok()) {
-      r.add("reactor_stored_runs_failures_total", {});
-      return;
-    }
-    r.set("reactor_stored_runs", {to_string(s)}, static_cast<double>(*n));
+  for (const auto& [status, n] : *counts) {
+    r.set("reactor_stored_runs", {to_string(status)}, static_cast<double>(n));
   }
 }
 

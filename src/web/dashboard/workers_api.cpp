@@ -1,8 +1,7 @@
 // GET /api/workers (the page's Workers view): each queue's depth and the age of its oldest due
 // job, the live workers seen through their leases, the sweeper's last pass, and how many runs
 // are running, waiting, paused or scheduled. The queues are those of the reactors registered here.
-#include <set>
-
+#include "engine/queue_metrics.hpp"
 #include "reactor/worker.hpp"
 #include "web/dashboard/api.hpp"
 
@@ -12,23 +11,16 @@ namespace {
 
 constexpr std::size_t kRunningRunsRead = 500;  // bounds the leases one request reads
 
-std::vector<std::string> registered_queues(const Engine& engine) {
-  std::set<std::string> queues;
-  for (const std::string& name : engine.registry().names()) queues.insert(engine.queue_for(name));
-  return {queues.begin(), queues.end()};
-}
-
 Value queues_json(const std::vector<QueueStats>& stats, const WorkersView& view) {
   Value out = Value::array();
   for (const QueueStats& q : stats) {
     const auto served = view.served_by.find(q.queue);
-    const double age = q.oldest_due_at_ms ? (q.now_ms - q.oldest_due_at_ms) / 1000.0 : 0.0;
     out.push_back(
         {{"queue", q.queue},
          {"ready", q.ready},
          {"delayed", q.delayed},
          {"in_flight", q.in_flight},
-         {"oldest_due_age_seconds", age > 0 ? age : 0.0},
+         {"oldest_due_age_seconds", oldest_due_age_seconds(q)},
          {"served_by", served == view.served_by.end() ? Value() : Value(served->second)}});
   }
   return out;
@@ -43,16 +35,13 @@ Value workers_json(const WorkersView& view) {
 }
 
 Result<Value> waiting_counts(const Inspector& inspector) {
-  Value counts = Value::object();
-  for (RunStatus s :
-       {RunStatus::kRunning, RunStatus::kWaiting, RunStatus::kPaused, RunStatus::kScheduled}) {
-    RunFilter filter;
-    filter.status = s;
-    Result<std::size_t> n = inspector.count_runs(filter);
-    if (!n.ok()) return n.status();
-    counts[to_string(s)] = *n;
-  }
-  return counts;
+  Result<StatusCounts> counts = count_by_status(
+      inspector, RunFilter{},
+      {RunStatus::kRunning, RunStatus::kWaiting, RunStatus::kPaused, RunStatus::kScheduled});
+  if (!counts.ok()) return counts.status();
+  Value out = Value::object();
+  for (const auto& [status, n] : *counts) out[to_string(status)] = n;
+  return out;
 }
 
 }  // namespace
