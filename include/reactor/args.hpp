@@ -51,6 +51,8 @@ class Args {
   // engine: build() rejects duplicate argument names). Constant time.
   void append_view(std::string name, const Value* value);
   void reserve(std::size_t n) { entries_.reserve(n); }
+  // No arguments, the storage kept (the engine reuses one Args from step to step).
+  void clear();
 
  private:
   struct Entry {

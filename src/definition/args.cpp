@@ -81,6 +81,12 @@ void Args::append_view(std::string name, const Value* value) {
   entries_.push_back(Entry{std::move(name), value, 0});
 }
 
+void Args::clear() {
+  entries_.clear();
+  owned_.clear();
+  by_name_.clear();
+}
+
 void Args::add_owned(std::string name, Value value) {
   owned_.push_back(std::make_unique<Value>(std::move(value)));
   const std::size_t index = owned_.size() - 1;

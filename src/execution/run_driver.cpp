@@ -161,12 +161,12 @@ void RunDriver::save_before_next_step() {
 // burst. False when none may start now. The caller holds the lock; it is released around the
 // step.
 bool RunDriver::run_next(Lock& lock) {
-  if (launched_.empty() && !prepare_burst(lock)) return false;
-  Launch l = std::move(launched_.front());
-  launched_.pop_front();
+  if (next_launch_ == launched_.size() && !prepare_burst(lock)) return false;
+  Launch l = std::move(launched_[next_launch_++]);
   lock.unlock();
   attempts_.execute(l, lock);
   --in_flight_;
+  spare_args_ = std::move(l.args);
   notify_settled();
   return true;
 }
@@ -203,7 +203,8 @@ bool RunDriver::prepare_burst(Lock& lock) {
   if (ex_.unwinding().stopped())
     in_flight_ -= static_cast<int>(burst_.size());  // none of them starts
   if (burst_.empty() || ex_.unwinding().stopped()) return false;
-  for (Launch& l : burst_) launched_.push_back(std::move(l));
+  launched_.swap(burst_);  // every launch of the last burst was taken: none is dropped
+  next_launch_ = 0;
   if (max == 1) return true;
   const int more = std::min(static_cast<int>(launched_.size()) - 1, max - 1 - helpers_);
   for (int k = 0; k < more; ++k) {

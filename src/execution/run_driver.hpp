@@ -8,7 +8,6 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
-#include <deque>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -100,8 +99,12 @@ class RunDriver {
   int in_flight_ = 0;                              // steps prepared and not yet recorded
   std::vector<Launch> burst_;                      // steps being prepared to start together
   bool bursting_ = false;                          // a thread is preparing burst_
-  std::deque<Launch> launched_;  // steps of committed bursts no thread has taken yet
-  int helpers_ = 0;              // pool threads running this driver's steps
+  // The last committed burst; launched_[next_launch_…] no thread has taken yet. A vector swapped
+  // with burst_, not a queue: a Launch is large, and a deque would allocate a block per step.
+  std::vector<Launch> launched_;
+  std::size_t next_launch_ = 0;
+  Args spare_args_;  // a finished step's, its storage kept for the next step's arguments
+  int helpers_ = 0;  // pool threads running this driver's steps
   bool halting_ = false;
   bool failing_ = false;
   // Signalled when a step is recorded or a helper leaves (wait_settled, notify_settled).

@@ -25,6 +25,8 @@ namespace reactor {
 std::optional<Launch> StepAttempts::prepare(std::size_t i, Lock& lock) {
   Launch l;
   l.i = i;
+  l.args = std::move(d_.spare_args_);  // its storage, not its entries
+  l.args.clear();
   mock_if_overridden(i, l);
   const StepSpec& spec = l.spec(def_);
   if (std::optional<Attempt> failed = d_.units_.failed_unit_read_by(i)) {
@@ -186,10 +188,11 @@ Attempt StepAttempts::run_plain(const StepSpec& spec, const Args& args, int atte
 // step fails, not retried (it would return the same), and is compensated (its side effect
 // exists).
 void StepAttempts::check_value_limits(const StepSpec& spec, Attempt& a) const {
-  auto why = records::value_limit_error(a.result.value(), ex_.max_value_bytes(),
-                                        "the value step '" + spec.name + "' returned");
-  if (!why) return;
-  a.result = Failure(*why, false);
+  const records::ValueSize size = records::measure_value(a.result.value(), ex_.max_value_bytes());
+  if (size.within_limits()) return;  // the message is built only for a refusal
+  a.result = Failure(records::limit_error(size, ex_.max_value_bytes(),
+                                          "the value step '" + spec.name + "' returned"),
+                     false);
   a.kind = ErrorKind::kValueTooLarge;
 }
 

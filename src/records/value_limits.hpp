@@ -19,12 +19,16 @@ struct ValueSize {
   std::size_t bytes = 0;   // of its JSON text, as records/json_writer.hpp writes it
   bool too_deep = false;   // deeper than the depth limit (`depth` is then where it stopped)
   bool too_large = false;  // over the byte limit (`bytes` is then where it stopped)
+  bool within_limits() const { return !too_deep && !too_large; }
 };
 
 // Walks `value` with a heap stack; stops as soon as it is deeper than
 // `max_depth` or longer than `max_bytes`, so measuring costs at most what the
 // limits allow.
 ValueSize measure_value(const Value& value, std::size_t max_bytes, int max_depth = kMaxValueDepth);
+
+// Why a value measured as `size` cannot be stored; `size` is not within its limits.
+std::string limit_error(const ValueSize& size, std::size_t max_bytes, std::string_view what);
 
 // Why `value` cannot be stored ("<what>: nested deeper than 512 levels",
 // "<what>: over 8388608 bytes as JSON (max_value_bytes)"), or nothing.

@@ -256,6 +256,23 @@ TEST(RecordLimits, MeasuringAValueGivesItsJsonSizeAndDepthWithoutRecursion) {
   }
   EXPECT_EQ(measure_value(Value{{"a", {{"b", {1}}}}}, SIZE_MAX).depth, 4);
   EXPECT_FALSE(value_limit_error(nested(kMaxValueDepth), SIZE_MAX, "v"));
+}
+
+// Strings are scanned eight bytes at a time: a character that needs an escape is counted
+// wherever it sits in the word or in the tail, and UTF-8 (bytes at 0x80 and above) escapes
+// nothing.
+TEST(RecordLimits, AStringIsMeasuredAsItsJsonTextWhereverItsEscapesSit) {
+  const std::string specials[] = {"\"",   "\\", "\n",       "\x01",        "\x1f",
+                                  "\x7f", " ",  "\xc3\xa9", "\xe2\x82\xac"};
+  for (const std::string& special : specials) {
+    for (std::size_t at = 0; at < 19; ++at) {
+      const Value v(std::string(at, 'x') + special + std::string(18 - at, 'x'));
+      EXPECT_EQ(measure_value(v, SIZE_MAX).bytes, v.dump().size()) << v.dump();
+    }
+  }
+}
+
+TEST(RecordLimits, AValuePastTheLimitsIsNamedWithWhatHeldIt) {
   const auto deep = value_limit_error(nested(kMaxValueDepth + 1), SIZE_MAX, "the inputs");
   ASSERT_TRUE(deep);
   EXPECT_EQ(*deep, "the inputs: nested deeper than 512 levels");
