@@ -167,6 +167,7 @@ bool RunDriver::run_next(Lock& lock) {
   attempts_.execute(l, lock);
   --in_flight_;
   spare_args_ = std::move(l.args);
+  spare_args_.clear();  // its views and owned values go with the step; its storage stays
   notify_settled();
   return true;
 }

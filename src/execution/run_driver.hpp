@@ -103,7 +103,7 @@ class RunDriver {
   // with burst_, not a queue: a Launch is large, and a deque would allocate a block per step.
   std::vector<Launch> launched_;
   std::size_t next_launch_ = 0;
-  Args spare_args_;  // a finished step's, its storage kept for the next step's arguments
+  Args spare_args_;  // a finished step's, emptied: its storage serves the next step's arguments
   int helpers_ = 0;  // pool threads running this driver's steps
   bool halting_ = false;
   bool failing_ = false;

@@ -25,8 +25,7 @@ namespace reactor {
 std::optional<Launch> StepAttempts::prepare(std::size_t i, Lock& lock) {
   Launch l;
   l.i = i;
-  l.args = std::move(d_.spare_args_);  // its storage, not its entries
-  l.args.clear();
+  l.args = std::move(d_.spare_args_);  // empty: only its storage is reused
   mock_if_overridden(i, l);
   const StepSpec& spec = l.spec(def_);
   if (std::optional<Attempt> failed = d_.units_.failed_unit_read_by(i)) {

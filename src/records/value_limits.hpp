@@ -22,9 +22,9 @@ struct ValueSize {
   bool within_limits() const { return !too_deep && !too_large; }
 };
 
-// Walks `value` with a heap stack; stops as soon as it is deeper than
-// `max_depth` or longer than `max_bytes`, so measuring costs at most what the
-// limits allow.
+// Walks `value` without recursion (its first eight levels with no heap allocation); stops as
+// soon as it is deeper than `max_depth` or longer than `max_bytes`, so measuring costs at most
+// what the limits allow.
 ValueSize measure_value(const Value& value, std::size_t max_bytes, int max_depth = kMaxValueDepth);
 
 // Why a value measured as `size` cannot be stored; `size` is not within its limits.

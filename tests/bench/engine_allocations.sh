@@ -44,8 +44,9 @@ while read -r name figure; do
     failed=1
     continue
   fi
-  verdict=$(awk -v m="$measured" -v f="$figure" 'BEGIN { print (m <= f + 1) ? "ok" : "over" }')
-  echo "$name: $measured allocations per step (recorded $figure, at most $(awk -v f="$figure" 'BEGIN { print f + 1 }')): $verdict"
+  read -r limit verdict < <(awk -v m="$measured" -v f="$figure" \
+    'BEGIN { print f + 1, (m <= f + 1) ? "ok" : "over" }')
+  echo "$name: $measured allocations per step (recorded $figure, at most $limit): $verdict"
   [[ $verdict == ok ]] || failed=1
 done <<<"$recorded"
 exit "$failed"
