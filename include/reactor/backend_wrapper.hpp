@@ -47,6 +47,7 @@ class BackendWrapper : public Backend {
   Result<std::optional<Delivery>> wait_then_fetch(const FetchRequest& f,
                                                   Duration max_wait) override;
   bool wakes_waiters() const override;
+  void interrupt_waits() override;
   Status release_job(std::int64_t job_id, const std::string& owner, Duration delay) override;
   Result<bool> has_job(const std::string& run_id) override;
   Result<std::vector<QueueStats>> queue_stats(const std::vector<std::string>& queues) override;

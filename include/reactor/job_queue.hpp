@@ -78,7 +78,8 @@ class JobQueue {
   virtual Result<std::optional<Delivery>> fetch(const FetchRequest& f) = 0;
   // Blocks until a job of `queues` may have become due, or `max_wait` has
   // passed, whichever comes first; then the caller fetches again. Backends
-  // that an enqueue can wake (Redis) block on the store; the default just
+  // that an enqueue can wake (Redis; SQLite through its wake file on one
+  // host) block on the store; the default just
   // sleeps `max_wait` (the caller's idle back-off). A spurious early return
   // is allowed. Errors only say the wait could not block.
   virtual Status wait_for_jobs(const std::vector<std::string>& queues, Duration max_wait);
@@ -92,6 +93,10 @@ class JobQueue {
   // WorkerOptions::idle_wait in one call instead of polling with a back-off
   // from 1 ms. False (the default) when it only sleeps.
   virtual bool wakes_waiters() const { return false; }
+  // Ends the wait_for_jobs calls on this backend blocked now, so a stopping worker need not sit
+  // out its idle_wait. Best effort; the default does nothing and those waits end at their
+  // max_wait. Thread-safe.
+  virtual void interrupt_waits() {}
   // Puts a delivered job back, due after `delay`, without counting it as done
   // (a worker that cannot serve it, a graceful shutdown, a suspension not
   // over yet). A no-op unless `owner` still holds its delivery.

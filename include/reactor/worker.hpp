@@ -42,14 +42,17 @@ struct WorkerOptions {
   // longer than its lease ttl (its lease extended by the heartbeat) from
   // being delivered again while it runs.
   Duration visibility_timeout{0};
-  // Idle back-off ceiling on a backend that cannot block (SQLite, memory):
+  // Idle back-off ceiling on a backend that cannot block (memory, SQLite on an injected clock):
   // the longest a thread waits before fetching again while its queues are
   // empty. It also bounds how long stop() waits for an idle thread.
   Duration poll_interval = std::chrono::milliseconds(50);
   // How long an idle thread blocks in one wait on a backend that an enqueue
-  // wakes (Redis, Backend::wakes_waiters): an enqueue, or a job falling due,
-  // ends the wait at once, so a longer wait costs no latency; each wait is one
-  // request to the store. stop() waits up to this long for an idle thread.
+  // wakes (Redis; SQLite on the system clock, through its wake file;
+  // Backend::wakes_waiters): an enqueue, or a job falling due, ends the wait
+  // at once, so a longer wait costs no latency; each wait is one request to
+  // the store (on SQLite, one more read per commit that wakes it). stop() ends
+  // the waits it can (JobQueue::interrupt_waits: SQLite's); on Redis it waits
+  // up to this long for an idle thread.
   Duration idle_wait = std::chrono::seconds(1);
   // The longest a graceful stop() may take, start to end (see stop()).
   Duration shutdown_timeout = std::chrono::seconds(25);

@@ -341,6 +341,8 @@ void Worker::stop() {
   }
   impl_->releasing = true;
   for (auto& t : impl_->threads) t.request_stop();
+  // Idle threads blocked on the store return now rather than at the end of their idle_wait.
+  if (DurableEnv* env = EngineAccess::durable_env(impl_->engine)) env->backend.interrupt_waits();
 }
 
 void Worker::stop_now() {

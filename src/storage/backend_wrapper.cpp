@@ -49,6 +49,7 @@ Result<std::optional<Delivery>> BackendWrapper::wait_then_fetch(const FetchReque
   return target_->wait_then_fetch(f, max_wait);
 }
 bool BackendWrapper::wakes_waiters() const { return target_->wakes_waiters(); }
+void BackendWrapper::interrupt_waits() { target_->interrupt_waits(); }
 Status BackendWrapper::release_job(std::int64_t job_id, const std::string& owner, Duration delay) {
   return target_->release_job(job_id, owner, delay);
 }

@@ -122,8 +122,11 @@ Status SqliteBackend::open(const std::string& url, const SqliteOptions& options,
   }
   // Every message above starts with the URL.
   if (!s.ok()) return Status::Unavailable("cannot open " + s.message());
-  // Best effort: a commit that settles a map and wait_for_settle each make it when missing.
-  sqlite::make_wake_file(backend->wake_path_);
+  // A commit that wakes someone and every wait make it when missing; without it, and on an
+  // injected clock whose due times are not the host's, an idle worker polls (wakes_waiters()).
+  const bool has_wake_file = sqlite::make_wake_file(backend->wake_path_);
+  backend->wakes_waiters_ =
+      has_wake_file && dynamic_cast<const SystemClock*>(backend->clock_.get()) != nullptr;
   out = std::move(backend);
   return Status::Ok();
 }

@@ -5,6 +5,8 @@
 // Expiry is judged by the injected Clock. Layout: docs/storage.md.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -42,6 +44,15 @@ class SqliteBackend final : public Backend {
   Result<std::vector<RunHeaderRow>> list_runs(const RunFilter& filter) override;
   Result<std::size_t> count_runs(const RunFilter& filter) override;
   Result<std::optional<Delivery>> fetch(const FetchRequest& f) override;
+  // Watches the wake file (wake.hpp) that a commit making a job deliverable touches, and sleeps
+  // no later than the next job of `queues` falls due (a delayed job, a lapsing delivery).
+  Status wait_for_jobs(const std::vector<std::string>& queues, Duration max_wait) override;
+  // True on the system clock once the wake file exists: an injected clock's due times are not
+  // the host's, so a worker on one polls as before.
+  bool wakes_waiters() const override { return wakes_waiters_; }
+  // Ends this backend's waits: counts an interrupt and touches the wake file (other processes'
+  // waits read again and go on waiting).
+  void interrupt_waits() override;
   Status release_job(std::int64_t job_id, const std::string& owner, Duration delay) override;
   Result<bool> has_job(const std::string& run_id) override;
   Result<std::vector<QueueStats>> queue_stats(const std::vector<std::string>& queues) override;
@@ -73,7 +84,11 @@ class SqliteBackend final : public Backend {
   Result<OrderedChainRow> ordered_reset(const std::string& key) override;
 
  private:
-  enum class Mode { kRead, kWrite };
+  // kLeaseWrite: a write that only takes leases (a fetch), committed without its own fsync on a
+  // kFull file. A power cut may lose it, never a commit after it (the WAL is synced in order, so
+  // the next synced commit carries it), and a power cut also ends the workers it leased to (one
+  // host): its loss only delivers the job again. docs/storage.md "Durability".
+  enum class Mode { kRead, kWrite, kLeaseWrite };
 
   SqliteBackend(std::string url, const SqliteOptions& options, std::shared_ptr<Clock> clock);
 
@@ -84,12 +99,13 @@ class SqliteBackend final : public Backend {
   Status transact(Mode mode, const char* what, Body&& body);
 
   std::int64_t now_ms() const;
-  // The writes of `c` in `db`'s write transaction (commit.cpp); `settled`
-  // says whether its settle settled a map.
-  Status apply(sqlite::Connection& db, const CommitRequest& c, bool& settled);
-  // The map rows and the settle of `c` (maps.cpp).
-  Status write_maps(sqlite::Connection& db, const CommitRequest& c, std::int64_t now,
-                    bool& settled);
+  // The writes of `c` in `db`'s write transaction (commit.cpp); `wakes` says whether they made a
+  // job deliverable or settled a map: the wake file is touched once they are visible.
+  Status apply(sqlite::Connection& db, const CommitRequest& c, bool& wakes);
+  // The map rows and the settle of `c` (maps.cpp); `wakes` as apply's, for the settle's jobs.
+  Status write_maps(sqlite::Connection& db, const CommitRequest& c, std::int64_t now, bool& wakes);
+  // When the next job of `queues` can be fetched (store clock, unix ms); INT64_MAX when none.
+  Result<std::int64_t> next_due_ms(const std::vector<std::string>& queues);
   // An operator call on the ordered chain `key` (holds.cpp): `change` applied to it and written
   // back (none: read only). NotFound for a chain the store does not know.
   Result<OrderedChainRow> on_chain(const std::string& key, const char* what,
@@ -101,7 +117,9 @@ class SqliteBackend final : public Backend {
   const std::string url_;
   const SqliteOptions options_;
   const std::shared_ptr<Clock> clock_;
-  const std::string wake_path_;  // touched after a commit that settles a map (wake.hpp)
+  const std::string wake_path_;  // touched after a commit that wakes someone (wake.hpp)
+  bool wakes_waiters_ = false;   // set by open(): see wakes_waiters()
+  std::atomic<std::uint64_t> interrupts_{0};  // interrupt_waits() calls: a wait seeing it move ends
   sqlite::ConnectionPool pool_;
 };
 

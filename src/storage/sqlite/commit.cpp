@@ -180,12 +180,11 @@ void ack_and_release(Connection& db, const CommitRequest& c, std::int64_t now) {
 
 Status SqliteBackend::commit(const CommitRequest& c) {
   if (Status s = storage::check_commit(c); !s.ok()) return s;
-  bool settled = false;
-  Status s =
-      transact(Mode::kWrite, "commit", [&](Connection& db) { return apply(db, c, settled); });
-  // After the transaction, never inside it: a waiter woken before the settle is visible would
-  // read the map unsettled and sleep on.
-  if (s.ok() && settled) sqlite::touch_wake_file(wake_path_);
+  bool wakes = false;
+  Status s = transact(Mode::kWrite, "commit", [&](Connection& db) { return apply(db, c, wakes); });
+  // After the transaction, never inside it: a waiter woken before the job or the settle is
+  // visible would read the old rows and sleep on.
+  if (s.ok() && wakes) sqlite::touch_wake_file(wake_path_);
   return s;
 }
 
@@ -200,22 +199,23 @@ Result<std::optional<Delivery>> SqliteBackend::commit_then_fetch(const CommitReq
     return std::nullopt;
   }
   std::optional<Delivery> fetched;
-  bool settled = false;
+  bool wakes = false;
   Status s = transact(Mode::kWrite, "commit", [&](Connection& db) -> Status {
     fetched.reset();
-    if (Status applied = apply(db, c, settled); !applied.ok()) return applied;
+    if (Status applied = apply(db, c, wakes); !applied.ok()) return applied;
     Status unreadable;
     take_due_job(db, f, now_ms(), fetched, unreadable);
     if (!unreadable.ok()) fetched.reset();
     return Status::Ok();
   });
-  if (s.ok() && settled) sqlite::touch_wake_file(wake_path_);  // after the transaction, as above
+  if (s.ok() && wakes) sqlite::touch_wake_file(wake_path_);  // after the transaction, as above
   if (!s.ok()) return s;
   return fetched;
 }
 
-Status SqliteBackend::apply(Connection& db, const CommitRequest& c, bool& settled) {
-  settled = false;  // this attempt's: a transaction retried whole starts again
+Status SqliteBackend::apply(Connection& db, const CommitRequest& c, bool& wakes) {
+  // This attempt's: a transaction retried whole starts again.
+  wakes = !c.enqueue.empty() || !c.redeliver.empty();
   const std::int64_t now = now_ms();
   if (Status s = refusal(db, c); !s.ok()) return s;
   if (storage::is_progress(c)) {
@@ -225,7 +225,7 @@ Status SqliteBackend::apply(Connection& db, const CommitRequest& c, bool& settle
   }
   write_rows(db, c);
   write_jobs(db, c, now);
-  if (Status s = write_maps(db, c, now, settled); !s.ok()) return s;
+  if (Status s = write_maps(db, c, now, wakes); !s.ok()) return s;
   // Only a commit that coordinates reads the hold rows: a step's usual commit costs nothing more.
   if (c.coordinates()) sqlite::write_commit_holds(db, c);
   ack_and_release(db, c, now);

@@ -82,7 +82,8 @@ std::string Statement::text(int col) const {
 // Connection
 // ---------------------------------------------------------------------------------------------
 
-Connection::Connection(const std::string& path, Synchronous sync, int busy_timeout_ms) {
+Connection::Connection(const std::string& path, Synchronous sync, int busy_timeout_ms)
+    : sync_(sync) {
   // NOMUTEX: a connection is used by one thread at a time (the pool guarantees it).
   const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
   const int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
@@ -118,6 +119,11 @@ Connection::Connection(const std::string& path, Synchronous sync, int busy_timeo
 
 Connection::~Connection() { close(); }
 
+void Connection::relax_sync(bool relaxed) {
+  if (sync_ != Synchronous::kFull || relaxed == relaxed_) return;
+  exec(relaxed ? "PRAGMA synchronous=NORMAL" : "PRAGMA synchronous=FULL");
+  relaxed_ = relaxed;
+}
 
 void Connection::close() noexcept {
   for (auto& [sql, cached] : cache_) sqlite3_finalize(cached.stmt);

@@ -100,6 +100,11 @@ class Connection {
   // The cached prepared statement for `sql` (prepared on first use).
   Statement prepare(const std::string& sql);
 
+  // Outside a transaction: whether the next ones may skip the commit's fsync (PRAGMA
+  // synchronous=NORMAL) though the connection was opened kFull. Issues the pragma only when
+  // that changes; a connection opened kNormal or kOff is left as it is.
+  void relax_sync(bool relaxed);
+
   bool in_transaction() const;
   // Rolls back an open transaction, ignoring errors (used on the error path).
   void rollback_quietly() noexcept;
@@ -119,6 +124,8 @@ class Connection {
   void close() noexcept;
 
   sqlite3* db_ = nullptr;
+  Synchronous sync_ = Synchronous::kFull;  // as opened
+  bool relaxed_ = false;                   // kFull lowered to NORMAL by relax_sync
   // Node-based: a CachedStatement never moves, so Statement may point at its flag.
   std::unordered_map<std::string, CachedStatement> cache_;
 };

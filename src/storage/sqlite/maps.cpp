@@ -72,7 +72,7 @@ void enqueue(Connection& db, const JobSpec& j) {
 }  // namespace
 
 Status SqliteBackend::write_maps(Connection& db, const CommitRequest& c, std::int64_t now,
-                                 bool& settled) {
+                                 bool& wakes) {
   for (const MapRow& m : c.maps) upsert_map(db, m);
   if (!c.settle) return Status::Ok();
   const MapSlotRow& slot = c.settle->slot;
@@ -101,7 +101,7 @@ Status SqliteBackend::write_maps(Connection& db, const CommitRequest& c, std::in
         .run();
     enqueue(db, JobSpec{map.queue, JobKind::kStart, id, map.element_reactor, now, 0});
   }
-  settled = out.settled;
+  if (out.release || out.settled) wakes = true;
   if (out.settled) {
     enqueue(db, JobSpec{map.queue, JobKind::kResume, map.owner_id, map.owner_reactor, now, 0});
     db.prepare("UPDATE runs SET wake_at = ? WHERE id = ? AND status = 'waiting'")

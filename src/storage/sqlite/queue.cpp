@@ -1,7 +1,12 @@
+#include <algorithm>
+#include <chrono>
+#include <limits>
+
 #include "storage/sqlite/backend.hpp"
 #include "storage/sqlite/row_fields.hpp"
 #include "storage/sqlite/rows.hpp"
 #include "storage/sqlite/transact.hpp"
+#include "storage/sqlite/wake.hpp"
 #include "storage/storage_time.hpp"
 
 namespace reactor {
@@ -14,6 +19,9 @@ using sqlite::Statement;
 using sqlite::try_acquire;
 
 namespace {
+
+// How long a wait_for_jobs without an inotify watch sleeps before the worker fetches again.
+constexpr Duration kUnwatchedPoll = std::chrono::milliseconds(50);
 
 // The oldest due job of `queues` whose delivery is free or expired.
 Statement select_due(Connection& db, const std::vector<std::string>& queues, std::int64_t now) {
@@ -51,7 +59,7 @@ Result<std::optional<Delivery>> SqliteBackend::fetch(const FetchRequest& f) {
 
   std::optional<Delivery> delivery;
   Status unreadable;  // a job row whose kind this build cannot read
-  Status s = transact(Mode::kWrite, "fetch", [&](Connection& db) -> Status {
+  Status s = transact(Mode::kLeaseWrite, "fetch", [&](Connection& db) -> Status {
     take_due_job(db, f, now, delivery, unreadable);
     return Status::Ok();
   });
@@ -118,7 +126,7 @@ void SqliteBackend::take_due_job(Connection& db, const FetchRequest& f, std::int
 
 Status SqliteBackend::release_job(std::int64_t job_id, const std::string& owner, Duration delay) {
   if (owner.empty()) return Status::Ok();
-  return transact(Mode::kWrite, "release_job", [&](Connection& db) -> Status {
+  Status s = transact(Mode::kWrite, "release_job", [&](Connection& db) -> Status {
     db.prepare(
           "UPDATE jobs SET lease_owner = NULL, lease_expires = 0, run_at = ? "
           "WHERE id = ? AND lease_owner = ?")
@@ -126,6 +134,63 @@ Status SqliteBackend::release_job(std::int64_t job_id, const std::string& owner,
         .run();
     return Status::Ok();
   });
+  // A job handed back due at once is for a worker that stays: wake one that waits.
+  if (s.ok()) sqlite::touch_wake_file(wake_path_);
+  return s;
+}
+
+Result<std::int64_t> SqliteBackend::next_due_ms(const std::vector<std::string>& queues) {
+  // A free job is due at its run_at; one in a delivery when that delivery lapses, if later.
+  // Reads the queues' pending jobs, never the stored runs: its cost does not grow with history.
+  std::string sql =
+      "SELECT MIN(CASE WHEN lease_owner IS NULL THEN run_at ELSE max(run_at, lease_expires) END) "
+      "FROM jobs WHERE queue IN (";
+  for (std::size_t i = 0; i < queues.size(); ++i) sql += i ? ", ?" : "?";
+  sql += ")";
+  std::int64_t due = std::numeric_limits<std::int64_t>::max();
+  Status s = transact(Mode::kRead, "wait_for_jobs", [&](Connection& db) -> Status {
+    Statement st = db.prepare(sql);
+    for (std::size_t i = 0; i < queues.size(); ++i) {
+      st.bind_at(static_cast<int>(i + 1), queues[i]);
+    }
+    due = st.step() && !st.is_null(0) ? st.int64(0) : std::numeric_limits<std::int64_t>::max();
+    return Status::Ok();
+  });
+  if (!s.ok()) return s;
+  return due;
+}
+
+Status SqliteBackend::wait_for_jobs(const std::vector<std::string>& queues, Duration max_wait) {
+  if (!wakes_waiters_ || queues.empty()) return Backend::wait_for_jobs(queues, max_wait);
+  using std::chrono::steady_clock;
+  const steady_clock::time_point deadline = storage::wait_deadline(max_wait);
+  const std::uint64_t interrupts = interrupts_.load();
+  sqlite::WakeWatch watch;
+  if (!watch.arm(wake_path_).ok()) {
+    // No watch (the host's inotify instances used up): poll as a backend without wake-ups.
+    return Backend::wait_for_jobs(queues, std::min<Duration>(max_wait, kUnwatchedPoll));
+  }
+  // Every read comes after the watch is armed: a commit this read misses touches the file
+  // after, so its event is never lost. A touch for other queues only costs one more read.
+  while (interrupts_.load() == interrupts) {
+    Result<std::int64_t> due = next_due_ms(queues);
+    if (!due.ok()) return due.status();
+    const std::int64_t wait_ms = *due - now_ms();
+    if (wait_ms <= 0) return Status::Ok();
+    const steady_clock::time_point now = steady_clock::now();
+    if (now >= deadline) return Status::Ok();
+    steady_clock::time_point until = deadline;
+    if (std::chrono::milliseconds(wait_ms) < deadline - now) {
+      until = now + std::chrono::milliseconds(wait_ms);
+    }
+    if (Status s = watch.wait_until(until); !s.ok()) return s;
+  }
+  return Status::Ok();
+}
+
+void SqliteBackend::interrupt_waits() {
+  ++interrupts_;  // before the touch: a wait woken by it must see the count moved
+  sqlite::touch_wake_file(wake_path_);
 }
 
 Result<bool> SqliteBackend::has_job(const std::string& run_id) {

@@ -19,7 +19,8 @@ Status SqliteBackend::transact(Mode mode, const char* what, Body&& body) {
     try {
       conn.emplace(pool_.acquire());
       sqlite::Connection& db = **conn;
-      if (mode == Mode::kWrite) {
+      db.relax_sync(mode == Mode::kLeaseWrite);
+      if (mode != Mode::kRead) {
         // IMMEDIATE takes the write lock up front (waiting up to busy_timeout), so a writer
         // never fails half way through on a lock upgrade another connection won.
         db.exec("BEGIN IMMEDIATE");
