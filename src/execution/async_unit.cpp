@@ -142,7 +142,14 @@ void AsyncUnits::record_unit(std::size_t i, int attempt_no, Attempt a, Lock& loc
   d_.attempts_.mark_done(
       i, was_dispatched ? StepAttempts::Unblock::kReaders : StepAttempts::Unblock::kAll);
   if (!was_dispatched) (void)d_.hands_off(i, HandOff::Kind::kAfter);
-  ex_.touch_step(run_, i);
+  // From the store, the outcome is already durable in the unit's slot: its copy here rides on
+  // the next commit (the reader's), and a crash before it reads the slot again. A resume then
+  // costs the reader one commit, not two.
+  if (ex_.fan_out() != nullptr) {
+    ex_.touch_derived(run_, i);
+  } else {
+    ex_.touch_step(run_, i);
+  }
   ex_.touch_header(run_);
   if (ex_.observers().empty()) return;
   const std::string message = rec.error;

@@ -23,6 +23,10 @@ struct CheckpointDelta {
   // Of those, the steps this execution marked as started (an attempt counted, its body about to
   // start): the writer may stamp them with who executes them before they are written.
   std::vector<std::pair<Run*, std::size_t>> started;
+  // Of those, how many only copy what the store holds already (an async unit's outcome, read
+  // from the slot its own commit filed): lost with this execution, they are read again, so they
+  // wait for the next commit rather than call for one.
+  std::size_t derived = 0;
   // The root's trace events from this index on are new.
   std::size_t trace_begin = 0;
   // The last write of this execution, which leaves the run unfinished (a stop request, a
@@ -37,6 +41,7 @@ struct CheckpointDelta {
     headers.clear();
     steps.clear();
     started.clear();
+    derived = 0;
     trace_begin = trace_end;
     leave_unfinished = false;
   }

@@ -59,6 +59,12 @@ class Execution {
     delta_.steps.emplace_back(&run, i);
     delta_.started.emplace_back(&run, i);
   }
+  // A step record copied from the store (CheckpointDelta::derived): written with the next
+  // commit, which it does not call for by itself.
+  void touch_derived(const Run& run, std::size_t i) {
+    delta_.steps.emplace_back(&run, i);
+    ++delta_.derived;
+  }
   void touch_header(const Run& run) { delta_.headers.push_back(&run); }
   void touch_created(const Run& run) { delta_.created.push_back(&run); }
 
@@ -70,7 +76,7 @@ class Execution {
   // Whether a step record or a new run awaits its commit: what must be
   // durable before another step starts.
   bool has_unsaved_steps() const {
-    return delta_.steps.size() > delta_.started.size() || !delta_.created.empty();
+    return delta_.steps.size() > delta_.started.size() + delta_.derived || !delta_.created.empty();
   }
   // Whether user code may start now (ExecutionPort::may_start); when not, the
   // tree is stopped with its reason. Caller holds mutex().

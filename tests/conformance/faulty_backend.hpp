@@ -70,6 +70,11 @@ class FaultyBackend : public BackendWrapper {
   std::function<bool(const Job&)> die_with;
   std::atomic<int> refused{0};
   std::atomic<std::uint32_t> most_outstanding{0};
+  // Sets `refuse` while workers may be committing (assigning it directly is for before they start).
+  void set_refuse(std::function<bool(const CommitRequest&)> f) {
+    std::lock_guard lock(mu_);
+    refuse = std::move(f);
+  }
   std::atomic<std::uint32_t> batch_size{0};
 
   Status commit(const CommitRequest& c) override {

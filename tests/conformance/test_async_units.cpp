@@ -308,10 +308,19 @@ TYPED_TEST(AsyncUnits, AWorkerParksTheRunAndResumesItWhenTheUnitFinishes) {
   RunResult still;
   ASSERT_OK_AND_ASSIGN(still, this->engine_->find(id));
   EXPECT_EQ(still.status, RunStatus::kWaiting);  // the unit is still failing its attempts
+  // The resumed run copies the unit's outcome from its slot: that copy rides on the commit that
+  // ends the run, the reader's, instead of a commit of its own before the reader starts.
+  std::atomic<int> resumed_commits{0};
+  this->store_->set_refuse([&](const CommitRequest& c) {
+    if (c.root_id == id) ++resumed_commits;
+    return false;
+  });
   this->gate_ = true;
   RunResult r = this->wait_for_end(id);
   ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
   EXPECT_EQ(r.value, (Value{{"invoice", 42}}));
+  EXPECT_EQ(resumed_commits.load(), 1);
+  this->store_->set_refuse(nullptr);
 }
 
 // A parked reader whose unit never finishes fails async_park_timeout after the dispatch.
