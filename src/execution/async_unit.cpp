@@ -145,11 +145,7 @@ void AsyncUnits::record_unit(std::size_t i, int attempt_no, Attempt a, Lock& loc
   // From the store, the outcome is already durable in the unit's slot: its copy here rides on
   // the next commit (the reader's), and a crash before it reads the slot again. A resume then
   // costs the reader one commit, not two.
-  if (ex_.fan_out() != nullptr) {
-    ex_.touch_derived(run_, i);
-  } else {
-    ex_.touch_step(run_, i);
-  }
+  ex_.touch_step(run_, i, /*derived=*/ex_.fan_out() != nullptr);
   ex_.touch_header(run_);
   if (ex_.observers().empty()) return;
   const std::string message = rec.error;

@@ -52,18 +52,17 @@ class Execution {
   void append_trace(TraceEvent e) { root_.trace.push_back(std::move(e)); }
 
   // Record what changed, for the next checkpoint. Caller holds mutex().
-  void touch_step(const Run& run, std::size_t i) { delta_.steps.emplace_back(&run, i); }
+  // `derived`: the record only copies what the store holds already (CheckpointDelta::derived):
+  // written with the next commit, which it does not call for by itself.
+  void touch_step(const Run& run, std::size_t i, bool derived = false) {
+    delta_.steps.emplace_back(&run, i);
+    if (derived) ++delta_.derived;
+  }
   // A step marked as started: written with the next commit, which it does not
   // call for by itself (has_unsaved_steps).
   void touch_mark(Run& run, std::size_t i) {
     delta_.steps.emplace_back(&run, i);
     delta_.started.emplace_back(&run, i);
-  }
-  // A step record copied from the store (CheckpointDelta::derived): written with the next
-  // commit, which it does not call for by itself.
-  void touch_derived(const Run& run, std::size_t i) {
-    delta_.steps.emplace_back(&run, i);
-    ++delta_.derived;
   }
   void touch_header(const Run& run) { delta_.headers.push_back(&run); }
   void touch_created(const Run& run) { delta_.created.push_back(&run); }
