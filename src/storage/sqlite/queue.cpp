@@ -179,8 +179,9 @@ Status SqliteBackend::wait_for_jobs(const std::vector<std::string>& queues, Dura
     if (wait_ms <= 0) return Status::Ok();
     const steady_clock::time_point now = steady_clock::now();
     if (now >= deadline) return Status::Ok();
+    // Compared in milliseconds: a job due in years (none due: INT64_MAX) overflows nanoseconds.
     steady_clock::time_point until = deadline;
-    if (std::chrono::milliseconds(wait_ms) < deadline - now) {
+    if (wait_ms < std::chrono::ceil<std::chrono::milliseconds>(deadline - now).count()) {
       until = now + std::chrono::milliseconds(wait_ms);
     }
     if (Status s = watch.wait_until(until); !s.ok()) return s;
