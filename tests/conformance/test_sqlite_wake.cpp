@@ -72,12 +72,24 @@ class SqliteWake : public ::testing::Test {
   }
 
   // waiter_->wait_for_jobs(queues, kLongWait), on its own thread.
+  std::future<Status> wait_async(std::vector<std::string> queues) {
+    return std::async(std::launch::async,
+                      [this, queues] { return waiter_->wait_for_jobs(queues, kLongWait); });
+  }
+  // The same, once it blocks: what ends it then is the wake-up, not its first read.
   std::future<Status> wait_on(std::vector<std::string> queues) {
-    auto waiting = std::async(std::launch::async,
-                              [this, queues] { return waiter_->wait_for_jobs(queues, kLongWait); });
-    // Let it block first, so what ends it is the wake-up, not its first read.
+    auto waiting = wait_async(std::move(queues));
     EXPECT_EQ(waiting.wait_for(kBlocked), std::future_status::timeout);
     return waiting;
+  }
+
+  // What `db` fetches from "q" for `owner` (nullopt: nothing, or an error, reported).
+  static std::optional<Delivery> fetch_from(Backend& db, const std::string& owner,
+                                            Duration visibility = 30s) {
+    std::optional<Delivery> d;
+    Status s = assign_or_status(d, db.fetch({{"q"}, owner, visibility, 10s}));
+    EXPECT_TRUE(s.ok()) << s.to_string();
+    return d;
   }
 
   static void expect_ends(std::future<Status>& waiting) {
@@ -100,16 +112,14 @@ TEST_F(SqliteWake, AnEnqueueOnAnotherConnectionEndsTheWait) {
   auto waiting = wait_on({"q"});
   ASSERT_TRUE(other_->commit(create("r1", "q")).ok());
   expect_ends(waiting);
-  std::optional<Delivery> d;
-  ASSERT_OK_AND_ASSIGN(d, waiter_->fetch({{"q"}, "w", 30s, 10s}));
+  std::optional<Delivery> d = fetch_from(*waiter_, "w");
   ASSERT_TRUE(d.has_value());
   EXPECT_EQ(d->job.spec.run_id, "r1");
 }
 
 TEST_F(SqliteWake, AWaitForAQueueWithAJobDueReturnsAtOnce) {
   ASSERT_TRUE(other_->commit(create("r1", "q")).ok());
-  auto waiting =
-      std::async(std::launch::async, [this] { return waiter_->wait_for_jobs({"q"}, kLongWait); });
+  auto waiting = wait_async({"q"});
   expect_ends(waiting);
 }
 
@@ -126,29 +136,25 @@ TEST_F(SqliteWake, TheWaitEndsWhenTheNextJobFallsDue) {
   ASSERT_TRUE(other_->commit(create("later", "q", 600ms)).ok());
   auto waiting = wait_on({"q"});
   expect_ends(waiting);
-  std::optional<Delivery> d;
-  ASSERT_OK_AND_ASSIGN(d, waiter_->fetch({{"q"}, "w", 30s, 10s}));
+  std::optional<Delivery> d = fetch_from(*waiter_, "w");
   ASSERT_TRUE(d.has_value());
   EXPECT_EQ(d->job.spec.run_id, "later");
 }
 
 TEST_F(SqliteWake, TheWaitEndsWhenADeliveryLapses) {
   ASSERT_TRUE(other_->commit(create("r1", "q")).ok());
-  std::optional<Delivery> first;
-  ASSERT_OK_AND_ASSIGN(first, other_->fetch({{"q"}, "dead", 600ms, 10s}));
+  std::optional<Delivery> first = fetch_from(*other_, "dead", 600ms);
   ASSERT_TRUE(first.has_value());
   auto waiting = wait_on({"q"});
   expect_ends(waiting);
-  std::optional<Delivery> again;
-  ASSERT_OK_AND_ASSIGN(again, waiter_->fetch({{"q"}, "w", 30s, 10s}));
+  std::optional<Delivery> again = fetch_from(*waiter_, "w");
   ASSERT_TRUE(again.has_value());
   EXPECT_EQ(again->job.id, first->job.id);
 }
 
 TEST_F(SqliteWake, AJobHandedBackEndsTheWait) {
   ASSERT_TRUE(other_->commit(create("r1", "q")).ok());
-  std::optional<Delivery> d;
-  ASSERT_OK_AND_ASSIGN(d, other_->fetch({{"q"}, "leaving", 30s, 10s}));
+  std::optional<Delivery> d = fetch_from(*other_, "leaving");
   ASSERT_TRUE(d.has_value());
   auto waiting = wait_on({"q"});
   ASSERT_TRUE(other_->release_job(d->job.id, "leaving", Duration::zero()).ok());

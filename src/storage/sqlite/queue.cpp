@@ -23,21 +23,33 @@ namespace {
 // How long a wait_for_jobs without an inotify watch sleeps before the worker fetches again.
 constexpr Duration kUnwatchedPoll = std::chrono::milliseconds(50);
 
-// The oldest due job of `queues` whose delivery is free or expired.
-Statement select_due(Connection& db, const std::vector<std::string>& queues, std::int64_t now) {
-  std::string sql = "SELECT " + sqlite::columns_of<Job>(kJobFields) + " FROM jobs WHERE queue IN (";
+// "queue IN (?2, ?3, …)" for `queues`, their parameters numbered from 2 (?1 is the caller's).
+std::string queue_in(const std::vector<std::string>& queues) {
+  std::string sql = "queue IN (";
   for (std::size_t i = 0; i < queues.size(); ++i) {
     sql += (i ? ", ?" : "?") + std::to_string(i + 2);
   }
-  sql +=
-      ") AND run_at <= ?1 AND (lease_owner IS NULL OR lease_expires <= ?1) "
-      "ORDER BY run_at, id LIMIT 1";
+  return sql + ")";
+}
+
+// `sql` (a statement of queue_in's) prepared, `first` bound to ?1 and the queues to theirs.
+Statement prepare_on_queues(Connection& db, const std::string& sql, std::int64_t first,
+                            const std::vector<std::string>& queues) {
   Statement st = db.prepare(sql);
-  st.bind_at(1, now);
+  st.bind_at(1, first);
   for (std::size_t i = 0; i < queues.size(); ++i) {
     st.bind_at(static_cast<int>(i + 2), queues[i]);
   }
   return st;
+}
+
+// The oldest due job of `queues` whose delivery is free or expired.
+Statement select_due(Connection& db, const std::vector<std::string>& queues, std::int64_t now) {
+  const std::string sql = "SELECT " + sqlite::columns_of<Job>(kJobFields) + " FROM jobs WHERE " +
+                          queue_in(queues) +
+                          " AND run_at <= ?1 AND (lease_owner IS NULL OR lease_expires <= ?1) "
+                          "ORDER BY run_at, id LIMIT 1";
+  return prepare_on_queues(db, sql, now, queues);
 }
 
 }  // namespace
@@ -142,18 +154,16 @@ Status SqliteBackend::release_job(std::int64_t job_id, const std::string& owner,
 Result<std::int64_t> SqliteBackend::next_due_ms(const std::vector<std::string>& queues) {
   // A free job is due at its run_at; one in a delivery when that delivery lapses, if later.
   // Reads the queues' pending jobs, never the stored runs: its cost does not grow with history.
-  std::string sql =
-      "SELECT MIN(CASE WHEN lease_owner IS NULL THEN run_at ELSE max(run_at, lease_expires) END) "
-      "FROM jobs WHERE queue IN (";
-  for (std::size_t i = 0; i < queues.size(); ++i) sql += i ? ", ?" : "?";
-  sql += ")";
-  std::int64_t due = std::numeric_limits<std::int64_t>::max();
+  // ?1, INT64_MAX, stands for "none" so the query returns it when the queues hold no job.
+  constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::max();
+  const std::string sql =
+      "SELECT COALESCE(MIN(CASE WHEN lease_owner IS NULL THEN run_at "
+      "ELSE max(run_at, lease_expires) END), ?1) FROM jobs WHERE " +
+      queue_in(queues);
+  std::int64_t due = kNone;
   Status s = transact(Mode::kRead, "wait_for_jobs", [&](Connection& db) -> Status {
-    Statement st = db.prepare(sql);
-    for (std::size_t i = 0; i < queues.size(); ++i) {
-      st.bind_at(static_cast<int>(i + 1), queues[i]);
-    }
-    due = st.step() && !st.is_null(0) ? st.int64(0) : std::numeric_limits<std::int64_t>::max();
+    Statement st = prepare_on_queues(db, sql, kNone, queues);
+    due = st.step() ? st.int64(0) : kNone;
     return Status::Ok();
   });
   if (!s.ok()) return s;
