@@ -40,6 +40,12 @@ struct Delivery {
   // carries a step row of its tree, acknowledges a job or releases the lease is progress, and
   // sets the count back to zero (docs/durability.md, "Crash loops"). 0 when not leased.
   int run_deliveries = 0;
+  // With `run`, when the job is the resume that a one-element map's settle queued (an async
+  // unit's: its outcome), that map's slot read in the same operation, when the backend can do
+  // that cheaply: it saves the resumed owner the round trip of reading it. The slot of a settled
+  // unit is not written again, so it is what the owner would read. Empty otherwise: the owner
+  // reads the slot itself.
+  std::optional<MapSlotRow> settled_slot;
 };
 
 // What a worker asks JobQueue::fetch for: a due job of one of `queues`, its

@@ -307,6 +307,7 @@ DeliveryOutcome execute_delivery(DurableEnv& env, const Definition& def, Run run
   auto entry = env.keeper.keep(w.lease, env.options.lease_ttl, o.asked_at);
   file_in_flight(o.in_flight, entry, d, w.job_owner);
   DurableFanOut fan_out(env, w, run);
+  fan_out.set_delivered_slot(d.settled_slot);
   DurablePort port(w, *entry, &fan_out);
   port.set_stop_flag(o.release_requested);
   if (holding) port.set_holding(&*holding);

@@ -62,6 +62,13 @@ DurableFanOut::DurableFanOut(DurableEnv& env, const Writer& owner, const Run& ro
       owner_reactor_(root.reactor),
       unit_wait_{std::nullopt, env.options.async_park_timeout} {}
 
+FanOut::UnitWait DurableFanOut::unit_wait() const {
+  std::call_once(unit_wait_decided_, [this] {
+    if (decide_unit_wait_) unit_wait_ = decide_unit_wait_();
+  });
+  return unit_wait_;
+}
+
 Run DurableFanOut::element_run(const Map& map, std::uint32_t index, Value inputs) const {
   Run e;
   e.id = element_run_id(map.map_id, index);
@@ -156,6 +163,12 @@ Status DurableFanOut::state(const std::string& map_id, MapRow& out) {
 
 Status DurableFanOut::slots(const std::string& map_id, std::uint32_t first, std::uint32_t limit,
                             std::vector<MapSlotRow>& out) {
+  if (delivered_slot_ && delivered_slot_->map_id == map_id && delivered_slot_->index == first &&
+      limit == 1) {
+    out.assign(1, std::move(*delivered_slot_));
+    delivered_slot_.reset();
+    return Status::Ok();
+  }
   Result<std::vector<MapSlotRow>> page = env_.backend.load_map_slots(map_id, first, limit);
   if (!page.ok()) return page.status();
   out = std::move(page).value();

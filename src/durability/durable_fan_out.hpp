@@ -7,6 +7,8 @@
 // its completed elements, each under the element's own lease.
 #pragma once
 
+#include <functional>
+#include <mutex>
 #include <optional>
 
 #include "durability/durable_env.hpp"
@@ -31,10 +33,15 @@ class DurableFanOut final : public FanOut {
   Status cancel(const std::string& map_id) override;
   Status lost_executions(const std::string& map_id, std::uint32_t index,
                          std::vector<TraceEvent>& lost) override;
-  UnitWait unit_wait() const override { return unit_wait_; }
+  UnitWait unit_wait() const override;
   // How the readers of its async units wait (FanOut::UnitWait): by default the run parks,
-  // DurabilityOptions::async_park_timeout at most.
-  void set_unit_wait(UnitWait w) { unit_wait_ = w; }
+  // DurabilityOptions::async_park_timeout at most. `decide` says it when first asked, once: a
+  // caller's decision reads the store (whether a worker serves the unit's queue), a request a
+  // run that never waits for a unit does not make.
+  void set_unit_wait(std::function<UnitWait()> decide) { decide_unit_wait_ = std::move(decide); }
+  // A slot its delivery brought (Delivery::settled_slot): the first read of that one slot is
+  // served from it, without a request; any later read asks the store.
+  void set_delivered_slot(std::optional<MapSlotRow> slot) { delivered_slot_ = std::move(slot); }
 
  private:
   Run element_run(const Map& map, std::uint32_t index, Value inputs) const;
@@ -46,7 +53,10 @@ class DurableFanOut final : public FanOut {
   const Writer& owner_;
   const std::string owner_id_;
   const std::string owner_reactor_;
-  UnitWait unit_wait_;
+  std::function<UnitWait()> decide_unit_wait_;
+  mutable std::once_flag unit_wait_decided_;
+  mutable UnitWait unit_wait_;
+  std::optional<MapSlotRow> delivered_slot_;
 };
 
 // Whether an execution of `run` got as far as starting a step (or past it): a run that did not

@@ -152,9 +152,12 @@ ExecuteOutcome execute_under(DurableEnv& env, const Definition& def, Run& run, c
   // A step reading an async unit waits for it here, woken by the store; with inline jobs (or
   // no wait) the run is handed back instead: the caller runs the unit's job itself
   // (Engine::run), or a worker parks the run.
-  if (caller_wait(env, *def.data()) == CallerWait::kWaits) {
-    fan_out.set_unit_wait({env.options.async_wait_timeout, env.options.async_park_timeout});
-  }
+  fan_out.set_unit_wait([&env, &def]() -> FanOut::UnitWait {
+    if (caller_wait(env, *def.data()) != CallerWait::kWaits) {
+      return {std::nullopt, env.options.async_park_timeout};
+    }
+    return {env.options.async_wait_timeout, env.options.async_park_timeout};
+  });
   DurablePort port(w, *entry, &fan_out);
   if (holding) port.set_holding(&*holding);
   ExecuteOptions options = durable_options(env.options, port, /*suspend_on_retry_wait=*/false);

@@ -209,11 +209,12 @@ bool AsyncUnits::caller_waits() const { return unit_wait().block_for.has_value()
 // back (without waiting for the unit). True when one did.
 bool AsyncUnits::fail_overdue_readers(Lock& lock) {
   const std::int64_t now = ex_.now_ms();
-  const FanOut::UnitWait wait = unit_wait();
-  const bool caller = wait.block_for.has_value();
   for (std::size_t u : d_.dispatched_) {
     std::optional<std::int64_t> until = read_deadline(u);
     if (!until || now < *until) continue;
+    // Asked only now: how a unit's readers wait may cost a read of the store (DurableFanOut).
+    const FanOut::UnitWait wait = unit_wait();
+    const bool caller = wait.block_for.has_value();
     const std::string why = caller ? "async unit '" + d_.path_of(u) + "' did not finish within " +
                                          seconds_of(*wait.block_for)
                                    : "async unit '" + d_.path_of(u) + "' did not finish within " +

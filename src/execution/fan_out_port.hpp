@@ -77,6 +77,7 @@ class FanOut {
     std::optional<Duration> block_for;
     Duration park_for = std::chrono::hours(1);
   };
+  // Asked only when a reader is about to wait: the first call may read the store.
   virtual UnitWait unit_wait() const = 0;
   // The executions of element `index`'s steps lost with their workers, as its own trace has
   // them (paths "<map path>[i]/<step>"), appended to `lost` for the owner's trace.

@@ -76,7 +76,23 @@ class FaultyBackend : public BackendWrapper {
     refuse = std::move(f);
   }
   std::atomic<std::uint32_t> batch_size{0};
+  // Reads of map slots, and deliveries handed over with a settled unit's slot (Delivery::
+  // settled_slot): a resumed owner reads the slot its delivery brought from the delivery.
+  std::atomic<int> slot_reads{0};
+  std::atomic<int> slots_delivered{0};
+  // Reads of presence leases ("serving:<queue>"): whether a worker serves a queue.
+  std::atomic<int> presence_peeks{0};
 
+  Result<Lease> peek_lease(const std::string& key) override {
+    if (key.rfind("serving:", 0) == 0) ++presence_peeks;
+    return BackendWrapper::peek_lease(key);
+  }
+
+  Result<std::vector<MapSlotRow>> load_map_slots(const std::string& map_id, std::uint32_t first,
+                                                 std::uint32_t limit) override {
+    ++slot_reads;
+    return BackendWrapper::load_map_slots(map_id, first, limit);
+  }
   Status commit(const CommitRequest& c) override {
     if (should_refuse(c)) return Status::Unavailable("commit refused (injected)");
     Status s = BackendWrapper::commit(c);
@@ -115,7 +131,11 @@ class FaultyBackend : public BackendWrapper {
       d.reset();
       return;
     }
-    if (!d || !f || !f(d->job)) return;
+    if (d && (!f || !f(d->job))) {
+      if (d->settled_slot) ++slots_delivered;
+      return;
+    }
+    if (!d) return;
     CommitRequest ack;
     ack.ack_job = d->job.id;
     ack.ack_owner = owner;

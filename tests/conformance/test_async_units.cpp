@@ -289,6 +289,27 @@ TYPED_TEST(AsyncUnits, ACallerThatNoWorkerServesHandsTheRunOffAtOnce) {
   EXPECT_EQ(r.value, (Value{{"invoice", 42}}));
 }
 
+// A caller asks the store whether a worker serves a unit's queue only when one of its steps is
+// about to wait for the unit: a run handed off after the dispatch of a unit it does not read
+// asks nothing, and its dispatch costs the caller one request, the commit.
+TYPED_TEST(AsyncUnits, ACallerAsksWhetherAWorkerServesOnlyWhenItWaits) {
+  Builder b("HandsOff");
+  logged_step(b, this->fx_, "reserve", "reserved");
+  b.async_step("bill", [](const Args&) { return Success(1); }).wait_for("reserve");
+  logged_step(b, this->fx_, "ship", "shipped").wait_for("bill");
+  this->add(b.background_after("bill").build());
+  this->add(unit_order(this->fx_, /*read=*/true, /*child=*/false));
+  RunResult r = this->engine_->run("HandsOff", Value::object());
+  EXPECT_FALSE(is_terminal(r.status)) << r.trace_summary();
+  EXPECT_EQ(this->store_->presence_peeks.load(), 0);
+  // A caller whose reader waits asks, once; nobody serves, so the run goes to the workers.
+  r = this->engine_->run("Read", Value::object());
+  EXPECT_EQ(r.status, RunStatus::kWaiting) << r.trace_summary();
+  EXPECT_EQ(this->store_->presence_peeks.load(), 1);
+  this->start_worker();
+  EXPECT_EQ(this->wait_for_end(r.run_id).status, RunStatus::kCompleted);
+}
+
 // In a worker, the reader's run parks: suspended, its thread free — a second run completes on
 // the one-thread worker meanwhile — and resumed when the unit finishes.
 TYPED_TEST(AsyncUnits, AWorkerParksTheRunAndResumesItWhenTheUnitFinishes) {
@@ -315,11 +336,17 @@ TYPED_TEST(AsyncUnits, AWorkerParksTheRunAndResumesItWhenTheUnitFinishes) {
     if (c.root_id == id) ++resumed_commits;
     return false;
   });
+  const int reads_before = this->store_->slot_reads;
   this->gate_ = true;
   RunResult r = this->wait_for_end(id);
   ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
   EXPECT_EQ(r.value, (Value{{"invoice", 42}}));
   EXPECT_EQ(resumed_commits.load(), 1);
+  // It reads the unit's slot once: from the store, or from its delivery when the fetch brought
+  // it (Redis does), without a request.
+  const int delivered = this->store_->slots_delivered;
+  EXPECT_LE(delivered, 1);
+  EXPECT_EQ(this->store_->slot_reads - reads_before, 1 - delivered);
   this->store_->set_refuse(nullptr);
 }
 

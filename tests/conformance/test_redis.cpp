@@ -712,6 +712,70 @@ TEST_F(RedisBackendTest, CommitsWithMapRecordsTakeTheScriptThatWritesThem) {
   EXPECT_OK_AND_ASSIGN(back, db_->load_map("r1:last"));
 }
 
+// Owner r1 parks on a map of `total` elements, its first released; that element's last commit
+// settles the map when it is the only one, and the fetch that rides on it brings what comes next.
+std::optional<Delivery> park_then_settle_first(Backend& db, std::uint32_t total) {
+  const FetchRequest fetch{{"q"}, "w", 30s, 10s};
+  EXPECT_TRUE(db.commit(create_with_job("r1", "q")).ok());
+  std::optional<Delivery> d = *db.fetch(fetch);
+  EXPECT_TRUE(d && d->run_leased);
+  if (!d) return std::nullopt;
+  CommitRequest park = dispatch_map("r1", "r1:unit", total);
+  park.root_id = "r1";
+  park.fencing_token = d->run_lease.token;
+  park.headers.push_back(header("r1", RunStatus::kWaiting));
+  park.headers[0].status = RunStatus::kEnqueued;
+  park.maps[0].released = 1;
+  park.enqueue = {job("q", "r1:unit[0]", 0, JobKind::kStart)};
+  park.ack_job = d->job.id;
+  park.ack_owner = park.lease_owner = "w";
+  park.release_lease = true;
+  EXPECT_TRUE(db.commit(park).ok());
+  std::optional<Delivery> e = *db.fetch(fetch);
+  EXPECT_TRUE(e && e->job.spec.run_id == "r1:unit[0]" && !e->settled_slot);
+  if (!e) return std::nullopt;
+  CommitRequest last;
+  last.root_id = "r1:unit[0]";
+  last.fencing_token = e->run_lease.token;
+  last.headers = {header("r1:unit[0]", RunStatus::kCompleted, "r1", "r1:unit[0]")};
+  last.ack_job = e->job.id;
+  last.ack_owner = last.lease_owner = "w";
+  last.release_lease = true;
+  last.settle = MapSettle{MapSlotRow{"r1:unit", 0, SlotState::kCompleted, "10"}};
+  Result<std::optional<Delivery>> next = db.commit_then_fetch(last, fetch);
+  EXPECT_TRUE(next.ok());
+  return next.ok() ? *next : std::nullopt;
+}
+
+// The resume an async unit's settle queues (a one-element map) comes with the unit's slot, so the
+// owner does not ask for it; a larger map's does not (its owner reads the map and pages of slots).
+TEST_F(RedisBackendTest, AUnitsResumeComesWithItsSlot) {
+  std::optional<Delivery> resume = park_then_settle_first(*db_, 1);
+  ASSERT_TRUE(resume && resume->run_leased && resume->run);
+  EXPECT_EQ(resume->job.spec.run_id, "r1");
+  EXPECT_EQ(resume->job.spec.kind, JobKind::kResume);
+  ASSERT_TRUE(resume->settled_slot);
+  EXPECT_EQ(resume->settled_slot->map_id, "r1:unit");
+  EXPECT_EQ(resume->settled_slot->index, 0u);
+  EXPECT_EQ(resume->settled_slot->state, SlotState::kCompleted);
+  EXPECT_EQ(resume->settled_slot->body, "10");
+  // Delivered again (its delivery handed back), it brings the slot again.
+  ASSERT_TRUE(db_->release_job(resume->job.id, "w", 0ms).ok());
+  ASSERT_TRUE(db_->release_lease(resume->run_lease.key, "w", resume->run_lease.token).ok());
+  std::optional<Delivery> again;
+  ASSERT_OK_AND_ASSIGN(again, db_->fetch({{"q"}, "w", 30s, 10s}));
+  ASSERT_TRUE(again && again->settled_slot);
+  EXPECT_EQ(again->settled_slot->body, "10");
+}
+
+TEST_F(RedisBackendTest, AMapsResumeComesWithoutASlot) {
+  std::optional<Delivery> next = park_then_settle_first(*db_, 2);
+  // The element's commit released the second element, whose start job is next.
+  ASSERT_TRUE(next);
+  EXPECT_EQ(next->job.spec.run_id, "r1:unit[1]");
+  EXPECT_FALSE(next->settled_slot);
+}
+
 // A purged root takes its whole tree: maps at any depth, their element runs and every key of
 // theirs; nothing under its id is left.
 TEST_F(RedisBackendTest, APurgedRootLeavesNoKeyOfItsTree) {

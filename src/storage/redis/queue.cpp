@@ -16,6 +16,7 @@ using redis::decode_header;
 using redis::element;
 using redis::integer;
 using redis::queue_set;
+using redis::read_slots;
 using redis::read_stored_run;
 using redis::Reply;
 using redis::run_jobs_key;
@@ -47,6 +48,24 @@ std::optional<StoredRun> RedisBackend::load_as_fetched(const std::string& run_id
   loaded->headers.front() = std::move(before);
   return std::move(loaded).value();
 }
+
+namespace {
+
+// {map id, its slot records}: the one slot, or nullopt when it is missing or unreadable (the
+// owner then reads it itself, and meets what is wrong).
+std::optional<MapSlotRow> read_settled_slot(const redisReply& r) {
+  std::vector<MapSlotRow> slots;
+  try {
+    const std::string map_id = text(element(r, 0));
+    if (!read_slots(map_id, element(r, 1), slots).ok() || slots.size() != 1) return std::nullopt;
+    if (slots[0].map_id != map_id || slots[0].index != 0) return std::nullopt;
+  } catch (const BadReply&) {
+    return std::nullopt;
+  }
+  return std::move(slots[0]);
+}
+
+}  // namespace
 
 Status RedisBackend::read_fetch_reply(const redisReply& r, const FetchRequest& f,
                                       std::chrono::steady_clock::time_point asked_at,
@@ -96,6 +115,7 @@ Status RedisBackend::read_fetch_reply(const redisReply& r, const FetchRequest& f
     d.run_started = r.elements > 15 && text(element(r, 15)) == "1";
     if (r.elements > 16) d.run_deliveries = static_cast<int>(integer(element(r, 16)));
     if (!d.run && r.elements > 17) d.run = load_as_fetched(d.job.spec.run_id, text(element(r, 17)));
+    if (d.run && r.elements > 18) d.settled_slot = read_settled_slot(element(r, 18));
   }
   out = std::move(d);
   return Status::Ok();

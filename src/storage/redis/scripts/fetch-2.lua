@@ -17,14 +17,18 @@
 -- Returns one of
 --   {'job', id, queue, kind, run id, reactor, run_at, snoozes, deliveries, lease_expires,
 --    run leased 0/1, run lease owner, token, expires_at[, run, started 0/1, run deliveries,
---    header]}
+--    header, slot]}
 --                              run (when leased): the run's rows as load_run returns them,
 --                              as they were before this fetch; started: the fetch filed the
 --                              enqueued run as running (see below); run deliveries: the
 --                              run's deliveries since its last progress, this one included
 --                              (its meta's 'deliveries', counted here, cleared by a commit of
 --                              progress); header: the run's header before this fetch, when
---                              the run is too large to bring (run is then nil)
+--                              the run is too large to bring (run is then nil); slot: when
+--                              the job is the resume a one-element map's settle queued (its
+--                              'slot_map', includes/maps) and the run came, {map id, that
+--                              map's slot records} — an async unit's outcome, read here so
+--                              that its owner need not ask for it
 --   {'unreadable', id, kind}   a job kind this build does not know (left leased)
 --   {'idle', now, next_due}    nothing due; next_due ('' if none) is when the earliest
 --                              waiting job or delivery falls due, by the server's clock
@@ -77,7 +81,7 @@ if not best_member then
 end
 local id = int(best_member)
 local job = redis.call('HMGET', job_key(id), 'kind', 'run_id', 'reactor', 'run_at', 'snoozes',
-                       'deliveries')
+                       'deliveries', 'slot_map')
 if not job[2] then
   -- A queue entry without its job (never written so): drop it, fetch again.
   redis.call('ZREM', ready_key(best_queue), best_member)
@@ -128,7 +132,10 @@ local meta = {'owner', owner, 'token', token, 'expires_at', lease_expires}
 -- before layout 5 without the two exec members), which is the prefix rewritten here.
 local field = header_field(root)
 local blob = redis.call('HGET', rows_key, field)
-if not reply[15] then reply[18] = blob end
+reply[18] = (not reply[15]) and blob or false
+if reply[15] and job[7] then
+  reply[19] = {job[7], redis.call('ZRANGEBYSCORE', slots_key(job[7]), 0, 0)}
+end
 if blob then
   local status, updated, rest = string.match(blob,
       '^{"status":"([^"]*)","updated_at":(%d+),"exec_token":%d+,"exec_worker":"[^"]*"(,.*)$')

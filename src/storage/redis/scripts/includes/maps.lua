@@ -64,10 +64,12 @@ end
 
 -- Map `m` settled: its owner's resume queued, and a waiting owner's wake time set to now, so
 -- that the sweeper finds it if that job is lost (find_orphans reads wake_at from the header
--- record, where the codec writes it after expires_at, leaving it out while it is 0).
+-- record, where the codec writes it after expires_at, leaving it out while it is 0). The job of
+-- a one-element map (an async unit's) names it, so that its fetch brings the slot (fetch.lua).
 local function resume_owner(m, now, wakeups)
-  enqueue_job(wakeups, int(redis.call('INCR', JOB_IDS)), m.queue, 'resume', m.owner_id,
-              m.owner_reactor, int(now), 0)
+  local id = int(redis.call('INCR', JOB_IDS))
+  enqueue_job(wakeups, id, m.queue, 'resume', m.owner_id, m.owner_reactor, int(now), 0)
+  if m.total == 1 then redis.call('HSET', job_key(id), 'slot_map', m.map_id) end
   local rows = run_key(m.owner_id, 'rows')
   local blob = redis.call('HGET', rows, header_field(m.owner_id))
   if not blob or string.match(blob, '^{"status":"([^"]*)"') ~= 'waiting' then return end
