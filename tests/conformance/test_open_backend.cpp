@@ -149,7 +149,7 @@ TEST(OpenBackend, SqliteAbsolutePathCreatesAWalDatabaseAtTheLatestSchemaVersion)
   EXPECT_EQ(b->describe(), "sqlite://" + file);
   EXPECT_TRUE(fs::exists(file));
   EXPECT_EQ(query_one(file, "PRAGMA journal_mode"), "wal");
-  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "9");
+  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "10");
 }
 
 // The tables of schema version 8 (coordination, docs/storage.md).
@@ -185,7 +185,7 @@ TEST(OpenBackend, SqliteSchemaVersion1IsMigratedToTheLatest) {
   RunHeaderRow h;
   EXPECT_OK_AND_ASSIGN(h, b->load_header("r1"));
   EXPECT_EQ(h.wake_at_ms, 0);
-  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "9");
+  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "10");
 }
 
 // A file of version 7 (no coordination tables) is migrated to the latest, and its runs hold locks
@@ -210,7 +210,7 @@ TEST(OpenBackend, SqliteSchemaVersion7IsMigratedAndItsRunsHoldLocks) {
 
   std::unique_ptr<Backend> b;
   ASSERT_OK_AND_ASSIGN(b, open_backend("sqlite://" + file, clock()));
-  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "9");
+  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "10");
   TakeRequest take;
   take.holder = "r1";
   take.holds = {HoldClaim{HoldKind::kLock, "acct-1", 1, "r1"}};
@@ -221,6 +221,68 @@ TEST(OpenBackend, SqliteSchemaVersion7IsMigratedAndItsRunsHoldLocks) {
   ASSERT_OK_AND_ASSIGN(view, b->coordination());
   ASSERT_EQ(view.holds.size(), 1u);
   EXPECT_EQ(view.holds[0].holders, std::vector<std::string>{"r1"});
+}
+
+// A file of version 9 (leases with a rowid, runs_roots_status over every run) is migrated to the
+// latest: its leases are kept with their tokens, and the two are rebuilt as version 10 has them.
+TEST(OpenBackend, SqliteSchemaVersion9IsMigratedAndKeepsItsLeases) {
+  TempDir dir;
+  const std::string file = dir.path() + "/v9.db";
+  Lease held;
+  {
+    std::unique_ptr<Backend> b;
+    ASSERT_OK_AND_ASSIGN(b, open_backend("sqlite://" + file, clock()));
+    CommitRequest c;
+    c.headers.push_back(
+        RunHeaderRow{"r1", "r1", "", "OrderSaga", RunStatus::kRunning, "fp", 4, "{}", 1, 0, 0});
+    c.headers.push_back(
+        RunHeaderRow{"c1", "r1", "r1", "Child", RunStatus::kRunning, "fp", 4, "{}", 1, 0, 0});
+    ASSERT_TRUE(b->commit(c).ok());
+    LeaseGrant grant;
+    ASSERT_OK_AND_ASSIGN(grant, b->acquire_lease(run_lease_key("r1"), "w", std::chrono::hours(1)));
+    ASSERT_TRUE(grant.granted);
+    held = grant.lease;
+  }
+  // Back to version 9's shapes, by hand.
+  for (const char* sql :
+       {"CREATE TABLE leases_v9 (key TEXT PRIMARY KEY, owner TEXT, token INTEGER NOT NULL, "
+        "expires_at INTEGER NOT NULL)",
+        "INSERT INTO leases_v9 SELECT key, owner, token, expires_at FROM leases",
+        "DROP TABLE leases", "ALTER TABLE leases_v9 RENAME TO leases",
+        "DROP INDEX runs_roots_status", "CREATE INDEX runs_roots_status ON runs(parent_id, status)",
+        "UPDATE meta SET value = 9 WHERE key = 'schema_version'"}) {
+    query_one(file, sql);
+  }
+  const auto schema_of = [&](const char* name) {
+    return query_one(file,
+                     std::string("SELECT sql FROM sqlite_master WHERE name = '") + name + "'");
+  };
+  ASSERT_EQ(schema_of("leases").find("WITHOUT ROWID"), std::string::npos);
+  ASSERT_EQ(query_one(file, "SELECT count(*) FROM runs INDEXED BY runs_roots_status"), "2");
+
+  std::unique_ptr<Backend> b;
+  ASSERT_OK_AND_ASSIGN(b, open_backend("sqlite://" + file, clock()));
+  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "10");
+  EXPECT_NE(schema_of("leases").find("WITHOUT ROWID"), std::string::npos);
+  EXPECT_NE(schema_of("runs_roots_status").find("WHERE parent_id = ''"), std::string::npos);
+  // The child run is no longer in the roots' index; the roots are listed and counted as before.
+  EXPECT_EQ(query_one(file,
+                      "SELECT count(*) FROM runs INDEXED BY runs_roots_status "
+                      "WHERE parent_id = ''"),
+            "1");
+  std::size_t running = 0;
+  RunFilter filter;
+  filter.status = RunStatus::kRunning;
+  ASSERT_OK_AND_ASSIGN(running, b->count_runs(filter));
+  EXPECT_EQ(running, 1u);
+  Lease seen;
+  ASSERT_OK_AND_ASSIGN(seen, b->peek_lease(run_lease_key("r1")));
+  EXPECT_EQ(seen.owner, "w");
+  EXPECT_EQ(seen.token, held.token);
+  // Its token still fences: the next grant of any key is newer.
+  LeaseGrant next;
+  ASSERT_OK_AND_ASSIGN(next, b->acquire_lease("sweeper:1", "w", std::chrono::hours(1)));
+  EXPECT_GT(next.lease.token, held.token);
 }
 
 TEST(OpenBackend, SqliteRelativePaths) {
