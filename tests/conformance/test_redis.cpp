@@ -633,6 +633,21 @@ CommitRequest dispatch_map(const std::string& owner, const std::string& map_id,
   return c;
 }
 
+// Owner `owner`'s commit, fenced by `token`, that dispatches map `map_id` of `total` elements and
+// releases the first, its own header filed `status`.
+CommitRequest dispatch_first(const std::string& owner, const std::string& map_id,
+                             std::uint32_t total, std::uint64_t token, RunStatus status) {
+  CommitRequest c = dispatch_map(owner, map_id, total);
+  c.root_id = owner;
+  c.fencing_token = token;
+  c.headers.push_back(header(owner, status));
+  c.headers[0].status = RunStatus::kEnqueued;
+  c.maps[0].released = 1;
+  c.enqueue = {job("q", element_run_id(map_id, 0), 0, JobKind::kStart)};
+  c.enqueue.back().reactor = "Element";
+  return c;
+}
+
 // The commits step_commit and finish_commit would take, and the last commits that fetch too,
 // go through the general commit when they carry map records: nothing of them is lost.
 TEST_F(RedisBackendTest, CommitsWithMapRecordsTakeTheScriptThatWritesThem) {
@@ -643,14 +658,7 @@ TEST_F(RedisBackendTest, CommitsWithMapRecordsTakeTheScriptThatWritesThem) {
   ASSERT_TRUE(d && d->run_leased);
 
   // A step of the running root that dispatches a map, releasing its first element.
-  CommitRequest step = dispatch_map("r1", "r1:sum", 1);
-  step.root_id = "r1";
-  step.fencing_token = d->run_lease.token;
-  step.headers.push_back(header("r1", RunStatus::kRunning));
-  step.headers[0].status = RunStatus::kEnqueued;
-  step.maps[0].released = 1;
-  step.enqueue = {job("q", "r1:sum[0]", 0, JobKind::kStart)};
-  step.enqueue.back().reactor = "Element";
+  CommitRequest step = dispatch_first("r1", "r1:sum", 1, d->run_lease.token, RunStatus::kRunning);
   ASSERT_TRUE(db_->commit(step).ok());
   // The shape of a step_commit: the root's own header, and a map row.
   CommitRequest own;
@@ -720,13 +728,8 @@ std::optional<Delivery> park_then_settle_first(Backend& db, std::uint32_t total)
   std::optional<Delivery> d = *db.fetch(fetch);
   EXPECT_TRUE(d && d->run_leased);
   if (!d) return std::nullopt;
-  CommitRequest park = dispatch_map("r1", "r1:unit", total);
-  park.root_id = "r1";
-  park.fencing_token = d->run_lease.token;
-  park.headers.push_back(header("r1", RunStatus::kWaiting));
-  park.headers[0].status = RunStatus::kEnqueued;
-  park.maps[0].released = 1;
-  park.enqueue = {job("q", "r1:unit[0]", 0, JobKind::kStart)};
+  CommitRequest park =
+      dispatch_first("r1", "r1:unit", total, d->run_lease.token, RunStatus::kWaiting);
   park.ack_job = d->job.id;
   park.ack_owner = park.lease_owner = "w";
   park.release_lease = true;

@@ -114,7 +114,9 @@ Status RedisBackend::read_fetch_reply(const redisReply& r, const FetchRequest& f
     }
     d.run_started = r.elements > 15 && text(element(r, 15)) == "1";
     if (r.elements > 16) d.run_deliveries = static_cast<int>(integer(element(r, 16)));
-    if (!d.run && r.elements > 17) d.run = load_as_fetched(d.job.spec.run_id, text(element(r, 17)));
+    if (!d.run && r.elements > 17 && element(r, 17).type != REDIS_REPLY_NIL) {
+      d.run = load_as_fetched(d.job.spec.run_id, text(element(r, 17)));
+    }
     if (d.run && r.elements > 18) d.settled_slot = read_settled_slot(element(r, 18));
   }
   out = std::move(d);
