@@ -131,11 +131,11 @@ class FaultyBackend : public BackendWrapper {
       d.reset();
       return;
     }
-    if (d && (!f || !f(d->job))) {
+    if (!d) return;
+    if (!f || !f(d->job)) {  // handed to the caller
       if (d->settled_slot) ++slots_delivered;
       return;
     }
-    if (!d) return;
     CommitRequest ack;
     ack.ack_job = d->job.id;
     ack.ack_owner = owner;

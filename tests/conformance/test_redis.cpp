@@ -724,8 +724,14 @@ TEST_F(RedisBackendTest, CommitsWithMapRecordsTakeTheScriptThatWritesThem) {
 // settles the map when it is the only one, and the fetch that rides on it brings what comes next.
 std::optional<Delivery> park_then_settle_first(Backend& db, std::uint32_t total) {
   const FetchRequest fetch{{"q"}, "w", 30s, 10s};
+  // A fetch that fails counts as a failure of the test and fetches nothing.
+  const auto fetched = [&]() -> std::optional<Delivery> {
+    Result<std::optional<Delivery>> r = db.fetch(fetch);
+    EXPECT_TRUE(r.ok()) << r.status().to_string();
+    return r.ok() ? *r : std::nullopt;
+  };
   EXPECT_TRUE(db.commit(create_with_job("r1", "q")).ok());
-  std::optional<Delivery> d = *db.fetch(fetch);
+  std::optional<Delivery> d = fetched();
   EXPECT_TRUE(d && d->run_leased);
   if (!d) return std::nullopt;
   CommitRequest park =
@@ -734,7 +740,7 @@ std::optional<Delivery> park_then_settle_first(Backend& db, std::uint32_t total)
   park.ack_owner = park.lease_owner = "w";
   park.release_lease = true;
   EXPECT_TRUE(db.commit(park).ok());
-  std::optional<Delivery> e = *db.fetch(fetch);
+  std::optional<Delivery> e = fetched();
   EXPECT_TRUE(e && e->job.spec.run_id == "r1:unit[0]" && !e->settled_slot);
   if (!e) return std::nullopt;
   CommitRequest last;
