@@ -25,6 +25,12 @@ class Clock {
   // first. Returns true when the deadline was reached. Used by step timeouts.
   // Thread-safe.
   virtual bool wait_until(TimePoint deadline, std::stop_token stop) = 0;
+
+  // A backoff that gives up when `stop` is requested: true when it ran to the
+  // deadline. Used by a retry waiting beside running siblings, which a failing
+  // run must not wait out. This default sleeps unless already stopped; a clock
+  // that can be woken overrides it. Thread-safe.
+  virtual bool backoff_until(TimePoint deadline, std::stop_token stop);
 };
 
 // Real time.
@@ -33,6 +39,7 @@ class SystemClock final : public Clock {
   TimePoint now() const override;
   void sleep_until(TimePoint deadline) override;
   bool wait_until(TimePoint deadline, std::stop_token stop) override;
+  bool backoff_until(TimePoint deadline, std::stop_token stop) override;
 
   // A process-wide instance, the default of every Engine.
   static std::shared_ptr<SystemClock> instance();

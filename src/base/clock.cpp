@@ -6,6 +6,12 @@
 
 namespace reactor {
 
+bool Clock::backoff_until(TimePoint deadline, std::stop_token stop) {
+  if (stop.stop_requested()) return false;
+  sleep_until(deadline);
+  return true;
+}
+
 // ---------------------------------------------------------------------------------------------
 // SystemClock
 // ---------------------------------------------------------------------------------------------
@@ -36,6 +42,10 @@ bool SystemClock::wait_until(TimePoint deadline, std::stop_token stop) {
     cv.wait_until(lock, stop, until, [] { return false; });
   }
   return now() >= deadline;
+}
+
+bool SystemClock::backoff_until(TimePoint deadline, std::stop_token stop) {
+  return wait_until(deadline, std::move(stop));
 }
 
 std::shared_ptr<SystemClock> SystemClock::instance() {

@@ -249,6 +249,7 @@ void RunDriver::wait_settled(Lock& lock) {
 // Wakes the threads waiting in wait_settled (a wake-up nobody sleeps for would still cost a
 // lock of the condition's own). The caller holds the lock.
 void RunDriver::notify_settled() {
+  if (retry_waits_.stop_possible() && stop_launching()) retry_waits_.request_stop();
   settled_epoch_.fetch_add(1, std::memory_order_acq_rel);
   if (settled_waiters_ > 0) settled_.notify_all();
 }
@@ -263,14 +264,21 @@ void RunDriver::help() {
 }
 
 // A branch whose retry is due later, beside running siblings: it waits for it on the pool,
-// then starts as any step does.
+// then starts as any step does. Should a sibling fail (or halt) meanwhile, its wait ends there
+// and it never starts: it waits for its retry again, which the run's rollback files as failed.
 void RunDriver::launch_after_retry_wait(std::size_t i, Lock&) {
   ++in_flight_;
   const std::int64_t due = run_.steps[i].retry_at_ms;
-  ex_.pool().submit([this, i, due] {
-    ex_.clock().sleep_until(from_unix_ms(due));
+  if (!retry_waits_.stop_possible()) retry_waits_ = std::stop_source();
+  ex_.pool().submit([this, i, due, stop = retry_waits_.get_token()] {
+    ex_.clock().backoff_until(from_unix_ms(due), stop);
     Lock lock(ex_.mutex());
-    std::optional<Launch> l = attempts_.prepare(i, lock);
+    std::optional<Launch> l;
+    if (stop_launching()) {
+      retry_waiting_.insert(i);
+    } else {
+      l = attempts_.prepare(i, lock);
+    }
     if (l) {
       // Its mark goes out with the next commit; nothing else is due to be written now.
       lock.unlock();

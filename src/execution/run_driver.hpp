@@ -13,6 +13,7 @@
 #include <optional>
 #include <queue>
 #include <set>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -111,6 +112,8 @@ class RunDriver {
   std::condition_variable_any settled_;
   int settled_waiters_ = 0;
   std::atomic<std::uint64_t> settled_epoch_{0};  // counts notify_settled() calls
+  // Wakes the retries waiting beside siblings once no step may start (made with the first).
+  std::stop_source retry_waits_{std::nostopstate};
   static constexpr int kSettleSpins = 1024;
 
   // The parts, by concept; each reads and writes the run and the schedule above.

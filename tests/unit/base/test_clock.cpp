@@ -94,6 +94,16 @@ TEST(ManualClockTest, AlreadyStoppedTokenReturnsFalseBeforeTheDeadline) {
   EXPECT_FALSE(clock.wait_until(from_unix_ms(1), stop.get_token()));
 }
 
+TEST(ManualClockTest, BackoffJumpsToTheDeadlineUnlessAlreadyStopped) {
+  ManualClock clock(from_unix_ms(0));
+  std::stop_source stop;
+  EXPECT_TRUE(clock.backoff_until(from_unix_ms(300), stop.get_token()));
+  stop.request_stop();
+  EXPECT_FALSE(clock.backoff_until(from_unix_ms(900), stop.get_token()));
+  EXPECT_EQ(to_unix_ms(clock.now()), 300);
+  EXPECT_THAT(clock.sleeps(), ElementsAre(Duration(300ms)));
+}
+
 TEST(SystemClockTest, NowFollowsTheSystemClock) {
   const auto before = std::chrono::system_clock::now();
   const TimePoint now = SystemClock().now();
@@ -123,6 +133,17 @@ TEST(SystemClockTest, WaitUntilWakesWhenStopped) {
   stop.request_stop();
   ASSERT_EQ(waiter.wait_for(kBound), std::future_status::ready);
   EXPECT_FALSE(waiter.get());
+}
+
+TEST(SystemClockTest, BackoffEndsWhenStopped) {
+  SystemClock clock;
+  std::stop_source stop;
+  const TimePoint far = clock.now() + std::chrono::hours(24);
+  auto backoff =
+      std::async(std::launch::async, [&] { return clock.backoff_until(far, stop.get_token()); });
+  stop.request_stop();
+  ASSERT_EQ(backoff.wait_for(kBound), std::future_status::ready);
+  EXPECT_FALSE(backoff.get());
 }
 
 TEST(SystemClockTest, WaitUntilFarFutureStillStops) {

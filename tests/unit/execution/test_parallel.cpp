@@ -251,35 +251,66 @@ TEST(Parallel, BranchWaitingForItsRetryWaitsBesideARunningSibling) {
   EXPECT_EQ(r.step("a")->attempts, 2);
 }
 
+// Manual time whose backoffs wait to be woken: `backing_off` is signalled once a retry waits
+// beside its siblings, and the wait ends only when the run stops it (or after kSafetyBound, as
+// if it had run to its deadline).
+class HeldBackoffClock final : public Clock {
+ public:
+  Signal backing_off;
+  TimePoint now() const override { return manual_.now(); }
+  void sleep_until(TimePoint deadline) override { manual_.sleep_until(deadline); }
+  bool wait_until(TimePoint deadline, std::stop_token stop) override {
+    return manual_.wait_until(deadline, stop);
+  }
+  bool backoff_until(TimePoint deadline, std::stop_token stop) override {
+    backing_off.notify();
+    std::mutex mu;
+    std::condition_variable_any woken;
+    std::unique_lock lock(mu);
+    woken.wait_for(lock, stop, kSafetyBound, [] { return false; });
+    if (stop.stop_requested()) return false;
+    manual_.sleep_until(deadline);
+    return true;
+  }
+  std::vector<Duration> sleeps() const { return manual_.sleeps(); }
+
+ private:
+  ManualClock manual_;
+};
+
 // A branch waiting for its retry when a sibling fails for good gets no further attempt: its
-// last one failed, so it is filed failed and compensated with the rest (step machine:
-// retry_scheduled, fail, failed).
+// wait ends there, its last attempt failed, so it is filed failed and compensated with the rest
+// (step machine: retry_scheduled, fail, failed). "b" fails only once "a" waits for its retry.
 TEST(Parallel, BranchWaitingForItsRetryFailsWhenASiblingFailsForGood) {
-  auto clock = manual_clock();
+  auto clock = std::make_shared<HeldBackoffClock>();
   Signal a_retry;
   Journal log;
-  Definition d = retrying_a(log, a_retry, /*recovers=*/false, 3)
-                     .compensate([&](const std::string& error, const Args&, StepContext&) {
-                       log.add("compensate a (" + error + ")");
-                       return Success();
-                     })
-                     .step("b",
-                           [&](const Args&) {
-                             a_retry.wait();
-                             return Failure("b is down", false);
-                           })
-                     .build();
-  Engine engine(with_clock(clock));
+  Definition d =
+      retrying_a(log, a_retry, /*recovers=*/false, 3)
+          .compensate([&](const std::string& error, const Args&, StepContext&) {
+            log.add("compensate a (" + error + ")");
+            return Success();
+          })
+          .step("b",
+                [&](const Args&) {
+                  log.add(clock->backing_off.wait() ? "b after a began waiting" : "b gave up");
+                  return Failure("b is down", false);
+                })
+          .build();
+  EngineOptions options;
+  options.clock = clock;
+  Engine engine(options);
   RunResult r = engine.run(d, Value::object());
   EXPECT_EQ(r.status, RunStatus::kFailed);
   ASSERT_TRUE(r.error);
   EXPECT_EQ(r.error->step, "b");
+  EXPECT_EQ(log.count("b after a began waiting"), 1);
   EXPECT_EQ(log.count("a#1"), 1);
   EXPECT_EQ(log.count("a#2"), 0) << "no retry starts once the run is failing";
   EXPECT_EQ(log.count("compensate a (flaky)"), 1);
   EXPECT_EQ(r.step("a")->status, StepStatus::kCompensated);
   EXPECT_EQ(r.step("a")->attempts, 1);
-  EXPECT_THAT(clock->sleeps(), IsEmpty());
+  EXPECT_THAT(clock->sleeps(), IsEmpty()) << "the failing run did not wait out a's backoff";
 }
 
 TEST(Parallel, ComposedChildrenRunInParallelBranches) {
