@@ -6,8 +6,12 @@
 
 namespace reactor {
 
-// A fresh random (version 4) UUID: "3f2a9c1e-…". Thread-safe; each thread
-// draws from its own generator, seeded once from std::random_device.
+// A fresh time-ordered (version 7, RFC 9562) UUID: "019af3c2-…": the wall
+// clock's Unix milliseconds (48 bits) and the millisecond's fraction (12 bits),
+// then 62 random bits. Ids made later sort later (to the clock's resolution),
+// so a store keyed by them writes near the end of its index rather than at a
+// random place; nothing reads the time back. Thread-safe; each thread draws
+// from its own generator, seeded once from std::random_device.
 std::string new_run_id();
 
 // The longest run id a caller may choose.

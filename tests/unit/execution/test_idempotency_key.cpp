@@ -35,8 +35,8 @@ struct Keys {
   }
 };
 
-// xxxxxxxx-xxxx-4xxx-[89ab]xxx-xxxxxxxxxxxx, lower-case hex.
-bool is_uuid_v4(const std::string& s) {
+// xxxxxxxx-xxxx-7xxx-[89ab]xxx-xxxxxxxxxxxx, lower-case hex: a fresh run id (new_run_id).
+bool is_uuid_v7(const std::string& s) {
   if (s.size() != 36) return false;
   for (std::size_t i = 0; i < s.size(); ++i) {
     const bool dash = i == 8 || i == 13 || i == 18 || i == 23;
@@ -46,7 +46,7 @@ bool is_uuid_v4(const std::string& s) {
       return false;
     }
   }
-  return s[14] == '4' && std::string("89ab").find(s[19]) != std::string::npos;
+  return s[14] == '7' && std::string("89ab").find(s[19]) != std::string::npos;
 }
 
 }  // namespace
@@ -66,7 +66,7 @@ TEST(IdempotencyKey, UsesTheGeneratedRunIdAndDiffersBetweenRuns) {
   Engine engine(with_clock(manual_clock()));
   RunResult first = engine.run(k.saga(0), Value::object());
   RunResult second = engine.run(k.saga(0), Value::object());
-  EXPECT_TRUE(is_uuid_v4(first.run_id)) << first.run_id;
+  EXPECT_TRUE(is_uuid_v7(first.run_id)) << first.run_id;
   EXPECT_NE(first.run_id, second.run_id);
   auto seen = k.seen.entries();
   ASSERT_EQ(seen.size(), 4u);
