@@ -1,5 +1,9 @@
 #include "storage/commit_check.hpp"
 
+#include <string>
+
+#include "reactor/limits.hpp"
+
 namespace reactor::storage {
 
 Status check_commit(const CommitRequest& c) {
@@ -15,11 +19,22 @@ Status check_commit(const CommitRequest& c) {
   for (const auto& i : c.inputs) {
     if (i.run_id.empty()) return Status::InvalidArgument("commit: inputs without run id");
   }
+  // Past reactor/limits.hpp's bounds a stored run is corrupt: such a row is refused, not written.
   for (const auto& s : c.steps) {
     if (s.run_id.empty()) return Status::InvalidArgument("commit: step row without run id");
+    if (s.index >= kMaxRunSteps) {
+      return Status::InvalidArgument("commit: step " + std::to_string(s.index) + " of run '" +
+                                     s.run_id + "' is past the " + std::to_string(kMaxRunSteps) +
+                                     " steps a run may have");
+    }
   }
   for (const auto& t : c.trace) {
     if (t.root_id.empty()) return Status::InvalidArgument("commit: trace row without root id");
+    if (t.seq >= kMaxTraceEvents) {
+      return Status::InvalidArgument("commit: trace event " + std::to_string(t.seq) + " of run '" +
+                                     t.root_id + "' is past the " +
+                                     std::to_string(kMaxTraceEvents) + " events a trace may hold");
+    }
   }
   for (const auto& j : c.redeliver) {
     if (j.run_id.empty() || j.queue.empty()) {

@@ -43,6 +43,37 @@ TYPED_TEST(CommitContract, AMalformedRequestIsRefusedBeforeTheFence) {
   EXPECT_EQ(this->load("r1").headers[0].status, RunStatus::kRunning);
 }
 
+// A step or a trace event past what a stored run may hold (reactor/limits.hpp) is refused with
+// the rest of its commit, which a read would otherwise find corrupt.
+TYPED_TEST(CommitContract, ARowPastTheLimitsOfAStoredRunIsRefused) {
+  this->create({header("r1", RunStatus::kRunning)});
+  for (int past : {0, 1}) {
+    CommitRequest c;
+    c.root_id = "r1";
+    c.headers = {header("r1", RunStatus::kCompleted)};
+    if (past == 0) c.steps = {{"r1", static_cast<std::uint32_t>(kMaxRunSteps), "{}"}};
+    if (past == 1) c.trace = {{"r1", kMaxTraceEvents, "{}"}};
+    Status s = this->db().commit(c);
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << s.to_string();
+    EXPECT_NE(s.message().find(past == 0 ? "10000 steps" : "1000000 events"), std::string::npos)
+        << s.to_string();
+    StoredRun run = this->load("r1");
+    EXPECT_EQ(run.headers[0].status, RunStatus::kRunning);
+    EXPECT_TRUE(run.steps.empty());
+    EXPECT_TRUE(run.trace.empty());
+  }
+  CommitRequest last;
+  last.root_id = "r1";
+  last.steps = {{"r1", static_cast<std::uint32_t>(kMaxRunSteps - 1), "{}"}};
+  last.trace = {{"r1", kMaxTraceEvents - 1, "{}"}};
+  ASSERT_TRUE(this->db().commit(last).ok());
+  StoredRun run = this->load("r1");
+  ASSERT_EQ(run.steps.size(), 1u);
+  EXPECT_EQ(run.steps[0].index, kMaxRunSteps - 1);
+  ASSERT_EQ(run.trace.size(), 1u);
+  EXPECT_EQ(run.trace[0].seq, kMaxTraceEvents - 1);
+}
+
 // 2. The fence comes before a start's collision: a stale writer learns it lost the run, not
 // that the run exists.
 TYPED_TEST(CommitContract, TheFenceIsCheckedBeforeAStartsCollision) {

@@ -149,7 +149,38 @@ TEST(OpenBackend, SqliteAbsolutePathCreatesAWalDatabaseAtTheLatestSchemaVersion)
   EXPECT_EQ(b->describe(), "sqlite://" + file);
   EXPECT_TRUE(fs::exists(file));
   EXPECT_EQ(query_one(file, "PRAGMA journal_mode"), "wal");
-  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "10");
+  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "11");
+}
+
+// Back to version 10's `runs` (an implicit rowid, `id` its key), `steps` and `trace` (keyed by
+// their run's id), their rows kept: what a file of any version before 11 holds.
+void rows_as_version_10(const std::string& file) {
+  for (const char* sql :
+       {"CREATE TABLE runs_v10 (id TEXT PRIMARY KEY, root_id TEXT NOT NULL, parent_id TEXT NOT "
+        "NULL DEFAULT '', reactor TEXT NOT NULL, status TEXT NOT NULL, fingerprint TEXT NOT "
+        "NULL DEFAULT '', schema_version INTEGER NOT NULL, body TEXT NOT NULL, updated_at "
+        "INTEGER NOT NULL, expires_at INTEGER NOT NULL, wake_at INTEGER NOT NULL DEFAULT 0, "
+        "exec_token INTEGER NOT NULL DEFAULT 0, exec_worker TEXT NOT NULL DEFAULT '', "
+        "deliveries INTEGER NOT NULL DEFAULT 0)",
+        "INSERT INTO runs_v10 SELECT id, root_id, parent_id, reactor, status, fingerprint, "
+        "schema_version, body, updated_at, expires_at, wake_at, exec_token, exec_worker, "
+        "deliveries FROM runs ORDER BY key DESC",  // rowids of their own, in another order
+        "CREATE TABLE steps_v10 (run_id TEXT NOT NULL, idx INTEGER NOT NULL, body TEXT NOT "
+        "NULL, PRIMARY KEY (run_id, idx)) WITHOUT ROWID",
+        "INSERT INTO steps_v10 SELECT r.id, s.key & 1048575, s.body FROM steps s JOIN runs r "
+        "ON r.key = s.key >> 20",
+        "CREATE TABLE trace_v10 (root_id TEXT NOT NULL, seq INTEGER NOT NULL, body TEXT NOT "
+        "NULL, PRIMARY KEY (root_id, seq)) WITHOUT ROWID",
+        "INSERT INTO trace_v10 SELECT r.id, t.key & 1048575, t.body FROM trace t JOIN runs r "
+        "ON r.key = t.key >> 20",
+        "DROP TABLE steps", "DROP TABLE trace", "DROP TABLE runs",
+        "ALTER TABLE runs_v10 RENAME TO runs", "ALTER TABLE steps_v10 RENAME TO steps",
+        "ALTER TABLE trace_v10 RENAME TO trace", "CREATE INDEX runs_root_id ON runs(root_id)",
+        "CREATE INDEX runs_status ON runs(status)",
+        "CREATE INDEX runs_roots_status ON runs(parent_id, status) WHERE parent_id = ''",
+        "UPDATE meta SET value = 10 WHERE key = 'schema_version'"}) {
+    query_one(file, sql);
+  }
 }
 
 // The tables of schema version 8 (coordination, docs/storage.md).
@@ -170,6 +201,7 @@ TEST(OpenBackend, SqliteSchemaVersion1IsMigratedToTheLatest) {
         RunHeaderRow{"r1", "r1", "", "OrderSaga", RunStatus::kEnqueued, "fp", 1, "{}", 1, 0, 0});
     ASSERT_TRUE(b->commit(c).ok());
   }
+  rows_as_version_10(file);
   for (const char* column : {"wake_at", "exec_token", "exec_worker", "deliveries"}) {
     query_one(file, std::string("ALTER TABLE runs DROP COLUMN ") + column);
   }
@@ -185,7 +217,7 @@ TEST(OpenBackend, SqliteSchemaVersion1IsMigratedToTheLatest) {
   RunHeaderRow h;
   EXPECT_OK_AND_ASSIGN(h, b->load_header("r1"));
   EXPECT_EQ(h.wake_at_ms, 0);
-  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "10");
+  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "11");
 }
 
 // A file of version 7 (no coordination tables) is migrated to the latest, and its runs hold locks
@@ -202,6 +234,7 @@ TEST(OpenBackend, SqliteSchemaVersion7IsMigratedAndItsRunsHoldLocks) {
         RunHeaderRow{"r1", "r1", "", "OrderSaga", RunStatus::kWaiting, "fp", 4, "{}", 1, 0, 0});
     ASSERT_TRUE(b->commit(c).ok());
   }
+  rows_as_version_10(file);
   for (const char* table : kCoordinationTables) {
     query_one(file, std::string("DROP TABLE ") + table);
   }
@@ -210,7 +243,7 @@ TEST(OpenBackend, SqliteSchemaVersion7IsMigratedAndItsRunsHoldLocks) {
 
   std::unique_ptr<Backend> b;
   ASSERT_OK_AND_ASSIGN(b, open_backend("sqlite://" + file, clock()));
-  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "10");
+  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "11");
   TakeRequest take;
   take.holder = "r1";
   take.holds = {HoldClaim{HoldKind::kLock, "acct-1", 1, "r1"}};
@@ -244,6 +277,7 @@ TEST(OpenBackend, SqliteSchemaVersion9IsMigratedAndKeepsItsLeases) {
     held = grant.lease;
   }
   // Back to version 9's shapes, by hand.
+  rows_as_version_10(file);
   for (const char* sql :
        {"CREATE TABLE leases_v9 (key TEXT PRIMARY KEY, owner TEXT, token INTEGER NOT NULL, "
         "expires_at INTEGER NOT NULL)",
@@ -262,7 +296,7 @@ TEST(OpenBackend, SqliteSchemaVersion9IsMigratedAndKeepsItsLeases) {
 
   std::unique_ptr<Backend> b;
   ASSERT_OK_AND_ASSIGN(b, open_backend("sqlite://" + file, clock()));
-  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "10");
+  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "11");
   EXPECT_NE(schema_of("leases").find("WITHOUT ROWID"), std::string::npos);
   EXPECT_NE(schema_of("runs_roots_status").find("WHERE parent_id = ''"), std::string::npos);
   // The child run is no longer in the roots' index; the roots are listed and counted as before.
@@ -283,6 +317,57 @@ TEST(OpenBackend, SqliteSchemaVersion9IsMigratedAndKeepsItsLeases) {
   LeaseGrant next;
   ASSERT_OK_AND_ASSIGN(next, b->acquire_lease("sweeper:1", "w", std::chrono::hours(1)));
   EXPECT_GT(next.lease.token, held.token);
+}
+
+// A file of version 10 (steps and trace keyed by their run's id) is migrated to the latest: every
+// run reads as it did, steps and trace included, and a commit after it goes on from there. Rows
+// of a run that is not stored are unreadable in any version and are left behind.
+TEST(OpenBackend, SqliteSchemaVersion10IsMigratedAndItsRunsReadTheSame) {
+  TempDir dir;
+  const std::string file = dir.path() + "/v10.db";
+  StoredRun before;
+  {
+    std::unique_ptr<Backend> b;
+    ASSERT_OK_AND_ASSIGN(b, open_backend("sqlite://" + file, clock()));
+    CommitRequest c;
+    c.root_id = "r1";
+    c.headers.push_back(
+        RunHeaderRow{"r1", "r1", "", "OrderSaga", RunStatus::kRunning, "fp", 4, "{}", 1, 0, 0});
+    c.headers.push_back(
+        RunHeaderRow{"c1", "r1", "r1", "Child", RunStatus::kRunning, "fp", 4, "{}", 1, 0, 0});
+    c.steps = {StepRow{"r1", 0, R"({"a":0})"}, StepRow{"r1", 2, R"({"a":2})"},
+               StepRow{"c1", 1, R"({"c":1})"}};
+    c.trace = {TraceRow{"r1", 0, R"({"t":0})"}, TraceRow{"r1", 1, R"({"t":1})"}};
+    ASSERT_TRUE(b->commit(c).ok());
+    ASSERT_OK_AND_ASSIGN(before, b->load_run("r1"));
+  }
+  rows_as_version_10(file);
+  query_one(file, "INSERT INTO steps VALUES ('gone', 0, '{}')");
+  ASSERT_EQ(query_one(file, "SELECT count(*) FROM steps"), "4");
+
+  std::unique_ptr<Backend> b;
+  ASSERT_OK_AND_ASSIGN(b, open_backend("sqlite://" + file, clock()));
+  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "11");
+  EXPECT_EQ(query_one(file, "SELECT count(*) FROM steps"), "3");
+  StoredRun after;
+  ASSERT_OK_AND_ASSIGN(after, b->load_run("r1"));
+  ASSERT_EQ(after.steps.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(after.steps[i].run_id, before.steps[i].run_id);
+    EXPECT_EQ(after.steps[i].index, before.steps[i].index);
+    EXPECT_EQ(after.steps[i].body, before.steps[i].body);
+  }
+  ASSERT_EQ(after.trace.size(), 2u);
+  EXPECT_EQ(after.trace[1].seq, 1u);
+  EXPECT_EQ(after.trace[1].body, R"({"t":1})");
+  CommitRequest next;
+  next.root_id = "r1";
+  next.steps = {StepRow{"r1", 2, R"({"a":"again"})"}};
+  next.trace = {TraceRow{"r1", 2, R"({"t":2})"}};
+  ASSERT_TRUE(b->commit(next).ok());
+  ASSERT_OK_AND_ASSIGN(after, b->load_run("r1"));
+  EXPECT_EQ(after.steps[1].body, R"({"a":"again"})");
+  EXPECT_EQ(after.trace.size(), 3u);
 }
 
 TEST(OpenBackend, SqliteRelativePaths) {

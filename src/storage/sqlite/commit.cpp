@@ -115,26 +115,53 @@ Status refusal(Connection& db, const CommitRequest& c) {
   return Status::Ok();
 }
 
+// The key of a step's or a trace event's row: its run's key, then its index (rows.hpp; the
+// commit's check kept the index under the run's limits, and so under the key's bits). The runs of
+// one commit are few and its rows come run by run, so the last run's key is kept.
+class RowKeys {
+ public:
+  explicit RowKeys(Connection& db) : db_(db) {}
+
+  Result<std::int64_t> of(const std::string& run_id, std::uint64_t index) {
+    if (run_id != run_id_) {
+      std::optional<std::int64_t> key = sqlite::run_key(db_, run_id);
+      if (!key) return Status::InvalidArgument("run " + run_id + ": rows of a run not stored");
+      run_id_ = run_id;
+      key_ = *key;
+    }
+    return (key_ << sqlite::kRowIndexBits) | static_cast<std::int64_t>(index);
+  }
+
+ private:
+  Connection& db_;
+  std::string run_id_;
+  std::int64_t key_ = 0;
+};
+
 // Headers upserted, inputs inserted once, steps upserted, trace rows appended once per seq.
-void write_rows(Connection& db, const CommitRequest& c) {
+Status write_rows(Connection& db, const CommitRequest& c) {
   for (const auto& h : c.headers) write_header(db, h, c.create);
   for (const auto& i : c.inputs) {
     db.prepare("INSERT OR IGNORE INTO run_inputs(run_id, inputs) VALUES (?, ?)")
         .bind(i.run_id, i.inputs)
         .run();
   }
+  RowKeys keys(db);
   for (const auto& s : c.steps) {
+    Result<std::int64_t> key = keys.of(s.run_id, s.index);
+    if (!key.ok()) return key.status();
     db.prepare(
-          "INSERT INTO steps(run_id, idx, body) VALUES (?, ?, ?) "
-          "ON CONFLICT(run_id, idx) DO UPDATE SET body = excluded.body")
-        .bind(s.run_id, s.index, s.body)
+          "INSERT INTO steps(key, body) VALUES (?, ?) "
+          "ON CONFLICT(key) DO UPDATE SET body = excluded.body")
+        .bind(*key, s.body)
         .run();
   }
   for (const auto& t : c.trace) {
-    db.prepare("INSERT OR IGNORE INTO trace(root_id, seq, body) VALUES (?, ?, ?)")
-        .bind(t.root_id, t.seq, t.body)
-        .run();
+    Result<std::int64_t> key = keys.of(t.root_id, t.seq);
+    if (!key.ok()) return key.status();
+    db.prepare("INSERT OR IGNORE INTO trace(key, body) VALUES (?, ?)").bind(*key, t.body).run();
   }
+  return Status::Ok();
 }
 
 void insert_job(Connection& db, const JobSpec& j) {
@@ -223,7 +250,7 @@ Status SqliteBackend::apply(Connection& db, const CommitRequest& c, bool& wakes)
         .bind(c.root_id)
         .run();
   }
-  write_rows(db, c);
+  if (Status s = write_rows(db, c); !s.ok()) return s;
   write_jobs(db, c, now);
   if (Status s = write_maps(db, c, now, wakes); !s.ok()) return s;
   // Only a commit that coordinates reads the hold rows: a step's usual commit costs nothing more.

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "reactor/leases.hpp"
+#include "reactor/limits.hpp"
 #include "storage/commit_refusals.hpp"
 #include "storage/sqlite/row_fields.hpp"
 
@@ -22,6 +23,18 @@ std::string parameters(std::size_t n) {
 
 std::size_t count_columns(const std::string& list) {
   return static_cast<std::size_t>(std::count(list.begin(), list.end(), ',')) + 1;
+}
+
+// The SQL of read_run and of the commit spells the key's layout out.
+static_assert(kRowIndexBits == 20 && kRowIndexLimit - 1 == 1048575);
+// Every stored run's steps and trace fit under its key.
+static_assert(kMaxRunSteps < kRowIndexLimit && kMaxTraceEvents < kRowIndexLimit);
+
+std::optional<std::int64_t> run_key(Connection& db, const std::string& id) {
+  Statement st = db.prepare("SELECT key FROM runs WHERE id = ?");
+  st.bind(id);
+  if (!st.step()) return std::nullopt;
+  return st.int64(0);
 }
 
 Status read_header(const Statement& st, RunHeaderRow& h) {
@@ -67,18 +80,22 @@ Status read_run(Connection& db, const std::string& root_id, StoredRun& run) {
     st.bind(root_id);
     while (st.step()) run.inputs.push_back({st.text(0), st.text(1)});
   }
+  // Each run's steps are the range of keys under its own (rows.hpp).
   {
     Statement st = db.prepare(
-        "SELECT run_id, idx, body FROM steps "
-        "WHERE run_id IN (SELECT id FROM runs WHERE root_id = ?1 OR id = ?1) "
-        "ORDER BY run_id <> ?1, run_id, idx");
+        "SELECT r.id, s.key & 1048575, s.body FROM runs r JOIN steps s "
+        "ON s.key BETWEEN r.key << 20 AND (r.key << 20) | 1048575 "
+        "WHERE r.root_id = ?1 OR r.id = ?1 ORDER BY r.id <> ?1, r.id, s.key");
     st.bind(root_id);
     while (st.step()) {
       run.steps.push_back({st.text(0), static_cast<std::uint32_t>(st.int64(1)), st.text(2)});
     }
   }
   {
-    Statement st = db.prepare("SELECT seq, body FROM trace WHERE root_id = ? ORDER BY seq");
+    Statement st = db.prepare(
+        "SELECT t.key & 1048575, t.body FROM runs r JOIN trace t "
+        "ON t.key BETWEEN r.key << 20 AND (r.key << 20) | 1048575 "
+        "WHERE r.id = ? ORDER BY t.key");
     st.bind(root_id);
     while (st.step()) {
       run.trace.push_back({root_id, static_cast<std::uint64_t>(st.int64(0)), st.text(1)});

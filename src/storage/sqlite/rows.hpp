@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +29,14 @@ const std::string& header_columns();
 std::string parameters(std::size_t n);
 // The number of columns in a list of them.
 std::size_t count_columns(const std::string& list);
+
+// `steps` and `trace` rows are keyed by one integer (schema version 11): the key of their run
+// (`runs.key`, its INTEGER PRIMARY KEY) above kRowIndexBits bits of the step's index or the
+// event's seq. A run's rows are one range of keys, and a new run's come after every other's.
+inline constexpr int kRowIndexBits = 20;
+inline constexpr std::uint64_t kRowIndexLimit = std::uint64_t{1} << kRowIndexBits;
+// The key of run `id`, or nullopt when no such run is stored.
+std::optional<std::int64_t> run_key(Connection& db, const std::string& id);
 
 // Reads the columns of header_columns(). Corruption for a status this build does not know.
 Status read_header(const Statement& st, RunHeaderRow& h);

@@ -253,6 +253,57 @@ void fewer_pages_per_commit(Connection& db) {
   )sql");
 }
 
+// Version 11: steps and trace keyed by one integer, `(run key << 20) | index` (rows.hpp), where
+// the run's key is the new INTEGER PRIMARY KEY of `runs` (stable across VACUUM, unlike an
+// implicit rowid; the old rowid becomes it). As rowid tables they are appended to by SQLite's
+// quick balance, a new leaf and its parent, where a WITHOUT ROWID table split the last leaf with
+// two siblings: fewer WAL pages per step (issue 27). Rows no run names, or past the key's 20
+// bits (more than any stored run may hold), are unreadable already and left behind.
+void integer_keyed_rows(Connection& db) {
+  db.exec(R"sql(
+    CREATE TABLE runs_v11 (
+      key            INTEGER PRIMARY KEY,
+      id             TEXT NOT NULL UNIQUE,
+      root_id        TEXT NOT NULL,
+      parent_id      TEXT NOT NULL DEFAULT '',
+      reactor        TEXT NOT NULL,
+      status         TEXT NOT NULL,
+      fingerprint    TEXT NOT NULL DEFAULT '',
+      schema_version INTEGER NOT NULL,
+      body           TEXT NOT NULL,
+      updated_at     INTEGER NOT NULL,
+      expires_at     INTEGER NOT NULL,
+      wake_at        INTEGER NOT NULL DEFAULT 0,
+      exec_token     INTEGER NOT NULL DEFAULT 0,
+      exec_worker    TEXT NOT NULL DEFAULT '',
+      deliveries     INTEGER NOT NULL DEFAULT 0
+    );
+    INSERT INTO runs_v11(key, id, root_id, parent_id, reactor, status, fingerprint,
+                         schema_version, body, updated_at, expires_at, wake_at, exec_token,
+                         exec_worker, deliveries)
+      SELECT rowid, id, root_id, parent_id, reactor, status, fingerprint, schema_version, body,
+             updated_at, expires_at, wake_at, exec_token, exec_worker, deliveries
+      FROM runs ORDER BY rowid;
+    CREATE TABLE steps_v11 (key INTEGER PRIMARY KEY, body TEXT NOT NULL);
+    INSERT INTO steps_v11(key, body)
+      SELECT (r.key << 20) | s.idx, s.body FROM steps s JOIN runs_v11 r ON r.id = s.run_id
+      WHERE s.idx >= 0 AND s.idx < 1048576;
+    CREATE TABLE trace_v11 (key INTEGER PRIMARY KEY, body TEXT NOT NULL);
+    INSERT INTO trace_v11(key, body)
+      SELECT (r.key << 20) | t.seq, t.body FROM trace t JOIN runs_v11 r ON r.id = t.root_id
+      WHERE t.seq >= 0 AND t.seq < 1048576;
+    DROP TABLE steps;
+    DROP TABLE trace;
+    DROP TABLE runs;
+    ALTER TABLE runs_v11 RENAME TO runs;
+    ALTER TABLE steps_v11 RENAME TO steps;
+    ALTER TABLE trace_v11 RENAME TO trace;
+    CREATE INDEX runs_root_id ON runs(root_id);
+    CREATE INDEX runs_status ON runs(status);
+    CREATE INDEX runs_roots_status ON runs(parent_id, status) WHERE parent_id = '';
+  )sql");
+}
+
 }  // namespace
 
 const std::vector<Migration>& migrations() {
@@ -272,6 +323,7 @@ const std::vector<Migration>& migrations() {
        &holds},
       {9, "runs_roots_status: root runs counted by status from an index", &roots_by_status},
       {10, "leases without a rowid; runs_roots_status of root runs only", &fewer_pages_per_commit},
+      {11, "runs.key; steps and trace keyed by (run key << 20) | index", &integer_keyed_rows},
   };
   return list;
 }
