@@ -183,6 +183,12 @@ void rows_as_version_10(const std::string& file) {
   }
 }
 
+// Run r1, running, and its composed child c1.
+std::vector<RunHeaderRow> running_root_and_child() {
+  return {RunHeaderRow{"r1", "r1", "", "OrderSaga", RunStatus::kRunning, "fp", 4, "{}", 1, 0, 0},
+          RunHeaderRow{"c1", "r1", "r1", "Child", RunStatus::kRunning, "fp", 4, "{}", 1, 0, 0}};
+}
+
 // The tables of schema version 8 (coordination, docs/storage.md).
 constexpr const char* kCoordinationTables[] = {"hold_holders", "rate_windows",   "rate_charges",
                                                "period_marks", "ordered_chains", "ordered_members"};
@@ -266,10 +272,7 @@ TEST(OpenBackend, SqliteSchemaVersion9IsMigratedAndKeepsItsLeases) {
     std::unique_ptr<Backend> b;
     ASSERT_OK_AND_ASSIGN(b, open_backend("sqlite://" + file, clock()));
     CommitRequest c;
-    c.headers.push_back(
-        RunHeaderRow{"r1", "r1", "", "OrderSaga", RunStatus::kRunning, "fp", 4, "{}", 1, 0, 0});
-    c.headers.push_back(
-        RunHeaderRow{"c1", "r1", "r1", "Child", RunStatus::kRunning, "fp", 4, "{}", 1, 0, 0});
+    c.headers = running_root_and_child();
     ASSERT_TRUE(b->commit(c).ok());
     LeaseGrant grant;
     ASSERT_OK_AND_ASSIGN(grant, b->acquire_lease(run_lease_key("r1"), "w", std::chrono::hours(1)));
@@ -331,10 +334,7 @@ TEST(OpenBackend, SqliteSchemaVersion10IsMigratedAndItsRunsReadTheSame) {
     ASSERT_OK_AND_ASSIGN(b, open_backend("sqlite://" + file, clock()));
     CommitRequest c;
     c.root_id = "r1";
-    c.headers.push_back(
-        RunHeaderRow{"r1", "r1", "", "OrderSaga", RunStatus::kRunning, "fp", 4, "{}", 1, 0, 0});
-    c.headers.push_back(
-        RunHeaderRow{"c1", "r1", "r1", "Child", RunStatus::kRunning, "fp", 4, "{}", 1, 0, 0});
+    c.headers = running_root_and_child();
     c.steps = {StepRow{"r1", 0, R"({"a":0})"}, StepRow{"r1", 2, R"({"a":2})"},
                StepRow{"c1", 1, R"({"c":1})"}};
     c.trace = {TraceRow{"r1", 0, R"({"t":0})"}, TraceRow{"r1", 1, R"({"t":1})"}};
