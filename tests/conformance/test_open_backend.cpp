@@ -467,6 +467,56 @@ TEST(OpenBackend, SqliteSchemaNewerThanThisBuildIsUnavailable) {
   EXPECT_NE(s.message().find("99"), std::string::npos) << s.to_string();
 }
 
+// A run's steps and trace are filed under its key (docs/storage.md): a purge takes them with it, a
+// run started after it (given the purged run's key again) starts with none, and a VACUUM, which
+// renumbers the rows of a table without an INTEGER PRIMARY KEY, leaves every run as it was.
+TEST(OpenBackend, SqliteRunsKeepTheirRowsThroughAPurgeAndAVacuum) {
+  TempDir dir;
+  const std::string file = dir.path() + "/keys.db";
+  const auto commit_run = [](Backend& b, const std::string& id, RunStatus status,
+                             std::int64_t expires_at) {
+    CommitRequest c;
+    c.root_id = id;
+    c.headers = {RunHeaderRow{id, id, "", "OrderSaga", status, "fp", 4, "{}", 1, expires_at}};
+    c.steps = {StepRow{id, 0, "step of " + id}, StepRow{id, 3, "last of " + id}};
+    c.trace = {TraceRow{id, 0, "event of " + id}};
+    return b.commit(c);
+  };
+  std::unique_ptr<Backend> b;
+  ASSERT_OK_AND_ASSIGN(b, open_backend("sqlite://" + file, clock()));
+  ASSERT_TRUE(commit_run(*b, "r1", RunStatus::kRunning, 0).ok());
+  ASSERT_TRUE(commit_run(*b, "r2", RunStatus::kRunning, 0).ok());
+  ASSERT_TRUE(commit_run(*b, "r3", RunStatus::kCompleted, 1).ok());  // expired: the last key
+  std::size_t purged = 0;
+  ASSERT_OK_AND_ASSIGN(purged, b->purge_expired(10));
+  ASSERT_EQ(purged, 1u);
+  EXPECT_EQ(query_one(file, "SELECT count(*) FROM steps"), "4");
+  EXPECT_EQ(query_one(file, "SELECT count(*) FROM trace"), "2");
+  CommitRequest fresh;
+  fresh.root_id = "r4";
+  fresh.headers = {RunHeaderRow{"r4", "r4", "", "OrderSaga", RunStatus::kRunning, "fp", 4, "{}"}};
+  ASSERT_TRUE(b->commit(fresh).ok());
+  ASSERT_EQ(query_one(file, "SELECT key FROM runs WHERE id = 'r4'"), "3") << "r3's key, again";
+  StoredRun run;
+  ASSERT_OK_AND_ASSIGN(run, b->load_run("r4"));
+  EXPECT_TRUE(run.steps.empty());
+  EXPECT_TRUE(run.trace.empty());
+  b.reset();
+
+  query_one(file, "VACUUM");
+  ASSERT_OK_AND_ASSIGN(b, open_backend("sqlite://" + file, clock()));
+  for (const std::string id : {"r1", "r2"}) {
+    ASSERT_OK_AND_ASSIGN(run, b->load_run(id));
+    ASSERT_EQ(run.steps.size(), 2u) << id;
+    EXPECT_EQ(run.steps[0].body, "step of " + id);
+    EXPECT_EQ(run.steps[1].index, 3u);
+    EXPECT_EQ(run.steps[1].body, "last of " + id);
+    ASSERT_EQ(run.trace.size(), 1u) << id;
+    EXPECT_EQ(run.trace[0].body, "event of " + id);
+  }
+  EXPECT_EQ(b->load_run("r3").status().code(), StatusCode::kNotFound);
+}
+
 TEST(OpenBackend, SqliteKeepsRunsAndTokensAcrossReopen) {
   TempDir dir;
   const std::string url = "sqlite://" + dir.path() + "/durable.db";
