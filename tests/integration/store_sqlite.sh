@@ -1,7 +1,7 @@
 # The store_* functions of worker_env.sh for sqlite:// stores, through the
 # sqlite3 command-line shell (Debian package sqlite3), on the tables of
-# src/storage/sqlite/schema.cpp (a step's row is keyed by its run's key and
-# its index: (key << 20) | idx). Run ids come from the tests, never
+# src/storage/sqlite/schema.cpp (a step's row of run_rows is keyed by its
+# run's key and its index: (key << 21) | (idx << 1)). Run ids come from the tests, never
 # from outside, so they are spliced into the SQL as they are.
 sqlite_file=${db#sqlite:}
 sqlite_file=${sqlite_file#//}
@@ -15,13 +15,13 @@ store_corrupt_header() { sql "UPDATE runs SET body = '{\"path\": [garbage' WHERE
 store_garble_header() { sql "UPDATE runs SET status = 'garbled' WHERE id = '$1'"; }
 store_corrupt_step() {
   # A step still as created has no row yet: the garbage is its first.
-  sql "INSERT OR REPLACE INTO steps (key, body) SELECT (key << 20) | $2, 'not json at all' FROM runs WHERE id = '$1'"
+  sql "INSERT OR REPLACE INTO run_rows (key, body) SELECT (key << 21) | ($2 << 1), 'not json at all' FROM runs WHERE id = '$1'"
 }
 store_set_schema_version() { sql "UPDATE runs SET schema_version = $2 WHERE id = '$1'"; }
 store_set_header_reactor() { sql "UPDATE runs SET reactor = '$2' WHERE id = '$1'"; }
 store_set_job_reactor() { sql "UPDATE jobs SET reactor = '$2' WHERE run_id = '$1'"; }
 store_set_step() {
-  sql "INSERT OR REPLACE INTO steps (key, body) SELECT (key << 20) | $2, '$3' FROM runs WHERE id = '$1'"
+  sql "INSERT OR REPLACE INTO run_rows (key, body) SELECT (key << 21) | ($2 << 1), '$3' FROM runs WHERE id = '$1'"
 }
 store_replace_in_body() {
   [[ $(sql "SELECT instr(body, '$2') > 0 FROM runs WHERE id = '$1'") == 1 ]] ||

@@ -115,21 +115,21 @@ Status refusal(Connection& db, const CommitRequest& c) {
   return Status::Ok();
 }
 
-// The key of a step's or a trace event's row: its run's key, then its index (rows.hpp; the
-// commit's check kept the index under the run's limits, and so under the key's bits). The runs of
-// one commit are few and its rows come run by run, so the last run's key is kept.
+// The key of a step's or a trace event's row: its run's key, its kind, then its index (rows.hpp;
+// the commit's check kept the index under the run's limits, and so under the key's bits). The runs
+// of one commit are few and its rows come run by run, so the last run's key is kept.
 class RowKeys {
  public:
   explicit RowKeys(Connection& db) : db_(db) {}
 
-  Result<std::int64_t> of(const std::string& run_id, std::uint64_t index) {
+  Result<std::int64_t> of(const std::string& run_id, sqlite::RowKind kind, std::uint64_t index) {
     if (run_id != run_id_) {
       std::optional<std::int64_t> key = sqlite::run_key(db_, run_id);
       if (!key) return Status::InvalidArgument("run " + run_id + ": rows of a run not stored");
       run_id_ = run_id;
       key_ = *key;
     }
-    return (key_ << sqlite::kRowIndexBits) | static_cast<std::int64_t>(index);
+    return sqlite::row_key(key_, kind, index);
   }
 
  private:
@@ -148,18 +148,18 @@ Status write_rows(Connection& db, const CommitRequest& c) {
   }
   RowKeys keys(db);
   for (const auto& s : c.steps) {
-    Result<std::int64_t> key = keys.of(s.run_id, s.index);
+    Result<std::int64_t> key = keys.of(s.run_id, sqlite::RowKind::kStep, s.index);
     if (!key.ok()) return key.status();
     db.prepare(
-          "INSERT INTO steps(key, body) VALUES (?, ?) "
+          "INSERT INTO run_rows(key, body) VALUES (?, ?) "
           "ON CONFLICT(key) DO UPDATE SET body = excluded.body")
         .bind(*key, s.body)
         .run();
   }
   for (const auto& t : c.trace) {
-    Result<std::int64_t> key = keys.of(t.root_id, t.seq);
+    Result<std::int64_t> key = keys.of(t.root_id, sqlite::RowKind::kTrace, t.seq);
     if (!key.ok()) return key.status();
-    db.prepare("INSERT OR IGNORE INTO trace(key, body) VALUES (?, ?)").bind(*key, t.body).run();
+    db.prepare("INSERT OR IGNORE INTO run_rows(key, body) VALUES (?, ?)").bind(*key, t.body).run();
   }
   return Status::Ok();
 }

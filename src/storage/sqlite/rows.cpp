@@ -26,7 +26,8 @@ std::size_t count_columns(const std::string& list) {
 }
 
 // The SQL of read_run and of the commit spells the key's layout out.
-static_assert(kRowIndexBits == 20 && kRowIndexLimit - 1 == 1048575);
+static_assert(kRunKeyShift == 21 && row_key(1, RowKind::kStep, kRowIndexLimit - 1) == 4194302 &&
+              row_key(0, RowKind::kTrace, 3) == 7);
 // Every stored run's steps and trace fit under its key.
 static_assert(kMaxRunSteps < kRowIndexLimit && kMaxTraceEvents < kRowIndexLimit);
 
@@ -80,25 +81,20 @@ Status read_run(Connection& db, const std::string& root_id, StoredRun& run) {
     st.bind(root_id);
     while (st.step()) run.inputs.push_back({st.text(0), st.text(1)});
   }
-  // Each run's steps are the range of keys under its own (rows.hpp).
+  // Each run's rows are the range of keys under its own (rows.hpp); a trace is its root's.
   {
     Statement st = db.prepare(
-        "SELECT r.id, s.key & 1048575, s.body FROM runs r JOIN steps s "
-        "ON s.key BETWEEN r.key << 20 AND (r.key << 20) | 1048575 "
-        "WHERE r.root_id = ?1 OR r.id = ?1 ORDER BY r.id <> ?1, r.id, s.key");
+        "SELECT r.id, x.key & 1, (x.key & 2097151) >> 1, x.body FROM runs r JOIN run_rows x "
+        "ON x.key BETWEEN r.key << 21 AND (r.key << 21) | 2097151 "
+        "WHERE r.root_id = ?1 OR r.id = ?1 ORDER BY r.id <> ?1, r.id, x.key");
     st.bind(root_id);
     while (st.step()) {
-      run.steps.push_back({st.text(0), static_cast<std::uint32_t>(st.int64(1)), st.text(2)});
-    }
-  }
-  {
-    Statement st = db.prepare(
-        "SELECT t.key & 1048575, t.body FROM runs r JOIN trace t "
-        "ON t.key BETWEEN r.key << 20 AND (r.key << 20) | 1048575 "
-        "WHERE r.id = ? ORDER BY t.key");
-    st.bind(root_id);
-    while (st.step()) {
-      run.trace.push_back({root_id, static_cast<std::uint64_t>(st.int64(0)), st.text(1)});
+      const auto index = static_cast<std::uint64_t>(st.int64(2));
+      if (st.int64(1) == static_cast<std::int64_t>(RowKind::kStep)) {
+        run.steps.push_back({st.text(0), static_cast<std::uint32_t>(index), st.text(3)});
+      } else if (st.text(0) == root_id) {
+        run.trace.push_back({root_id, index, st.text(3)});
+      }
     }
   }
   {

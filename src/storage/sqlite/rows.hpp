@@ -30,11 +30,19 @@ std::string parameters(std::size_t n);
 // The number of columns in a list of them.
 std::size_t count_columns(const std::string& list);
 
-// `steps` and `trace` rows are keyed by one integer (schema version 11): the key of their run
-// (`runs.key`, its INTEGER PRIMARY KEY) above kRowIndexBits bits of the step's index or the
-// event's seq. A run's rows are one range of keys, and a new run's come after every other's.
+// A run's steps and its trace events are rows of one table, `run_rows` (schema version 12), keyed
+// by one integer: the key of their run (`runs.key`, its INTEGER PRIMARY KEY), above kRowIndexBits
+// bits of the step's index or the event's seq, above one bit that tells an event from a step. A
+// run's rows are one range of keys, a new run's come after every other's, and step i lies beside
+// event i: a step's commit, which adds its step and its event, writes one leaf.
 inline constexpr int kRowIndexBits = 20;
 inline constexpr std::uint64_t kRowIndexLimit = std::uint64_t{1} << kRowIndexBits;
+inline constexpr int kRunKeyShift = kRowIndexBits + 1;
+enum class RowKind : std::int64_t { kStep = 0, kTrace = 1 };
+constexpr std::int64_t row_key(std::int64_t run_key, RowKind kind, std::uint64_t index) {
+  return (run_key << kRunKeyShift) | static_cast<std::int64_t>(index << 1) |
+         static_cast<std::int64_t>(kind);
+}
 // The key of run `id`, or nullopt when no such run is stored.
 std::optional<std::int64_t> run_key(Connection& db, const std::string& id);
 

@@ -134,14 +134,12 @@ Result<std::size_t> SqliteBackend::purge_expired(std::size_t limit) {
     const std::string tree = "(root_id = ?1 OR " + under("root_id") + ")";
     for (const auto& root : roots) {
       // Each run's steps, and the trace of each root among them, are the range under its key.
-      for (const char* rows : {"steps", "trace"}) {
-        db.prepare(std::string("DELETE FROM ") + rows +
-                   " WHERE key IN (SELECT x.key FROM runs r JOIN " + rows +
-                   " x ON x.key BETWEEN r.key << 20 AND (r.key << 20) | 1048575 WHERE " + tree +
-                   ")")
-            .bind(root)
-            .run();
-      }
+      db.prepare(
+            "DELETE FROM run_rows WHERE key IN (SELECT x.key FROM runs r JOIN run_rows x ON "
+            "x.key BETWEEN r.key << 21 AND (r.key << 21) | 2097151 WHERE " +
+            tree + ")")
+          .bind(root)
+          .run();
       db.prepare("DELETE FROM run_inputs WHERE run_id IN (SELECT id FROM runs WHERE " + tree + ")")
           .bind(root)
           .run();
