@@ -307,7 +307,8 @@ class StoredCorpus : public ::testing::TestWithParam<std::string> {
 
 TEST_P(StoredCorpus, EveryRunReadsBackAsItsWriterReadIt) {
   open(SystemClock::instance());
-  ASSERT_GE(manifest_.at("runs").size(), 12u);
+  // corpus_gen's twelve runs; eleven from builds that refuse invalid inputs before storing them.
+  ASSERT_GE(manifest_.at("runs").size(), 11u);
   for (const auto& run : manifest_.at("runs")) {
     const std::string id = run.at("id").get<std::string>();
     EXPECT_TRUE(same_json(expected(run), found(id)))
@@ -398,7 +399,7 @@ TEST_P(StoredCorpus, TheRetryWaitingRunWaitsThenRunsToItsEnd) {
 }
 
 std::vector<std::string> stored_corpora() {
-  return {"sqlite-schema1", "sqlite-schema2", "redis-layout3", "redis-layout4"};
+  return {"sqlite-schema1", "sqlite-schema2", "sqlite-schema11", "redis-layout3", "redis-layout4"};
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, StoredCorpus, ::testing::ValuesIn(stored_corpora()),

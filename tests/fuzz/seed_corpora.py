@@ -150,12 +150,23 @@ def header_record(row):
     return head + body + "}"
 
 
+# A run's steps and a root's trace, by the run's id: [by id, by key].
+STEPS_OF = ["SELECT idx, body FROM steps WHERE run_id = ? ORDER BY idx",
+            "SELECT s.key & 1048575, s.body FROM steps s JOIN runs r ON s.key >> 20 = r.key "
+            "WHERE r.id = ? ORDER BY s.key"]
+TRACE_OF = ["SELECT body FROM trace WHERE root_id = ? ORDER BY seq",
+            "SELECT t.body FROM trace t JOIN runs r ON t.key >> 20 = r.key "
+            "WHERE r.id = ? ORDER BY t.key"]
+
+
 def from_sqlite(store_sql):
     with tempfile.TemporaryDirectory() as tmp:
         db_path = os.path.join(tmp, "store.db")
         with open(store_sql, "rb") as sql:
             subprocess.run(["sqlite3", db_path], stdin=sql, check=True)
         db = sqlite3.connect(db_path)
+        # Schema 11 keys steps and trace by (run key << 20) | index, earlier ones by run id.
+        keyed = "run_id" not in [c[1] for c in db.execute("PRAGMA table_info(steps)")]
         runs = db.execute(
             "SELECT id, root_id, parent_id, reactor, status, fingerprint, schema_version, body,"
             " updated_at, expires_at FROM runs ORDER BY parent_id != '', id").fetchall()
@@ -175,11 +186,9 @@ def from_sqlite(store_sql):
                 for (inputs,) in db.execute("SELECT inputs FROM run_inputs WHERE run_id = ?",
                                             (run_id,)):
                     lines.append("i%s\t%s" % (run_id, inputs))
-                for idx, body in db.execute(
-                        "SELECT idx, body FROM steps WHERE run_id = ? ORDER BY idx", (run_id,)):
+                for idx, body in db.execute(STEPS_OF[keyed], (run_id,)):
                     lines.append("s%s\t%d\t%s" % (run_id, idx, body))
-            for (body,) in db.execute("SELECT body FROM trace WHERE root_id = ? ORDER BY seq",
-                                      (root[0],)):
+            for (body,) in db.execute(TRACE_OF[keyed], (root[0],)):
                 lines.append("t" + body)
             write("stored_run", ("\n".join(lines) + "\n").encode())
 

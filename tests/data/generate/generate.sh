@@ -64,10 +64,12 @@ fi
 cmake --build "$wt/build" --target libreactor.a -j2 >&2
 gen=$wt/build/corpus_gen
 log "compiling corpus_gen against it"
+# Every package a build of the library may link (later ones added cpp-httplib and simdjson);
+# --as-needed drops those an older library does not use.
 # shellcheck disable=SC2046
 g++ -std=c++20 -O1 -Wall -Wextra -I"$wt/include" -I"$repo/tests/data" \
-  "$repo/tests/data/generate/corpus_gen.cpp" "$wt/build/libreactor.a" \
-  $(pkg-config --libs hiredis) -lsqlite3 -pthread -o "$gen"
+  "$repo/tests/data/generate/corpus_gen.cpp" -Wl,--as-needed "$wt/build/libreactor.a" \
+  $(pkg-config --libs hiredis cpp-httplib simdjson) -lsqlite3 -pthread -o "$gen"
 
 tmp=$(mktemp -d /tmp/reactor-corpus-XXXXXX)
 redis_dir=$tmp/redis
