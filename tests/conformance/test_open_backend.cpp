@@ -421,6 +421,103 @@ TEST(OpenBackend, SqliteStepsLieBesideTheirTraceEvents) {
             "s0 t0 s1 t1");
 }
 
+TEST(OpenBackend, SqliteRelativePaths) {
+  TempDir dir;
+  const fs::path cwd = fs::current_path();
+  fs::current_path(dir.path());
+  std::unique_ptr<Backend> a, b;
+  Status sa = assign_or_status(a, open_backend("sqlite:one.db", clock()));
+  Status sb = assign_or_status(b, open_backend("sqlite://two.db?synchronous=normal", clock()));
+  fs::current_path(cwd);
+  EXPECT_TRUE(sa.ok()) << sa.to_string();
+  EXPECT_TRUE(sb.ok()) << sb.to_string();
+  EXPECT_TRUE(fs::exists(dir.path() + "/one.db"));
+  EXPECT_TRUE(fs::exists(dir.path() + "/two.db"));
+}
+
+TEST(OpenBackend, SqliteSynchronousOption) {
+  TempDir dir;
+  for (const char* mode : {"full", "normal", "off"}) {
+    std::unique_ptr<Backend> b;
+    Status s = assign_or_status(
+        b, open_backend("sqlite://" + dir.path() + "/s.db?synchronous=" + mode, clock()));
+    EXPECT_TRUE(s.ok()) << mode << ": " << s.to_string();
+  }
+  std::unique_ptr<Backend> b;
+  Status bad = assign_or_status(
+      b, open_backend("sqlite://" + dir.path() + "/s.db?synchronous=sometimes", clock()));
+  EXPECT_EQ(bad.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(bad.message().find("sometimes"), std::string::npos);
+  Status unknown =
+      assign_or_status(b, open_backend("sqlite://" + dir.path() + "/s.db?cache=huge", clock()));
+  EXPECT_EQ(unknown.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(assign_or_status(b, open_backend("sqlite://", clock())).code(),
+            StatusCode::kInvalidArgument);
+}
+
+TEST(OpenBackend, SqliteMissingDirectoryIsUnavailableNamingTheUrl) {
+  TempDir dir;
+  const std::string url = "sqlite://" + dir.path() + "/missing/reactor.db";
+  std::unique_ptr<Backend> b;
+  Status s = assign_or_status(b, open_backend(url, clock()));
+  EXPECT_EQ(s.code(), StatusCode::kUnavailable);
+  EXPECT_NE(s.message().find(url), std::string::npos) << s.to_string();
+  EXPECT_FALSE(fs::exists(dir.path() + "/missing"));
+}
+
+// What `reactor runs` and `show` open a store with: reading a path that names no store is an
+// error, never a new empty store.
+TEST(OpenBackend, WithoutCreateAMissingSqliteFileIsNotFoundNamingItAndNothingIsMade) {
+  TempDir dir;
+  OpenOptions read_only;
+  read_only.clock = clock();
+  read_only.create = false;
+  for (const std::string& path : {dir.path() + "/absent.db", dir.path() + "/missing/absent.db"}) {
+    std::unique_ptr<Backend> b;
+    Status s = assign_or_status(b, open_backend("sqlite://" + path, read_only));
+    EXPECT_EQ(s.code(), StatusCode::kNotFound) << s.to_string();
+    EXPECT_NE(s.message().find(path), std::string::npos) << s.to_string();
+    EXPECT_FALSE(b);
+    EXPECT_FALSE(fs::exists(path));
+  }
+  EXPECT_TRUE(fs::is_empty(dir.path()));
+
+  // A store that exists opens as usual, and memory: has nothing to make.
+  const std::string url = "sqlite://" + dir.path() + "/present.db";
+  {
+    std::unique_ptr<Backend> b;
+    ASSERT_OK_AND_ASSIGN(b, open_backend(url, clock()));
+  }
+  std::unique_ptr<Backend> b;
+  EXPECT_OK_AND_ASSIGN(b, open_backend(url, read_only));
+  EXPECT_OK_AND_ASSIGN(b, open_backend("memory:", read_only));
+}
+
+TEST(OpenBackend, SqliteFileThatIsNotADatabaseIsUnavailableNamingTheUrl) {
+  TempDir dir;
+  const std::string file = dir.path() + "/notes.txt";
+  std::ofstream(file) << "these are not the pages you are looking for\n" << std::string(4096, 'x');
+  const std::string url = "sqlite://" + file;
+  std::unique_ptr<Backend> b;
+  Status s = assign_or_status(b, open_backend(url, clock()));
+  EXPECT_EQ(s.code(), StatusCode::kUnavailable);
+  EXPECT_NE(s.message().find(url), std::string::npos) << s.to_string();
+}
+
+TEST(OpenBackend, SqliteSchemaNewerThanThisBuildIsUnavailable) {
+  TempDir dir;
+  const std::string file = dir.path() + "/future.db";
+  {
+    std::unique_ptr<Backend> b;
+    ASSERT_OK_AND_ASSIGN(b, open_backend("sqlite://" + file, clock()));
+  }
+  query_one(file, "UPDATE meta SET value = 99 WHERE key = 'schema_version'");
+  std::unique_ptr<Backend> b;
+  Status s = assign_or_status(b, open_backend("sqlite://" + file, clock()));
+  EXPECT_EQ(s.code(), StatusCode::kUnavailable);
+  EXPECT_NE(s.message().find("99"), std::string::npos) << s.to_string();
+}
+
 // A run's steps and trace are filed under its key (docs/storage.md): a purge takes them with it, a
 // run started after it (given the purged run's key again) starts with none, and a VACUUM, which
 // renumbers the rows of a table without an INTEGER PRIMARY KEY, leaves every run as it was.
