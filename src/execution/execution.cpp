@@ -55,8 +55,8 @@ void Execution::trace_as(TraceType type, const std::string& step, int attempt, s
                                    now_ms(), by.id, by.epoch});
 }
 
-void Execution::checkpoint(bool force) {
-  const std::int64_t now = now_ms();
+void Execution::checkpoint(bool force, std::optional<std::int64_t> at_ms) {
+  const std::int64_t now = at_ms ? *at_ms : now_ms();
   root_.updated_at_ms = now;
   if (unwinding_.stopped()) return;
   if (options_.port == nullptr) {

@@ -153,8 +153,8 @@ void RunDriver::forward(Lock& lock) {
 // recorded is committed before another step starts, and before the driver
 // waits on running branches. The run's end commits whatever is left, so the
 // last step and the terminal state cost one write.
-void RunDriver::save_before_next_step() {
-  if (ex_.has_unsaved_steps()) ex_.checkpoint();
+void RunDriver::save_before_next_step(std::optional<std::int64_t> at_ms) {
+  if (ex_.has_unsaved_steps()) ex_.checkpoint(/*force=*/false, at_ms);
 }
 
 // Runs a step on this thread: one a burst left for any thread to take, or the first of a new
@@ -199,7 +199,8 @@ bool RunDriver::prepare_burst(Lock& lock) {
       --in_flight_;
     }
   }
-  if (!burst_.empty()) save_before_next_step();
+  // The last mark's start time is the commit's: no user code ran since it was read.
+  if (!burst_.empty()) save_before_next_step(run_.steps[burst_.back().i].started_at_ms);
   bursting_ = false;
   if (ex_.unwinding().stopped())
     in_flight_ -= static_cast<int>(burst_.size());  // none of them starts

@@ -56,7 +56,7 @@ class RunDriver {
   void restart_unrecorded(const std::vector<std::size_t>& started);
   void check_first_steps_lost();
   void record_lost(const LostAttempt& l, bool stored_as_started);
-  void save_before_next_step();
+  void save_before_next_step(std::optional<std::int64_t> at_ms = std::nullopt);
   bool run_next(Lock& lock);
   bool prepare_burst(Lock& lock);
   bool retry_beside_siblings(Lock& lock);
