@@ -149,12 +149,27 @@ TEST(OpenBackend, SqliteAbsolutePathCreatesAWalDatabaseAtTheLatestSchemaVersion)
   EXPECT_EQ(b->describe(), "sqlite://" + file);
   EXPECT_TRUE(fs::exists(file));
   EXPECT_EQ(query_one(file, "PRAGMA journal_mode"), "wal");
-  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "12");
+  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "13");
+}
+
+// Back to version 12's fencing-token counter, a table of its own, from version 13's row of
+// `leases`, and to its index of every run's status.
+void as_version_12(const std::string& file) {
+  for (const char* sql :
+       {"CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)",
+        "INSERT INTO counters SELECT 'fencing_token', token FROM leases "
+        "WHERE key = CAST('fencing_token' AS BLOB)",
+        "DELETE FROM leases WHERE typeof(key) = 'blob'", "DROP INDEX runs_children_status",
+        "CREATE INDEX runs_status ON runs(status)",
+        "UPDATE meta SET value = 12 WHERE key = 'schema_version'"}) {
+    query_one(file, sql);
+  }
 }
 
 // Back to version 11's `steps` and `trace`, two tables keyed by `(run key << 20) | index`, from
 // version 12's `run_rows`, their rows kept.
 void rows_as_version_11(const std::string& file) {
+  as_version_12(file);
   for (const char* sql :
        {"CREATE TABLE steps (key INTEGER PRIMARY KEY, body TEXT NOT NULL)",
         "INSERT INTO steps SELECT ((key >> 21) << 20) | ((key & 2097151) >> 1), body "
@@ -239,7 +254,7 @@ TEST(OpenBackend, SqliteSchemaVersion1IsMigratedToTheLatest) {
   RunHeaderRow h;
   EXPECT_OK_AND_ASSIGN(h, b->load_header("r1"));
   EXPECT_EQ(h.wake_at_ms, 0);
-  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "12");
+  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "13");
 }
 
 // A file of version 7 (no coordination tables) is migrated to the latest, and its runs hold locks
@@ -265,7 +280,7 @@ TEST(OpenBackend, SqliteSchemaVersion7IsMigratedAndItsRunsHoldLocks) {
 
   std::unique_ptr<Backend> b;
   ASSERT_OK_AND_ASSIGN(b, open_backend("sqlite://" + file, clock()));
-  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "12");
+  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "13");
   TakeRequest take;
   take.holder = "r1";
   take.holds = {HoldClaim{HoldKind::kLock, "acct-1", 1, "r1"}};
@@ -315,7 +330,7 @@ TEST(OpenBackend, SqliteSchemaVersion9IsMigratedAndKeepsItsLeases) {
 
   std::unique_ptr<Backend> b;
   ASSERT_OK_AND_ASSIGN(b, open_backend("sqlite://" + file, clock()));
-  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "12");
+  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "13");
   EXPECT_NE(schema_of("leases").find("WITHOUT ROWID"), std::string::npos);
   EXPECT_NE(schema_of("runs_roots_status").find("WHERE parent_id = ''"), std::string::npos);
   // The child run is no longer in the roots' index; the roots are listed and counted as before.
@@ -364,7 +379,7 @@ void expect_runs_read_the_same_after_migrating(const std::string& file,
 
   std::unique_ptr<Backend> b;
   ASSERT_OK_AND_ASSIGN(b, open_backend("sqlite://" + file, clock()));
-  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "12");
+  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "13");
   EXPECT_EQ(query_one(file, "SELECT count(*) FROM run_rows"), "6");
   StoredRun after;
   ASSERT_OK_AND_ASSIGN(after, b->load_run("r1"));
@@ -565,6 +580,75 @@ TEST(OpenBackend, SqliteRunsKeepTheirRowsThroughAPurgeAndAVacuum) {
     EXPECT_EQ(run.trace[0].body, "event of " + id);
   }
   EXPECT_EQ(b->load_run("r3").status().code(), StatusCode::kNotFound);
+}
+
+// A file of version 12 (the token counter in `counters`) is migrated to the latest: its leases
+// are kept, the counter becomes the last row of `leases`, and every token granted after it, before
+// and after a purge of dead leases, is greater than every one before. A counter behind a stored
+// token (which no build wrote) starts past that token. Runs are listed and counted by status as
+// before, a root's from runs_roots_status and the others' from runs_children_status.
+TEST(OpenBackend, SqliteSchemaVersion12IsMigratedAndItsTokensGoOn) {
+  TempDir dir;
+  const std::string file = dir.path() + "/v12.db";
+  Lease held;
+  {
+    std::unique_ptr<Backend> b;
+    ASSERT_OK_AND_ASSIGN(b, open_backend("sqlite://" + file, clock()));
+    CommitRequest c;
+    c.headers = running_root_and_child();  // and an element of a map of r1, a root of its own:
+    c.headers.push_back(
+        RunHeaderRow{"e1", "e1", "r1", "Element", RunStatus::kRunning, "fp", 4, "{}", 1, 0, 0});
+    ASSERT_TRUE(b->commit(c).ok());
+    LeaseGrant grant;
+    ASSERT_OK_AND_ASSIGN(grant, b->acquire_lease(run_lease_key("r1"), "w", std::chrono::hours(1)));
+    ASSERT_OK_AND_ASSIGN(grant, b->acquire_lease("sweeper:1", "w", std::chrono::hours(1)));
+    held = grant.lease;
+    ASSERT_TRUE(b->release_lease("sweeper:1", "w", held.token).ok());
+  }
+  as_version_12(file);
+  ASSERT_EQ(query_one(file, "SELECT count(*) FROM leases"), "2");
+  query_one(file, "UPDATE counters SET value = 1");  // behind sweeper:1's token
+
+  std::unique_ptr<Backend> b;
+  ASSERT_OK_AND_ASSIGN(b, open_backend("sqlite://" + file, clock()));
+  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "13");
+  EXPECT_EQ(query_one(file, "SELECT count(*) FROM sqlite_master WHERE name = 'counters'"), "0");
+  EXPECT_EQ(query_one(file, "SELECT typeof(key) || ' ' || token FROM leases ORDER BY key DESC"),
+            "blob " + std::to_string(held.token));
+  Lease seen;
+  ASSERT_OK_AND_ASSIGN(seen, b->peek_lease(run_lease_key("r1")));
+  EXPECT_EQ(seen.owner, "w");
+  LeaseGrant next;
+  ASSERT_OK_AND_ASSIGN(next, b->acquire_lease("sweeper:2", "w", std::chrono::hours(1)));
+  EXPECT_EQ(next.lease.token, held.token + 1);
+  std::size_t purged = 0;
+  ASSERT_OK_AND_ASSIGN(purged, b->purge_expired(10));
+  EXPECT_EQ(purged, 0u) << "no run expired";
+  EXPECT_EQ(query_one(file, "SELECT count(*) FROM leases WHERE key = 'sweeper:1'"), "0")
+      << "a dead lease is purged";
+  ASSERT_OK_AND_ASSIGN(next, b->acquire_lease("sweeper:1", "w", std::chrono::hours(1)));
+  EXPECT_EQ(next.lease.token, held.token + 2);
+  Lease named_so;
+  ASSERT_OK_AND_ASSIGN(named_so, b->peek_lease("fencing_token"));
+  EXPECT_EQ(named_so.owner, "") << "the counter's row is no lease of the key 'fencing_token'";
+
+  EXPECT_EQ(query_one(file,
+                      "SELECT group_concat(id) FROM (SELECT id FROM runs INDEXED BY "
+                      "runs_children_status WHERE parent_id <> '' ORDER BY id)"),
+            "c1,e1");
+  RunFilter running;
+  running.status = RunStatus::kRunning;
+  std::size_t count = 0;
+  ASSERT_OK_AND_ASSIGN(count, b->count_runs(running));
+  EXPECT_EQ(count, 1u);
+  running.elements = true;
+  ASSERT_OK_AND_ASSIGN(count, b->count_runs(running));
+  EXPECT_EQ(count, 2u);
+  running.reactor = "Element";
+  std::vector<RunHeaderRow> listed;
+  ASSERT_OK_AND_ASSIGN(listed, b->list_runs(running));
+  ASSERT_EQ(listed.size(), 1u);
+  EXPECT_EQ(listed[0].id, "e1");
 }
 
 TEST(OpenBackend, SqliteKeepsRunsAndTokensAcrossReopen) {

@@ -64,7 +64,7 @@ class SqliteLocking : public ::testing::Test {
 
 TEST_F(SqliteLocking, WritersWaitForAnotherConnectionsWriteLock) {
   raw_exec("BEGIN IMMEDIATE");
-  raw_exec("INSERT INTO counters(name, value) VALUES ('held', 1)");
+  raw_exec("INSERT INTO meta(key, value) VALUES ('held', 1)");
   auto commit = std::async(std::launch::async, [&] { return db_->commit(create("r1")); });
   auto fetch = std::async(std::launch::async, [&] {
     std::optional<Delivery> d;

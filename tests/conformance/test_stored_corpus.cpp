@@ -406,7 +406,8 @@ TEST_P(StoredCorpus, TheRetryWaitingRunWaitsThenRunsToItsEnd) {
 }
 
 std::vector<std::string> stored_corpora() {
-  return {"sqlite-schema1", "sqlite-schema2", "sqlite-schema11", "redis-layout3", "redis-layout4"};
+  return {"sqlite-schema1",  "sqlite-schema2", "sqlite-schema11",
+          "sqlite-schema12", "redis-layout3",  "redis-layout4"};
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, StoredCorpus, ::testing::ValuesIn(stored_corpora()),

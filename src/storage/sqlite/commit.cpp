@@ -72,8 +72,8 @@ bool update_header(Connection& db, const RunHeaderRow& h, const std::string& sql
 
 // Writes a header row, touching no index it need not: most writes are a checkpoint of a
 // running run, whose row is rewritten in place with its status as it was (one page of `runs`,
-// no index entry moved); a new status moves its entry in `runs_status` only; a new run is
-// inserted.
+// no index entry moved); a new status moves its entry in one index only (`runs_roots_status` for
+// a root, `runs_children_status` for a run with a parent); a new run is inserted.
 void write_header(Connection& db, const RunHeaderRow& h, bool is_new) {
   static const std::string keeping_status =
       update_header_sql(&identity_or_status, "id = ? AND status = ?");

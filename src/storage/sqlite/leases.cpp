@@ -14,10 +14,16 @@ using sqlite::Statement;
 
 namespace {
 
+// The last token granted, for every key, is the token of the row whose key is the BLOB
+// 'fencing_token' (schema version 13): a BLOB sorts after every TEXT key, so the row is the last
+// of `leases` and shares its leaf with the newest run leases, which a fetch takes beside a token.
+// No lease key is a BLOB; the row is held forever (owner 'reactor', expires_at the largest
+// integer), so no release or purge of dead leases touches it.
 std::uint64_t next_fencing_token(Connection& db) {
   Statement st = db.prepare(
-      "UPDATE counters SET value = value + 1 WHERE name = 'fencing_token' RETURNING value");
-  if (!st.step()) throw SqliteError(SQLITE_CORRUPT, "counters: fencing_token row is missing");
+      "UPDATE leases SET token = token + 1 WHERE key = CAST('fencing_token' AS BLOB) "
+      "RETURNING token");
+  if (!st.step()) throw SqliteError(SQLITE_CORRUPT, "leases: the fencing_token row is missing");
   return static_cast<std::uint64_t>(st.int64(0));
 }
 

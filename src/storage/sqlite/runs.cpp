@@ -29,9 +29,29 @@ std::string terminal_status_list() {
   return out;
 }
 
-// The runs a listing shows: roots callers started, and with `elements` fan-out maps' element runs.
-const char* listed(const RunFilter& filter) {
-  return filter.elements ? "root_id = id" : "parent_id = ''";
+// The runs a listing shows: roots callers started, and with `elements` fan-out maps' element runs
+// (roots of their own, with a parent). Their status is read from runs_roots_status for roots and
+// runs_children_status for the others (schema version 13): a `?` for the status in each.
+std::string listed(const RunFilter& filter) {
+  std::string where = filter.elements ? "root_id = id" : "parent_id = ''";
+  if (filter.status) {
+    where += filter.elements
+                 ? " AND ((parent_id = '' AND status = ?) OR (parent_id <> '' AND status = ?))"
+                 : " AND status = ?";
+  }
+  if (filter.reactor) where += " AND reactor = ?";
+  return where;
+}
+
+// Binds what listed(filter) asks for; returns the index of the last parameter bound.
+int bind_listed(Statement& st, const RunFilter& filter) {
+  int index = 0;
+  if (filter.status) {
+    for (int k = filter.elements ? 2 : 1; k > 0; --k)
+      st.bind_at(++index, to_string(*filter.status));
+  }
+  if (filter.reactor) st.bind_at(++index, *filter.reactor);
+  return index;
 }
 
 }  // namespace
@@ -57,18 +77,15 @@ Result<RunHeaderRow> SqliteBackend::load_header(const std::string& run_id) {
 }
 
 Result<std::vector<RunHeaderRow>> SqliteBackend::list_runs(const RunFilter& filter) {
-  std::string sql = "SELECT " + header_columns() + " FROM runs WHERE " + listed(filter);
-  if (filter.status) sql += " AND status = ?";
-  if (filter.reactor) sql += " AND reactor = ?";
-  sql += " ORDER BY updated_at DESC, id DESC LIMIT ?";
+  const std::string sql = "SELECT " + header_columns() + " FROM runs WHERE " + listed(filter) +
+                          " ORDER BY updated_at DESC, id DESC LIMIT ?";
   std::vector<RunHeaderRow> rows;
   Status s = transact(Mode::kRead, "list_runs", [&](Connection& db) -> Status {
     rows.clear();
     Statement st = db.prepare(sql);
-    int index = 0;
-    if (filter.status) st.bind_at(++index, to_string(*filter.status));
-    if (filter.reactor) st.bind_at(++index, *filter.reactor);
-    st.bind_at(++index, static_cast<std::int64_t>(std::min<std::size_t>(filter.limit, INT64_MAX)));
+    const int index = bind_listed(st, filter);
+    st.bind_at(index + 1,
+               static_cast<std::int64_t>(std::min<std::size_t>(filter.limit, INT64_MAX)));
     return read_headers(st, rows);
   });
   if (!s.ok()) return s;
@@ -76,15 +93,11 @@ Result<std::vector<RunHeaderRow>> SqliteBackend::list_runs(const RunFilter& filt
 }
 
 Result<std::size_t> SqliteBackend::count_runs(const RunFilter& filter) {
-  std::string sql = std::string("SELECT count(*) FROM runs WHERE ") + listed(filter);
-  if (filter.status) sql += " AND status = ?";
-  if (filter.reactor) sql += " AND reactor = ?";
+  const std::string sql = "SELECT count(*) FROM runs WHERE " + listed(filter);
   std::int64_t count = 0;
   Status s = transact(Mode::kRead, "count_runs", [&](Connection& db) -> Status {
     Statement st = db.prepare(sql);
-    int index = 0;
-    if (filter.status) st.bind_at(++index, to_string(*filter.status));
-    if (filter.reactor) st.bind_at(++index, *filter.reactor);
+    bind_listed(st, filter);
     count = st.step() ? st.int64(0) : 0;
     return Status::Ok();
   });
@@ -154,9 +167,10 @@ Result<std::size_t> SqliteBackend::purge_expired(std::size_t limit) {
           .run();
       ++count;
     }
-    // Tokens come from one counter, so deleting a dead lease row never lets a token repeat.
+    // Tokens come from one counter, so deleting a dead lease row never lets a token repeat; the
+    // counter's own row (a BLOB key, leases.cpp) is never dead, and never a lease's.
     db.prepare(
-          "DELETE FROM leases WHERE substr(key, 1, 4) <> 'run:' "
+          "DELETE FROM leases WHERE substr(key, 1, 4) <> 'run:' AND typeof(key) = 'text' "
           "AND (owner IS NULL OR expires_at <= ?)")
         .bind(now)
         .run();
