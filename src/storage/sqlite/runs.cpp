@@ -31,13 +31,13 @@ std::string terminal_status_list() {
 
 // The runs a listing shows: roots callers started, and with `elements` fan-out maps' element runs
 // (roots of their own, with a parent). Their status is read from runs_roots_status for roots and
-// runs_children_status for the others (schema version 13): a `?` for the status in each.
+// runs_children_status for the others (schema version 13); it is parameter 1 wherever it stands.
 std::string listed(const RunFilter& filter) {
   std::string where = filter.elements ? "root_id = id" : "parent_id = ''";
   if (filter.status) {
     where += filter.elements
-                 ? " AND ((parent_id = '' AND status = ?) OR (parent_id <> '' AND status = ?))"
-                 : " AND status = ?";
+                 ? " AND ((parent_id = '' AND status = ?1) OR (parent_id <> '' AND status = ?1))"
+                 : " AND status = ?1";
   }
   if (filter.reactor) where += " AND reactor = ?";
   return where;
@@ -46,10 +46,7 @@ std::string listed(const RunFilter& filter) {
 // Binds what listed(filter) asks for; returns the index of the last parameter bound.
 int bind_listed(Statement& st, const RunFilter& filter) {
   int index = 0;
-  if (filter.status) {
-    for (int k = filter.elements ? 2 : 1; k > 0; --k)
-      st.bind_at(++index, to_string(*filter.status));
-  }
+  if (filter.status) st.bind_at(++index, to_string(*filter.status));
   if (filter.reactor) st.bind_at(++index, *filter.reactor);
   return index;
 }
