@@ -2,7 +2,8 @@
 # Full local/CI test run, every test once:
 #  1. release: the programs (reactor, reactor-bench, travel-cli) and the process-level tests
 #     that drive them — integration, docs, benchmark smoke tests, the checks of scripts;
-#  2. ASan/UBSan: the unit and conformance suites (every backend) and the fuzz corpora;
+#  2. ASan/UBSan: the unit and conformance suites (every backend; a ctest test per GoogleTest
+#     suite, cmake/test_suites.cmake) and the fuzz corpora;
 #  3. ThreadSanitizer: the thread-centred tests.
 # Each stage is a unity build (CMAKE_UNITY_BUILD; REACTOR_UNITY=OFF for one file a translation
 # unit): it halves the compile time that dominates this script on 2 cores.
