@@ -7,7 +7,8 @@
 #     tests/integration/minimal_consumer (open_backend("redis://…") says the build has no Redis;
 #     a durable run on the memory backend) and examples/quickstart;
 #  4. configures (only) a project that adds Reactor with add_subdirectory, GoogleTest and Google
-#     Benchmark still disabled: as a subproject, tests and benchmarks are off by default.
+#     Benchmark still disabled: as a subproject, tests and benchmarks are off by default;
+#  5. configures (only) a build of the benchmarks without the tests.
 # Usage: install_minimal.sh <source dir> <build dir whose compiler to use>
 set -euo pipefail
 
@@ -80,4 +81,9 @@ env -u PKG_CONFIG_LIBDIR -u PKG_CONFIG_PATH \
   cmake -S "$tmp/parent" -B "$tmp/parent/build" -G Ninja ${cxx:+-DCMAKE_CXX_COMPILER="$cxx"} \
   "${no_test_packages[@]}" >"$tmp/parent.log" ||
   { cat "$tmp/parent.log"; exit 1; }
+echo "== configure (only) the benchmarks without the tests"
+env -u PKG_CONFIG_LIBDIR -u PKG_CONFIG_PATH \
+  cmake -S "$src_dir" -B "$tmp/benchmarks-only" -G Ninja ${cxx:+-DCMAKE_CXX_COMPILER="$cxx"} \
+  -DREACTOR_BUILD_TESTS=OFF -DREACTOR_BUILD_BENCHMARKS=ON >"$tmp/benchmarks-only.log" ||
+  { cat "$tmp/benchmarks-only.log"; exit 1; }
 echo "install_minimal: OK"
