@@ -558,5 +558,61 @@ TYPED_TEST(QueueConformance, ConcurrentFetchersGetEachJobOnce) {
   EXPECT_EQ(rows.size(), static_cast<std::size_t>(kJobs));
 }
 
+// Commits from several threads at once — a worker's threads ending their runs — are each applied
+// or refused alone (SQLite writes those that wait for one another in one transaction), and the
+// fetch asked for with each applied one takes a job no other fetch took.
+TYPED_TEST(QueueConformance, ConcurrentCommitsAreEachAppliedOrRefusedAlone) {
+  constexpr int kThreads = 4;
+  constexpr int kCommits = 30;  // a thread's; every third re-creates the run before it: refused
+  std::mutex mu;
+  std::vector<std::string> errors;
+  std::vector<std::int64_t> fetched;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kCommits; ++i) {
+        const bool again = i % 3 == 2;
+        const std::string id = "t" + std::to_string(t) + "-" + std::to_string(again ? i - 1 : i);
+        CommitRequest c;
+        c.create = true;
+        c.headers = {header(id, RunStatus::kEnqueued)};
+        c.inputs = {{id, "{}"}};
+        c.enqueue = {job(again ? "refused" : "q", id)};
+        FetchRequest f{{"q"}, "w" + std::to_string(t), this->kVisibility, this->kLeaseTtl};
+        Result<std::optional<Delivery>> r = this->db().commit_then_fetch(c, f);
+        std::lock_guard lock(mu);
+        if (again && r.status().code() != StatusCode::kAlreadyExists) {
+          errors.push_back(id + " created twice: " + r.status().to_string());
+        } else if (!again && !r.ok()) {
+          errors.push_back(id + ": " + r.status().to_string());
+        } else if (r.ok() && *r) {
+          fetched.push_back((*r)->job.id);
+        }
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_TRUE(errors.empty()) << errors.front();
+  for (;;) {  // the jobs no commit fetched
+    std::optional<Delivery> d;
+    ASSERT_OK_AND_ASSIGN(d, this->db().fetch({{"q"}, "rest", this->kVisibility, this->kLeaseTtl}));
+    if (!d) break;
+    fetched.push_back(d->job.id);
+  }
+  const std::size_t created = kThreads * (kCommits - kCommits / 3);
+  EXPECT_EQ(fetched.size(), created);
+  EXPECT_EQ(std::set<std::int64_t>(fetched.begin(), fetched.end()).size(), created);
+  std::optional<Delivery> refused;
+  ASSERT_OK_AND_ASSIGN(refused,
+                       this->db().fetch({{"refused"}, "w", this->kVisibility, this->kLeaseTtl}));
+  EXPECT_FALSE(refused) << "a refused commit enqueued its job";
+  for (int t = 0; t < kThreads; ++t) {
+    for (int i = 0; i < kCommits; ++i) {
+      const std::string id = "t" + std::to_string(t) + "-" + std::to_string(i);
+      EXPECT_EQ(this->db().load_header(id).ok(), i % 3 != 2) << id;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace reactor::conformance

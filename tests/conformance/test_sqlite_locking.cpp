@@ -83,6 +83,42 @@ TEST_F(SqliteLocking, WritersWaitForAnotherConnectionsWriteLock) {
   EXPECT_TRUE(queued);
 }
 
+// The commits that queue while another connection holds the write lock go out in one transaction
+// once it is free, each in a savepoint of its own: the one refused (a second start of r2) is
+// rolled back alone, the others are written, and so is each one's own job.
+TEST_F(SqliteLocking, CommitsWaitingTogetherAreWrittenTogetherAndRefusedAlone) {
+  ASSERT_TRUE(db_->commit(create("r2")).ok());
+  raw_exec("BEGIN IMMEDIATE");
+  raw_exec("INSERT INTO meta(key, value) VALUES ('held', 1)");
+  auto start = [&](const std::string& id) {
+    return std::async(std::launch::async, [this, id] {
+      CommitRequest c = create(id);
+      c.create = true;
+      c.inputs = {{id, "{}"}};
+      return db_->commit(c);
+    });
+  };
+  // r1 waits for the lock; the others wait behind it, and go out together after it.
+  std::vector<std::future<Status>> commits;
+  for (const char* id : {"r1", "r3", "r2", "r4"}) {
+    commits.push_back(start(id));
+    std::this_thread::sleep_for(50ms);
+  }
+  raw_exec("COMMIT");
+  std::vector<Status> done;
+  for (auto& c : commits) done.push_back(c.get());
+  EXPECT_TRUE(done[0].ok()) << done[0].to_string();
+  EXPECT_TRUE(done[1].ok()) << done[1].to_string();
+  EXPECT_EQ(done[2].code(), StatusCode::kAlreadyExists) << done[2].to_string();
+  EXPECT_TRUE(done[3].ok()) << done[3].to_string();
+  int jobs = 0;
+  for (std::optional<Delivery> d;; ++jobs) {
+    ASSERT_OK_AND_ASSIGN(d, db_->fetch({{"q"}, "w", 30s, 10s}));
+    if (!d) break;
+  }
+  EXPECT_EQ(jobs, 4);  // r2's first start's, r1's, r3's and r4's: none of the refused one
+}
+
 TEST_F(SqliteLocking, ReadersAreNotBlockedByAWriter) {
   ASSERT_TRUE(db_->commit(create("r1")).ok());
   raw_exec("BEGIN IMMEDIATE");

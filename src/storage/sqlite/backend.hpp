@@ -1,16 +1,21 @@
 // SqliteBackend: the Backend contract in one SQLite file (WAL mode), safe for
 // several threads and several processes on one host. Every operation is one
 // transaction (BEGIN IMMEDIATE when it writes), retried whole a bounded number
-// of times when another connection holds the lock past the busy timeout.
+// of times when another connection holds the lock past the busy timeout; the
+// commits of this process's threads that wait for one another share one
+// (storage/commit_groups.hpp), each in a savepoint of its own.
 // Expiry is judged by the injected Clock. Layout: docs/storage.md.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
+#include <span>
 #include <string>
 
 #include "reactor/backend.hpp"
+#include "storage/commit_groups.hpp"
 #include "storage/sqlite/connection.hpp"
 
 namespace reactor {
@@ -110,6 +115,12 @@ class SqliteBackend final : public Backend {
   // back (none: read only). NotFound for a chain the store does not know.
   Result<OrderedChainRow> on_chain(const std::string& key, const char* what,
                                    void (*change)(storage::OrderedEntry&));
+  // The commits of `group` in one transaction (commit.cpp; storage/commit_groups.hpp).
+  void write_group(std::span<storage::GroupedCommit* const> group);
+  // apply_grouped in a savepoint: a commit refused is rolled back alone, the others stay.
+  Status apply_in_savepoint(sqlite::Connection& db, storage::GroupedCommit& g, bool& wakes);
+  // The writes of g's commit, then its fetch when it asks for one and the commit was applied.
+  Status apply_grouped(sqlite::Connection& db, storage::GroupedCommit& g, bool& wakes);
   // fetch()'s writes in `db`'s write transaction (queue.cpp).
   void take_due_job(sqlite::Connection& db, const FetchRequest& f, std::int64_t now,
                     std::optional<Delivery>& delivery, Status& unreadable);
@@ -121,6 +132,8 @@ class SqliteBackend final : public Backend {
   bool wakes_waiters_ = false;   // set by open(): see wakes_waiters()
   std::atomic<std::uint64_t> interrupts_{0};  // interrupt_waits() calls: a wait seeing it move ends
   sqlite::ConnectionPool pool_;
+  std::mutex write_turn_;  // held through each write transaction of this process (transact.hpp)
+  storage::CommitGroups groups_;  // this process's commits, written a group a transaction
 };
 
 }  // namespace reactor

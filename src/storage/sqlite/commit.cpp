@@ -1,4 +1,5 @@
 #include "storage/commit_check.hpp"
+#include "storage/commit_groups.hpp"
 #include "storage/commit_refusals.hpp"
 #include "storage/sqlite/backend.hpp"
 #include "storage/sqlite/hold_rows.hpp"
@@ -207,37 +208,75 @@ void ack_and_release(Connection& db, const CommitRequest& c, std::int64_t now) {
 
 Status SqliteBackend::commit(const CommitRequest& c) {
   if (Status s = storage::check_commit(c); !s.ok()) return s;
-  bool wakes = false;
-  Status s = transact(Mode::kWrite, "commit", [&](Connection& db) { return apply(db, c, wakes); });
-  // After the transaction, never inside it: a waiter woken before the job or the settle is
-  // visible would read the old rows and sleep on.
-  if (s.ok() && wakes) sqlite::touch_wake_file(wake_path_);
-  return s;
+  storage::GroupedCommit mine(&c);
+  groups_.write(mine, [this](std::span<storage::GroupedCommit* const> g) { write_group(g); });
+  return mine.status;
 }
 
-// One transaction: a run's last commit and the worker's next fetch share one write lock and one
-// fsync. The commit's status is returned; the fetch only fills `next` (an unreadable job is
-// leased all the same, as fetch() leases it, and `next` left empty).
+// A run's last commit and the worker's next fetch share one write lock and one fsync. The
+// commit's status is returned; the fetch only fills the delivery (an unreadable job is leased all
+// the same, as fetch() leases it, and nothing delivered).
 Result<std::optional<Delivery>> SqliteBackend::commit_then_fetch(const CommitRequest& c,
                                                                  const FetchRequest& f) {
-  if (Status s = storage::check_commit(c); !s.ok()) return s;
   if (f.owner.empty()) {
     if (Status s = commit(c); !s.ok()) return s;
     return std::nullopt;
   }
-  std::optional<Delivery> fetched;
+  if (Status s = storage::check_commit(c); !s.ok()) return s;
+  storage::GroupedCommit mine(&c, &f);
+  groups_.write(mine, [this](std::span<storage::GroupedCommit* const> g) { write_group(g); });
+  if (!mine.status.ok()) return mine.status;
+  return std::move(mine.fetched);
+}
+
+// One transaction for the whole group. Several commits each go in a savepoint of their own: one
+// refused (or failing in SQLite) is rolled back alone, and the others are written.
+void SqliteBackend::write_group(std::span<storage::GroupedCommit* const> group) {
+  const bool alone = group.size() == 1;
   bool wakes = false;
   Status s = transact(Mode::kWrite, "commit", [&](Connection& db) -> Status {
-    fetched.reset();
-    if (Status applied = apply(db, c, wakes); !applied.ok()) return applied;
-    Status unreadable;
-    take_due_job(db, f, now_ms(), fetched, unreadable);
-    if (!unreadable.ok()) fetched.reset();
-    return Status::Ok();
+    wakes = false;  // this attempt's: a transaction retried whole starts again
+    for (storage::GroupedCommit* g : group) {
+      bool woke = false;
+      g->status = alone ? apply_grouped(db, *g, woke) : apply_in_savepoint(db, *g, woke);
+      wakes = wakes || woke;
+    }
+    return alone ? group[0]->status : Status::Ok();
   });
-  if (s.ok() && wakes) sqlite::touch_wake_file(wake_path_);  // after the transaction, as above
-  if (!s.ok()) return s;
-  return fetched;
+  if (!s.ok()) {
+    for (storage::GroupedCommit* g : group) g->status = s;
+  }
+  // After the transaction, never inside it: a waiter woken before the job or the settle is
+  // visible would read the old rows and sleep on.
+  if (s.ok() && wakes) sqlite::touch_wake_file(wake_path_);
+}
+
+Status SqliteBackend::apply_in_savepoint(Connection& db, storage::GroupedCommit& g, bool& wakes) {
+  db.exec("SAVEPOINT grouped_commit");
+  Status s;
+  try {
+    s = apply_grouped(db, g, wakes);
+  } catch (const SqliteError& e) {
+    if (e.busy()) throw;  // the whole transaction is tried again
+    s = sqlite::error_status(e, url_, "commit", 1);
+  }
+  if (!s.ok()) {
+    db.exec("ROLLBACK TO grouped_commit");
+    g.fetched.reset();
+    wakes = false;
+  }
+  db.exec("RELEASE grouped_commit");
+  return s;
+}
+
+Status SqliteBackend::apply_grouped(Connection& db, storage::GroupedCommit& g, bool& wakes) {
+  g.fetched.reset();
+  if (Status s = apply(db, *g.commit, wakes); !s.ok()) return s;
+  if (g.fetch == nullptr) return Status::Ok();
+  Status unreadable;
+  take_due_job(db, *g.fetch, now_ms(), g.fetched, unreadable);
+  if (!unreadable.ok()) g.fetched.reset();
+  return Status::Ok();
 }
 
 Status SqliteBackend::apply(Connection& db, const CommitRequest& c, bool& wakes) {
