@@ -5,7 +5,7 @@
 
 namespace reactor::storage {
 
-void CommitGroups::write(GroupedCommit& mine, const WriteGroup& write_group) {
+void CommitGroups::write(GroupedCommit& mine) {
   Waiter me(&mine);
   std::unique_lock lock(mu_);
   line_.push_back(&me);
@@ -19,7 +19,7 @@ void CommitGroups::write(GroupedCommit& mine, const WriteGroup& write_group) {
   }
   lock.unlock();
   try {
-    write_group(std::span<GroupedCommit* const>(group.data(), n));
+    write_group_(std::span<GroupedCommit* const>(group.data(), n));
   } catch (const std::exception& e) {
     for (std::size_t i = 0; i < n; ++i) group[i]->status = Status::Internal(e.what());
   }

@@ -1,4 +1,4 @@
-// CommitGroups: the commits of one process's threads to a store with one writer, written
+// CommitGroups: the commits of several threads to one store with one writer, written
 // together — LevelDB's write queue (DBImpl::Write). The thread whose commit is first in line
 // writes every commit queued behind it, up to kMaxGroup, in one transaction (one lock, one
 // fsync) while the others wait; each commit keeps its own outcome, so a refused one refuses
@@ -14,6 +14,7 @@
 #include <mutex>
 #include <optional>
 #include <span>
+#include <utility>
 
 #include "reactor/backend.hpp"
 #include "reactor/job_queue.hpp"
@@ -35,12 +36,14 @@ struct GroupedCommit {
 class CommitGroups {
  public:
   static constexpr std::size_t kMaxGroup = 32;
-  // Writes the group it is given (`mine` among them), filling in each one's status and fetch.
+  // Writes the group it is given in one transaction, filling in each one's status and fetch.
   using WriteGroup = std::function<void(std::span<GroupedCommit* const> group)>;
+
+  explicit CommitGroups(WriteGroup write_group) : write_group_(std::move(write_group)) {}
 
   // Returns once `mine` is written or refused: by this thread, with the commits queued behind it,
   // or by the thread ahead of it in line, with it.
-  void write(GroupedCommit& mine, const WriteGroup& write_group);
+  void write(GroupedCommit& mine);
   // The commits in line, the group being written included.
   std::size_t in_line();
 
@@ -52,6 +55,7 @@ class CommitGroups {
     std::condition_variable wake;
   };
 
+  const WriteGroup write_group_;
   std::mutex mu_;
   std::deque<Waiter*> line_;
 };

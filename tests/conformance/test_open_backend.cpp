@@ -52,6 +52,13 @@ std::string query_one(const std::string& file, const std::string& sql) {
   return out;
 }
 
+// The schema version the file holds; kLatestVersion, what this build migrates every file to, is
+// written here once and moves with each migration (storage/sqlite/schema.cpp).
+const std::string kLatestVersion = "13";
+std::string stored_version(const std::string& file) {
+  return query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'");
+}
+
 std::shared_ptr<Clock> clock() { return std::make_shared<ManualClock>(); }
 
 TEST(OpenBackend, Memory) {
@@ -149,7 +156,7 @@ TEST(OpenBackend, SqliteAbsolutePathCreatesAWalDatabaseAtTheLatestSchemaVersion)
   EXPECT_EQ(b->describe(), "sqlite://" + file);
   EXPECT_TRUE(fs::exists(file));
   EXPECT_EQ(query_one(file, "PRAGMA journal_mode"), "wal");
-  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "13");
+  EXPECT_EQ(stored_version(file), kLatestVersion);
 }
 
 // Back to version 12's fencing-token counter, a table of its own, from version 13's row of
@@ -254,7 +261,7 @@ TEST(OpenBackend, SqliteSchemaVersion1IsMigratedToTheLatest) {
   RunHeaderRow h;
   EXPECT_OK_AND_ASSIGN(h, b->load_header("r1"));
   EXPECT_EQ(h.wake_at_ms, 0);
-  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "13");
+  EXPECT_EQ(stored_version(file), kLatestVersion);
 }
 
 // A file of version 7 (no coordination tables) is migrated to the latest, and its runs hold locks
@@ -280,7 +287,7 @@ TEST(OpenBackend, SqliteSchemaVersion7IsMigratedAndItsRunsHoldLocks) {
 
   std::unique_ptr<Backend> b;
   ASSERT_OK_AND_ASSIGN(b, open_backend("sqlite://" + file, clock()));
-  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "13");
+  EXPECT_EQ(stored_version(file), kLatestVersion);
   TakeRequest take;
   take.holder = "r1";
   take.holds = {HoldClaim{HoldKind::kLock, "acct-1", 1, "r1"}};
@@ -330,7 +337,7 @@ TEST(OpenBackend, SqliteSchemaVersion9IsMigratedAndKeepsItsLeases) {
 
   std::unique_ptr<Backend> b;
   ASSERT_OK_AND_ASSIGN(b, open_backend("sqlite://" + file, clock()));
-  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "13");
+  EXPECT_EQ(stored_version(file), kLatestVersion);
   EXPECT_NE(schema_of("leases").find("WITHOUT ROWID"), std::string::npos);
   EXPECT_NE(schema_of("runs_roots_status").find("WHERE parent_id = ''"), std::string::npos);
   // The child run is no longer in the roots' index; the roots are listed and counted as before.
@@ -379,7 +386,7 @@ void expect_runs_read_the_same_after_migrating(const std::string& file,
 
   std::unique_ptr<Backend> b;
   ASSERT_OK_AND_ASSIGN(b, open_backend("sqlite://" + file, clock()));
-  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "13");
+  EXPECT_EQ(stored_version(file), kLatestVersion);
   EXPECT_EQ(query_one(file, "SELECT count(*) FROM run_rows"), "6");
   StoredRun after;
   ASSERT_OK_AND_ASSIGN(after, b->load_run("r1"));
@@ -611,7 +618,7 @@ TEST(OpenBackend, SqliteSchemaVersion12IsMigratedAndItsTokensGoOn) {
 
   std::unique_ptr<Backend> b;
   ASSERT_OK_AND_ASSIGN(b, open_backend("sqlite://" + file, clock()));
-  EXPECT_EQ(query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'"), "13");
+  EXPECT_EQ(stored_version(file), kLatestVersion);
   EXPECT_EQ(query_one(file, "SELECT count(*) FROM sqlite_master WHERE name = 'counters'"), "0");
   EXPECT_EQ(query_one(file, "SELECT typeof(key) || ' ' || token FROM leases ORDER BY key DESC"),
             "blob " + std::to_string(held.token));

@@ -2,7 +2,7 @@
 // several threads and several processes on one host. Every operation is one
 // transaction (BEGIN IMMEDIATE when it writes), retried whole a bounded number
 // of times when another connection holds the lock past the busy timeout; the
-// commits of this process's threads that wait for one another share one
+// commits of several threads that wait for one another share one
 // (storage/commit_groups.hpp), each in a savepoint of its own.
 // Expiry is judged by the injected Clock. Layout: docs/storage.md.
 #pragma once
@@ -132,8 +132,10 @@ class SqliteBackend final : public Backend {
   bool wakes_waiters_ = false;   // set by open(): see wakes_waiters()
   std::atomic<std::uint64_t> interrupts_{0};  // interrupt_waits() calls: a wait seeing it move ends
   sqlite::ConnectionPool pool_;
-  std::mutex write_turn_;  // held through each write transaction of this process (transact.hpp)
-  storage::CommitGroups groups_;  // this process's commits, written a group a transaction
+  std::mutex write_turn_;  // held through each write transaction (transact.hpp)
+  // The commits through this backend, written a group a transaction (write_group).
+  storage::CommitGroups groups_{
+      [this](std::span<storage::GroupedCommit* const> g) { write_group(g); }};
 };
 
 }  // namespace reactor

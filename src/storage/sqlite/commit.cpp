@@ -209,7 +209,7 @@ void ack_and_release(Connection& db, const CommitRequest& c, std::int64_t now) {
 Status SqliteBackend::commit(const CommitRequest& c) {
   if (Status s = storage::check_commit(c); !s.ok()) return s;
   storage::GroupedCommit mine(&c);
-  groups_.write(mine, [this](std::span<storage::GroupedCommit* const> g) { write_group(g); });
+  groups_.write(mine);
   return mine.status;
 }
 
@@ -224,7 +224,7 @@ Result<std::optional<Delivery>> SqliteBackend::commit_then_fetch(const CommitReq
   }
   if (Status s = storage::check_commit(c); !s.ok()) return s;
   storage::GroupedCommit mine(&c, &f);
-  groups_.write(mine, [this](std::span<storage::GroupedCommit* const> g) { write_group(g); });
+  groups_.write(mine);
   if (!mine.status.ok()) return mine.status;
   return std::move(mine.fetched);
 }

@@ -17,7 +17,7 @@ Status SqliteBackend::transact(Mode mode, const char* what, Body&& body) {
   const int max_attempts = std::max(1, options_.max_attempts);
   for (int attempt = 1;; ++attempt) {
     std::optional<sqlite::ConnectionPool::Handle> conn;
-    // This process's writers take turns here, woken in microseconds, rather than in SQLite's
+    // This backend's writers take turns here, woken in microseconds, rather than in SQLite's
     // busy handler, which sleeps a millisecond and more between tries of the file's lock.
     std::unique_lock<std::mutex> turn(write_turn_, std::defer_lock);
     if (mode != Mode::kRead) turn.lock();

@@ -67,16 +67,16 @@ class Recorder {
 };
 
 TEST(CommitGroups, ACommitAloneIsWrittenAtOnceByItsOwnThread) {
-  CommitGroups groups;
   CommitRequest c;
   GroupedCommit mine{&c};
   std::thread::id writer;
-  groups.write(mine, [&](std::span<GroupedCommit* const> group) {
+  CommitGroups groups([&](std::span<GroupedCommit* const> group) {
     writer = std::this_thread::get_id();
     ASSERT_EQ(group.size(), 1u);
     EXPECT_EQ(group[0], &mine);
     group[0]->status = Status::Ok();
   });
+  groups.write(mine);
   EXPECT_EQ(writer, std::this_thread::get_id());
   EXPECT_TRUE(mine.status.ok());
   EXPECT_EQ(groups.in_line(), 0u);
@@ -85,17 +85,16 @@ TEST(CommitGroups, ACommitAloneIsWrittenAtOnceByItsOwnThread) {
 TEST(CommitGroups, CommitsQueuedBehindAGroupGoOutTogetherEachWithItsOwnOutcome) {
   std::vector<CommitRequest> requests(4);
   Recorder recorder({&requests[2]});
-  CommitGroups groups;
+  CommitGroups groups(recorder.writer());
   std::vector<GroupedCommit> commits;
   for (auto& r : requests) commits.push_back(GroupedCommit{&r});
   std::future<void> first;
   std::vector<std::future<void>> behind;
   Recorder::ReleaseAtExit at_exit{recorder};
-  first = std::async(std::launch::async, [&] { groups.write(commits[0], recorder.writer()); });
+  first = std::async(std::launch::async, [&] { groups.write(commits[0]); });
   ASSERT_TRUE(line_reaches(groups, 1));
   for (std::size_t i = 1; i < commits.size(); ++i) {
-    behind.push_back(
-        std::async(std::launch::async, [&, i] { groups.write(commits[i], recorder.writer()); }));
+    behind.push_back(std::async(std::launch::async, [&, i] { groups.write(commits[i]); }));
     ASSERT_TRUE(line_reaches(groups, i + 1));  // in line in this order
   }
   recorder.release = true;
@@ -119,12 +118,11 @@ TEST(CommitGroups, AGroupHoldsAtMostKMaxGroupCommits) {
   std::vector<GroupedCommit> commits;
   for (auto& r : requests) commits.push_back(GroupedCommit{&r});
   Recorder recorder;
-  CommitGroups groups;
+  CommitGroups groups(recorder.writer());
   std::vector<std::future<void>> writes;
   Recorder::ReleaseAtExit at_exit{recorder};
   for (std::size_t i = 0; i < commits.size(); ++i) {
-    writes.push_back(
-        std::async(std::launch::async, [&, i] { groups.write(commits[i], recorder.writer()); }));
+    writes.push_back(std::async(std::launch::async, [&, i] { groups.write(commits[i]); }));
     ASSERT_TRUE(line_reaches(groups, i + 1));
   }
   recorder.release = true;
@@ -138,15 +136,17 @@ TEST(CommitGroups, AGroupHoldsAtMostKMaxGroupCommits) {
 }
 
 TEST(CommitGroups, AGroupThatThrowsFailsItsOwnCommitsAndTheLineMovesOn) {
-  CommitGroups groups;
-  CommitRequest a, b;
-  GroupedCommit first{&a}, second{&b};
-  groups.write(first, [](std::span<GroupedCommit* const>) { throw std::runtime_error("disk"); });
-  EXPECT_EQ(first.status.code(), StatusCode::kInternal);
-  EXPECT_NE(first.status.message().find("disk"), std::string::npos);
-  groups.write(second, [](std::span<GroupedCommit* const> group) {
+  int calls = 0;  // the first group throws, the next is written
+  CommitGroups groups([&](std::span<GroupedCommit* const> group) {
+    if (calls++ == 0) throw std::runtime_error("disk");
     for (GroupedCommit* g : group) g->status = Status::Ok();
   });
+  CommitRequest a, b;
+  GroupedCommit first{&a}, second{&b};
+  groups.write(first);
+  EXPECT_EQ(first.status.code(), StatusCode::kInternal);
+  EXPECT_NE(first.status.message().find("disk"), std::string::npos);
+  groups.write(second);
   EXPECT_TRUE(second.status.ok());
 }
 
