@@ -11,8 +11,8 @@
 
 #include "reactor/reactor.hpp"
 #include "saga/bench_fan.hpp"
-#include "storage/backend_url.hpp"
 #include "saga/bench_record.hpp"
+#include "storage/backend_url.hpp"
 #include "support.hpp"
 #include "worker_processes.hpp"
 
@@ -75,18 +75,20 @@ Status run_one(const MapOptions& o, int count, const std::string& scratch, MapRe
   EngineOptions options;
   options.backend = std::move(backend).value();
   Engine engine(std::move(options));
-  register_bench_fan(engine.registry(), BenchFanOptions{o.step_ms, nullptr});
+  register_bench_fan(engine.registry(), BenchFanOptions{o.step_ms, nullptr, o.claim});
 
   WorkerProcesses workers;
   for (int w = 0; w < o.workers; ++w) {
     if (!workers.spawn(r.storage,
                        {"--threads", std::to_string(o.threads), "--reactors", kBenchFanName},
-                       {"BENCH_STEP_MS=" + std::to_string(o.step_ms)},
+                       {"BENCH_STEP_MS=" + std::to_string(o.step_ms),
+                        "BENCH_CLAIM=" + std::to_string(o.claim)},
                        scratch + "/map-worker-" + std::to_string(w) + ".log")) {
       return Status::Internal("cannot start a worker process");
     }
   }
-  if (!workers.wait_ready(10s)) return Status::Internal("the workers did not start" + workers.log_tails());
+  if (!workers.wait_ready(10s))
+    return Status::Internal("the workers did not start" + workers.log_tails());
   const double t0 = bench_now_ms();
   Result<std::string> started =
       engine.run_in_background(kBenchFanName, {{"m", count}, {"batch", o.batch}, {"t_enq", t0}});
@@ -144,8 +146,8 @@ MapResult measure_map(const MapOptions& o, int count) {
     r.error = dir.error();
     return r;
   }
-  r.storage = o.storage.empty() ? dir.sqlite_url("map-" + std::to_string(count) + ".db")
-                                : o.storage;
+  r.storage =
+      o.storage.empty() ? dir.sqlite_url("map-" + std::to_string(count) + ".db") : o.storage;
   Status s = run_one(o, count, dir.path(), r);
   r.ok = s.ok();
   if (!s.ok()) r.error = s.to_string();
@@ -156,8 +158,8 @@ int run_map(const MapOptions& o) {
   std::printf("reactor-bench map (%s)\n", machine_note().c_str());
   std::printf(
       "BenchFan: one fan-out map, element i yields 2i+1, collected into the sum; batch %d, "
-      "%d worker process(es) x %d thread(s), step %d ms; storage %s\n",
-      o.batch, o.workers, o.threads, o.step_ms,
+      "claims of %d, %d worker process(es) x %d thread(s), step %d ms; storage %s\n",
+      o.batch, o.claim, o.workers, o.threads, o.step_ms,
       o.storage.empty() ? "a scratch SQLite file" : storage::mask_password(o.storage).c_str());
   std::fflush(stdout);
   MapResult small = measure_map(o, o.count);

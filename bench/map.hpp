@@ -12,10 +12,11 @@ namespace reactor_bench {
 struct MapOptions {
   int count = 2000;  // elements
   int batch = 50;    // at most this many out at once
+  int claim = 1;     // elements a claim holds (claim_batch)
   int workers = 2;
   int threads = 1;  // per worker
   int step_ms = 0;
-  int scale = 0;  // > 0: also run this many elements, and compare
+  int scale = 0;        // > 0: also run this many elements, and compare
   std::string storage;  // sqlite:// or redis://; empty: a scratch SQLite file
   std::string dir;
   double timeout_s = 900;
@@ -26,12 +27,12 @@ struct MapResult {
   std::string error;
   std::string storage;
   int count = 0;
-  double wall_s = 0;           // start → the run's terminal record
+  double wall_s = 0;  // start → the run's terminal record
   double elements_per_s = 0;
   double worker_cpu_us_per_element = -1;
   double peak_rss_bytes = -1;  // the largest of one worker
   double deliveries_per_element = -1;
-  double commits_per_element = -1;  // durable step commits, all workers
+  double commits_per_element = -1;   // durable step commits, all workers
   double requests_per_element = -1;  // requests to the store (Redis), all workers
 };
 

@@ -31,6 +31,9 @@ BenchFanOptions BenchFanOptions::from_env() {
   if (const char* ms = std::getenv("BENCH_STEP_MS"); ms != nullptr && *ms != '\0') {
     o.step_ms = std::max(0, static_cast<int>(std::strtod(ms, nullptr) + 0.5));
   }
+  if (const char* claim = std::getenv("BENCH_CLAIM"); claim != nullptr && *claim != '\0') {
+    o.claim = std::max(1, std::atoi(claim));
+  }
   o.record = BenchRecord::from_env();
   return o;
 }
@@ -51,6 +54,7 @@ Definition bench_fan(const BenchFanOptions& options) {
       .argument("m", input("m"))
       .argument("i", element("fan"))
       .fan_out(input("batch"))
+      .claim_batch(static_cast<std::uint32_t>(std::max(options.claim, 1)))
       .collect([](const MapResults& results) {
         std::int64_t sum = 0;
         for (const ElementOutcome& e : results) sum += e.value.get<std::int64_t>();

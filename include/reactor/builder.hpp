@@ -207,6 +207,15 @@ class Builder {
   // result(…); an integer from 1 to kMaxMapElements, else the map fails
   // unresolved.
   Builder& fan_out(ArgumentSource batch_size);
+  // With fan_out: the elements are claimed `elements` at a time (docs/maps.md, "Claims"). A
+  // claim is released as one job; the worker that fetches it runs its elements one after
+  // another in memory and files their results with one commit, so an element costs the store
+  // a small part of a run. What it gives up: an element's steps are not checkpointed one by one
+  // — a worker lost mid-claim takes the whole claim with it, and its next delivery runs every
+  // element of the claim again from its first step; a retry's wait holds the worker's thread.
+  // The element reactor may not hold an interrupt or an async unit (they wait for what only a
+  // run of its own can wait for). 1 (the default): each element a run of its own.
+  Builder& claim_batch(std::uint32_t elements);
   // true (default): the first failed element fails the map, and completed
   // elements are undone highest index first. false: the map succeeds with
   // every element's outcome; failed elements roll themselves back.

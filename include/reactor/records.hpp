@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "reactor/run.hpp"
@@ -141,9 +142,14 @@ struct MapRow {
   std::string element_reactor;
   std::uint32_t total = 0;       // elements
   std::uint32_t batch_size = 1;  // most released and unreported at once
+  // Elements a claim holds: the store releases them together, as one run (claim_run_id) whose
+  // job one worker fetches, and the commit that ends it files all their slots. Claim k holds
+  // indices [k * claim, (k + 1) * claim) (fewer in the last). 1: each element a run of its own,
+  // the layout before claims.
+  std::uint32_t claim = 1;
   bool atomic = true;
   MapState state = MapState::kRunning;
-  std::uint32_t released = 0;  // elements 0 … released-1 have been released
+  std::uint32_t released = 0;  // elements 0 … released-1 have been released (whole claims)
   // Slots present, by state: every element that reported, and of those the
   // ones that failed; and the completed ones rolled back since.
   std::uint32_t done = 0;
@@ -174,6 +180,10 @@ struct MapSlotRow {
   // The element run's executions lost with their workers (its steps' interrupted, summed): added
   // to the map's count when the slot is new; the owner copies their trace events into its own.
   std::uint32_t interrupted = 0;
+  // An element of a claim (MapRow::claim > 1), completed, whose reactor has undos: its steps as
+  // their undos need them (a JSON array of step records), since no run of its own keeps them.
+  // Empty otherwise.
+  std::string steps{};
 };
 
 // The run id of element `index` of map `map_id`, and back: nullopt when `run_id`
@@ -181,21 +191,41 @@ struct MapSlotRow {
 std::string element_run_id(const std::string& map_id, std::uint32_t index);
 std::optional<ElementOf> parse_element_run_id(const std::string& run_id);
 
-// The last commit of an element run: its slot is written (an element run
-// again overwrites it), and when the slot is new the store, in the same
-// atomic commit, counts it, stops releasing after a failure of an atomic
-// map, releases the next element (its run filed `enqueued`, its start job
-// enqueued) while fewer than batch_size are out, and when every released
+// The run that carries the claim of `map` holding element `index`: the element's own run
+// (element_run_id) when a claim is one element, else "<map id>[<first>..<last>]".
+std::string claim_run_id(const MapRow& map, std::uint32_t index);
+// The end of that claim: one past its last element.
+std::uint32_t claim_end(const MapRow& map, std::uint32_t index);
+
+// The elements [first, last] of map `map_id` a claim's run carries, read back from its id;
+// nullopt when `run_id` is not a claim's of more than one element.
+struct ClaimOf {
+  std::string map_id;
+  std::uint32_t first = 0;
+  std::uint32_t last = 0;
+};
+std::optional<ClaimOf> parse_claim_run_id(const std::string& run_id);
+
+// The last commit of an element run (of a claim's run: the slots of all its
+// elements): each slot is written (an element run again overwrites it), and
+// for each slot that is new the store, in the same atomic commit, counts it
+// and stops releasing after a failure of an atomic map; then it releases the
+// next claims (each claim's run filed `enqueued`, its start job enqueued)
+// while fewer than batch_size elements are out, and when every released
 // element has reported files the map settled, enqueues its owner's resume
 // and sets the owner's wake_at to now (a `waiting` owner whose resume job is
 // lost is then found by the sweeper). A slot written again changes no count:
 // a map is settled once, its owner resumed once.
 //
 // A new cancelled slot stops the map releasing elements (as an atomic map's failure does), and
-// one of the next element to release counts as released: the map settles once the elements
-// already out have reported.
+// one of the next claim to release counts that claim as released: the map settles once the
+// elements already out have reported.
 struct MapSettle {
-  MapSlotRow slot;
+  MapSettle() = default;
+  explicit MapSettle(MapSlotRow slot) { slots.push_back(std::move(slot)); }
+  explicit MapSettle(std::vector<MapSlotRow> of_one_map) : slots(std::move(of_one_map)) {}
+
+  std::vector<MapSlotRow> slots;  // of one map, applied in this order
 };
 
 // A periodic start as the store keeps it (schedule_store.hpp, docs/schedules.md): the Schedule,

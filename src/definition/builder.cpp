@@ -224,6 +224,18 @@ Builder& Builder::fan_out(ArgumentSource batch_size) {
   return *this;
 }
 
+Builder& Builder::claim_batch(std::uint32_t elements) {
+  if (StepSpec* s = current("claim_batch")) {
+    require_map(*s, "claim_batch", state_->misuse);
+    if (elements == 0) {
+      state_->misuse.push_back("step '" + s->name +
+                               "': claim_batch() needs at least 1 element a claim");
+    }
+    s->claim = std::max<std::uint32_t>(elements, 1);
+  }
+  return *this;
+}
+
 Builder& Builder::undo_all(UndoAllFn fn) {
   if (StepSpec* s = current("undo_all")) {
     require_map(*s, "undo_all", state_->misuse);

@@ -73,6 +73,21 @@ class Checker {
     }
     if (s.map_source && s.pages) fail_step(s, "a map takes source() or source_pages(), not both");
     if (s.kind != StepKind::kMap && s.collect) fail_step(s, "collect() applies to maps only");
+    if (s.claim > 1) check_claims(s);
+  }
+
+  // A claimed element runs in memory, inside its claim's run, and its slot keeps its steps for
+  // its undos (Builder::claim_batch): steps of its own only, no child run to keep.
+  void check_claims(const StepSpec& s) const {
+    if (!s.fan_out) fail_step(s, "claim_batch() applies to a map with fan_out() only");
+    if (!s.child) return;
+    for (const StepSpec& e : s.child->steps) {
+      if (e.kind != StepKind::kStep) {
+        fail_step(s, "its reactor '" + s.child->name + "' has step '" + e.name +
+                         "', which is not a plain step: claim_batch() runs elements of plain "
+                         "steps only");
+      }
+    }
   }
 
   void check_interrupt(const StepSpec& s) const {

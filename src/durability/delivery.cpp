@@ -3,6 +3,7 @@
 #include "base/run_errors.hpp"
 #include "base/run_machine.hpp"
 #include "definition/coordination_of.hpp"
+#include "durability/claims.hpp"
 #include "durability/coordination/admission.hpp"
 #include "durability/durable_fan_out.hpp"
 #include "durability/durable_port.hpp"
@@ -37,11 +38,6 @@ const char* to_string(DeliveryOutcome o) {
 }
 
 namespace {
-
-DeliveryOutcome committed(const Status& s, DeliveryOutcome if_ok) {
-  if (s.code() == StatusCode::kLeaseLost) return DeliveryOutcome::kLeaseLost;
-  return s.ok() ? if_ok : DeliveryOutcome::kBackendError;
-}
 
 // `run` as its element of a fan-out map, when its id says it is one (its record may be unread).
 void tie_to_its_map(Run& run) {
@@ -251,16 +247,6 @@ std::optional<DeliveryOutcome> skip_orphaned_unit(DurableEnv& env, const Writer&
                       " before it started: nothing ran");
 }
 
-// Files the lease of the delivery executing in `in_flight` (when given) for abandon().
-void file_in_flight(InFlight* in_flight, std::shared_ptr<LeaseKeeper::Entry> lease,
-                    const Delivery& d, const std::string& owner) {
-  if (in_flight == nullptr) return;
-  std::lock_guard lock(in_flight->mu);
-  in_flight->lease = std::move(lease);
-  in_flight->job_id = d.job.id;
-  in_flight->owner = owner;
-}
-
 // What the reactor's coordination says before the run executes; nullopt: it goes.
 std::optional<DeliveryOutcome> admit(DurableEnv& env, Holding& holding, const Writer& w,
                                      const Delivery& d, const Run& run) {
@@ -373,6 +359,20 @@ std::optional<DeliveryOutcome> check_definition(DurableEnv& env, const Writer& w
 
 }  // namespace
 
+DeliveryOutcome committed(const Status& s, DeliveryOutcome if_ok) {
+  if (s.code() == StatusCode::kLeaseLost) return DeliveryOutcome::kLeaseLost;
+  return s.ok() ? if_ok : DeliveryOutcome::kBackendError;
+}
+
+void file_in_flight(InFlight* in_flight, std::shared_ptr<LeaseKeeper::Entry> lease,
+                    const Delivery& d, const std::string& owner) {
+  if (in_flight == nullptr) return;
+  std::lock_guard lock(in_flight->mu);
+  in_flight->lease = std::move(lease);
+  in_flight->job_id = d.job.id;
+  in_flight->owner = owner;
+}
+
 Status abandon(DurableEnv& env, InFlight& in_flight) {
   std::lock_guard lock(in_flight.mu);
   if (!in_flight.lease) return Status::Ok();
@@ -426,6 +426,10 @@ DeliveryOutcome process_delivery(DurableEnv& env, const Delivery& d, const std::
   }
   if (auto paused = while_paused(env, d, w, run)) return *paused;
   if (run.reactor != job.reactor) def = env.registry.find(run.reactor);
+  // A claim's elements run on the definition registered now: none of them was checkpointed.
+  if (auto claim = parse_claim_run_id(run.id); claim && def) {
+    return deliver_claim(env, *def, std::move(run), *claim, w, d, o);
+  }
   if (auto refused = check_definition(env, w, run, job, def)) return *refused;
   records::name_steps(run, *def->data());
   // A record can decode and still not be a run of this graph: the executor indexes by it.

@@ -42,6 +42,14 @@ struct DeliveryOptions {
 DeliveryOutcome process_delivery(DurableEnv& env, const Delivery& delivery,
                                  const std::string& owner, const DeliveryOptions& options);
 
+// What a delivery that ends with a commit comes to: `if_ok` when it was applied.
+DeliveryOutcome committed(const Status& commit, DeliveryOutcome if_ok);
+
+// Files the lease of the delivery executing in `in_flight` (when given) for abandon(); nullptr:
+// it executes no more.
+void file_in_flight(InFlight* in_flight, std::shared_ptr<LeaseKeeper::Entry> lease,
+                    const Delivery& d, const std::string& owner);
+
 // Hands the delivery filed in `in_flight` back at once, without waiting for
 // its step: its execution may commit and start nothing more (its lease is
 // marked lost), the lease is released and the job due again now. The step in

@@ -1,9 +1,11 @@
 #include "durability/durable_fan_out.hpp"
 
 #include <algorithm>
+#include <iterator>
 
 #include "base/run_errors.hpp"
 #include "base/run_machine.hpp"
+#include "durability/claims.hpp"
 #include "durability/durable_port.hpp"
 #include "reactor/limits.hpp"
 #include "reactor/trace_context.hpp"
@@ -32,8 +34,22 @@ std::uint32_t lost_executions(const Run& run) {
 
 }  // namespace
 
+// A claim's run that ended without running its elements (unreadable, unknown reactor, a crash
+// loop): each of its slots failed with its run's error, so that its map settles all the same.
+std::optional<MapSettle> claim_failed(const Run& run) {
+  std::optional<ClaimOf> of = parse_claim_run_id(run.id);
+  if (!of || !is_terminal(run.status)) return std::nullopt;
+  const std::string why = records::encode_value(run.error ? Value(*run.error) : Value(RunError{}));
+  MapSettle settle;
+  for (std::uint32_t i = of->first; i <= of->last; ++i) {
+    settle.slots.push_back(MapSlotRow{of->map_id, i, SlotState::kFailed, why});
+  }
+  return settle;
+}
+
 std::optional<MapSettle> settle_of(const Run& run) {
-  if (!run.element_of || !is_terminal(run.status)) return std::nullopt;
+  if (!run.element_of) return claim_failed(run);
+  if (!is_terminal(run.status)) return std::nullopt;
   MapSlotRow slot;
   slot.map_id = run.element_of->map_id;
   slot.index = run.element_of->index;
@@ -88,6 +104,29 @@ Run DurableFanOut::element_run(const Map& map, std::uint32_t index, Value inputs
   return e;
 }
 
+// Appends the runs carrying `inputs`, the elements from `total` on, to `c` (each an element, or a
+// claim of map.claim), and those of elements [0, batch_size) to `window`.
+void DurableFanOut::add_runs(const Map& map, std::vector<Value> inputs, std::uint32_t& total,
+                             std::vector<Run>& window, std::uint32_t& released,
+                             CommitRequest& c) const {
+  const std::size_t claim = std::max<std::uint32_t>(map.claim, 1);
+  for (std::size_t k = 0; k < inputs.size(); k += claim) {
+    const std::uint32_t first = total;
+    const std::size_t n = std::min(claim, inputs.size() - k);
+    total += static_cast<std::uint32_t>(n);
+    Run e = claim == 1 ? element_run(map, first, std::move(inputs[k]))
+                       : claim_run(map, first,
+                                   {std::make_move_iterator(inputs.begin() + k),
+                                    std::make_move_iterator(inputs.begin() + k + n)},
+                                   env_.now_ms());
+    records::encode_created(e, /*expires_at_ms=*/0, c);  // it lives as long as its owner
+    if (first < map.batch_size) {
+      window.push_back(std::move(e));
+      released = total;
+    }
+  }
+}
+
 // Persist before enqueue: every element run exists before any job names it, and the commit that
 // writes the map's record releases its first batch_size. Until then nothing but this execution
 // touches them, so an owner taken over mid-way writes them again (same ids, same inputs).
@@ -100,21 +139,21 @@ Status DurableFanOut::dispatch(const Map& map, std::uint32_t& total) {
     return s;
   }
   if (s.code() != StatusCode::kNotFound) return s;
-  std::vector<Run> window;  // elements [0, batch_size), released by the last commit
+  // Each run is an element, or a claim of `claim` elements; a commit creates whole claims.
+  const std::uint32_t claim = std::max<std::uint32_t>(map.claim, 1);
+  const std::uint32_t per_commit = claim * std::max<std::uint32_t>(kElementsPerCommit / claim, 1);
+  std::vector<Run> window;     // the runs of elements [0, batch_size), released by the last commit
+  std::uint32_t released = 0;  // the elements they carry
   CommitRequest c = owner_.fenced();
   for (bool last = false; !last;) {
     std::vector<Value> inputs;
-    if (s = map.inputs(total, kElementsPerCommit, inputs); !s.ok()) return s;
-    last = inputs.size() < kElementsPerCommit;
+    if (s = map.inputs(total, per_commit, inputs); !s.ok()) return s;
+    last = inputs.size() < per_commit;
     if (total + inputs.size() > kMaxMapElements) {
       return Status::InvalidArgument("map '" + map.path + "' has more than " +
                                      std::to_string(kMaxMapElements) + " elements");
     }
-    for (Value& in : inputs) {
-      Run e = element_run(map, total++, std::move(in));
-      records::encode_created(e, /*expires_at_ms=*/0, c);  // it lives as long as its owner
-      if (e.element_of->index < map.batch_size) window.push_back(std::move(e));
-    }
+    add_runs(map, std::move(inputs), total, window, released, c);
     if (last || total == 0) break;
     if (s = env_.backend.commit(c); !s.ok()) return s;
     c = owner_.fenced();
@@ -142,7 +181,8 @@ Status DurableFanOut::dispatch(const Map& map, std::uint32_t& total) {
   row.total = total;
   row.batch_size = map.batch_size;
   row.atomic = map.atomic;
-  row.released = static_cast<std::uint32_t>(window.size());
+  row.claim = claim;
+  row.released = released;
   c.maps.push_back(std::move(row));
   return env_.backend.commit(c);
 }
@@ -216,6 +256,13 @@ Status DurableFanOut::load_element(const std::string& id, Run& run,
 Status DurableFanOut::roll_back(const std::string& map_id, std::uint32_t index,
                                 std::vector<RollbackFailure>& failures,
                                 std::vector<TraceEvent>& undone) {
+  const MapRow* shape = nullptr;
+  if (Status s = shape_of(map_id, shape); !s.ok()) return s;
+  if (shape->claim > 1) {
+    return roll_back_claimed(
+        env_, *shape, index, failures, undone,
+        [this](const std::string& id, Lease& l) { return take_element(id, l); });
+  }
   const std::string id = element_run_id(map_id, index);
   Lease lease;
   if (Status s = take_element(id, lease); !s.ok()) return s;
@@ -276,9 +323,25 @@ Status DurableFanOut::cancel(const std::string& map_id) {
     unreported.push_back(map.released);
   }
   for (std::size_t k = 0; s.ok() && k < unreported.size(); ++k) {
-    s = cancel_element(map_id, unreported[k]);
+    const std::uint32_t i = unreported[k];
+    if (map.claim <= 1) {
+      s = cancel_element(map_id, i);
+    } else if (k == 0 || i - i % map.claim != unreported[k - 1] - unreported[k - 1] % map.claim) {
+      s = cancel_claim(env_, owner_, map, i - i % map.claim);  // a claim reports whole
+    }
   }
   return s;
+}
+
+Status DurableFanOut::shape_of(const std::string& map_id, const MapRow*& out) {
+  auto known = shapes_.find(map_id);
+  if (known == shapes_.end()) {
+    MapRow row;
+    if (Status s = state(map_id, row); !s.ok()) return s;
+    known = shapes_.emplace(map_id, std::move(row)).first;
+  }
+  out = &known->second;
+  return Status::Ok();
 }
 
 // Files element `index` never run, if nobody holds it and none of its steps ran.

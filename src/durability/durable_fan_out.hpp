@@ -8,6 +8,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <mutex>
 #include <optional>
 
@@ -45,9 +46,13 @@ class DurableFanOut final : public FanOut {
 
  private:
   Run element_run(const Map& map, std::uint32_t index, Value inputs) const;
+  void add_runs(const Map& map, std::vector<Value> inputs, std::uint32_t& total,
+                std::vector<Run>& window, std::uint32_t& released, CommitRequest& c) const;
   Status take_element(const std::string& id, Lease& lease);
   Status load_element(const std::string& id, Run& run, std::optional<Definition>& def);
   Status cancel_element(const std::string& map_id, std::uint32_t index);
+  // Map `map_id`'s row as first read: what never changes of it (its claim, total, reactor).
+  Status shape_of(const std::string& map_id, const MapRow*& out);
 
   DurableEnv& env_;
   const Writer& owner_;
@@ -57,6 +62,7 @@ class DurableFanOut final : public FanOut {
   mutable std::once_flag unit_wait_decided_;
   mutable UnitWait unit_wait_;
   std::optional<MapSlotRow> delivered_slot_;
+  std::map<std::string, MapRow> shapes_;  // shape_of's
 };
 
 // Whether an execution of `run` got as far as starting a step (or past it): a run that did not

@@ -68,6 +68,7 @@ Attempt FanOutMaps::dispatch_map(std::size_t i, const Launch& l) {
   map.element = spec.child.get();
   map.atomic = spec.atomic;
   map.batch_size = spec.batch_size;
+  map.claim = spec.claim;
   if (spec.batch_size_source) {
     Value size;
     std::optional<ArgumentError> err = resolve_source(*spec.batch_size_source, run_, def_, size);

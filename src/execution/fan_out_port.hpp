@@ -32,6 +32,9 @@ class FanOut {
     const DefinitionData* element = nullptr;
     bool atomic = true;
     std::uint32_t batch_size = 1;
+    // Elements a claim holds (StepSpec::claim): more than one, the elements are released as
+    // claims, each a run of the element reactor's elements [first, last].
+    std::uint32_t claim = 1;
     // No execution dispatched it before (its step was never started under another): the
     // store need not be asked whether the map exists.
     bool fresh = false;

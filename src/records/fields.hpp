@@ -188,6 +188,7 @@ void fields(M& m, V& v) {
   v("undone", m.undone);
   v.optional("interrupted", m.interrupted);
   v.optional("cancelled", m.cancelled);
+  v.optional("claim", m.claim);
 }
 
 // What one element of a map came to.
@@ -198,6 +199,7 @@ void fields(S& s, V& v) {
   v("state", s.state);
   v.raw_json("body", s.body);
   v.optional("interrupted", s.interrupted);
+  v.optional("steps", s.steps);
 }
 
 // A periodic start (docs/schedules.md). last_fired_ms is the one field a worker changes.

@@ -1,5 +1,6 @@
 // The stored names of a map's and a slot's states: they are in map rows and
 // slots, so they never change once written.
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 
@@ -53,6 +54,33 @@ SlotState slot_state_from_string(const std::string& s) {
 
 std::string element_run_id(const std::string& map_id, std::uint32_t index) {
   return map_id + "[" + std::to_string(index) + "]";
+}
+
+std::string claim_run_id(const MapRow& map, std::uint32_t index) {
+  if (map.claim <= 1) return element_run_id(map.map_id, index);
+  const std::uint32_t first = index - index % map.claim;
+  return map.map_id + "[" + std::to_string(first) + ".." +
+         std::to_string(claim_end(map, index) - 1) + "]";
+}
+
+std::uint32_t claim_end(const MapRow& map, std::uint32_t index) {
+  const std::uint64_t claim = std::max<std::uint32_t>(map.claim, 1);
+  const std::uint64_t end = (index / claim + 1) * claim;
+  return static_cast<std::uint32_t>(std::min<std::uint64_t>(end, std::max(map.total, index + 1)));
+}
+
+std::optional<ClaimOf> parse_claim_run_id(const std::string& run_id) {
+  const std::size_t open = run_id.rfind('[');
+  const std::size_t dots = run_id.rfind("..");
+  if (open == std::string::npos || dots == std::string::npos || dots < open ||
+      run_id.back() != ']' || run_id.find(':') > open) {
+    return std::nullopt;
+  }
+  std::optional<ElementOf> first = parse_element_run_id(run_id.substr(0, dots) + "]");
+  std::optional<ElementOf> last =
+      parse_element_run_id(run_id.substr(0, open + 1) + run_id.substr(dots + 2));
+  if (!first || !last || last->index < first->index) return std::nullopt;
+  return ClaimOf{first->map_id, first->index, last->index};
 }
 
 std::optional<ElementOf> parse_element_run_id(const std::string& run_id) {

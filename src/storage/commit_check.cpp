@@ -6,6 +6,18 @@
 
 namespace reactor::storage {
 
+namespace {
+
+bool settles_one_map(const MapSettle& settle) {
+  if (settle.slots.empty() || settle.slots.front().map_id.empty()) return false;
+  for (const MapSlotRow& slot : settle.slots) {
+    if (slot.map_id != settle.slots.front().map_id) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 Status check_commit(const CommitRequest& c) {
   if (c.fencing_token != 0 && c.root_id.empty()) {
     return Status::InvalidArgument("commit: a fenced commit needs the root run id");
@@ -49,14 +61,15 @@ Status check_commit(const CommitRequest& c) {
     }
   }
   for (const auto& m : c.maps) {
-    if (m.map_id.empty() || m.owner_id.empty() || m.queue.empty() || m.batch_size == 0) {
+    if (m.map_id.empty() || m.owner_id.empty() || m.queue.empty() || m.batch_size == 0 ||
+        m.claim == 0) {
       return Status::InvalidArgument(
-          "commit: map row without id, owner or queue, or with batch_size 0 (map '" + m.map_id +
-          "')");
+          "commit: map row without id, owner or queue, or with batch_size or claim 0 (map '" +
+          m.map_id + "')");
     }
   }
-  if (c.settle && c.settle->slot.map_id.empty()) {
-    return Status::InvalidArgument("commit: a settle names no map");
+  if (c.settle && !settles_one_map(*c.settle)) {
+    return Status::InvalidArgument("commit: a settle names no map, or more than one");
   }
   return Status::Ok();
 }

@@ -157,7 +157,7 @@ class FaultyBackend : public BackendWrapper {
   }
   void check_window(const CommitRequest& c) {
     std::string map_id;
-    if (c.settle) map_id = c.settle->slot.map_id;
+    if (c.settle) map_id = c.settle->slots.front().map_id;
     if (!c.maps.empty()) map_id = c.maps.front().map_id;
     if (map_id.empty()) return;
     Result<MapRow> loaded = BackendWrapper::load_map(map_id);

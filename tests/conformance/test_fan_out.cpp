@@ -7,206 +7,12 @@
 // against fan-out (I-7) and a rollback cut short. Back-pressure is checked from the store at
 // every commit.
 #include <algorithm>
-#include <map>
-#include <mutex>
 
-#include "conformance/conformance_support.hpp"
-#include "conformance/faulty_backend.hpp"
-#include "reactor/reactor.hpp"
-#include "reactor/worker.hpp"
-#include "support/result_testing.hpp"
+#include "conformance/fan_out_scenarios.hpp"
 
 namespace reactor::conformance {
 namespace {
 
-// Element x: "double" returns 2x (fails for good when x equals fail_at), undone by an undo.
-Definition doubler(Effects& fx, const std::string& name = "Doubler") {
-  return Builder(name)
-      .input("x", integer())
-      .input("fail_at", any().optional())
-      .step("double",
-            [&fx](const Args& a, StepContext& ctx) -> StepResult {
-              const std::int64_t x = a.get<std::int64_t>("x");
-              if (a["fail_at"].is_number_integer() && a["fail_at"].get<std::int64_t>() == x) {
-                fx.add('F', ctx.idempotency_key());
-                return Failure("element " + std::to_string(x) + " fails", false);
-              }
-              fx.add('S', ctx.idempotency_key());
-              return Success(2 * x);
-            })
-      .argument("x", input("x"))
-      .argument("fail_at", input("fail_at"))
-      .undo([&fx](const Value&, const Args&, StepContext& ctx) -> StepResult {
-        fx.add('U', ctx.idempotency_key());
-        return Success();
-      })
-      .returns("double")
-      .build();
-}
-
-// Step "reserve", undone by an undo; both logged.
-Builder& add_reserve(Builder& b, Effects& fx) {
-  return b
-      .step("reserve",
-            [&fx](const Args&, StepContext& ctx) -> StepResult {
-              fx.add('S', ctx.idempotency_key());
-              return Success("reserved");
-            })
-      .undo([&fx](const Value&, const Args&, StepContext& ctx) -> StepResult {
-        fx.add('U', ctx.idempotency_key());
-        return Success();
-      });
-}
-
-// reserve → map "m" over input "items" (each element a Doubler) → after. `after` fails when the
-// input "fail_after" is true. fan_out(batch) unless batch is 0 (inline).
-Definition summing(Effects& fx, const std::string& name, std::uint32_t batch, bool atomic = true,
-                   const Definition* element_def = nullptr) {
-  Builder b(name);
-  b.input("items", array())
-      .input("fail_at", any().optional())
-      .input("fail_after", boolean().default_value(false));
-  add_reserve(b, fx)
-      .map("m", element_def ? *element_def : doubler(fx))
-      .source(input("items"))
-      .argument("x", element("m"))
-      .argument("fail_at", input("fail_at"))
-      .wait_for("reserve")
-      .atomic(atomic);
-  if (batch > 0) b.fan_out(batch);
-  b.step("after",
-         [](const Args& a) -> StepResult {
-           if (a.get<bool>("fail")) return Failure("after fails", false);
-           return Success(a["m"]);
-         })
-      .argument("m", result("m"))
-      .argument("fail", input("fail_after"));
-  return b.returns("after").build();
-}
-
-Value items(int n) {
-  Value v = Value::array();
-  for (int i = 0; i < n; ++i) v.push_back(i);
-  return v;
-}
-
-Value doubled(int n) {
-  Value v = Value::array();
-  for (int i = 0; i < n; ++i) v.push_back(2 * i);
-  return v;
-}
-
-template <typename Factory>
-class FanOutScenarios : public ::testing::Test {
- protected:
-  static constexpr Duration kLeaseTtl = 1s;
-
-  void SetUp() override {
-    std::unique_ptr<Backend> raw;
-    Status s = factory_.open(raw);
-    ASSERT_TRUE(s.ok()) << s.to_string();
-    auto faulty = std::make_shared<FaultyBackend>(std::move(raw));
-    store_ = faulty.get();
-    engine_ = std::make_unique<Engine>(scenario_options(factory_.clock(), faulty, kLeaseTtl));
-  }
-  void TearDown() override {
-    if (worker_) worker_->stop_now();
-    worker_.reset();
-  }
-
-  void start_worker(int threads = 2) { worker_ = scenario_worker(*engine_, threads); }
-  void stop_worker() {
-    worker_->stop_now();
-    worker_.reset();
-  }
-
-  std::string start(const std::string& reactor, Value inputs) {
-    return start_in_background(*engine_, reactor, std::move(inputs));
-  }
-
-  // Runs `reactor` in this process up to its fan-out map, which hands it off: its elements are
-  // dispatched (the first window released) and the run waits, before any worker runs.
-  std::string dispatch(const std::string& reactor, Value inputs) {
-    RunResult r = engine_->run(reactor, std::move(inputs));
-    EXPECT_EQ(r.status, RunStatus::kWaiting) << (r.error ? r.error->message : "");
-    return r.run_id;
-  }
-
-  // Waits (bounded, sweeping now and then) for the run to end; says where it stands if not.
-  RunResult wait_for_end(const std::string& id) {
-    RunResult r;
-    for (int k = 0; k < 3000; ++k) {
-      if (assign_if_ok(r, engine_->find(id)) && is_terminal(r.status)) return r;
-      if (k % 50 == 49) {
-        // A job put off (a resume that met its run's lease still held) falls due, on a clock
-        // the test drives too.
-        factory_.advance(100ms);
-        sweep();
-      }
-      std::this_thread::sleep_for(5ms);
-    }
-    ADD_FAILURE() << "run " << id << " did not end: " << describe(id);
-    return r;
-  }
-
-  // The run, its map "m" and its element runs, for a failure message.
-  std::string describe(const std::string& id) {
-    std::string out;
-    RunResult r;
-    if (assign_if_ok(r, engine_->find(id)))
-      out += to_string(r.status) + std::string(" ") + r.trace_summary();
-    bool job = false;
-    (void)assign_or_status(job, store_->has_job(id));
-    out += job ? " (has a job)" : " (no job)";
-    MapRow m;
-    if (assign_or_status(m, store_->load_map(id + ":m")).ok()) {
-      out += "; map " + std::string(to_string(m.state)) + " total " + std::to_string(m.total) +
-             " released " + std::to_string(m.released) + " done " + std::to_string(m.done) +
-             " failed " + std::to_string(m.failed) + " undone " + std::to_string(m.undone);
-      for (std::uint32_t i = 0; i < m.released; ++i) {
-        RunHeaderRow h;
-        if (assign_or_status(h, store_->load_header(element_run_id(m.map_id, i))).ok() &&
-            !is_terminal(h.status)) {
-          out += "; [" + std::to_string(i) + "] " + to_string(h.status);
-        }
-      }
-    }
-    return out;
-  }
-
-  void sweep() { EXPECT_TRUE(engine_->sweep_once().ok()); }
-
-  // A worker that dies holding the next due job: its delivery and its run's lease lapse.
-  std::optional<Delivery> take_and_die() {
-    std::optional<Delivery> d;
-    for (int k = 0; k < 400 && !d; ++k) {
-      EXPECT_TRUE(assign_or_status(d, store_->fetch(FetchRequest{
-                                          {"Sum"}, "dead-worker", 1h, kLeaseTtl, "dead:1"}))
-                      .ok());
-      if (!d) std::this_thread::sleep_for(5ms);
-    }
-    return d;
-  }
-  // The leases a dead worker held lapse.
-  void let_leases_lapse() { factory_.advance(kLeaseTtl + 100ms); }
-
-  MapRow map_of(const std::string& run_id, const std::string& path = "m") {
-    MapRow m;
-    Status s = assign_or_status(m, store_->load_map(run_id + ":" + path));
-    EXPECT_TRUE(s.ok()) << s.to_string();
-    return m;
-  }
-
-  Factory factory_;
-  FaultyBackend* store_ = nullptr;
-  std::unique_ptr<Engine> engine_;
-  std::unique_ptr<Worker> worker_;
-  Effects fx_;
-  // For the faults the tests inject (FaultyBackend::refuse, lose): they outlive the test body,
-  // which the worker may outlive.
-  std::atomic<int> faults_{0};
-  std::string target_;
-};
 TYPED_TEST_SUITE(FanOutScenarios, ConformanceBackends, BackendName);
 
 TYPED_TEST(FanOutScenarios, EveryElementRunsAsAJobOfItsOwnAndTheMapCollectsInIndexOrder) {
@@ -620,8 +426,8 @@ TYPED_TEST(FanOutScenarios, ADispatchCutShortIsDoneAgainByWhoeverTakesTheRunOver
 TYPED_TEST(FanOutScenarios, ARollbackCutShortResumesWithoutUndoingAnElementTwice) {
   this->engine_->registry().add(summing(this->fx_, "Sum", 3));
   this->store_->refuse = [this](const CommitRequest& c) {
-    return c.settle && c.settle->slot.state == SlotState::kUndone && c.settle->slot.index == 1 &&
-           this->faults_++ == 0;
+    return c.settle && c.settle->slots.front().state == SlotState::kUndone &&
+           c.settle->slots.front().index == 1 && this->faults_++ == 0;
   };
   const std::string id = this->start("Sum", {{"items", items(5)}, {"fail_after", true}});
   this->start_worker(1);

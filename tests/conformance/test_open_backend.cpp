@@ -54,7 +54,7 @@ std::string query_one(const std::string& file, const std::string& sql) {
 
 // The schema version the file holds; kLatestVersion, what this build migrates every file to, is
 // written here once and moves with each migration (storage/sqlite/schema.cpp).
-const std::string kLatestVersion = "13";
+const std::string kLatestVersion = "14";
 std::string stored_version(const std::string& file) {
   return query_one(file, "SELECT value FROM meta WHERE key = 'schema_version'");
 }
@@ -159,9 +159,18 @@ TEST(OpenBackend, SqliteAbsolutePathCreatesAWalDatabaseAtTheLatestSchemaVersion)
   EXPECT_EQ(stored_version(file), kLatestVersion);
 }
 
+// Back to version 13's maps and slots, with no claim and no steps column (each element a run of
+// its own).
+void as_version_13(const std::string& file) {
+  query_one(file, "ALTER TABLE maps DROP COLUMN claim");
+  query_one(file, "ALTER TABLE map_slots DROP COLUMN steps");
+  query_one(file, "UPDATE meta SET value = 13 WHERE key = 'schema_version'");
+}
+
 // Back to version 12's fencing-token counter, a table of its own, from version 13's row of
 // `leases`, and to its index of every run's status.
 void as_version_12(const std::string& file) {
+  as_version_13(file);
   for (const char* sql :
        {"CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)",
         "INSERT INTO counters SELECT 'fencing_token', token FROM leases "
@@ -697,4 +706,40 @@ TEST(OpenBackend, SqliteKeepsRunsAndTokensAcrossReopen) {
 }
 
 }  // namespace
+// A file of version 13 (maps without claims) is migrated to the latest: a map in flight holds
+// one element a claim, and its settles go on releasing element runs one by one.
+TEST(OpenBackend, SqliteSchemaVersion13IsMigratedAndItsMapsReleaseOneElementAClaim) {
+  TempDir dir;
+  const std::string file = dir.path() + "/v13.db";
+  MapRow map;
+  map.map_id = "r1:sum";
+  map.owner_id = "r1";
+  map.owner_reactor = "Sum";
+  map.queue = "default";
+  map.element_reactor = "Add";
+  map.total = 3;
+  map.released = 1;
+  {
+    std::unique_ptr<Backend> b;
+    ASSERT_OK_AND_ASSIGN(b, open_backend("sqlite://" + file, clock()));
+    CommitRequest c;
+    c.maps.push_back(map);
+    ASSERT_TRUE(b->commit(c).ok());
+  }
+  as_version_13(file);
+
+  std::unique_ptr<Backend> b;
+  ASSERT_OK_AND_ASSIGN(b, open_backend("sqlite://" + file, clock()));
+  EXPECT_EQ(stored_version(file), kLatestVersion);
+  MapRow read;
+  ASSERT_OK_AND_ASSIGN(read, b->load_map(map.map_id));
+  EXPECT_EQ(read.claim, 1u);
+  CommitRequest c;
+  c.settle = MapSettle{MapSlotRow{map.map_id, 0, SlotState::kCompleted, "1"}};
+  ASSERT_TRUE(b->commit(c).ok());
+  ASSERT_OK_AND_ASSIGN(read, b->load_map(map.map_id));
+  EXPECT_EQ(read.released, 2u);
+  EXPECT_EQ(query_one(file, "SELECT group_concat(run_id) FROM jobs"), "r1:sum[1]");
+}
+
 }  // namespace reactor

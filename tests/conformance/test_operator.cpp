@@ -17,7 +17,7 @@
 namespace reactor::conformance {
 namespace {
 
-class Ledger {
+class OperatorLedger {
  public:
   void add(const std::string& what) {
     std::lock_guard lock(mu_);
@@ -45,7 +45,7 @@ using Log = std::vector<std::string>;
 
 // A step whose body, compensation and undo note themselves: "<name>", "compensate:<name>",
 // "undo:<name>". `body` decides the outcome (default: Success(name)).
-Builder& noted(Builder& b, Ledger& l, const std::string& name,
+Builder& noted(Builder& b, OperatorLedger& l, const std::string& name,
                std::function<StepResult()> body = nullptr) {
   return b
       .step(name,
@@ -64,7 +64,7 @@ Builder& noted(Builder& b, Ledger& l, const std::string& name,
 }
 
 // Steps `names` in a line, each waiting for the one before.
-Builder linear(const std::string& reactor, Ledger& l, const std::vector<std::string>& names,
+Builder linear(const std::string& reactor, OperatorLedger& l, const std::vector<std::string>& names,
                std::map<std::string, std::function<StepResult()>> bodies = {}) {
   Builder b(reactor);
   std::string previous;
@@ -129,7 +129,7 @@ class Operator : public ::testing::Test {
   }
 
   Factory factory_;
-  Ledger ledger_;
+  OperatorLedger ledger_;
   std::unique_ptr<Engine> engine_;
   std::unique_ptr<Worker> worker_;
 };
@@ -271,7 +271,7 @@ TYPED_TEST(Operator, CancelRefusesUnknownEndedAndRollingBackRuns) {
 // --- undo ---
 
 TYPED_TEST(Operator, UndoOfACompletedRunUndoesNewestFirstThenCancels) {
-  Ledger child_ledger;
+  OperatorLedger child_ledger;
   Builder inner("Inner");
   noted(inner, this->ledger_, "hold");
   noted(inner, this->ledger_, "charge").wait_for("hold");

@@ -88,19 +88,22 @@ void MemoryBackend::ack_and_release(const CommitRequest& c, Lease* run_lease, st
 }
 
 bool MemoryBackend::apply_settle(const MapSettle& settle, std::int64_t now) {
-  const MapSlotRow& slot = settle.slot;
-  auto map = maps_.find(slot.map_id);
+  if (settle.slots.empty()) return false;
+  auto map = maps_.find(settle.slots.front().map_id);
   if (map == maps_.end()) return false;  // purged with its owner: nothing waits for it
-  auto [it, fresh] = slots_.try_emplace({slot.map_id, slot.index}, slot);
-  std::optional<SlotState> before;
-  if (!fresh) {
-    before = it->second.state;
-    it->second = slot;
-  }
   MapRow& m = map->second;
-  const storage::SettleOutcome out = storage::apply_settle(m, before, slot);
-  if (out.release) {
-    const std::string id = element_run_id(m.map_id, *out.release);
+  for (const MapSlotRow& slot : settle.slots) {
+    auto [it, fresh] = slots_.try_emplace({slot.map_id, slot.index}, slot);
+    std::optional<SlotState> before;
+    if (!fresh) {
+      before = it->second.state;
+      it->second = slot;
+    }
+    storage::count_slot(m, before, slot);
+  }
+  const storage::SettleOutcome out = storage::release_and_settle(m);
+  for (std::uint32_t first : out.releases) {
+    const std::string id = claim_run_id(m, first);
     if (auto run = runs_.find(id); run != runs_.end()) {
       run->second.status = RunStatus::kEnqueued;
       run->second.updated_at_ms = now;

@@ -55,9 +55,7 @@ std::vector<std::string> commit_args(const CommitRequest& c) {
   append_section(c.enqueue, kRecordFields, args);
   append_section(c.redeliver, kRecordFields, args);
   append_section(c.maps, kRecordFields, args);
-  std::vector<MapSlotRow> settle;
-  if (c.settle) settle.push_back(c.settle->slot);
-  append_section(settle, kSlotArgs, args);
+  append_section(c.settle ? c.settle->slots : std::vector<MapSlotRow>{}, kSlotArgs, args);
   append_section(c.release_holds, kReleaseArgs, args);
   append_section(c.period_marks, kPeriodMarkArgs, args);
   append_section(c.ordered_joins, kOrderedJoinArgs, args);

@@ -49,6 +49,28 @@ class ArgsWriter {
   std::vector<std::string>& args_;
 };
 
+// A visitor `V` that leaves out one member, by name.
+template <typename V>
+class WithoutMember {
+ public:
+  WithoutMember(V& v, std::string_view left_out) : v_(v), left_out_(left_out) {}
+  template <typename T>
+  void operator()(std::string_view key, const T& value) {
+    if (key != left_out_) v_(key, value);
+  }
+  template <typename T>
+  void optional(std::string_view key, const T& value) {
+    if (key != left_out_) v_.optional(key, value);
+  }
+  void raw_json(std::string_view key, const std::string& json) {
+    if (key != left_out_) v_.raw_json(key, json);
+  }
+
+ private:
+  V& v_;
+  std::string_view left_out_;
+};
+
 // A visitor `V` that leaves out the raw JSON members (a record's body, sent inside its whole
 // record instead).
 template <typename V>
@@ -103,7 +125,8 @@ inline constexpr auto kHeaderArgs = [](const RunHeaderRow& h, auto& v) {
 // The slot a settle fills, as the commit script takes it: MapSlotRow's fields without its body,
 // and `record`, the slot record as stored (its body inside).
 inline constexpr auto kSlotArgs = [](const MapSlotRow& slot, auto& v) {
-  WithoutRawJson columns(v);
+  WithoutRawJson without_body(v);
+  WithoutMember columns(without_body, "steps");  // a claimed element's steps: in the record only
   records::fields(slot, columns);
   v("record", records::encode_slot_record(slot));
 };

@@ -69,16 +69,8 @@ void enqueue(Connection& db, const JobSpec& j) {
       .run();
 }
 
-}  // namespace
-
-Status SqliteBackend::write_maps(Connection& db, const CommitRequest& c, std::int64_t now,
-                                 bool& wakes) {
-  for (const MapRow& m : c.maps) upsert_map(db, m);
-  if (!c.settle) return Status::Ok();
-  const MapSlotRow& slot = c.settle->slot;
-  MapRow map;
-  Status why;
-  if (!find_map(db, slot.map_id, map, why)) return why;  // purged with its owner: nobody waits
+// Writes `slot` (an element's slot written again overwrites it) and counts it in `map`.
+void write_slot(Connection& db, MapRow& map, const MapSlotRow& slot) {
   std::optional<SlotState> before;
   {
     Statement st = db.prepare("SELECT state FROM map_slots WHERE map_id = ? AND idx = ?");
@@ -86,22 +78,37 @@ Status SqliteBackend::write_maps(Connection& db, const CommitRequest& c, std::in
     if (st.step()) before = slot_state_from_string(st.text(0));
   }
   db.prepare(
-        "INSERT INTO map_slots(map_id, idx, state, body, interrupted) VALUES (?, ?, ?, ?, ?) "
-        "ON CONFLICT(map_id, idx) DO UPDATE SET state = excluded.state, body = excluded.body, "
-        "interrupted = excluded.interrupted")
+        "INSERT INTO map_slots(map_id, idx, state, body, interrupted, steps) "
+        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(map_id, idx) DO UPDATE SET state = excluded.state, "
+        "body = excluded.body, interrupted = excluded.interrupted, steps = excluded.steps")
       .bind(slot.map_id, slot.index, std::string(to_string(slot.state)), slot.body,
-            slot.interrupted)
+            slot.interrupted, slot.steps)
       .run();
-  const storage::SettleOutcome out = storage::apply_settle(map, before, slot);
+  storage::count_slot(map, before, slot);
+}
+
+}  // namespace
+
+Status SqliteBackend::write_maps(Connection& db, const CommitRequest& c, std::int64_t now,
+                                 bool& wakes) {
+  for (const MapRow& m : c.maps) upsert_map(db, m);
+  if (!c.settle || c.settle->slots.empty()) return Status::Ok();
+  MapRow map;
+  Status why;
+  if (!find_map(db, c.settle->slots.front().map_id, map, why)) {
+    return why;  // purged with its owner: nobody waits
+  }
+  for (const MapSlotRow& slot : c.settle->slots) write_slot(db, map, slot);
+  const storage::SettleOutcome out = storage::release_and_settle(map);
   upsert_map(db, map);
-  if (out.release) {
-    const std::string id = element_run_id(map.map_id, *out.release);
+  for (std::uint32_t first : out.releases) {
+    const std::string id = claim_run_id(map, first);
     db.prepare("UPDATE runs SET status = 'enqueued', updated_at = ? WHERE id = ?")
         .bind(now, id)
         .run();
     enqueue(db, JobSpec{map.queue, JobKind::kStart, id, map.element_reactor, now, 0});
   }
-  if (out.release || out.settled) wakes = true;
+  if (!out.releases.empty() || out.settled) wakes = true;
   if (out.settled) {
     enqueue(db, JobSpec{map.queue, JobKind::kResume, map.owner_id, map.owner_reactor, now, 0});
     db.prepare("UPDATE runs SET wake_at = ? WHERE id = ? AND status = 'waiting'")
@@ -142,9 +149,8 @@ Result<std::vector<MapSlotRow>> SqliteBackend::load_map_slots(const std::string&
   Status s = transact(Mode::kRead, "load_map_slots", [&](Connection& db) -> Status {
     slots.clear();
     Statement st = db.prepare(
-        "SELECT idx, state, body, interrupted FROM map_slots WHERE map_id = ? AND idx >= ? AND idx "
-        "< ? "
-        "ORDER BY idx");
+        "SELECT idx, state, body, interrupted, steps FROM map_slots WHERE map_id = ? AND idx >= ? "
+        "AND idx < ? ORDER BY idx");
     st.bind(map_id, first, static_cast<std::int64_t>(first) + limit);
     while (st.step()) {
       MapSlotRow slot;
@@ -158,6 +164,7 @@ Result<std::vector<MapSlotRow>> SqliteBackend::load_map_slots(const std::string&
       }
       slot.body = st.text(2);
       slot.interrupted = static_cast<std::uint32_t>(st.int64(3));
+      slot.steps = st.text(4);
       slots.push_back(std::move(slot));
     }
     return Status::Ok();

@@ -342,6 +342,15 @@ void fewer_pages_per_fetch(Connection& db) {
   )sql");
 }
 
+// Version 14: claims (issue 27). maps.claim: the elements released together as one run, whose
+// commit files all their slots; 1, each element a run of its own, is every map before it. And
+// map_slots.steps: a claimed element's steps, for its undos.
+void claims(Connection& db) {
+  db.exec(
+      "ALTER TABLE maps ADD COLUMN claim INTEGER NOT NULL DEFAULT 1;"
+      "ALTER TABLE map_slots ADD COLUMN steps TEXT NOT NULL DEFAULT ''");
+}
+
 }  // namespace
 
 const std::vector<Migration>& migrations() {
@@ -368,6 +377,7 @@ const std::vector<Migration>& migrations() {
        "the fencing-token counter as the last row of leases, no counters table; "
        "runs_children_status of runs with a parent only, not runs_status",
        &fewer_pages_per_fetch},
+      {14, "maps.claim, map_slots.steps: elements released together, as one run", &claims},
   };
   return list;
 }

@@ -335,6 +335,46 @@ namespace {
 struct Reserve : Step {
   StepResult run(const Args&, StepContext&) override { return Success(); }
 };
+// claim_batch() runs elements in memory, inside a claim's run: fan-out maps of plain steps only.
+TEST(BuilderValidation, ClaimBatchNeedsFanOutAndAnElementOfPlainSteps) {
+  EXPECT_THAT(rejection(Builder("Shop")
+                            .input("items", array())
+                            .map("charge_all", element_reactor())
+                            .source(input("items"))
+                            .argument("item", element("charge_all"))
+                            .claim_batch(8)),
+              HasSubstr("claim_batch() applies to a map with fan_out() only"));
+  Definition composing = Builder("ChargeTwice")
+                             .input("item", any())
+                             .compose("pay", child_reactor())
+                             .argument("amount", value(1))
+                             .build();
+  EXPECT_THAT(rejection(Builder("Shop")
+                            .input("items", array())
+                            .map("charge_all", composing)
+                            .source(input("items"))
+                            .argument("item", element("charge_all"))
+                            .fan_out(4)
+                            .claim_batch(8)),
+              AllOf(HasSubstr("step 'pay'"), HasSubstr("plain steps only")));
+  EXPECT_THAT(rejection(Builder("Shop")
+                            .input("items", array())
+                            .map("charge_all", element_reactor())
+                            .source(input("items"))
+                            .argument("item", element("charge_all"))
+                            .fan_out(4)
+                            .claim_batch(0)),
+              HasSubstr("claim_batch() needs at least 1 element a claim"));
+  EXPECT_NO_THROW(Builder("Shop")
+                      .input("items", array())
+                      .map("charge_all", element_reactor())
+                      .source(input("items"))
+                      .argument("item", element("charge_all"))
+                      .fan_out(4)
+                      .claim_batch(8)
+                      .build());
+}
+
 }  // namespace
 
 TEST(BuilderValidation, RejectsRollbackFunctionsOnStepClasses) {

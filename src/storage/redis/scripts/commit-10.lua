@@ -34,8 +34,8 @@
 --               redeliver JobSpec's: every job of the run in delivery is deliverable at once;
 --                         a run with no job gets this one (the sweeper's recovery)
 --               maps      MapRow's: each row upserted whole
---               settle    0 or 1 row of kSlotArgs: MapSlotRow's fields but the body, record
---                         (includes/maps)
+--               settle    kSlotArgs rows, all of one map: MapSlotRow's fields but the body,
+--                         record (includes/maps)
 --               releases  HoldRelease's: holder, claim (includes/hold_commit)
 --               marks     PeriodMark's: mark, run_id
 --               joins     OrderedJoin's: key, run_id
@@ -211,9 +211,7 @@ for _, j in ipairs(next_section()) do
 end
 -- Map rows, then the settle, whose releases and resume are woken with the jobs above.
 for _, m in ipairs(next_section()) do upsert_map(m) end
-for _, s in ipairs(next_section()) do
-  settle(s.map_id, s.index, s.state, s.record, wakeups, tonumber(s.interrupted))
-end
+settle(next_section(), wakeups)
 send_wakeups(wakeups)
 local releasing = next_section()
 local marks = next_section()

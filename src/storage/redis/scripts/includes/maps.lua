@@ -43,10 +43,22 @@ local function restatus(blob, status, updated_at)
   return rest and ('{"status":"' .. status .. '","updated_at":' .. updated_at .. rest)
 end
 
--- Element `index` of map `m`, created pending by its owner, released: its run filed enqueued
--- as of now, and its start job queued.
-local function release_element(m, index, now, wakeups)
-  local id = m.map_id .. '[' .. int(index) .. ']'
+-- The end of the claim of map `m` holding element `index` (one past its last element), and the
+-- id of the run that carries it: the element's own run when a claim is one element
+-- (records/map.cpp: claim_end, claim_run_id).
+local function claim_end(m, index)
+  local claim = math.max(m.claim, 1)
+  return math.min((math.floor(index / claim) + 1) * claim, math.max(m.total, index + 1))
+end
+local function claim_run_id(m, first)
+  if m.claim <= 1 then return m.map_id .. '[' .. int(first) .. ']' end
+  return m.map_id .. '[' .. int(first) .. '..' .. int(claim_end(m, first) - 1) .. ']'
+end
+
+-- The claim of map `m` starting at element `first`, its run created pending by the map's owner,
+-- released: the run filed enqueued as of now, and its start job queued.
+local function release_claim(m, first, now, wakeups)
+  local id = claim_run_id(m, first)
   local rows, meta = run_key(id, 'rows'), run_key(id, 'meta')
   local blob = redis.call('HGET', rows, header_field(id))
   local released = blob and restatus(blob, 'enqueued', int(now))
@@ -84,49 +96,59 @@ end
 
 -- The map fields a settle reads, and the counters it may write back.
 local MAP_FIELDS = {'total', 'atomic', 'state', 'released', 'done', 'failed', 'undone', 'queue',
-                    'element_reactor', 'owner_id', 'owner_reactor', 'cancelled'}
+                    'element_reactor', 'owner_id', 'owner_reactor', 'cancelled', 'claim',
+                    'batch_size'}
 
--- Slot `index` of map `map_id` written as `record` (MapSlotRow's record) in `state`, and, when
--- the slot is new, what map_settle.cpp's apply_settle() does: count it, stop releasing after a
--- failure of an atomic map, release the next element, and settle the map once every released
--- element has reported. A slot written again in another state moves it between the failed and
--- undone counts only. A map that does not exist (purged with its owner) takes nothing.
-local function settle(map_id, index, state, record, wakeups, interrupted)
-  local v = redis.call('HMGET', map_key(map_id), unpack(MAP_FIELDS))
-  if not v[1] then return end
-  local m = {map_id = map_id, total = tonumber(v[1]), atomic = v[2] == '1', state = v[3],
-             released = tonumber(v[4]), done = tonumber(v[5]), failed = tonumber(v[6]),
-             undone = tonumber(v[7]), queue = v[8], element_reactor = v[9], owner_id = v[10],
-             owner_reactor = v[11], cancelled = tonumber(v[12] or '0')}
-  local slots = slots_key(map_id)
+-- Slot `s` (a settle row: map_id, index, state, record, interrupted) written, and counted in
+-- map `m` as map_settle.cpp's count_slot() does: a new slot counts, and stops the map after a
+-- failure of an atomic map or a cancelled element; a slot written again in another state moves
+-- it between the failed, undone and cancelled counts only.
+local function count_slot(m, s)
+  local index, state = tonumber(s.index), s.state
+  local slots = slots_key(m.map_id)
   local old = redis.call('ZRANGEBYSCORE', slots, index, index)[1]
   if old then redis.call('ZREM', slots, old) end
-  redis.call('ZADD', slots, index, record)
+  redis.call('ZADD', slots, index, s.record)
   if old then
     -- The record writes map_id, index, then state: the first state member is the slot's.
     local before = string.match(old, ',"state":"([^"]*)"')
     if before ~= state then
       count(m, before, -1)
       count(m, state, 1)
-      redis.call('HSET', map_key(map_id), 'failed', int(m.failed), 'undone', int(m.undone),
-                 'cancelled', int(m.cancelled))
     end
     return
   end
   m.done = add32(m.done, 1)
   count(m, state, 1)
-  if interrupted > 0 then redis.call('HINCRBY', map_key(map_id), 'interrupted', interrupted) end
+  m.interrupted = m.interrupted + tonumber(s.interrupted)
   local stops = (state == SLOT_FAILED and m.atomic) or state == SLOT_CANCELLED
   if stops and m.state == MAP_RUNNING then m.state = MAP_FAILING end
-  -- The next element to release, cancelled before its release: it counts as released (and
-  -- reported), so that the map settles once those already out report.
-  if state == SLOT_CANCELLED and tonumber(index) >= m.released then
-    m.released = tonumber(index) + 1
-  end
-  local release
-  if m.state == MAP_RUNNING and m.released < m.total then
-    release = m.released
-    m.released = add32(m.released, 1)
+  -- The next claim to release, cancelled before its release: it counts as released (and its
+  -- elements, cancelled in the same settle, as reported), so that the map settles once those
+  -- already out report.
+  if state == SLOT_CANCELLED and index >= m.released then m.released = claim_end(m, index) end
+end
+
+-- The settle of a commit: its slots (of one map) written and counted, then what map_settle.cpp's
+-- release_and_settle() does: release claims while the map runs and fewer than batch_size of its
+-- elements are out, and settle the map once every released element has reported. A map that
+-- does not exist (purged with its owner) takes nothing.
+local function settle(rows, wakeups)
+  if #rows == 0 then return end
+  local map_id = rows[1].map_id
+  local v = redis.call('HMGET', map_key(map_id), unpack(MAP_FIELDS))
+  if not v[1] then return end
+  local m = {map_id = map_id, total = tonumber(v[1]), atomic = v[2] == '1', state = v[3],
+             released = tonumber(v[4]), done = tonumber(v[5]), failed = tonumber(v[6]),
+             undone = tonumber(v[7]), queue = v[8], element_reactor = v[9], owner_id = v[10],
+             owner_reactor = v[11], cancelled = tonumber(v[12] or '0'),
+             claim = tonumber(v[13] or '1'), batch_size = tonumber(v[14]), interrupted = 0}
+  for _, s in ipairs(rows) do count_slot(m, s) end
+  local releases = {}
+  while m.state == MAP_RUNNING and m.released < m.total and
+      math.max(m.released - m.done, 0) < m.batch_size do
+    releases[#releases + 1] = m.released
+    m.released = claim_end(m, m.released)
   end
   -- Settled once every released element has reported: all of them, or after a failure of an
   -- atomic map those already out (the rest never start).
@@ -136,8 +158,11 @@ local function settle(map_id, index, state, record, wakeups, interrupted)
   redis.call('HSET', map_key(map_id), 'state', m.state, 'released', int(m.released), 'done',
              int(m.done), 'failed', int(m.failed), 'undone', int(m.undone), 'cancelled',
              int(m.cancelled))
+  if m.interrupted > 0 then
+    redis.call('HINCRBY', map_key(map_id), 'interrupted', m.interrupted)
+  end
   local now = now_ms()
-  if release then release_element(m, release, now, wakeups) end
+  for _, first in ipairs(releases) do release_claim(m, first, now, wakeups) end
   if settled then
     resume_owner(m, now, wakeups)
     -- Wakes the callers blocked in wait_for_settle; the token stays for those that come later

@@ -1,0 +1,63 @@
+// Claims (docs/maps.md, "Claims"): the elements of a fan-out map with claim_batch(n) released n
+// at a time, each claim one run of the element reactor, "<map id>[<first>..<last>]". Its
+// delivery runs the claim's elements one after another in memory (no element is a run of the
+// store) and files all their slots with the one commit that ends the claim; the store then
+// releases the next claims (MapSettle). The owner rolls a claimed element back from what its
+// slot keeps (MapSlotRow::steps) under the claim's lease, and cancels a claim not yet started
+// whole.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "durability/delivery.hpp"
+#include "durability/durable_env.hpp"
+#include "durability/lease_keeper.hpp"
+#include "durability/writer.hpp"
+#include "execution/fan_out_port.hpp"
+
+namespace reactor {
+
+// The run that carries the elements [first, first + inputs.size()) of `map`, `pending`: a root
+// of its own whose parent is the map's run, its inputs those elements' inputs.
+Run claim_run(const FanOut::Map& map, std::uint32_t first, std::vector<Value> inputs,
+              std::int64_t now_ms);
+
+// How a claim's delivery ended.
+enum class ClaimEnd {
+  kFiled,      // every element ran: the claim's commit filed their slots (its status says if ok)
+  kStopped,    // the worker is shutting down: nothing was filed, the claim goes back whole
+  kLeaseLost,  // its lease was lost: nothing was filed, another delivery has the claim
+  kCorrupt,    // its inputs are not a claim's: nothing ran (status says why)
+};
+struct ClaimOutcome {
+  ClaimEnd end = ClaimEnd::kFiled;
+  Status status;  // of the commit (kFiled), what is wrong (kCorrupt)
+};
+
+// Runs the elements of `claim` (delivered under `w`, its lease kept in `lease`) on `def`, and
+// files them with the commit that ends it. An element of an atomic map that fails leaves the
+// rest of its claim unrun, filed cancelled (the map is failing: they would never start).
+// `stop` set: the worker is shutting down, and the claim goes back between two elements.
+ClaimOutcome run_claim(DurableEnv& env, const Definition& def, Run& claim, const ClaimOf& of,
+                       const Writer& w, const LeaseKeeper::Entry& lease,
+                       const std::atomic<bool>* stop);
+
+// The delivery of claim `of`'s run `claim` under `w`: its elements run (run_claim), then its
+// outcome as a delivery's. A claim whose inputs cannot be read fails, each slot failed with it.
+DeliveryOutcome deliver_claim(DurableEnv& env, const Definition& def, Run claim, const ClaimOf& of,
+                              const Writer& w, const Delivery& d, const DeliveryOptions& o);
+
+// Element `index` of claim map `map`, rolled back by its owner (FanOut::roll_back): its completed
+// steps undone newest first, in memory, from its slot, then its slot filed undone, fenced by the
+// claim's lease, which `take` gets. An element not completed is left as it is.
+Status roll_back_claimed(DurableEnv& env, const MapRow& map, std::uint32_t index,
+                         std::vector<RollbackFailure>& failures, std::vector<TraceEvent>& undone,
+                         const std::function<Status(const std::string& id, Lease&)>& take);
+
+// The claim of `map` holding element `first`, filed never run (FanOut::cancel) when no execution
+// holds it and none started it: its run failed owner_ended, every slot of it cancelled.
+Status cancel_claim(DurableEnv& env, const Writer& owner, const MapRow& map, std::uint32_t first);
+
+}  // namespace reactor

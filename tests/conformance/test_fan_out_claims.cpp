@@ -1,0 +1,184 @@
+// Claimed fan-out maps end to end (Builder::claim_batch, docs/maps.md "Claims"), on every
+// backend: elements released a claim at a time, each claim one run whose delivery runs its
+// elements in memory and files their slots with one commit; the same values, failures and
+// undone sets as a map whose elements are runs; a claim lost with its worker runs again whole;
+// a failing owner cancels the claims nobody started.
+#include "conformance/fan_out_scenarios.hpp"
+
+namespace reactor::conformance {
+namespace {
+
+template <typename Factory>
+class ClaimedFanOut : public FanOutScenarios<Factory> {
+ protected:
+  // The status of run `id`'s claim run "<id>:m[first..last]".
+  RunStatus claim_status(const std::string& id, int first, int last) {
+    RunHeaderRow h;
+    const std::string claim =
+        id + ":m[" + std::to_string(first) + ".." + std::to_string(last) + "]";
+    Status s = assign_or_status(h, this->store_->load_header(claim));
+    EXPECT_TRUE(s.ok()) << claim << ": " << s.to_string();
+    return h.status;
+  }
+};
+TYPED_TEST_SUITE(ClaimedFanOut, ConformanceBackends, BackendName);
+
+// Ten elements in claims of 3 ([0..2] … [9..9]), at most 4 out: four claim runs and no element
+// run; each element ran once, with the idempotency key it has as a run of its own.
+TYPED_TEST(ClaimedFanOut, ElementsRunInClaimsAndTheMapCollectsInIndexOrder) {
+  this->engine_->registry().add(summing(this->fx_, "Sum", 4, true, nullptr, 3));
+  const std::string id = this->start("Sum", {{"items", items(10)}});
+  this->start_worker();
+  RunResult r = this->wait_for_end(id);
+  ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
+  EXPECT_EQ(r.value, doubled(10));
+  for (int i = 0; i < 10; ++i) {
+    EXPECT_EQ(this->fx_.count('S', id + ":m[" + std::to_string(i) + "]/double"), 1) << i;
+  }
+  for (int first : {0, 3, 6}) {
+    EXPECT_EQ(this->claim_status(id, first, first + 2), RunStatus::kCompleted) << first;
+  }
+  EXPECT_EQ(this->claim_status(id, 9, 9), RunStatus::kCompleted);
+  RunHeaderRow none;
+  EXPECT_EQ(assign_or_status(none, this->store_->load_header(id + ":m[4]")).code(),
+            StatusCode::kNotFound);
+  RunFilter f;
+  f.elements = true;
+  f.limit = 100;
+  std::vector<RunHeaderRow> runs;
+  ASSERT_OK_AND_ASSIGN(runs, this->store_->list_runs(f));
+  EXPECT_EQ(runs.size(), 5u);  // the owner and its four claims
+  const MapRow m = this->map_of(id);
+  EXPECT_EQ(m.claim, 3u);
+  EXPECT_EQ(m.total, 10u);
+  EXPECT_EQ(m.done, 10u);
+  EXPECT_EQ(m.state, MapState::kSettled);
+  // The window, in elements: a claim is released while fewer than 4 are out.
+  EXPECT_LE(this->store_->most_outstanding.load(), 4u + 3u - 1u);
+}
+
+// I-7 for claims: the same Failure and the same undone elements, highest index first, as the
+// map inline. Claim [3..5] runs element 3, which fails: 4 and 5 never run (filed cancelled).
+TYPED_TEST(ClaimedFanOut, AnAtomicFailureIsTheSameInlineAndClaimed) {
+  Effects inline_fx;
+  Engine in_process;
+  RunResult inline_r =
+      in_process.run(summing(inline_fx, "Sum", 0), {{"items", items(6)}, {"fail_at", 3}});
+  this->engine_->registry().add(summing(this->fx_, "Sum", 1, true, nullptr, 3));
+  const std::string id = this->start("Sum", {{"items", items(6)}, {"fail_at", 3}});
+  this->start_worker();
+  RunResult r = this->wait_for_end(id);
+  ASSERT_EQ(r.status, RunStatus::kFailed);
+  ASSERT_TRUE(r.error && inline_r.error);
+  RunError a = *r.error, b = *inline_r.error;
+  a.inputs = b.inputs = Value();
+  EXPECT_EQ(a, b);
+  const std::vector<std::string> undone = {":m[2]/double", ":m[1]/double", ":m[0]/double",
+                                           ":reserve"};
+  EXPECT_EQ(this->fx_.keys('U', id), undone);
+  EXPECT_EQ(inline_fx.keys('U', inline_r.run_id), undone);
+  EXPECT_EQ(this->fx_.count('S', id + ":m[4]/double"), 0);
+  const MapRow m = this->map_of(id);
+  EXPECT_EQ(m.undone, 3u);
+  EXPECT_EQ(m.failed, 1u);
+  EXPECT_EQ(m.cancelled, 2u);
+}
+
+// With a wider window, claims after the failing one may have completed: each completed element
+// is undone once, highest index first, under its claim's lease.
+TYPED_TEST(ClaimedFanOut, AnAtomicFailureUndoesEachCompletedElementOnceHighestFirst) {
+  this->engine_->registry().add(summing(this->fx_, "Sum", 6, true, nullptr, 2));
+  const std::string id = this->start("Sum", {{"items", items(12)}, {"fail_at", 5}});
+  this->start_worker();
+  RunResult r = this->wait_for_end(id);
+  ASSERT_EQ(r.status, RunStatus::kFailed);
+  EXPECT_EQ(r.error->step, "m[5]/double");
+  std::vector<int> undone;
+  for (const std::string& key : this->fx_.keys('U', id)) {
+    if (key != ":reserve") undone.push_back(std::stoi(key.substr(3)));  // ":m[<i>]/double"
+  }
+  EXPECT_FALSE(undone.empty());
+  EXPECT_TRUE(std::is_sorted(undone.rbegin(), undone.rend()));
+  for (int i = 0; i < 12; ++i) {
+    const std::string key = id + ":m[" + std::to_string(i) + "]/double";
+    EXPECT_EQ(this->fx_.count('U', key), this->fx_.count('S', key)) << i;
+    EXPECT_LE(this->fx_.count('U', key), 1) << i;
+  }
+  EXPECT_EQ(this->fx_.keys('U', id).back(), ":reserve");
+}
+
+// A non-atomic map runs every element of every claim, whatever fails.
+TYPED_TEST(ClaimedFanOut, ANonAtomicMapCollectsSuccessesAndFailures) {
+  this->engine_->registry().add(summing(this->fx_, "Sum", 2, false, nullptr, 2));
+  const std::string id = this->start("Sum", {{"items", items(5)}, {"fail_at", 3}});
+  this->start_worker();
+  RunResult r = this->wait_for_end(id);
+  ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
+  ASSERT_EQ(r.value.size(), 5u);
+  EXPECT_EQ(r.value[3]["ok"], false);
+  EXPECT_EQ(r.value[4]["ok"], true);
+  EXPECT_EQ(r.value[4]["value"], 8);
+  EXPECT_EQ(this->map_of(id).failed, 1u);
+}
+
+// M1 for claims: the worker that fetched the first claim dies with it; once its lease lapses the
+// sweeper hands the claim to another worker, which runs it whole and releases the next.
+TYPED_TEST(ClaimedFanOut, AClaimLostWithItsWorkerRunsAgainWhole) {
+  this->engine_->registry().add(summing(this->fx_, "Sum", 2, true, nullptr, 2));
+  const std::string id = this->dispatch("Sum", {{"items", items(6)}});
+  std::optional<Delivery> lost = this->take_and_die();
+  ASSERT_TRUE(lost);
+  EXPECT_EQ(lost->job.spec.run_id, id + ":m[0..1]");
+  this->let_leases_lapse();
+  this->start_worker(1);
+  RunResult r = this->wait_for_end(id);
+  ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
+  EXPECT_EQ(r.value, doubled(6));
+  for (int i = 0; i < 6; ++i) {
+    EXPECT_EQ(this->fx_.count('S', id + ":m[" + std::to_string(i) + "]/double"), 1) << i;
+  }
+  EXPECT_EQ(this->map_of(id).done, 6u);
+}
+
+// The owner fails while its claims wait for a worker: the released claim and the next one are
+// filed never run (their runs failed owner_ended, every slot cancelled), the map settles, and
+// the run rolls back at once; a worker started later runs none of them.
+TYPED_TEST(ClaimedFanOut, AFailingOwnerCancelsTheClaimsNoWorkerStarted) {
+  Effects& fx = this->fx_;
+  Builder b("Sum");
+  b.input("items", array());
+  this->engine_->registry().add(
+      add_reserve(b, fx)
+          .map("m", doubler(fx))
+          .source(input("items"))
+          .argument("x", element("m"))
+          .wait_for("reserve")
+          .fan_out(2)
+          .claim_batch(2)
+          .step("boom", [](const Args&) -> StepResult { return Failure("boom", false); })
+          .wait_for("reserve")
+          .build());
+  RunResult r = this->engine_->run("Sum", {{"items", items(5)}});
+  ASSERT_EQ(r.status, RunStatus::kFailed) << this->describe(r.run_id);
+  EXPECT_EQ(r.error->step, "boom");
+  EXPECT_EQ(fx.keys('U', r.run_id), std::vector<std::string>{":reserve"});
+  const MapRow m = this->map_of(r.run_id);
+  EXPECT_EQ(m.state, MapState::kSettled);
+  EXPECT_EQ(m.cancelled, 4u);  // claim [0..1], released, and [2..3], the next to release
+  EXPECT_EQ(m.released, 4u);
+  EXPECT_EQ(m.done, 4u);
+  EXPECT_EQ(this->claim_status(r.run_id, 0, 1), RunStatus::kFailed);
+  EXPECT_EQ(this->claim_status(r.run_id, 2, 3), RunStatus::kFailed);
+  EXPECT_EQ(this->claim_status(r.run_id, 4, 4), RunStatus::kPending);
+  this->start_worker(1);
+  bool has_job = true;
+  for (int k = 0; k < 400 && has_job; ++k) {
+    ASSERT_OK_AND_ASSIGN(has_job, this->store_->has_job(r.run_id + ":m[0..1]"));
+    if (has_job) std::this_thread::sleep_for(5ms);
+  }
+  EXPECT_FALSE(has_job);
+  EXPECT_EQ(fx.count('S', r.run_id + ":m[0]/double"), 0);
+}
+
+}  // namespace
+}  // namespace reactor::conformance
