@@ -140,6 +140,33 @@ TYPED_TEST(ClaimedFanOut, AClaimLostWithItsWorkerRunsAgainWhole) {
   EXPECT_EQ(this->map_of(id).done, 6u);
 }
 
+// The bound on re-executions: a claim whose worker ran its elements and was lost before its
+// commit (here the commit is refused) runs again whole — each of its elements twice, no other
+// element twice — and every element is counted once.
+TYPED_TEST(ClaimedFanOut, AClaimCutShortRunsItsElementsAgainAndNoOthers) {
+  this->engine_->registry().add(summing(this->fx_, "Sum", 2, true, nullptr, 3));
+  this->store_->refuse = [this](const CommitRequest& c) {
+    return c.settle && c.settle->slots.size() == 3 && c.settle->slots.front().index == 3 &&
+           this->faults_++ == 0;
+  };
+  const std::string id = this->start("Sum", {{"items", items(9)}});
+  this->start_worker(1);
+  for (int k = 0; k < 1000 && this->faults_ == 0; ++k) std::this_thread::sleep_for(5ms);
+  ASSERT_GE(this->faults_.load(), 1);
+  this->let_leases_lapse();
+  RunResult r = this->wait_for_end(id);
+  ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
+  EXPECT_EQ(r.value, doubled(9));
+  for (int i = 0; i < 9; ++i) {
+    EXPECT_EQ(this->fx_.count('S', id + ":m[" + std::to_string(i) + "]/double"),
+              i >= 3 && i <= 5 ? 2 : 1)
+        << i;
+  }
+  const MapRow m = this->map_of(id);
+  EXPECT_EQ(m.done, 9u);
+  EXPECT_EQ(m.state, MapState::kSettled);
+}
+
 // The owner fails while its claims wait for a worker: the released claim and the next one are
 // filed never run (their runs failed owner_ended, every slot cancelled), the map settles, and
 // the run rolls back at once; a worker started later runs none of them.

@@ -245,6 +245,26 @@ TYPED_TEST(ClaimConformance, AClaimedElementsStepsReadBackWithItsSlot) {
   EXPECT_EQ(this->map().undone, 1u);
 }
 
+// A settle's slots are applied in order: an index written twice in one settle is counted once,
+// in the state of its last write, and read back once.
+TYPED_TEST(ClaimConformance, AnIndexWrittenTwiceInOneSettleCountsOnce) {
+  this->dispatch(4, 4, 2);
+  std::vector<MapSlotRow> slots{MapSlotRow{kClaimedMap, 0, SlotState::kCompleted, "1"},
+                                MapSlotRow{kClaimedMap, 1, SlotState::kCompleted, "2"},
+                                MapSlotRow{kClaimedMap, 0, SlotState::kUndone, "1"}};
+  CommitRequest c;
+  c.settle = MapSettle{slots};
+  this->commit_ok(c);
+  const MapRow m = this->map();
+  EXPECT_EQ(m.done, 2u);
+  EXPECT_EQ(m.undone, 1u);
+  std::vector<MapSlotRow> read;
+  ASSERT_OK_AND_ASSIGN(read, this->db().load_map_slots(kClaimedMap, 0, 4));
+  ASSERT_EQ(read.size(), 2u);
+  EXPECT_EQ(read[0].state, SlotState::kUndone);
+  EXPECT_EQ(read[1].body, "2");
+}
+
 // A settle is of one map; a map's claim is at least one element.
 TYPED_TEST(ClaimConformance, ASettleOfTwoMapsAndAClaimOfNoElementsAreRefused) {
   this->dispatch(4, 4, 2);

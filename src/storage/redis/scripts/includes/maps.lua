@@ -99,16 +99,12 @@ local MAP_FIELDS = {'total', 'atomic', 'state', 'released', 'done', 'failed', 'u
                     'element_reactor', 'owner_id', 'owner_reactor', 'cancelled', 'claim',
                     'batch_size'}
 
--- Slot `s` (a settle row: map_id, index, state, record, interrupted) written, and counted in
--- map `m` as map_settle.cpp's count_slot() does: a new slot counts, and stops the map after a
--- failure of an atomic map or a cancelled element; a slot written again in another state moves
--- it between the failed, undone and cancelled counts only.
-local function count_slot(m, s)
+-- Slot `s` (a settle row: map_id, index, state, record, interrupted) counted in map `m` as
+-- map_settle.cpp's count_slot() does, `old` the record it replaces (nil: a new slot): a new slot
+-- counts, and stops the map after a failure of an atomic map or a cancelled element; a slot
+-- written again in another state moves it between the failed, undone and cancelled counts only.
+local function count_slot(m, s, old)
   local index, state = tonumber(s.index), s.state
-  local slots = slots_key(m.map_id)
-  local old = redis.call('ZRANGEBYSCORE', slots, index, index)[1]
-  if old then redis.call('ZREM', slots, old) end
-  redis.call('ZADD', slots, index, s.record)
   if old then
     -- The record writes map_id, index, then state: the first state member is the slot's.
     local before = string.match(old, ',"state":"([^"]*)"')
@@ -129,6 +125,42 @@ local function count_slot(m, s)
   if state == SLOT_CANCELLED and index >= m.released then m.released = claim_end(m, index) end
 end
 
+-- Most slot records one ZADD takes: unpack() is bounded by the Lua stack.
+local SLOTS_PER_ZADD = 200
+
+-- The slots `rows` (a settle's, of map `m`) written, each replacing the one at its index, and
+-- counted: the slots already there read with one command, the new records added in few.
+local function write_slots(m, rows)
+  local key = slots_key(m.map_id)
+  local lo, hi = math.huge, -1
+  for _, s in ipairs(rows) do
+    lo, hi = math.min(lo, tonumber(s.index)), math.max(hi, tonumber(s.index))
+  end
+  local stored, pending = {}, {}
+  local found = redis.call('ZRANGEBYSCORE', key, lo, hi, 'WITHSCORES')
+  for k = 1, #found, 2 do stored[tonumber(found[k + 1])] = found[k] end
+  local order = {}
+  for _, s in ipairs(rows) do
+    local index = tonumber(s.index)
+    local old = pending[index] or stored[index]
+    if stored[index] then
+      redis.call('ZREM', key, stored[index])
+      stored[index] = nil
+    end
+    if not pending[index] then order[#order + 1] = index end
+    pending[index] = s.record
+    count_slot(m, s, old)
+  end
+  for first = 1, #order, SLOTS_PER_ZADD do
+    local args = {}
+    for k = first, math.min(first + SLOTS_PER_ZADD - 1, #order) do
+      args[#args + 1] = order[k]
+      args[#args + 1] = pending[order[k]]
+    end
+    redis.call('ZADD', key, unpack(args))
+  end
+end
+
 -- The settle of a commit: its slots (of one map) written and counted, then what map_settle.cpp's
 -- release_and_settle() does: release claims while the map runs and fewer than batch_size of its
 -- elements are out, and settle the map once every released element has reported. A map that
@@ -143,7 +175,7 @@ local function settle(rows, wakeups)
              undone = tonumber(v[7]), queue = v[8], element_reactor = v[9], owner_id = v[10],
              owner_reactor = v[11], cancelled = tonumber(v[12] or '0'),
              claim = tonumber(v[13] or '1'), batch_size = tonumber(v[14]), interrupted = 0}
-  for _, s in ipairs(rows) do count_slot(m, s) end
+  write_slots(m, rows)
   local releases = {}
   while m.state == MAP_RUNNING and m.released < m.total and
       math.max(m.released - m.done, 0) < m.batch_size do
