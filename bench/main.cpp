@@ -141,7 +141,8 @@ int main(int argc, char** argv) {
   auto* map_cmd = app.add_subcommand(
       "map", "A fan-out map of M elements through worker processes (W2), SQLite or Redis");
   map_cmd->add_option("-m,--count", map.count, "Elements")->check(CLI::Range(0, 100000));
-  map_cmd->add_option("--claim", map.claim, "Elements a claim holds (claim_batch); 1: a run each")
+  map_cmd->add_option("--claim", map.claim,
+                      "Elements a claim holds (claim_batch, default 32); 1: a run each")
       ->check(CLI::Range(1, 100000));
   map_cmd->add_option("--batch", map.batch, "At most this many elements out at once")
       ->check(CLI::Range(1, 100000));

@@ -12,7 +12,7 @@ namespace reactor_bench {
 struct MapOptions {
   int count = 2000;  // elements
   int batch = 50;    // at most this many out at once
-  int claim = 1;     // elements a claim holds (claim_batch)
+  int claim = 32;    // elements a claim holds (claim_batch; 1: each element a run)
   int workers = 2;
   int threads = 1;  // per worker
   int step_ms = 0;

@@ -20,7 +20,7 @@ inline constexpr const char* kBenchFanName = "BenchFan";
 struct BenchFanOptions {
   int step_ms = 0;  // BENCH_STEP_MS: each element sleeps this long
   std::shared_ptr<BenchRecord> record;
-  int claim = 1;  // BENCH_CLAIM: the map's claim_batch (1: each element a run)
+  int claim = 32;  // BENCH_CLAIM: the map's claim_batch (1: each element a run)
 
   static BenchFanOptions from_env();
 };

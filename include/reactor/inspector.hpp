@@ -139,8 +139,9 @@ class Inspector {
   // run; NotFound when there is none, Corruption when its records cannot be read.
   Result<std::vector<MapProgress>> run_maps(const std::string& run_id) const;
 
-  // Whether `run_id` is an element run of a fan-out map: of which, or nullopt
-  // for any other run. NotFound when there is no such run.
+  // Whether `run_id` is an element run of a fan-out map (or an element of a claimed map, which
+  // has no run of its own): of which, or nullopt for any other run. NotFound when there is no
+  // such run.
   Result<std::optional<ElementInfo>> element_of(const std::string& run_id) const;
 
   // Each of `queues`' jobs: ready, delayed, in flight, the oldest due (JobQueue::queue_stats).
@@ -161,6 +162,7 @@ class Inspector {
 
  private:
   std::vector<WaitingInterrupt> waiting_in(const std::string& run_id) const;
+  Result<std::optional<ElementInfo>> claimed_element(const std::string& run_id) const;
 
   RunStore& runs_;
   MapStore& maps_;

@@ -1,11 +1,14 @@
 #include "durability/claims.hpp"
 
+#include <limits>
+
 #include "base/run_errors.hpp"
 #include "base/run_machine.hpp"
 #include "durability/durable_fan_out.hpp"
 #include "reactor/trace_context.hpp"
 #include "records/codec.hpp"
 #include "records/run_rows.hpp"
+#include "records/run_shape.hpp"
 
 namespace reactor {
 
@@ -222,11 +225,64 @@ Status roll_back_claimed(DurableEnv& env, const MapRow& map, std::uint32_t index
     if (t.type == TraceType::kUndo) undone.push_back(std::move(t));
   }
   filed.state = SlotState::kUndone;
-  filed.steps.clear();
+  filed.steps = steps_of(e);  // its steps undone, as a reader of the element sees them
   CommitRequest c = w.fenced();
   c.settle = MapSettle{std::move(filed)};
   w.finish_with(c);
   return env.backend.commit(c);
+}
+
+Status read_claimed_element(Backend& store, const Registry& registry, const ElementOf& of,
+                            RunResult& out) {
+  Result<MapRow> map = store.load_map(of.map_id);
+  if (!map.ok()) return map.status();
+  if (map->claim <= 1 || of.index >= map->total) return Status::NotFound("no claimed element");
+  Result<RunHeaderRow> claim = store.load_header(claim_run_id(*map, of.index));
+  Result<std::vector<MapSlotRow>> slot = store.load_map_slots(of.map_id, of.index, 1);
+  if (!claim.ok()) return claim.status();
+  if (!slot.ok()) return slot.status();
+  Run e;
+  e.id = e.root_id = element_run_id(of.map_id, of.index);
+  e.parent_id = claim->parent_id;
+  e.element_of = of;
+  e.reactor = map->element_reactor;
+  e.created_at_ms = e.updated_at_ms = claim->updated_at_ms;
+  e.status = claim->status == RunStatus::kCompleted ? RunStatus::kRunning : claim->status;
+  if (slot->empty()) {
+    out = make_run_result(std::move(e));
+    return Status::Ok();
+  }
+  const MapSlotRow& filed = slot->front();
+  try {
+    records::SlotBody body =
+        records::decode_slot_body(filed, std::numeric_limits<std::size_t>::max());
+    e.value = std::move(body.value);
+    e.error = std::move(body.error);
+    if (!filed.steps.empty()) {
+      for (const Value& step : records::decode_value(filed.steps)) {
+        e.steps.push_back(records::decode_step(step.dump()));
+      }
+    }
+  } catch (const std::exception& why) {
+    return Status::Corruption("claimed element " + e.id + ": " + why.what());
+  }
+  if (std::optional<Definition> def = registry.find(e.reactor))
+    records::name_steps(e, *def->data());
+  switch (filed.state) {
+    case SlotState::kCompleted:
+    case SlotState::kUndone:
+      e.status = RunStatus::kCompleted;
+      break;
+    case SlotState::kHalted:
+      e.status = RunStatus::kHalted;
+      break;
+    case SlotState::kFailed:
+    case SlotState::kCancelled:
+      e.status = RunStatus::kFailed;
+      break;
+  }
+  out = make_run_result(std::move(e));
+  return Status::Ok();
 }
 
 Status cancel_claim(DurableEnv& env, const Writer& owner, const MapRow& map, std::uint32_t first) {

@@ -16,6 +16,7 @@
 #include "durability/lease_keeper.hpp"
 #include "durability/writer.hpp"
 #include "execution/fan_out_port.hpp"
+#include "reactor/run_result.hpp"
 
 namespace reactor {
 
@@ -55,6 +56,12 @@ DeliveryOutcome deliver_claim(DurableEnv& env, const Definition& def, Run claim,
 Status roll_back_claimed(DurableEnv& env, const MapRow& map, std::uint32_t index,
                          std::vector<RollbackFailure>& failures, std::vector<TraceEvent>& undone,
                          const std::function<Status(const std::string& id, Lease&)>& take);
+
+// Element `of` of a claimed map, which has no run of its own, as a run would read: its slot's
+// outcome once its claim reported (a cancelled one failed, an undone one completed with its
+// steps undone), else its claim's run's status. NotFound when `of` is no claimed element.
+Status read_claimed_element(Backend& store, const Registry& registry, const ElementOf& of,
+                            RunResult& out);
 
 // The claim of `map` holding element `first`, filed never run (FanOut::cancel) when no execution
 // holds it and none started it: its run failed owner_ended, every slot of it cancelled.

@@ -1,5 +1,6 @@
 #include "durability/load.hpp"
 
+#include "durability/claims.hpp"
 #include "records/run_rows.hpp"
 #include "records/run_shape.hpp"
 
@@ -23,10 +24,17 @@ bool header_of_corrupt_run(const StoredRun& stored, RunResult& out) {
 
 }  // namespace
 
-Status load_result(RunStore& store, const Registry& registry, const std::string& run_id,
+Status load_result(Backend& store, const Registry& registry, const std::string& run_id,
                    RunResult& out) {
   Result<StoredRun> loaded = store.load_run(run_id);
   Status s = loaded.status();
+  if (s.code() == StatusCode::kNotFound) {
+    if (std::optional<ElementOf> of = parse_element_run_id(run_id)) {
+      Status claimed = read_claimed_element(store, registry, *of, out);
+      if (claimed.code() != StatusCode::kNotFound) return claimed;
+    }
+    return s;
+  }
   if (s.code() == StatusCode::kCorruption) {
     StoredRun header_only;
     Result<RunHeaderRow> header = store.load_header(run_id);

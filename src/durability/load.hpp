@@ -13,8 +13,9 @@ namespace reactor {
 // A run failed for unreadable records is shown by its header, which says why.
 // Steps the records leave unnamed (records::name_steps) are named after the
 // definition `registry` holds for the run, when it is the one the run was
-// started on; otherwise they stay unnamed.
-Status load_result(RunStore& store, const Registry& registry, const std::string& run_id,
+// started on; otherwise they stay unnamed. An element of a claimed map, which has
+// no run of its own, reads as its slot says (claims.hpp: read_claimed_element).
+Status load_result(Backend& store, const Registry& registry, const std::string& run_id,
                    RunResult& out);
 
 }  // namespace reactor

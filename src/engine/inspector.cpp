@@ -127,6 +127,7 @@ Result<std::vector<MapProgress>> Inspector::run_maps(const std::string& run_id) 
 
 Result<std::optional<ElementInfo>> Inspector::element_of(const std::string& run_id) const {
   Result<RunHeaderRow> loaded = runs_.load_header(run_id);
+  if (loaded.status().code() == StatusCode::kNotFound) return claimed_element(run_id);
   if (!loaded.ok()) return loaded.status();
   const RunHeaderRow& header = *loaded;
   // An element run is a root of its own (its own records) with a parent: the run holding the map.
@@ -153,6 +154,27 @@ Result<std::optional<ElementInfo>> Inspector::element_of(const std::string& run_
     info.step = info.map_id.substr(info.map_id.find(':') + 1);
   }
   if (!s.ok() && s.code() != StatusCode::kNotFound) return s;
+  return std::optional<ElementInfo>(std::move(info));
+}
+
+// An element of a claimed map has no run of its own: its claim's run says where it stands.
+Result<std::optional<ElementInfo>> Inspector::claimed_element(const std::string& run_id) const {
+  std::optional<ElementOf> of = parse_element_run_id(run_id);
+  if (!of) return Status::NotFound("run " + run_id + " not found");
+  Result<MapRow> map = maps_.load_map(of->map_id);
+  if (!map.ok()) return map.status();
+  if (map->claim <= 1 || of->index >= map->total) {
+    return Status::NotFound("run " + run_id + " not found");
+  }
+  Result<RunHeaderRow> claim = runs_.load_header(claim_run_id(*map, of->index));
+  if (!claim.ok()) return claim.status();
+  ElementInfo info;
+  info.map_id = of->map_id;
+  info.index = of->index;
+  info.parent_id = claim->parent_id;
+  info.owner_id = map->owner_id;
+  info.owner_reactor = map->owner_reactor;
+  info.step = info.map_id.substr(info.map_id.find(':') + 1);
   return std::optional<ElementInfo>(std::move(info));
 }
 

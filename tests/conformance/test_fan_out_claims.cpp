@@ -48,6 +48,22 @@ TYPED_TEST(ClaimedFanOut, ElementsRunInClaimsAndTheMapCollectsInIndexOrder) {
   std::vector<RunHeaderRow> runs;
   ASSERT_OK_AND_ASSIGN(runs, this->store_->list_runs(f));
   EXPECT_EQ(runs.size(), 5u);  // the owner and its four claims
+  // A claimed element reads as its slot says, as an element run would.
+  RunResult element;
+  ASSERT_OK_AND_ASSIGN(element, this->engine_->find(id + ":m[4]"));
+  EXPECT_EQ(element.status, RunStatus::kCompleted);
+  EXPECT_EQ(element.value, 8);
+  EXPECT_EQ(element.reactor, "Doubler");
+  Inspector inspector(*this->store_);
+  std::optional<ElementInfo> info;
+  ASSERT_OK_AND_ASSIGN(info, inspector.element_of(id + ":m[4]"));
+  ASSERT_TRUE(info);
+  EXPECT_EQ(info->owner_id, id);
+  EXPECT_EQ(info->index, 4u);
+  EXPECT_EQ(info->step, "m");
+  RunResult past_the_end;
+  EXPECT_EQ(assign_or_status(past_the_end, this->engine_->find(id + ":m[10]")).code(),
+            StatusCode::kNotFound);
   const MapRow m = this->map_of(id);
   EXPECT_EQ(m.claim, 3u);
   EXPECT_EQ(m.total, 10u);
@@ -78,6 +94,15 @@ TYPED_TEST(ClaimedFanOut, AnAtomicFailureIsTheSameInlineAndClaimed) {
   EXPECT_EQ(this->fx_.keys('U', id), undone);
   EXPECT_EQ(inline_fx.keys('U', inline_r.run_id), undone);
   EXPECT_EQ(this->fx_.count('S', id + ":m[4]/double"), 0);
+  RunResult element;
+  ASSERT_OK_AND_ASSIGN(element, this->engine_->find(id + ":m[1]"));
+  EXPECT_EQ(element.status, RunStatus::kCompleted);
+  ASSERT_EQ(element.steps.size(), 1u);
+  EXPECT_EQ(element.steps[0].status, StepStatus::kUndone) << "its steps, undone by its owner";
+  ASSERT_OK_AND_ASSIGN(element, this->engine_->find(id + ":m[4]"));
+  EXPECT_EQ(element.status, RunStatus::kFailed);
+  ASSERT_TRUE(element.error);
+  EXPECT_EQ(element.error->kind, ErrorKind::kOwnerEnded) << "never run";
   const MapRow m = this->map_of(id);
   EXPECT_EQ(m.undone, 3u);
   EXPECT_EQ(m.failed, 1u);
