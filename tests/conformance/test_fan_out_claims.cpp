@@ -192,6 +192,33 @@ TYPED_TEST(ClaimedFanOut, AClaimCutShortRunsItsElementsAgainAndNoOthers) {
   EXPECT_EQ(m.state, MapState::kSettled);
 }
 
+// A claim whose deliveries keep ending with their workers (a crash loop) fails whole once
+// max_deliveries_without_progress (3) of them were lost: each of its slots failed with
+// poison_delivery, so its atomic map fails with it and the other claims are rolled back.
+TYPED_TEST(ClaimedFanOut, AClaimInACrashLoopFailsWhole) {
+  this->engine_->registry().add(summing(this->fx_, "Sum", 2, true, nullptr, 2));
+  this->store_->die_with = [this](const Job& job) {  // its first three deliveries
+    return job.spec.run_id.ends_with(":m[0..1]") && this->faults_++ < 3;
+  };
+  const std::string id = this->start("Sum", {{"items", items(4)}});
+  this->start_worker(1);
+  for (int lost = 1; lost <= 3; ++lost) {
+    for (int k = 0; k < 2000 && this->faults_ < lost; ++k) std::this_thread::sleep_for(5ms);
+    ASSERT_GE(this->faults_.load(), lost) << this->describe(id);
+    this->let_leases_lapse();
+    this->sweep();
+  }
+  RunResult r = this->wait_for_end(id);
+  ASSERT_EQ(r.status, RunStatus::kFailed);
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->kind, ErrorKind::kPoisonDelivery) << r.error->message;
+  EXPECT_EQ(this->fx_.count('S', id + ":m[0]/double"), 0);
+  EXPECT_EQ(this->claim_status(id, 0, 1), RunStatus::kFailed);
+  const MapRow m = this->map_of(id);
+  EXPECT_EQ(m.failed, 2u);
+  EXPECT_EQ(this->fx_.count('U', id + ":m[3]/double"), this->fx_.count('S', id + ":m[3]/double"));
+}
+
 // The owner fails while its claims wait for a worker: the released claim and the next one are
 // filed never run (their runs failed owner_ended, every slot cancelled), the map settles, and
 // the run rolls back at once; a worker started later runs none of them.
