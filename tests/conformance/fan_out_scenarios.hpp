@@ -83,6 +83,23 @@ inline Definition summing(Effects& fx, const std::string& name, std::uint32_t ba
   return b.returns("after").build();
 }
 
+// reserve → map "m" over input "items" (fan_out(2), claims of `claim`) beside step "boom", which
+// fails: the run fails while its map is out.
+inline Definition failing_beside_its_map(Effects& fx, std::uint32_t claim = 1) {
+  Builder b("Sum");
+  b.input("items", array());
+  add_reserve(b, fx)
+      .map("m", doubler(fx))
+      .source(input("items"))
+      .argument("x", element("m"))
+      .wait_for("reserve")
+      .fan_out(2)
+      .claim_batch(claim)
+      .step("boom", [](const Args&) -> StepResult { return Failure("boom", false); })
+      .wait_for("reserve");
+  return b.build();
+}
+
 inline Value items(int n) {
   Value v = Value::array();
   for (int i = 0; i < n; ++i) v.push_back(i);

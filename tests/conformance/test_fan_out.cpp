@@ -298,18 +298,7 @@ TYPED_TEST(FanOutScenarios, AnElementLostWithItsWorkerRunsAgainAndReleasesTheNex
 // back at once; a worker started later runs none of them (issue 23, item 2).
 TYPED_TEST(FanOutScenarios, AFailingOwnerCancelsTheElementsNoWorkerStarted) {
   Effects& fx = this->fx_;
-  Builder b("Sum");
-  b.input("items", array());
-  this->engine_->registry().add(
-      add_reserve(b, fx)
-          .map("m", doubler(fx))
-          .source(input("items"))
-          .argument("x", element("m"))
-          .wait_for("reserve")
-          .fan_out(2)
-          .step("boom", [](const Args&) -> StepResult { return Failure("boom", false); })
-          .wait_for("reserve")
-          .build());
+  this->engine_->registry().add(failing_beside_its_map(fx));
   // In this process, with no worker: m's first two elements are released, and boom fails.
   RunResult r = this->engine_->run("Sum", {{"items", items(5)}});
   ASSERT_EQ(r.status, RunStatus::kFailed) << this->describe(r.run_id);

@@ -224,19 +224,7 @@ TYPED_TEST(ClaimedFanOut, AClaimInACrashLoopFailsWhole) {
 // the run rolls back at once; a worker started later runs none of them.
 TYPED_TEST(ClaimedFanOut, AFailingOwnerCancelsTheClaimsNoWorkerStarted) {
   Effects& fx = this->fx_;
-  Builder b("Sum");
-  b.input("items", array());
-  this->engine_->registry().add(
-      add_reserve(b, fx)
-          .map("m", doubler(fx))
-          .source(input("items"))
-          .argument("x", element("m"))
-          .wait_for("reserve")
-          .fan_out(2)
-          .claim_batch(2)
-          .step("boom", [](const Args&) -> StepResult { return Failure("boom", false); })
-          .wait_for("reserve")
-          .build());
+  this->engine_->registry().add(failing_beside_its_map(fx, 2));
   RunResult r = this->engine_->run("Sum", {{"items", items(5)}});
   ASSERT_EQ(r.status, RunStatus::kFailed) << this->describe(r.run_id);
   EXPECT_EQ(r.error->step, "boom");
