@@ -57,11 +57,20 @@ std::string steps_of(const Run& e) {
   return out + "]";
 }
 
-// Whether `inputs` are those of claim `of`: its elements' inputs, one each.
+// Whether `inputs` are those of claim `of`: its elements' inputs, one each, and its map's atomic.
 bool claim_inputs(const Value& inputs, const ClaimOf& of) {
-  if (!inputs.is_object() || !inputs.contains(kElements)) return false;
+  if (!inputs.is_object() || !inputs.contains(kElements) || !inputs.contains(kAtomic)) {
+    return false;
+  }
   const Value& elements = inputs[kElements];
-  return elements.is_array() && elements.size() == std::size_t{of.last} - of.first + 1;
+  return inputs[kAtomic].is_boolean() && elements.is_array() &&
+         elements.size() == std::size_t{of.last} - of.first + 1;
+}
+
+// A claim's run is created pending, released enqueued, and filed running by a fetch; it ends
+// in the commit that files its slots.
+bool claim_runs_from(RunStatus s) {
+  return s == RunStatus::kPending || s == RunStatus::kEnqueued || s == RunStatus::kRunning;
 }
 
 // The slot of element `e`, which ran to its end in memory.
@@ -127,12 +136,13 @@ Run claim_run(const FanOut::Map& map, std::uint32_t first, std::vector<Value> in
 ClaimOutcome run_claim(DurableEnv& env, const Definition& def, Run& claim, const ClaimOf& of,
                        const Writer& w, const LeaseKeeper::Entry& lease,
                        const std::atomic<bool>* stop) {
-  if (!claim_inputs(claim.inputs, of)) {
+  if (!claim_inputs(claim.inputs, of) || !claim_runs_from(claim.status)) {
     return {ClaimEnd::kCorrupt,
-            Status::Corruption("claim " + claim.id + ": its inputs are not its elements'")};
+            Status::Corruption("claim " + claim.id + " (" + to_string(claim.status) +
+                               "): its record is not a claim's")};
   }
   const Value& inputs = claim.inputs[kElements];
-  const bool atomic = claim.inputs.value(kAtomic, true);
+  const bool atomic = claim.inputs[kAtomic].get<bool>();
   const bool keep_steps = has_undo(def);
   std::vector<MapSlotRow> slots;
   std::optional<std::uint32_t> failed;

@@ -4,6 +4,7 @@
 // undone sets as a map whose elements are runs; a claim lost with its worker runs again whole;
 // a failing owner cancels the claims nobody started.
 #include "conformance/fan_out_scenarios.hpp"
+#include "records/run_rows.hpp"
 
 namespace reactor::conformance {
 namespace {
@@ -217,6 +218,48 @@ TYPED_TEST(ClaimedFanOut, AClaimInACrashLoopFailsWhole) {
   const MapRow m = this->map_of(id);
   EXPECT_EQ(m.failed, 2u);
   EXPECT_EQ(this->fx_.count('U', id + ":m[3]/double"), this->fx_.count('S', id + ":m[3]/double"));
+}
+
+// A claim whose record is not a claim's (its inputs are no elements' inputs) runs nothing and
+// fails whole, corrupt_record in each of its slots: its map settles all the same.
+TYPED_TEST(ClaimedFanOut, AClaimWhoseRecordIsNotAClaimsFailsWhole) {
+  this->engine_->registry().add(summing(this->fx_, "Sum", 2, true, nullptr, 2));
+  Run claim;
+  claim.id = claim.root_id = "x1:m[0..1]";
+  claim.parent_id = "x1";
+  claim.path = "m[0..1]";
+  claim.reactor = "Doubler";
+  claim.status = RunStatus::kEnqueued;
+  claim.inputs = Value{{"atomic", true}, {"elements", 7}};
+  CommitRequest c;
+  c.headers.push_back(header("x1", RunStatus::kWaiting));
+  records::encode_created(claim, 0, c);
+  MapRow m;
+  m.map_id = "x1:m";
+  m.owner_id = "x1";
+  m.owner_reactor = "Sum";
+  m.queue = "Sum";
+  m.element_reactor = "Doubler";
+  m.total = m.released = m.batch_size = m.claim = 2;
+  c.maps.push_back(m);
+  c.enqueue.push_back(job("Sum", claim.id, 0, JobKind::kStart));
+  c.enqueue.back().reactor = "Doubler";
+  ASSERT_TRUE(this->store_->commit(c).ok());
+  this->start_worker(1);
+  MapRow settled;
+  for (int k = 0; k < 1000 && settled.state != MapState::kSettled; ++k) {
+    ASSERT_OK_AND_ASSIGN(settled, this->store_->load_map("x1:m"));
+    if (settled.state != MapState::kSettled) std::this_thread::sleep_for(5ms);
+  }
+  EXPECT_EQ(settled.state, MapState::kSettled);
+  EXPECT_EQ(settled.failed, 2u);
+  RunResult failed;
+  ASSERT_OK_AND_ASSIGN(failed, this->engine_->find("x1:m[1]"));
+  EXPECT_EQ(failed.status, RunStatus::kFailed);
+  ASSERT_TRUE(failed.error);
+  EXPECT_EQ(failed.error->kind, ErrorKind::kCorruptRecord) << failed.error->message;
+  EXPECT_EQ(this->claim_status("x1", 0, 1), RunStatus::kFailed);
+  EXPECT_EQ(this->fx_.keys('S', "x1").size(), 0u);
 }
 
 // The owner fails while its claims wait for a worker: the released claim and the next one are
