@@ -192,6 +192,16 @@ class FanOutScenarios : public ::testing::Test {
 
   void sweep() { EXPECT_TRUE(engine_->sweep_once().ok()); }
 
+  // Waits for run `id` to end: it completed with doubled(n), each element's step run once.
+  void expect_completed_each_once(const std::string& id, int n) {
+    RunResult r = wait_for_end(id);
+    ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
+    EXPECT_EQ(r.value, doubled(n));
+    for (int i = 0; i < n; ++i) {
+      EXPECT_EQ(fx_.count('S', id + ":m[" + std::to_string(i) + "]/double"), 1) << i;
+    }
+  }
+
   // A worker that dies holding the next due job: its delivery and its run's lease lapse.
   std::optional<Delivery> take_and_die() {
     std::optional<Delivery> d;

@@ -19,12 +19,7 @@ TYPED_TEST(FanOutScenarios, EveryElementRunsAsAJobOfItsOwnAndTheMapCollectsInInd
   this->engine_->registry().add(summing(this->fx_, "Sum", 3));
   const std::string id = this->start("Sum", {{"items", items(10)}});
   this->start_worker();
-  RunResult r = this->wait_for_end(id);
-  ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
-  EXPECT_EQ(r.value, doubled(10));
-  for (int i = 0; i < 10; ++i) {
-    EXPECT_EQ(this->fx_.count('S', id + ":m[" + std::to_string(i) + "]/double"), 1) << i;
-  }
+  this->expect_completed_each_once(id, 10);
   // Each element is a run of its own, listed when asked.
   RunFilter f;
   f.elements = true;
@@ -401,12 +396,7 @@ TYPED_TEST(FanOutScenarios, ADispatchCutShortIsDoneAgainByWhoeverTakesTheRunOver
   for (int k = 0; k < 400 && this->faults_ == 0; ++k) std::this_thread::sleep_for(5ms);
   ASSERT_GE(this->faults_.load(), 1);
   this->let_leases_lapse();
-  RunResult r = this->wait_for_end(id);
-  ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
-  EXPECT_EQ(r.value, doubled(300));
-  for (int i = 0; i < 300; ++i) {
-    EXPECT_EQ(this->fx_.count('S', id + ":m[" + std::to_string(i) + "]/double"), 1) << i;
-  }
+  this->expect_completed_each_once(id, 300);
   EXPECT_EQ(this->map_of(id).total, 300u);
 }
 

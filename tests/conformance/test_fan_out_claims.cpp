@@ -30,12 +30,7 @@ TYPED_TEST(ClaimedFanOut, ElementsRunInClaimsAndTheMapCollectsInIndexOrder) {
   this->engine_->registry().add(summing(this->fx_, "Sum", 4, true, nullptr, 3));
   const std::string id = this->start("Sum", {{"items", items(10)}});
   this->start_worker();
-  RunResult r = this->wait_for_end(id);
-  ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
-  EXPECT_EQ(r.value, doubled(10));
-  for (int i = 0; i < 10; ++i) {
-    EXPECT_EQ(this->fx_.count('S', id + ":m[" + std::to_string(i) + "]/double"), 1) << i;
-  }
+  this->expect_completed_each_once(id, 10);
   for (int first : {0, 3, 6}) {
     EXPECT_EQ(this->claim_status(id, first, first + 2), RunStatus::kCompleted) << first;
   }
@@ -157,12 +152,7 @@ TYPED_TEST(ClaimedFanOut, AClaimLostWithItsWorkerRunsAgainWhole) {
   EXPECT_EQ(lost->job.spec.run_id, id + ":m[0..1]");
   this->let_leases_lapse();
   this->start_worker(1);
-  RunResult r = this->wait_for_end(id);
-  ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
-  EXPECT_EQ(r.value, doubled(6));
-  for (int i = 0; i < 6; ++i) {
-    EXPECT_EQ(this->fx_.count('S', id + ":m[" + std::to_string(i) + "]/double"), 1) << i;
-  }
+  this->expect_completed_each_once(id, 6);
   EXPECT_EQ(this->map_of(id).done, 6u);
 }
 
