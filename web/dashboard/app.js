@@ -188,7 +188,15 @@ async function renderWorkers() {
       <p>Sweeper's last pass: <span id="sweeper">${sweep}</span></p></section>`;
 }
 
-async function render() {
+// Renders run one after another, in the order they were asked for, each for the hash of when it
+// starts: a slow one (a poll's, begun on the page the hash named before) never overwrites a later.
+let rendering = Promise.resolve();
+function render() {
+  rendering = rendering.then(renderNow);
+  return rendering;
+}
+
+async function renderNow() {
   const hash = location.hash || "#/";
   try {
     if (hash.startsWith("#/run/")) await renderRun(decodeURIComponent(hash.slice(6)));
