@@ -192,6 +192,82 @@ class FanOutScenarios : public ::testing::Test {
 
   void sweep() { EXPECT_TRUE(engine_->sweep_once().ok()); }
 
+  // undo_all is one call over the completed results of a map that a later step fails, read page
+  // by page; no element's own undo runs.
+  void undo_all_is_one_call(std::uint32_t claim) {
+    std::atomic<int> calls{0};
+    std::atomic<std::int64_t> seen{0}, sum{0};
+    Builder b("Sum");
+    b.input("items", array())
+        .map("m", doubler(fx_))
+        .source(input("items"))
+        .argument("x", element("m"))
+        .fan_out(100)
+        .claim_batch(claim)
+        .collect([](const MapResults& r) { return Value(r.indices()); })
+        .undo_all([&](const MapResults& completed, StepContext&) -> StepResult {
+          ++calls;
+          for (const ElementOutcome& e : completed) {
+            ++seen;
+            sum += e.value.get<std::int64_t>();
+          }
+          return Success();
+        })
+        .step("after", [](const Args&) { return Failure("after fails", false); })
+        .wait_for("m");
+    engine_->registry().add(b.build());
+    const std::string id = start("Sum", {{"items", items(600)}});
+    start_worker();
+    RunResult r = wait_for_end(id);
+    ASSERT_EQ(r.status, RunStatus::kFailed);
+    EXPECT_EQ(calls.load(), 1);
+    EXPECT_EQ(seen.load(), 600);
+    EXPECT_EQ(sum.load(), 600 * 599);
+    EXPECT_TRUE(fx_.keys('U', id).empty());  // no element's own undo ran
+  }
+
+  // M2: the owner's resume, enqueued by the last settle, is lost; the sweeper finds the owner
+  // waiting with its map settled and resumes it.
+  void resume_lost_is_found(std::uint32_t claim) {
+    engine_->registry().add(summing(fx_, "Sum", 3, true, nullptr, claim));
+    const std::string id = dispatch("Sum", {{"items", items(3)}});
+    target_ = id;
+    store_->lose = [this](const Job& job) {
+      return job.spec.run_id == target_ && job.spec.kind == JobKind::kResume && faults_++ == 0;
+    };
+    start_worker(1);
+    RunResult r;
+    for (int k = 0; k < 1000 && faults_ == 0; ++k) std::this_thread::sleep_for(5ms);
+    ASSERT_GE(faults_.load(), 1);
+    bool has_job = true;  // once the lost job's acknowledgement is in
+    for (int k = 0; k < 400 && has_job; ++k) {
+      ASSERT_OK_AND_ASSIGN(has_job, store_->has_job(id));
+      if (has_job) std::this_thread::sleep_for(5ms);
+    }
+    EXPECT_FALSE(has_job);
+    ASSERT_OK_AND_ASSIGN(r, engine_->find(id));
+    EXPECT_EQ(r.status, RunStatus::kWaiting);
+    stop_worker();
+    start_worker(1);
+    r = wait_for_end(id);
+    ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
+    EXPECT_EQ(r.value, doubled(3));
+  }
+
+  // M4: the dispatch is cut short (the commit of the map record refused); whoever takes the run
+  // over dispatches again, the same runs, and every element runs once.
+  void dispatch_cut_short_is_done_again(std::uint32_t claim) {
+    engine_->registry().add(summing(fx_, "Sum", 2, true, nullptr, claim));
+    store_->refuse = [this](const CommitRequest& c) { return !c.maps.empty() && faults_++ == 0; };
+    const std::string id = start("Sum", {{"items", items(300)}});  // two creation commits
+    start_worker(1);
+    for (int k = 0; k < 400 && faults_ == 0; ++k) std::this_thread::sleep_for(5ms);
+    ASSERT_GE(faults_.load(), 1);
+    let_leases_lapse();
+    expect_completed_each_once(id, 300);
+    EXPECT_EQ(map_of(id).total, 300u);
+  }
+
   // Waits for run `id` to end: it completed with doubled(n), each element's step run once.
   void expect_completed_each_once(const std::string& id, int n) {
     RunResult r = wait_for_end(id);

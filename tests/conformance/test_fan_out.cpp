@@ -142,34 +142,7 @@ TYPED_TEST(FanOutScenarios, ANonAtomicMapCollectsSuccessesAndFailures) {
 // undo_all replaces each element's undo with one call, over the completed results read page by
 // page (600 elements: three pages).
 TYPED_TEST(FanOutScenarios, UndoAllIsOneCallOverTheCompletedResultsPageByPage) {
-  std::atomic<int> calls{0};
-  std::atomic<std::int64_t> seen{0}, sum{0};
-  Builder b("Sum");
-  b.input("items", array())
-      .map("m", doubler(this->fx_))
-      .source(input("items"))
-      .argument("x", element("m"))
-      .fan_out(100)
-      .collect([](const MapResults& r) { return Value(r.indices()); })
-      .undo_all([&](const MapResults& completed, StepContext&) -> StepResult {
-        ++calls;
-        for (const ElementOutcome& e : completed) {
-          ++seen;
-          sum += e.value.get<std::int64_t>();
-        }
-        return Success();
-      })
-      .step("after", [](const Args&) { return Failure("after fails", false); })
-      .wait_for("m");
-  this->engine_->registry().add(b.build());
-  const std::string id = this->start("Sum", {{"items", items(600)}});
-  this->start_worker();
-  RunResult r = this->wait_for_end(id);
-  ASSERT_EQ(r.status, RunStatus::kFailed);
-  EXPECT_EQ(calls.load(), 1);
-  EXPECT_EQ(seen.load(), 600);
-  EXPECT_EQ(sum.load(), 600 * 599);
-  EXPECT_TRUE(this->fx_.keys('U', id).empty());  // no element's own undo ran
+  this->undo_all_is_one_call(1);
 }
 
 // An element's retry is its own: it hands the element back to the queue, never holding a thread.
@@ -331,30 +304,7 @@ TYPED_TEST(FanOutScenarios, AFailingOwnerCancelsTheElementsNoWorkerStarted) {
 // M2: the owner's resume, enqueued by the last element, is lost; the sweeper finds the owner
 // waiting with its map settled and resumes it.
 TYPED_TEST(FanOutScenarios, AnOwnerWhoseResumeWasLostIsResumedByTheSweeper) {
-  this->engine_->registry().add(summing(this->fx_, "Sum", 3));
-  const std::string id = this->dispatch("Sum", {{"items", items(3)}});
-  this->target_ = id;
-  this->store_->lose = [this](const Job& job) {
-    return job.spec.run_id == this->target_ && job.spec.kind == JobKind::kResume &&
-           this->faults_++ == 0;
-  };
-  this->start_worker(1);
-  RunResult r;
-  for (int k = 0; k < 1000 && this->faults_ == 0; ++k) std::this_thread::sleep_for(5ms);
-  ASSERT_GE(this->faults_.load(), 1);
-  bool has_job = true;  // once the lost job's acknowledgement is in
-  for (int k = 0; k < 400 && has_job; ++k) {
-    ASSERT_OK_AND_ASSIGN(has_job, this->store_->has_job(id));
-    if (has_job) std::this_thread::sleep_for(5ms);
-  }
-  EXPECT_FALSE(has_job);
-  ASSERT_OK_AND_ASSIGN(r, this->engine_->find(id));
-  EXPECT_EQ(r.status, RunStatus::kWaiting);
-  this->stop_worker();
-  this->start_worker(1);
-  r = this->wait_for_end(id);
-  ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
-  EXPECT_EQ(r.value, doubled(3));
+  this->resume_lost_is_found(1);
 }
 
 // M3: an element delivered again after it reported changes nothing: no slot counted twice, the
@@ -387,17 +337,7 @@ TYPED_TEST(FanOutScenarios, AnElementDeliveredAgainChangesNothing) {
 // M4: the owner dies while it dispatches (its commit of the map refused); whoever takes the
 // run over dispatches again, and every element runs once.
 TYPED_TEST(FanOutScenarios, ADispatchCutShortIsDoneAgainByWhoeverTakesTheRunOver) {
-  this->engine_->registry().add(summing(this->fx_, "Sum", 2));
-  this->store_->refuse = [this](const CommitRequest& c) {
-    return !c.maps.empty() && this->faults_++ == 0;
-  };
-  const std::string id = this->start("Sum", {{"items", items(300)}});  // two creation commits
-  this->start_worker(1);
-  for (int k = 0; k < 400 && this->faults_ == 0; ++k) std::this_thread::sleep_for(5ms);
-  ASSERT_GE(this->faults_.load(), 1);
-  this->let_leases_lapse();
-  this->expect_completed_each_once(id, 300);
-  EXPECT_EQ(this->map_of(id).total, 300u);
+  this->dispatch_cut_short_is_done_again(1);
 }
 
 // A rollback cut short (an element's undo commit refused) resumes without undoing any element

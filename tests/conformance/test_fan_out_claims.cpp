@@ -142,6 +142,17 @@ TYPED_TEST(ClaimedFanOut, ANonAtomicMapCollectsSuccessesAndFailures) {
   EXPECT_EQ(this->map_of(id).failed, 1u);
 }
 
+// The cases of test_fan_out.cpp that hold for claims as for element runs, on claims.
+TYPED_TEST(ClaimedFanOut, UndoAllIsOneCallOverTheCompletedResultsPageByPage) {
+  this->undo_all_is_one_call(32);
+}
+TYPED_TEST(ClaimedFanOut, AnOwnerWhoseResumeWasLostIsResumedByTheSweeper) {
+  this->resume_lost_is_found(2);
+}
+TYPED_TEST(ClaimedFanOut, ADispatchCutShortIsDoneAgainByWhoeverTakesTheRunOver) {
+  this->dispatch_cut_short_is_done_again(4);
+}
+
 // M1 for claims: the worker that fetched the first claim dies with it; once its lease lapses the
 // sweeper hands the claim to another worker, which runs it whole and releases the next.
 TYPED_TEST(ClaimedFanOut, AClaimLostWithItsWorkerRunsAgainWhole) {
