@@ -57,6 +57,16 @@ std::string steps_of(const Run& e) {
   return out + "]";
 }
 
+// The steps steps_of() wrote. Throws for a text that is not theirs.
+std::vector<StepRecord> steps_from(const std::string& text) {
+  std::vector<StepRecord> steps;
+  if (text.empty()) return steps;
+  for (const Value& step : records::decode_value(text)) {
+    steps.push_back(records::decode_step(step.dump()));
+  }
+  return steps;
+}
+
 // Whether `inputs` are those of claim `of`: its elements' inputs, one each, and its map's atomic.
 bool claim_inputs(const Value& inputs, const ClaimOf& of) {
   if (!inputs.is_object() || !inputs.contains(kElements) || !inputs.contains(kAtomic)) {
@@ -189,10 +199,17 @@ DeliveryOutcome deliver_claim(DurableEnv& env, const Definition& def, Run claim,
   return committed(env.backend.commit(c), DeliveryOutcome::kFailedRun);
 }
 
-Status roll_back_claimed(DurableEnv& env, const MapRow& map, std::uint32_t index,
+Status roll_back_claimed(DurableEnv& env, const MapRow& map, const MapSlotRow& slot,
                          std::vector<RollbackFailure>& failures, std::vector<TraceEvent>& undone,
                          const std::function<Status(const std::string& id, Lease&)>& take) {
-  const std::string id = claim_run_id(map, index);
+  if (slot.state != SlotState::kCompleted) return Status::Ok();  // nothing, or undone before
+  const std::string id = claim_run_id(map, slot.index);
+  std::optional<Definition> def = env.registry.find(map.element_reactor);
+  if (!def) {
+    return Status::Unavailable("claimed element " + element_run_id(map.map_id, slot.index) +
+                               " cannot be rolled back here: reactor '" + map.element_reactor +
+                               "' is not registered");
+  }
   Lease lease;
   if (Status s = take(id, lease); !s.ok()) return s;
   Writer w{env, lease, std::nullopt, ""};
@@ -201,29 +218,20 @@ Status roll_back_claimed(DurableEnv& env, const MapRow& map, std::uint32_t index
     return s;
   };
   Result<StoredRun> stored = env.backend.load_run(id);
-  Result<std::vector<MapSlotRow>> slot = env.backend.load_map_slots(map.map_id, index, 1);
   if (!stored.ok()) return let_go(stored.status());
-  if (!slot.ok()) return let_go(slot.status());
-  if (slot->empty() || slot->front().state != SlotState::kCompleted) return let_go(Status::Ok());
-  std::optional<Definition> def = env.registry.find(map.element_reactor);
-  if (!def) {
-    return let_go(Status::Unavailable("claimed element " + element_run_id(map.map_id, index) +
-                                      " cannot be rolled back here: reactor '" +
-                                      map.element_reactor + "' is not registered"));
-  }
   Run claim;
   if (Status s = records::decode_run(*stored, claim); !s.ok()) return let_go(s);
   std::optional<ClaimOf> of = parse_claim_run_id(id);
   if (!of || !claim_inputs(claim.inputs, *of)) {
     return let_go(Status::Corruption("claim " + id + ": its inputs are not its elements'"));
   }
-  MapSlotRow filed = std::move(slot->front());
-  Run e = claimed_element(claim, *of, index, claim.inputs[kElements].at(index - of->first), *def);
+  Run e = claimed_element(claim, *of, slot.index,
+                          claim.inputs[kElements].at(slot.index - of->first), *def);
   try {
-    const Value steps = records::decode_value(filed.steps);
+    std::vector<StepRecord> steps = steps_from(slot.steps);
     for (std::size_t k = 0; k < steps.size() && k < e.steps.size(); ++k) {
-      e.steps[k] = records::decode_step(steps[k].dump());
-      e.steps[k].name = def->steps()[k].name;
+      steps[k].name = e.steps[k].name;
+      e.steps[k] = std::move(steps[k]);
     }
   } catch (const std::exception& why) {
     return let_go(Status::Corruption("claimed element " + e.id + ": its steps: " + why.what()));
@@ -234,6 +242,7 @@ Status roll_back_claimed(DurableEnv& env, const MapRow& map, std::uint32_t index
   for (TraceEvent& t : e.trace) {
     if (t.type == TraceType::kUndo) undone.push_back(std::move(t));
   }
+  MapSlotRow filed = slot;
   filed.state = SlotState::kUndone;
   filed.steps = steps_of(e);  // its steps undone, as a reader of the element sees them
   CommitRequest c = w.fenced();
@@ -242,22 +251,42 @@ Status roll_back_claimed(DurableEnv& env, const MapRow& map, std::uint32_t index
   return env.backend.commit(c);
 }
 
+Status find_claimed(RunStore& runs, MapStore& maps, const ElementOf& of, MapRow& map,
+                    RunHeaderRow& claim) {
+  Result<MapRow> row = maps.load_map(of.map_id);
+  if (!row.ok()) return row.status();
+  if (row->claim <= 1 || of.index >= row->total) {
+    return Status::NotFound(element_run_id(of.map_id, of.index) + " is no claimed element");
+  }
+  Result<RunHeaderRow> header = runs.load_header(claim_run_id(*row, of.index));
+  if (!header.ok()) return header.status();
+  map = std::move(row).value();
+  claim = std::move(header).value();
+  return Status::Ok();
+}
+
+std::vector<MapSlotRow> claim_slots(const ClaimOf& of, SlotState state, const std::string& body) {
+  std::vector<MapSlotRow> slots;
+  for (std::uint32_t i = of.first; i <= of.last; ++i) {
+    slots.push_back(MapSlotRow{of.map_id, i, state, body});
+  }
+  return slots;
+}
+
 Status read_claimed_element(Backend& store, const Registry& registry, const ElementOf& of,
                             RunResult& out) {
-  Result<MapRow> map = store.load_map(of.map_id);
-  if (!map.ok()) return map.status();
-  if (map->claim <= 1 || of.index >= map->total) return Status::NotFound("no claimed element");
-  Result<RunHeaderRow> claim = store.load_header(claim_run_id(*map, of.index));
+  MapRow map;
+  RunHeaderRow claim;
+  if (Status s = find_claimed(store, store, of, map, claim); !s.ok()) return s;
   Result<std::vector<MapSlotRow>> slot = store.load_map_slots(of.map_id, of.index, 1);
-  if (!claim.ok()) return claim.status();
   if (!slot.ok()) return slot.status();
   Run e;
   e.id = e.root_id = element_run_id(of.map_id, of.index);
-  e.parent_id = claim->parent_id;
+  e.parent_id = claim.parent_id;
   e.element_of = of;
-  e.reactor = map->element_reactor;
-  e.created_at_ms = e.updated_at_ms = claim->updated_at_ms;
-  e.status = claim->status == RunStatus::kCompleted ? RunStatus::kRunning : claim->status;
+  e.reactor = map.element_reactor;
+  e.created_at_ms = e.updated_at_ms = claim.updated_at_ms;
+  e.status = claim.status == RunStatus::kCompleted ? RunStatus::kRunning : claim.status;
   if (slot->empty()) {
     out = make_run_result(std::move(e));
     return Status::Ok();
@@ -268,11 +297,7 @@ Status read_claimed_element(Backend& store, const Registry& registry, const Elem
         records::decode_slot_body(filed, std::numeric_limits<std::size_t>::max());
     e.value = std::move(body.value);
     e.error = std::move(body.error);
-    if (!filed.steps.empty()) {
-      for (const Value& step : records::decode_value(filed.steps)) {
-        e.steps.push_back(records::decode_step(step.dump()));
-      }
-    }
+    e.steps = steps_from(filed.steps);
   } catch (const std::exception& why) {
     return Status::Corruption("claimed element " + e.id + ": " + why.what());
   }
@@ -319,14 +344,11 @@ Status cancel_claim(DurableEnv& env, const Writer& owner, const MapRow& map, std
       engine_error(ErrorKind::kOwnerEnded, claim.reactor,
                    "its run " + map.owner_id + " was ending before it started: nothing ran");
   claim.updated_at_ms = env.now_ms();
-  std::vector<MapSlotRow> slots;
-  for (std::uint32_t i = first; i < claim_end(map, first); ++i) {
-    slots.push_back(MapSlotRow{map.map_id, i, SlotState::kCancelled,
-                               records::encode_value(Value(*claim.error))});
-  }
   CommitRequest c = w.fenced();
   c.headers.push_back(records::encode_header(claim, 0));
-  c.settle = MapSettle{std::move(slots)};
+  c.settle =
+      MapSettle{claim_slots(ClaimOf{map.map_id, first, claim_end(map, first) - 1},
+                            SlotState::kCancelled, records::encode_value(Value(*claim.error)))};
   w.finish_with(c);
   return env.backend.commit(c);
 }

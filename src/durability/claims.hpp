@@ -50,12 +50,21 @@ ClaimOutcome run_claim(DurableEnv& env, const Definition& def, Run& claim, const
 DeliveryOutcome deliver_claim(DurableEnv& env, const Definition& def, Run claim, const ClaimOf& of,
                               const Writer& w, const Delivery& d, const DeliveryOptions& o);
 
-// Element `index` of claim map `map`, rolled back by its owner (FanOut::roll_back): its completed
-// steps undone newest first, in memory, from its slot, then its slot filed undone, fenced by the
-// claim's lease, which `take` gets. An element not completed is left as it is.
-Status roll_back_claimed(DurableEnv& env, const MapRow& map, std::uint32_t index,
+// The element of claim map `map` whose slot is `slot`, rolled back by its owner
+// (FanOut::roll_back): its completed steps undone newest first, in memory, from its slot, then its
+// slot filed undone, fenced by the claim's lease, which `take` gets. An element not completed is
+// left as it is.
+Status roll_back_claimed(DurableEnv& env, const MapRow& map, const MapSlotRow& slot,
                          std::vector<RollbackFailure>& failures, std::vector<TraceEvent>& undone,
                          const std::function<Status(const std::string& id, Lease&)>& take);
+
+// The record of claimed element `of`'s map, and the header of its claim's run. NotFound when `of`
+// names no element of a claimed map.
+Status find_claimed(RunStore& runs, MapStore& maps, const ElementOf& of, MapRow& map,
+                    RunHeaderRow& claim);
+
+// The slots of elements [of.first, of.last], each in `state` with `body`: a claim filed whole.
+std::vector<MapSlotRow> claim_slots(const ClaimOf& of, SlotState state, const std::string& body);
 
 // Element `of` of a claimed map, which has no run of its own, as a run would read: its slot's
 // outcome once its claim reported (a cancelled one failed, an undone one completed with its

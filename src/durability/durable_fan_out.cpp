@@ -39,12 +39,9 @@ std::uint32_t lost_executions(const Run& run) {
 std::optional<MapSettle> claim_failed(const Run& run) {
   std::optional<ClaimOf> of = parse_claim_run_id(run.id);
   if (!of || !is_terminal(run.status)) return std::nullopt;
-  const std::string why = records::encode_value(run.error ? Value(*run.error) : Value(RunError{}));
-  MapSettle settle;
-  for (std::uint32_t i = of->first; i <= of->last; ++i) {
-    settle.slots.push_back(MapSlotRow{of->map_id, i, SlotState::kFailed, why});
-  }
-  return settle;
+  return MapSettle{
+      claim_slots(*of, SlotState::kFailed,
+                  records::encode_value(run.error ? Value(*run.error) : Value(RunError{})))};
 }
 
 std::optional<MapSettle> settle_of(const Run& run) {
@@ -253,16 +250,16 @@ Status DurableFanOut::load_element(const std::string& id, Run& run,
 
 // Rolls element `index` back as its own run would: its completed steps undone newest first, each
 // committed under its lease, and the last commit files its slot undone.
-Status DurableFanOut::roll_back(const std::string& map_id, std::uint32_t index,
+Status DurableFanOut::roll_back(const MapRow& map, const MapSlotRow& slot,
                                 std::vector<RollbackFailure>& failures,
                                 std::vector<TraceEvent>& undone) {
-  const MapRow* shape = nullptr;
-  if (Status s = shape_of(map_id, shape); !s.ok()) return s;
-  if (shape->claim > 1) {
+  if (map.claim > 1) {
     return roll_back_claimed(
-        env_, *shape, index, failures, undone,
+        env_, map, slot, failures, undone,
         [this](const std::string& id, Lease& l) { return take_element(id, l); });
   }
+  const std::string& map_id = map.map_id;
+  const std::uint32_t index = slot.index;
   const std::string id = element_run_id(map_id, index);
   Lease lease;
   if (Status s = take_element(id, lease); !s.ok()) return s;
@@ -331,17 +328,6 @@ Status DurableFanOut::cancel(const std::string& map_id) {
     }
   }
   return s;
-}
-
-Status DurableFanOut::shape_of(const std::string& map_id, const MapRow*& out) {
-  auto known = shapes_.find(map_id);
-  if (known == shapes_.end()) {
-    MapRow row;
-    if (Status s = state(map_id, row); !s.ok()) return s;
-    known = shapes_.emplace(map_id, std::move(row)).first;
-  }
-  out = &known->second;
-  return Status::Ok();
 }
 
 // Files element `index` never run, if nobody holds it and none of its steps ran.

@@ -8,7 +8,6 @@
 #pragma once
 
 #include <functional>
-#include <map>
 #include <mutex>
 #include <optional>
 
@@ -28,7 +27,7 @@ class DurableFanOut final : public FanOut {
   Status state(const std::string& map_id, MapRow& out) override;
   Status slots(const std::string& map_id, std::uint32_t first, std::uint32_t limit,
                std::vector<MapSlotRow>& out) override;
-  Status roll_back(const std::string& map_id, std::uint32_t index,
+  Status roll_back(const MapRow& map, const MapSlotRow& slot,
                    std::vector<RollbackFailure>& failures,
                    std::vector<TraceEvent>& undone) override;
   Status cancel(const std::string& map_id) override;
@@ -51,8 +50,6 @@ class DurableFanOut final : public FanOut {
   Status take_element(const std::string& id, Lease& lease);
   Status load_element(const std::string& id, Run& run, std::optional<Definition>& def);
   Status cancel_element(const std::string& map_id, std::uint32_t index);
-  // Map `map_id`'s row as first read: what never changes of it (its claim, total, reactor).
-  Status shape_of(const std::string& map_id, const MapRow*& out);
 
   DurableEnv& env_;
   const Writer& owner_;
@@ -62,7 +59,6 @@ class DurableFanOut final : public FanOut {
   mutable std::once_flag unit_wait_decided_;
   mutable UnitWait unit_wait_;
   std::optional<MapSlotRow> delivered_slot_;
-  std::map<std::string, MapRow> shapes_;  // shape_of's
 };
 
 // Whether an execution of `run` got as far as starting a step (or past it): a run that did not

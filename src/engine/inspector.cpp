@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "durability/claims.hpp"
 #include "records/codec.hpp"
 #include "records/run_rows.hpp"
 
@@ -160,20 +161,17 @@ Result<std::optional<ElementInfo>> Inspector::element_of(const std::string& run_
 // An element of a claimed map has no run of its own: its claim's run says where it stands.
 Result<std::optional<ElementInfo>> Inspector::claimed_element(const std::string& run_id) const {
   std::optional<ElementOf> of = parse_element_run_id(run_id);
-  if (!of) return Status::NotFound("run " + run_id + " not found");
-  Result<MapRow> map = maps_.load_map(of->map_id);
-  if (!map.ok()) return map.status();
-  if (map->claim <= 1 || of->index >= map->total) {
-    return Status::NotFound("run " + run_id + " not found");
-  }
-  Result<RunHeaderRow> claim = runs_.load_header(claim_run_id(*map, of->index));
-  if (!claim.ok()) return claim.status();
+  MapRow map;
+  RunHeaderRow claim;
+  Status s = of ? find_claimed(runs_, maps_, *of, map, claim) : Status::NotFound("");
+  if (s.code() == StatusCode::kNotFound) return Status::NotFound("run " + run_id + " not found");
+  if (!s.ok()) return s;
   ElementInfo info;
   info.map_id = of->map_id;
   info.index = of->index;
-  info.parent_id = claim->parent_id;
-  info.owner_id = map->owner_id;
-  info.owner_reactor = map->owner_reactor;
+  info.parent_id = claim.parent_id;
+  info.owner_id = map.owner_id;
+  info.owner_reactor = map.owner_reactor;
   info.step = info.map_id.substr(info.map_id.find(':') + 1);
   return std::optional<ElementInfo>(std::move(info));
 }

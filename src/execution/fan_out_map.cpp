@@ -302,7 +302,7 @@ void FanOutMaps::roll_back_elements(std::size_t i, Lock& lock,
         return;
       }
       std::vector<TraceEvent> undone;
-      s = ex_.fan_out()->roll_back(map_id, it->index, failures, undone);
+      s = ex_.fan_out()->roll_back(map, *it, failures, undone);
       lock.lock();
       for (TraceEvent& e : undone) ex_.append_trace(std::move(e));
       lock.unlock();

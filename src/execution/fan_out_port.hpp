@@ -58,13 +58,13 @@ class FanOut {
   // Its slots among indices [first, first + limit), in index order.
   virtual Status slots(const std::string& map_id, std::uint32_t first, std::uint32_t limit,
                        std::vector<MapSlotRow>& out) = 0;
-  // Rolls element `index` back — its completed steps, newest first — under
-  // its own lease, and files its slot undone; the failures of its undos are
-  // appended to `failures`, and the trace events of its undos (paths
-  // "<map path>[i]/<step>") to `undone`, for the owner's trace, as an inline
-  // map's undos are in it. An element rolled back before is left as it is.
-  // Durable when it returns ok.
-  virtual Status roll_back(const std::string& map_id, std::uint32_t index,
+  // Rolls back the element of `map` (its record as read) whose slot is `slot`, completed — its
+  // completed steps, newest first — under its own lease (a claimed element: its claim's), and
+  // files its slot undone; the failures of its undos are appended to `failures`, and the trace
+  // events of its undos (paths "<map path>[i]/<step>") to `undone`, for the owner's trace, as an
+  // inline map's undos are in it. An element rolled back before is left as it is. Durable when
+  // it returns ok.
+  virtual Status roll_back(const MapRow& map, const MapSlotRow& slot,
                            std::vector<RollbackFailure>& failures,
                            std::vector<TraceEvent>& undone) = 0;
   // The run is failing before map `map_id` settled: files each element that no

@@ -50,6 +50,20 @@ inline RunHeaderRow header(const std::string& id, RunStatus status,
   return h;
 }
 
+// Map "r1:sum" of owner r1 (OrderSaga), its element jobs on queue "q" for reactor "Element".
+inline MapRow sum_map_row(std::uint32_t total, std::uint32_t batch, bool atomic) {
+  MapRow m;
+  m.map_id = "r1:sum";
+  m.owner_id = "r1";
+  m.owner_reactor = "OrderSaga";
+  m.queue = "q";
+  m.element_reactor = "Element";
+  m.total = total;
+  m.batch_size = batch;
+  m.atomic = atomic;
+  return m;
+}
+
 inline JobSpec job(const std::string& queue, const std::string& run_id, std::int64_t run_at_ms = 0,
                    JobKind kind = JobKind::kResume) {
   JobSpec j;
@@ -136,6 +150,26 @@ class BackendConformance : public ::testing::Test {
     Status s = assign_or_status(d, backend_->fetch({queues, owner, visibility, ttl}));
     EXPECT_TRUE(s.ok()) << s.to_string();
     return d;
+  }
+
+  // Every due job of `queue` (at most 100), fetched by worker "w", acknowledged and its run's
+  // lease released: the jobs' specs in fetch order.
+  std::vector<JobSpec> drain_queue(const std::string& queue) {
+    std::vector<JobSpec> out;
+    for (int k = 0; k < 100; ++k) {
+      std::optional<Delivery> d = fetch({queue}, "w");
+      if (!d) break;
+      out.push_back(d->job.spec);
+      CommitRequest ack;
+      ack.ack_job = d->job.id;
+      ack.ack_owner = "w";
+      commit_ok(ack);
+      if (d->run_leased) {
+        EXPECT_TRUE(
+            backend_->release_lease(d->run_lease.key, d->run_lease.owner, d->run_lease.token).ok());
+      }
+    }
+    return out;
   }
 
   Lease acquire(const std::string& key, const std::string& owner, bool expect_granted,

@@ -268,6 +268,55 @@ class FanOutScenarios : public ::testing::Test {
     EXPECT_EQ(map_of(id).total, 300u);
   }
 
+  // I-7: a map of 6 whose element 3 fails, `batch` out at once in claims of `claim`, gives the
+  // same Failure and undoes the same elements, highest index first, as the map inline (one
+  // element out at a time, so the same elements completed). `id`: the run's.
+  void atomic_failure_is_as_inline(std::uint32_t batch, std::uint32_t claim, std::string& id) {
+    Effects inline_fx;
+    Engine in_process;
+    RunResult inline_r =
+        in_process.run(summing(inline_fx, "Sum", 0), {{"items", items(6)}, {"fail_at", 3}});
+    engine_->registry().add(summing(fx_, "Sum", batch, true, nullptr, claim));
+    id = start("Sum", {{"items", items(6)}, {"fail_at", 3}});
+    start_worker();
+    RunResult r = wait_for_end(id);
+    ASSERT_EQ(r.status, RunStatus::kFailed);
+    ASSERT_EQ(inline_r.status, RunStatus::kFailed);
+    ASSERT_TRUE(r.error && inline_r.error);
+    RunError a = *r.error, b = *inline_r.error;
+    a.inputs = b.inputs = Value();
+    EXPECT_EQ(a, b);
+    const std::vector<std::string> undone = {":m[2]/double", ":m[1]/double", ":m[0]/double",
+                                             ":reserve"};
+    EXPECT_EQ(fx_.keys('U', id), undone);
+    EXPECT_EQ(inline_fx.keys('U', inline_r.run_id), undone);
+  }
+
+  // A map of 12 whose element 5 fails, `batch` out at once in claims of `claim`: elements after
+  // the failing one may have completed too; each completed element is undone exactly once,
+  // highest index first, none of those never started, then the step before the map. `undone`:
+  // how many elements were.
+  void undoes_each_completed_once(std::uint32_t batch, std::uint32_t claim, std::size_t& undone) {
+    engine_->registry().add(summing(fx_, "Sum", batch, true, nullptr, claim));
+    const std::string id = start("Sum", {{"items", items(12)}, {"fail_at", 5}});
+    start_worker();
+    RunResult r = wait_for_end(id);
+    ASSERT_EQ(r.status, RunStatus::kFailed);
+    EXPECT_EQ(r.error->step, "m[5]/double");
+    std::vector<int> order;
+    for (const std::string& key : fx_.keys('U', id)) {
+      if (key != ":reserve") order.push_back(std::stoi(key.substr(3)));  // ":m[<i>]/double"
+    }
+    EXPECT_TRUE(std::is_sorted(order.rbegin(), order.rend()));
+    for (int i = 0; i < 12; ++i) {
+      const std::string key = id + ":m[" + std::to_string(i) + "]/double";
+      EXPECT_EQ(fx_.count('U', key), fx_.count('S', key)) << i;
+      EXPECT_LE(fx_.count('U', key), 1) << i;
+    }
+    EXPECT_EQ(fx_.keys('U', id).back(), ":reserve");
+    undone = order.size();
+  }
+
   // Waits for run `id` to end: it completed with doubled(n), each element's step run once.
   void expect_completed_each_once(const std::string& id, int n) {
     RunResult r = wait_for_end(id);

@@ -69,48 +69,16 @@ TYPED_TEST(FanOutScenarios, AnElementsHaltHaltsTheRunWithItsValue) {
 // I-7: an atomic failure gives the same Failure and undoes the same elements, highest index
 // first, inline and fanned out (one element out at a time, so the same elements completed).
 TYPED_TEST(FanOutScenarios, AnAtomicFailureIsTheSameInlineAndFannedOut) {
-  Effects inline_fx;
-  Engine in_process;
-  RunResult inline_r =
-      in_process.run(summing(inline_fx, "Sum", 0), {{"items", items(6)}, {"fail_at", 3}});
-  this->engine_->registry().add(summing(this->fx_, "Sum", 1));
-  const std::string id = this->start("Sum", {{"items", items(6)}, {"fail_at", 3}});
-  this->start_worker();
-  RunResult r = this->wait_for_end(id);
-  ASSERT_EQ(r.status, RunStatus::kFailed);
-  ASSERT_EQ(inline_r.status, RunStatus::kFailed);
-  ASSERT_TRUE(r.error && inline_r.error);
-  RunError a = *r.error, b = *inline_r.error;
-  a.inputs = b.inputs = Value();
-  EXPECT_EQ(a, b);
-  const std::vector<std::string> undone = {":m[2]/double", ":m[1]/double", ":m[0]/double",
-                                           ":reserve"};
-  EXPECT_EQ(this->fx_.keys('U', id), undone);
-  EXPECT_EQ(inline_fx.keys('U', inline_r.run_id), undone);
+  std::string id;
+  this->atomic_failure_is_as_inline(1, 1, id);
   EXPECT_EQ(this->map_of(id).undone, 3u);
 }
 
 // With a wider window, elements after the failing one may have completed too: each completed
 // element is undone exactly once, highest index first, and none of the never-started runs.
 TYPED_TEST(FanOutScenarios, AnAtomicFailureUndoesEachCompletedElementOnceHighestFirst) {
-  this->engine_->registry().add(summing(this->fx_, "Sum", 4));
-  const std::string id = this->start("Sum", {{"items", items(12)}, {"fail_at", 5}});
-  this->start_worker();
-  RunResult r = this->wait_for_end(id);
-  ASSERT_EQ(r.status, RunStatus::kFailed);
-  EXPECT_EQ(r.error->step, "m[5]/double");
-  std::vector<int> undone;
-  for (const std::string& key : this->fx_.keys('U', id)) {
-    if (key == ":reserve") continue;
-    undone.push_back(std::stoi(key.substr(3)));  // ":m[<i>]/double"
-  }
-  EXPECT_TRUE(std::is_sorted(undone.rbegin(), undone.rend()));
-  for (int i = 0; i < 12; ++i) {
-    const std::string key = id + ":m[" + std::to_string(i) + "]/double";
-    EXPECT_EQ(this->fx_.count('U', key), this->fx_.count('S', key)) << i;
-    EXPECT_LE(this->fx_.count('U', key), 1) << i;
-  }
-  EXPECT_EQ(this->fx_.keys('U', id).back(), ":reserve");
+  std::size_t undone = 0;
+  this->undoes_each_completed_once(4, 1, undone);
 }
 
 TYPED_TEST(FanOutScenarios, ANonAtomicMapCollectsSuccessesAndFailures) {

@@ -72,23 +72,8 @@ TYPED_TEST(ClaimedFanOut, ElementsRunInClaimsAndTheMapCollectsInIndexOrder) {
 // I-7 for claims: the same Failure and the same undone elements, highest index first, as the
 // map inline. Claim [3..5] runs element 3, which fails: 4 and 5 never run (filed cancelled).
 TYPED_TEST(ClaimedFanOut, AnAtomicFailureIsTheSameInlineAndClaimed) {
-  Effects inline_fx;
-  Engine in_process;
-  RunResult inline_r =
-      in_process.run(summing(inline_fx, "Sum", 0), {{"items", items(6)}, {"fail_at", 3}});
-  this->engine_->registry().add(summing(this->fx_, "Sum", 1, true, nullptr, 3));
-  const std::string id = this->start("Sum", {{"items", items(6)}, {"fail_at", 3}});
-  this->start_worker();
-  RunResult r = this->wait_for_end(id);
-  ASSERT_EQ(r.status, RunStatus::kFailed);
-  ASSERT_TRUE(r.error && inline_r.error);
-  RunError a = *r.error, b = *inline_r.error;
-  a.inputs = b.inputs = Value();
-  EXPECT_EQ(a, b);
-  const std::vector<std::string> undone = {":m[2]/double", ":m[1]/double", ":m[0]/double",
-                                           ":reserve"};
-  EXPECT_EQ(this->fx_.keys('U', id), undone);
-  EXPECT_EQ(inline_fx.keys('U', inline_r.run_id), undone);
+  std::string id;
+  this->atomic_failure_is_as_inline(1, 3, id);
   EXPECT_EQ(this->fx_.count('S', id + ":m[4]/double"), 0);
   RunResult element;
   ASSERT_OK_AND_ASSIGN(element, this->engine_->find(id + ":m[1]"));
@@ -108,24 +93,9 @@ TYPED_TEST(ClaimedFanOut, AnAtomicFailureIsTheSameInlineAndClaimed) {
 // With a wider window, claims after the failing one may have completed: each completed element
 // is undone once, highest index first, under its claim's lease.
 TYPED_TEST(ClaimedFanOut, AnAtomicFailureUndoesEachCompletedElementOnceHighestFirst) {
-  this->engine_->registry().add(summing(this->fx_, "Sum", 6, true, nullptr, 2));
-  const std::string id = this->start("Sum", {{"items", items(12)}, {"fail_at", 5}});
-  this->start_worker();
-  RunResult r = this->wait_for_end(id);
-  ASSERT_EQ(r.status, RunStatus::kFailed);
-  EXPECT_EQ(r.error->step, "m[5]/double");
-  std::vector<int> undone;
-  for (const std::string& key : this->fx_.keys('U', id)) {
-    if (key != ":reserve") undone.push_back(std::stoi(key.substr(3)));  // ":m[<i>]/double"
-  }
-  EXPECT_FALSE(undone.empty());
-  EXPECT_TRUE(std::is_sorted(undone.rbegin(), undone.rend()));
-  for (int i = 0; i < 12; ++i) {
-    const std::string key = id + ":m[" + std::to_string(i) + "]/double";
-    EXPECT_EQ(this->fx_.count('U', key), this->fx_.count('S', key)) << i;
-    EXPECT_LE(this->fx_.count('U', key), 1) << i;
-  }
-  EXPECT_EQ(this->fx_.keys('U', id).back(), ":reserve");
+  std::size_t undone = 0;
+  this->undoes_each_completed_once(6, 2, undone);
+  EXPECT_GT(undone, 0u);
 }
 
 // A non-atomic map runs every element of every claim, whatever fails.

@@ -22,16 +22,8 @@ class ClaimConformance : public BackendConformance<Factory> {
   // with its start job.
   MapRow dispatch(std::uint32_t total, std::uint32_t batch, std::uint32_t claim,
                   bool atomic = true) {
-    MapRow m;
-    m.map_id = kClaimedMap;
-    m.owner_id = "r1";
-    m.owner_reactor = "OrderSaga";
-    m.queue = "q";
-    m.element_reactor = "Element";
-    m.total = total;
-    m.batch_size = batch;
+    MapRow m = sum_map_row(total, batch, atomic);
     m.claim = claim;
-    m.atomic = atomic;
     CommitRequest c;
     c.headers.push_back(header("r1", RunStatus::kWaiting));
     for (std::uint32_t first = 0; first < total; first = claim_end(m, first)) {
@@ -79,26 +71,16 @@ class ClaimConformance : public BackendConformance<Factory> {
   // fetch order.
   ClaimJobs drain() {
     ClaimJobs out;
-    for (int k = 0; k < 100; ++k) {
-      std::optional<Delivery> d = this->fetch({"q"}, "w");
-      if (!d) break;
-      out.push_back((d->job.spec.kind == JobKind::kResume ? "resume " : "") + d->job.spec.run_id);
-      CommitRequest ack;
-      ack.ack_job = d->job.id;
-      ack.ack_owner = "w";
-      this->commit_ok(ack);
-      if (d->run_leased) {
-        EXPECT_TRUE(this->db()
-                        .release_lease(d->run_lease.key, d->run_lease.owner, d->run_lease.token)
-                        .ok());
-      }
+    for (const JobSpec& j : this->drain_queue("q")) {
+      out.push_back((j.kind == JobKind::kResume ? "resume " : "") + j.run_id);
     }
     return out;
   }
 };
 TYPED_TEST_SUITE(ClaimConformance, ConformanceBackends, BackendName);
 
-TYPED_TEST(ClaimConformance, AClaimRunIsNamedByItsFirstAndLastElement) {
+// The ids are the records' own (no store): one test, not one per backend.
+TEST(ClaimRunIds, AClaimRunIsNamedByItsFirstAndLastElement) {
   MapRow m;
   m.map_id = kClaimedMap;
   m.total = 10;
@@ -110,6 +92,17 @@ TYPED_TEST(ClaimConformance, AClaimRunIsNamedByItsFirstAndLastElement) {
   m.claim = 1;
   EXPECT_EQ(claim_run_id(m, 5), "r1:sum[5]");
   EXPECT_EQ(claim_end(m, 5), 6u);
+  std::optional<ClaimOf> of = parse_claim_run_id("r1:sum[4..7]");
+  ASSERT_TRUE(of);
+  EXPECT_EQ(of->map_id, "r1:sum");
+  EXPECT_EQ(of->first, 4u);
+  EXPECT_EQ(of->last, 7u);
+  ASSERT_TRUE(parse_claim_run_id("r1:sum[9..9]"));
+  EXPECT_EQ(parse_claim_run_id("r1:sum[9..9]")->last, 9u);
+  for (const char* no :
+       {"r1:sum[5]", "r1:sum[7..4]", "r1:sum[..4]", "r1:sum[4..]", "r1sum[4..7]"}) {
+    EXPECT_FALSE(parse_claim_run_id(no)) << no;
+  }
 }
 
 // Each claim's settle files its slots and releases the next claim whole; the last settles the

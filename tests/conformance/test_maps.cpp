@@ -37,16 +37,7 @@ class MapConformance : public BackendConformance<Factory> {
   }
 
   static MapRow map_row(std::uint32_t total, std::uint32_t batch, bool atomic) {
-    MapRow m;
-    m.map_id = kMap;
-    m.owner_id = "r1";
-    m.owner_reactor = "OrderSaga";
-    m.queue = "q";
-    m.element_reactor = "Element";
-    m.total = total;
-    m.batch_size = batch;
-    m.atomic = atomic;
-    return m;
+    return sum_map_row(total, batch, atomic);
   }
 
   static JobSpec element_job(std::uint32_t i) {
@@ -120,20 +111,7 @@ class MapConformance : public BackendConformance<Factory> {
   // Every due job, fetched and acknowledged: (run id, kind) in fetch order.
   std::vector<std::pair<std::string, JobKind>> drain() {
     std::vector<std::pair<std::string, JobKind>> out;
-    for (int k = 0; k < 100; ++k) {
-      std::optional<Delivery> d = this->fetch({"q"}, "w");
-      if (!d) break;
-      out.emplace_back(d->job.spec.run_id, d->job.spec.kind);
-      CommitRequest ack;
-      ack.ack_job = d->job.id;
-      ack.ack_owner = "w";
-      this->commit_ok(ack);
-      if (d->run_leased) {
-        EXPECT_TRUE(this->db()
-                        .release_lease(d->run_lease.key, d->run_lease.owner, d->run_lease.token)
-                        .ok());
-      }
-    }
+    for (const JobSpec& j : this->drain_queue("q")) out.emplace_back(j.run_id, j.kind);
     return out;
   }
 

@@ -22,15 +22,10 @@ id=$(start_background Claimed "{\"items\": [$(seq -s, 0 $((count - 1)))], \"step
 worker
 victim=${pids[0]}
 
-# in_flight: the element keys whose last ledger line is an "S": started, not ended.
-in_flight() {
-  awk '{ last[$2] = $1 } END { for (k in last) if (last[k] == "S") print k }' "$dir/ledger" |
-    sort
-}
 # Until an element has ended and one is inside its step (bounded, 20 s).
 ready=0
 for _ in $(seq 1 400); do
-  if [[ -s $dir/ledger ]] && grep -q '^E ' "$dir/ledger" && (($(in_flight | wc -l) >= 1)); then
+  if [[ -s $dir/ledger ]] && grep -q '^E ' "$dir/ledger" && (($(steps_in_flight | wc -l) >= 1)); then
     ready=1
     break
   fi
@@ -38,7 +33,7 @@ for _ in $(seq 1 400); do
 done
 ((ready)) || { echo "claim_recovery: no element was ever in flight after one ended" >&2; exit 1; }
 kill_worker "$victim"
-in_flight >"$dir/in_flight"
+steps_in_flight >"$dir/steps_in_flight"
 worker
 wait_completed "$id" || { echo "claim_recovery: the map did not complete: $(status_of "$id")" >&2; exit 1; }
 
@@ -48,38 +43,14 @@ wait_completed "$id" || { echo "claim_recovery: the map did not complete: $(stat
 store_map "$id:sum" >"$dir/map_row"
 store_map_slots "$id:sum" >"$dir/slots"
 
-awk -v count="$count" -v victim="$victim" -v bound=$((worker_threads * claim)) '
-  function err(m) { print "claim_recovery: " m > "/dev/stderr"; bad++ }
-  FILENAME == ARGV[1] { status = $1; sum = $2; cnt = $3; next }
-  FILENAME == ARGV[2] { row = $0; next }
-  FILENAME == ARGV[3] { slot[$1] = $2; nslots++; next }
-  FILENAME == ARGV[4] { hit[$1] = 1; nhit++; next }
-  {                                            # ledger: kind, "<run>:sum[i]/add", pid
-    i = $2; sub(/.*:sum\[/, "", i); sub(/\]\/add$/, "", i)
-    n[$1, i]++
-    if (($1, i) in last_pid) {
-      if (last_pid[$1, i] != victim)
-        err("element " i ": " $1 " again after one by worker " last_pid[$1, i] ", which was not killed")
-      if ($1 == "S") { reruns++; rerun[$2] = 1 }
-    }
-    last_pid[$1, i] = $3
-  }
+awk -v name=claim_recovery -v count="$count" -v victim="$victim" \
+    -v bound=$((worker_threads * claim)) -f "$(dirname "$0")/map_invariants.awk" -f /dev/stdin \
+    "$dir/result" "$dir/map_row" "$dir/slots" "$dir/steps_in_flight" "$dir/ledger" <<'AWK'
   END {
-    if (status != "completed" || sum != count * count || cnt != count)
-      err("the map is " status ", sum " sum ", count " cnt "; expected completed, " count * count ", " count)
-    if (row != "settled " count " " count " " count " 0 0")
-      err("map row \"" row "\", expected \"settled " count " " count " " count " 0 0\"")
-    if (nslots != count) err(nslots + 0 " slots, expected " count)
-    for (i = 0; i < count; i++) {
-      if (slot[i] != "completed") err("element " i ": slot " slot[i] ", expected completed")
-      if (n["E", i] < 1) err("element " i " never ended")
-      if (n["S", i] > 2 || n["E", i] > 2)
-        err("element " i " started " n["S", i] " and ended " n["E", i] " times; once more at most")
-    }
-    for (k in hit) if (!(k in rerun)) err(k " was in flight at the kill and never started again")
+    check_map()
     if (reruns > bound) err(reruns " re-runs, more than the " bound " elements the killed worker could claim")
     printf "claim_recovery: %d elements in flight at the kill; %d re-runs (bound %d); sum %s, count %s%s\n",
       nhit, reruns, bound, sum, cnt, bad ? ", " bad " violations" : ", all invariants hold"
     exit bad ? 1 : 0
   }
-' "$dir/result" "$dir/map_row" "$dir/slots" "$dir/in_flight" "$dir/ledger"
+AWK

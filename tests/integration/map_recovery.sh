@@ -27,16 +27,11 @@ id=$(start_background FanOutSum \
 worker --visibility-timeout 60
 victim=${pids[0]}
 
-# in_flight: the element keys whose last ledger line is an "S": started, not ended.
-in_flight() {
-  awk '{ last[$2] = $1 } END { for (k in last) if (last[k] == "S") print k }' "$dir/ledger" |
-    sort
-}
 # Until the first elements have ended and at least 3 are inside their step (bounded, 20 s).
 ready=0
 for _ in $(seq 1 400); do
   if [[ -s $dir/ledger ]] && (($(grep -c '^E ' "$dir/ledger") >= 2)) &&
-    (($(in_flight | wc -l) >= 3)); then
+    (($(steps_in_flight | wc -l) >= 3)); then
     ready=1
     break
   fi
@@ -45,7 +40,7 @@ done
 ((ready)) || { echo "map_recovery: the map never had 3 elements in flight" >&2; exit 1; }
 kill_worker "$victim"
 killed_at=$EPOCHREALTIME
-in_flight >"$dir/in_flight"
+steps_in_flight >"$dir/steps_in_flight"
 worker --visibility-timeout 60
 successor=${pids[0]}
 
@@ -54,7 +49,7 @@ recovered_after=
 for _ in $(seq 1 400); do
   if awk -v pid="$successor" 'FILENAME == ARGV[1] { want[$1] = 1; n++; next }
        $1 == "S" && $3 == pid && ($2 in want) { delete want[$2]; n-- }
-       END { exit n > 0 }' "$dir/in_flight" "$dir/ledger"; then
+       END { exit n > 0 }' "$dir/steps_in_flight" "$dir/ledger"; then
     recovered_after=$(awk -v a="$killed_at" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
     break
   fi
@@ -72,38 +67,13 @@ wait_completed "$id" || { echo "map_recovery: the map did not complete: $(status
 store_map "$id:sum" >"$dir/map_row"
 store_map_slots "$id:sum" >"$dir/slots"
 
-awk -v count="$count" -v victim="$victim" -v threads="$worker_threads" \
-    -v took="$recovered_after" -v bound=$((lease_ttl + sweep_interval + slack)) '
-  function err(m) { print "map_recovery: " m > "/dev/stderr"; bad++ }
-  FILENAME == ARGV[1] { status = $1; sum = $2; cnt = $3; collected = $4; next }
-  FILENAME == ARGV[2] { row = $0; next }
-  FILENAME == ARGV[3] { slot[$1] = $2; nslots++; next }
-  FILENAME == ARGV[4] { hit[$1] = 1; nhit++; next }
-  {                                            # ledger: kind, "<run>:sum[i]/add", pid
-    i = $2; sub(/.*:sum\[/, "", i); sub(/\]\/add$/, "", i)
-    n[$1, i]++
-    if (($1, i) in last_pid) {
-      if (last_pid[$1, i] != victim)
-        err("element " i ": " $1 " again after one by worker " last_pid[$1, i] ", which was not killed")
-      if ($1 == "S") { reruns++; rerun[$2] = 1 }
-    }
-    last_pid[$1, i] = $3
-  }
+awk -v name=map_recovery -v count="$count" -v victim="$victim" -v threads="$worker_threads" \
+    -v took="$recovered_after" -v bound=$((lease_ttl + sweep_interval + slack)) \
+    -f "$(dirname "$0")/map_invariants.awk" -f /dev/stdin \
+    "$dir/result" "$dir/map_row" "$dir/slots" "$dir/steps_in_flight" "$dir/ledger" <<'AWK' || fail=1
   END {
-    if (status != "completed" || sum != count * count || cnt != count)
-      err("the map is " status ", sum " sum ", count " cnt "; expected completed, " count * count ", " count)
+    check_map()
     if (collected != 1) err("the map step was collected " collected " times")
-    if (row != "settled " count " " count " " count " 0 0")
-      err("map row \"" row "\", expected \"settled " count " " count " " count " 0 0\"")
-    if (nslots != count) err(nslots + 0 " slots, expected " count)
-    for (i = 0; i < count; i++) {
-      if (slot[i] != "completed") err("element " i ": slot " slot[i] ", expected completed")
-      if (n["E", i] < 1) err("element " i " never ended")
-      if (n["S", i] > 2 || n["E", i] > 2)
-        err("element " i " started " n["S", i] " and ended " n["E", i] " times; once more at most")
-      if (n["U", i] > 0) err("element " i " undone in a map that completed")
-    }
-    for (k in hit) if (!(k in rerun)) err(k " was in flight at the kill and never started again")
     if (reruns > threads) err(reruns " re-runs, more than the " threads " threads of the killed worker")
     if (took + 0 > bound)
       err("the elements in flight at the kill started again " took " s after it, more than the bound of " bound " s")
@@ -111,11 +81,11 @@ awk -v count="$count" -v victim="$victim" -v threads="$worker_threads" \
       nhit, took, bound, reruns, threads, sum, cnt, bad ? ", " bad " violations" : ", all invariants hold"
     exit bad ? 1 : 0
   }
-' "$dir/result" "$dir/map_row" "$dir/slots" "$dir/in_flight" "$dir/ledger" || fail=1
+AWK
 # The map's row counts the executions lost with the killed worker (show's maps line): at least
 # one per element it was inside of, at most one per thread it had.
 lost=$("$reactor" --storage "$db" show "$id" --json | jq -r '.maps[0].interrupted')
-hit=$(wc -l <"$dir/in_flight")
+hit=$(wc -l <"$dir/steps_in_flight")
 if ((lost < hit || lost > worker_threads)); then
   echo "map_recovery: the map counts $lost interrupted executions; $hit to $worker_threads expected" >&2
   fail=1

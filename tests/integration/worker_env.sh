@@ -118,6 +118,11 @@ freeze_worker() {
   echo "worker_env: worker $1 always held the store's write lock" >&2
   return 1
 }
+# steps_in_flight: the step keys whose last ledger line is an "S": started, not ended.
+steps_in_flight() {
+  awk '{ last[$2] = $1 } END { for (k in last) if (last[k] == "S") print k }' "$dir/ledger" |
+    sort
+}
 # count KIND STEP_KEY [PID]: ledger lines of that kind (S, E, C, U) for that step (and process).
 # Fields are compared whole: a key holds "[" ("ROOT:invoice[0]/render"), a pid may prefix another.
 count() {
