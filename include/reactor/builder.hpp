@@ -213,9 +213,13 @@ class Builder {
   // a small part of a run. What it gives up: an element's steps are not checkpointed one by one
   // — a worker lost mid-claim takes the whole claim with it, and its next delivery runs every
   // element of the claim again from its first step; a retry's wait holds the worker's thread.
-  // The element reactor may not hold an interrupt or an async unit (they wait for what only a
-  // run of its own can wait for). 1 (the default): each element a run of its own.
+  // The element reactor must be made of plain steps (no composed child, map, async unit or
+  // interrupt). 1 (the default): each element a run of its own, as checkpoint_steps() says.
   Builder& claim_batch(std::uint32_t elements);
+  // With fan_out: each element a run of its own, checkpointed step by step, so a worker lost
+  // mid-element re-runs at most the step in flight (docs/maps.md). The default; stating it
+  // keeps a map that relies on it from being given claims: with claim_batch(n > 1) it is refused.
+  Builder& checkpoint_steps();
   // true (default): the first failed element fails the map, and completed
   // elements are undone highest index first. false: the map succeeds with
   // every element's outcome; failed elements roll themselves back.

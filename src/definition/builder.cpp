@@ -236,6 +236,14 @@ Builder& Builder::claim_batch(std::uint32_t elements) {
   return *this;
 }
 
+Builder& Builder::checkpoint_steps() {
+  if (StepSpec* s = current("checkpoint_steps")) {
+    require_map(*s, "checkpoint_steps", state_->misuse);
+    s->checkpoint_steps = true;
+  }
+  return *this;
+}
+
 Builder& Builder::undo_all(UndoAllFn fn) {
   if (StepSpec* s = current("undo_all")) {
     require_map(*s, "undo_all", state_->misuse);

@@ -74,12 +74,20 @@ class Checker {
     if (s.map_source && s.pages) fail_step(s, "a map takes source() or source_pages(), not both");
     if (s.kind != StepKind::kMap && s.collect) fail_step(s, "collect() applies to maps only");
     if (s.claim > 1) check_claims(s);
+    if (s.checkpoint_steps && !s.fan_out) {
+      fail_step(s, "checkpoint_steps() applies to a map with fan_out() only");
+    }
   }
 
   // A claimed element runs in memory, inside its claim's run, and its slot keeps its steps for
   // its undos (Builder::claim_batch): steps of its own only, no child run to keep.
   void check_claims(const StepSpec& s) const {
     if (!s.fan_out) fail_step(s, "claim_batch() applies to a map with fan_out() only");
+    if (s.checkpoint_steps) {
+      fail_step(s, "claim_batch(" + std::to_string(s.claim) +
+                       ") and checkpoint_steps() exclude each other: a claim checkpoints its "
+                       "elements only at its end");
+    }
     if (!s.child) return;
     for (const StepSpec& e : s.child->steps) {
       if (e.kind != StepKind::kStep) {

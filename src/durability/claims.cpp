@@ -115,6 +115,7 @@ Status file_claim(DurableEnv& env, const Writer& w, Run& claim, std::vector<MapS
   claim.exec_worker = env.worker_id;
   CommitRequest c = w.fenced();
   c.headers.push_back(records::encode_header(claim, 0));  // it lives as long as its owner
+  count_lost_deliveries(slots, w.lost_deliveries);
   c.settle = MapSettle{std::move(slots)};
   w.finish_with(c);
   return env.backend.commit(c);
@@ -194,7 +195,7 @@ DeliveryOutcome deliver_claim(DurableEnv& env, const Definition& def, Run claim,
   claim.updated_at_ms = env.now_ms();
   CommitRequest c = w.fenced();
   c.headers.push_back(records::encode_header(claim, 0));
-  c.settle = settle_of(claim);  // every slot failed: its map settles all the same
+  c.settle = settle_of(claim, w.lost_deliveries);  // every slot failed: its map settles
   w.finish_with(c);
   return committed(env.backend.commit(c), DeliveryOutcome::kFailedRun);
 }
@@ -263,6 +264,10 @@ Status find_claimed(RunStore& runs, MapStore& maps, const ElementOf& of, MapRow&
   map = std::move(row).value();
   claim = std::move(header).value();
   return Status::Ok();
+}
+
+void count_lost_deliveries(std::vector<MapSlotRow>& slots, std::uint32_t lost_deliveries) {
+  for (MapSlotRow& slot : slots) slot.interrupted += lost_deliveries;
 }
 
 std::vector<MapSlotRow> claim_slots(const ClaimOf& of, SlotState state, const std::string& body) {

@@ -63,6 +63,11 @@ Status roll_back_claimed(DurableEnv& env, const MapRow& map, const MapSlotRow& s
 Status find_claimed(RunStore& runs, MapStore& maps, const ElementOf& of, MapRow& map,
                     RunHeaderRow& claim);
 
+// Each of a claim's `slots` counts the claim's deliveries lost before the one filing them
+// (Writer::lost_deliveries) as lost executions of its element: each may have run it; nothing
+// says how far it got (docs/maps.md, "Claims").
+void count_lost_deliveries(std::vector<MapSlotRow>& slots, std::uint32_t lost_deliveries);
+
 // The slots of elements [of.first, of.last], each in `state` with `body`: a claim filed whole.
 std::vector<MapSlotRow> claim_slots(const ClaimOf& of, SlotState state, const std::string& body);
 

@@ -58,7 +58,7 @@ DeliveryOutcome fail_run(DurableEnv& env, const Writer& w, Run run, ErrorKind ki
     c.headers.push_back(records::encode_header(run, env.expiry_ms()));
     // A map's element fails only its slot: its map settles without it all the same.
     tie_to_its_map(run);
-    c.settle = settle_of(run);
+    c.settle = settle_of(run, w.lost_deliveries);
     w.finish_with(c);
     return committed(env.backend.commit(c), DeliveryOutcome::kFailedRun);
   } catch (...) {
@@ -156,7 +156,7 @@ DeliveryOutcome quarantine(DurableEnv& env, const Delivery& d, const Writer& w,
   advance(shell, RunEvent::kQuarantine);
   shell.error = engine_error(ErrorKind::kPoisonDelivery, d.job.spec.reactor, why);
   tie_to_its_map(shell);
-  c.settle = settle_of(shell);
+  c.settle = settle_of(shell, w.lost_deliveries);
   w.finish_with(c);
   return committed(env.backend.commit(c), DeliveryOutcome::kFailedRun);
 }
@@ -167,7 +167,7 @@ DeliveryOutcome quarantine(DurableEnv& env, const Delivery& d, const Writer& w,
 // ended without progress too, it sets the run aside unread. Nullopt: no loop, go on.
 std::optional<DeliveryOutcome> end_crash_loop(DurableEnv& env, const Delivery& d, const Writer& w) {
   const int limit = env.options.max_deliveries_without_progress;
-  const int lost = d.run_deliveries - 1;  // the deliveries before this one, none of them ended
+  const int lost = static_cast<int>(w.lost_deliveries);  // none of them ended
   if (limit <= 0 || lost < limit) return std::nullopt;
   const std::string why = std::to_string(lost) +
                           " deliveries in a row ended without progress: each worker died or froze "
@@ -403,6 +403,7 @@ DeliveryOutcome process_delivery(DurableEnv& env, const Delivery& d, const std::
   if (!d.run_leased) return snooze(env, d, owner);
 
   Writer w{env, d.run_lease, d.job.id, owner, o.next};
+  w.lost_deliveries = static_cast<std::uint32_t>(std::max(d.run_deliveries - 1, 0));
   if (auto ended = end_crash_loop(env, d, w)) return *ended;
   // The run came with the delivery when the backend read it with the lease;
   // otherwise it is loaded now.

@@ -36,16 +36,18 @@ std::uint32_t lost_executions(const Run& run) {
 
 // A claim's run that ended without running its elements (unreadable, unknown reactor, a crash
 // loop): each of its slots failed with its run's error, so that its map settles all the same.
-std::optional<MapSettle> claim_failed(const Run& run) {
+std::optional<MapSettle> claim_failed(const Run& run, std::uint32_t lost_deliveries) {
   std::optional<ClaimOf> of = parse_claim_run_id(run.id);
   if (!of || !is_terminal(run.status)) return std::nullopt;
-  return MapSettle{
+  std::vector<MapSlotRow> slots =
       claim_slots(*of, SlotState::kFailed,
-                  records::encode_value(run.error ? Value(*run.error) : Value(RunError{})))};
+                  records::encode_value(run.error ? Value(*run.error) : Value(RunError{})));
+  count_lost_deliveries(slots, lost_deliveries);
+  return MapSettle{std::move(slots)};
 }
 
-std::optional<MapSettle> settle_of(const Run& run) {
-  if (!run.element_of) return claim_failed(run);
+std::optional<MapSettle> settle_of(const Run& run, std::uint32_t lost_deliveries) {
+  if (!run.element_of) return claim_failed(run, lost_deliveries);
   if (!is_terminal(run.status)) return std::nullopt;
   MapSlotRow slot;
   slot.map_id = run.element_of->map_id;

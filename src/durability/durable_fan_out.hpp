@@ -66,7 +66,9 @@ class DurableFanOut final : public FanOut {
 bool any_step_executed(const Run& run);
 
 // The slot a terminal element run fills (its value, its error or its Halt
-// reason); nothing for a run that is no map's element or not terminal.
-std::optional<MapSettle> settle_of(const Run& run);
+// reason); nothing for a run that is no map's element or not terminal. A claim's run that ended
+// without running its elements fills each of its slots failed, each counting the claim's
+// `lost_deliveries` in its `interrupted` (count_lost_deliveries).
+std::optional<MapSettle> settle_of(const Run& run, std::uint32_t lost_deliveries = 0);
 
 }  // namespace reactor

@@ -40,6 +40,9 @@ struct Writer {
   std::string job_owner;
   NextDelivery* next = nullptr;  // fetch it with the run's last commit
   const CommitDecor* decor = nullptr;
+  // The run's deliveries before this one since its last progress, each ended with its worker
+  // (Delivery::run_deliveries - 1): a claim's slots count them, as nothing says how far they got.
+  std::uint32_t lost_deliveries = 0;
 
   // A commit fenced by the lease.
   CommitRequest fenced() const;

@@ -347,6 +347,15 @@ class FanOutScenarios : public ::testing::Test {
     EXPECT_TRUE(s.ok()) << s.to_string();
     return m;
   }
+  // The lost executions each slot of map "m" counts, in index order.
+  std::vector<std::uint32_t> interrupted_of(const std::string& run_id) {
+    std::vector<MapSlotRow> slots;
+    Status s = assign_or_status(slots, store_->load_map_slots(run_id + ":m", 0, 1000));
+    EXPECT_TRUE(s.ok()) << s.to_string();
+    std::vector<std::uint32_t> out;
+    for (const MapSlotRow& slot : slots) out.push_back(slot.interrupted);
+    return out;
+  }
 
   Factory factory_;
   FaultyBackend* store_ = nullptr;

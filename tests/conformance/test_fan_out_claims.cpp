@@ -69,6 +69,31 @@ TYPED_TEST(ClaimedFanOut, ElementsRunInClaimsAndTheMapCollectsInIndexOrder) {
   EXPECT_LE(this->store_->most_outstanding.load(), 4u + 3u - 1u);
 }
 
+// checkpoint_steps() (the default, stated): each element a run of its own, the map's claim 1.
+TYPED_TEST(ClaimedFanOut, CheckpointStepsKeepsEachElementARunOfItsOwn) {
+  this->engine_->registry().add(Builder("Each")
+                                    .input("items", array())
+                                    .map("m", doubler(this->fx_))
+                                    .source(input("items"))
+                                    .argument("x", element("m"))
+                                    .fan_out(2)
+                                    .checkpoint_steps()
+                                    .returns("m")
+                                    .build());
+  const std::string id = this->start("Each", {{"items", items(4)}});
+  this->start_worker();
+  RunResult r = this->wait_for_end(id);
+  ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
+  EXPECT_EQ(r.value, doubled(4));
+  EXPECT_EQ(this->map_of(id).claim, 1u);
+  for (int i = 0; i < 4; ++i) {
+    RunHeaderRow element;
+    const std::string element_id = id + ":m[" + std::to_string(i) + "]";
+    ASSERT_OK_AND_ASSIGN(element, this->store_->load_header(element_id));
+    EXPECT_EQ(element.status, RunStatus::kCompleted) << element_id;
+  }
+}
+
 // I-7 for claims: the same Failure and the same undone elements, highest index first, as the
 // map inline. Claim [3..5] runs element 3, which fails: 4 and 5 never run (filed cancelled).
 TYPED_TEST(ClaimedFanOut, AnAtomicFailureIsTheSameInlineAndClaimed) {
@@ -135,6 +160,9 @@ TYPED_TEST(ClaimedFanOut, AClaimLostWithItsWorkerRunsAgainWhole) {
   this->start_worker(1);
   this->expect_completed_each_once(id, 6);
   EXPECT_EQ(this->map_of(id).done, 6u);
+  // Its lost delivery may have run each of its elements: each counts one lost execution.
+  EXPECT_EQ(this->interrupted_of(id), (std::vector<std::uint32_t>{1, 1, 0, 0, 0, 0}));
+  EXPECT_EQ(this->map_of(id).interrupted, 2u);
 }
 
 // The bound on re-executions: a claim whose worker ran its elements and was lost before its
@@ -162,6 +190,8 @@ TYPED_TEST(ClaimedFanOut, AClaimCutShortRunsItsElementsAgainAndNoOthers) {
   const MapRow m = this->map_of(id);
   EXPECT_EQ(m.done, 9u);
   EXPECT_EQ(m.state, MapState::kSettled);
+  EXPECT_EQ(this->interrupted_of(id), (std::vector<std::uint32_t>{0, 0, 0, 1, 1, 1, 0, 0, 0}));
+  EXPECT_EQ(m.interrupted, 3u);
 }
 
 // A claim whose deliveries keep ending with their workers (a crash loop) fails whole once
@@ -188,6 +218,7 @@ TYPED_TEST(ClaimedFanOut, AClaimInACrashLoopFailsWhole) {
   EXPECT_EQ(this->claim_status(id, 0, 1), RunStatus::kFailed);
   const MapRow m = this->map_of(id);
   EXPECT_EQ(m.failed, 2u);
+  EXPECT_EQ(m.interrupted, 6u);  // its two elements, each in its three lost deliveries
   EXPECT_EQ(this->fx_.count('U', id + ":m[3]/double"), this->fx_.count('S', id + ":m[3]/double"));
 }
 

@@ -10,7 +10,9 @@
 #     the killed worker ran it (every line of it but its last is the dead worker's), and at most
 #     twice; every element the dead worker was inside of started again;
 #   - the re-runs are at most the elements the dead worker had claimed: its threads × 4, the
-#     bound docs/maps.md states.
+#     bound docs/maps.md states;
+#   - the map's `interrupted` counts each element of each claim lost with the dead worker once (a
+#     multiple of 4, at most the bound), so at least the re-runs.
 set -euo pipefail
 reactor=$1
 source "$(dirname "$0")/worker_env.sh"
@@ -38,19 +40,22 @@ worker
 wait_completed "$id" || { echo "claim_recovery: the map did not complete: $(status_of "$id")" >&2; exit 1; }
 
 "$reactor" --storage "$db" show "$id" --json |
-  jq -r '[.status, (.value.sum // "-"), (.value.count // "-")] | map(tostring) | join(" ")' \
-    >"$dir/result"
+  jq -r '[.status, (.value.sum // "-"), (.value.count // "-"), "-", .maps[0].interrupted]
+         | map(tostring) | join(" ")' >"$dir/result"
 store_map "$id:sum" >"$dir/map_row"
 store_map_slots "$id:sum" >"$dir/slots"
 
 awk -v name=claim_recovery -v count="$count" -v victim="$victim" \
-    -v bound=$((worker_threads * claim)) -f "$(dirname "$0")/map_invariants.awk" -f /dev/stdin \
+    -v bound=$((worker_threads * claim)) -v claim="$claim" -f "$(dirname "$0")/map_invariants.awk" -f /dev/stdin \
     "$dir/result" "$dir/map_row" "$dir/slots" "$dir/steps_in_flight" "$dir/ledger" <<'AWK'
   END {
     check_map()
     if (reruns > bound) err(reruns " re-runs, more than the " bound " elements the killed worker could claim")
-    printf "claim_recovery: %d elements in flight at the kill; %d re-runs (bound %d); sum %s, count %s%s\n",
-      nhit, reruns, bound, sum, cnt, bad ? ", " bad " violations" : ", all invariants hold"
+    if (lost % claim != 0 || lost > bound || lost < reruns)
+      err("the map counts " lost " lost executions: expected a multiple of " claim ", at least the " \
+          reruns " re-runs, at most " bound)
+    printf "claim_recovery: %d elements in flight at the kill; %d re-runs (bound %d), %d counted interrupted; sum %s, count %s%s\n",
+      nhit, reruns, bound, lost, sum, cnt, bad ? ", " bad " violations" : ", all invariants hold"
     exit bad ? 1 : 0
   }
 AWK

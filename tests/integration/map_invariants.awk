@@ -1,11 +1,11 @@
 # What a process test checks of a fan-out map "sum" of `count` elements that completed after its
 # worker `victim` was killed (map_recovery.sh, claim_recovery.sh). The input files, in order:
-#   the run's "<status> <sum> <count> [collected]", the map's row (store_map), its slots
+#   the run's "<status> <sum> <count> [collected] [interrupted]", the map's row (store_map), its slots
 #   (store_map_slots), the element keys in flight at the kill, and the ledger ("<kind>
 #   <run>:sum[i]/add <pid>"). A test's own program calls check_map() in its END, adds its own
 #   checks with err() (prefixed with `name`) and prints its summary.
 function err(m) { print name ": " m > "/dev/stderr"; bad++ }
-FILENAME == ARGV[1] { status = $1; sum = $2; cnt = $3; collected = $4; next }
+FILENAME == ARGV[1] { status = $1; sum = $2; cnt = $3; collected = $4; lost = $5; next }
 FILENAME == ARGV[2] { row = $0; next }
 FILENAME == ARGV[3] { slot[$1] = $2; nslots++; next }
 FILENAME == ARGV[4] { hit[$1] = 1; nhit++; next }

@@ -375,6 +375,36 @@ TEST(BuilderValidation, ClaimBatchNeedsFanOutAndAnElementOfPlainSteps) {
                       .build());
 }
 
+TEST(BuilderValidation, CheckpointStepsNeedsFanOutAndExcludesClaims) {
+  EXPECT_THAT(rejection(Builder("Shop")
+                            .input("items", array())
+                            .map("charge_all", element_reactor())
+                            .source(input("items"))
+                            .argument("item", element("charge_all"))
+                            .checkpoint_steps()),
+              HasSubstr("checkpoint_steps() applies to a map with fan_out() only"));
+  EXPECT_THAT(rejection(Builder("Shop")
+                            .input("items", array())
+                            .map("charge_all", element_reactor())
+                            .source(input("items"))
+                            .argument("item", element("charge_all"))
+                            .fan_out(4)
+                            .checkpoint_steps()
+                            .claim_batch(8)),
+              HasSubstr("claim_batch(8) and checkpoint_steps() exclude each other"));
+  EXPECT_THAT(rejection(Builder("Shop").input("x", any()).step("s", ok_step).checkpoint_steps()),
+              HasSubstr("checkpoint_steps() applies to map steps only"));
+  Definition d = Builder("Shop")
+                     .input("items", array())
+                     .map("charge_all", element_reactor())
+                     .source(input("items"))
+                     .argument("item", element("charge_all"))
+                     .fan_out(4)
+                     .checkpoint_steps()
+                     .build();
+  EXPECT_EQ(d.steps().front().claim, 1u);
+}
+
 }  // namespace
 
 TEST(BuilderValidation, RejectsRollbackFunctionsOnStepClasses) {
