@@ -145,8 +145,7 @@ Run claim_run(const FanOut::Map& map, std::uint32_t first, std::vector<Value> in
 }
 
 ClaimOutcome run_claim(DurableEnv& env, const Definition& def, Run& claim, const ClaimOf& of,
-                       const Writer& w, const LeaseKeeper::Entry& lease,
-                       const std::atomic<bool>* stop) {
+                       const Writer& w, const LeaseKeeper::Entry& lease) {
   if (!claim_inputs(claim.inputs, of) || !claim_runs_from(claim.status)) {
     return {ClaimEnd::kCorrupt,
             Status::Corruption("claim " + claim.id + " (" + to_string(claim.status) +
@@ -159,7 +158,6 @@ ClaimOutcome run_claim(DurableEnv& env, const Definition& def, Run& claim, const
   std::optional<std::uint32_t> failed;
   for (std::uint32_t i = of.first; i <= of.last; ++i) {
     if (lease.lost) return {ClaimEnd::kLeaseLost, Status::Ok()};
-    if (stop != nullptr && stop->load()) return {ClaimEnd::kStopped, Status::Ok()};
     if (failed) {
       slots.push_back(never_run(of, i, def.name(), *failed));
       continue;
@@ -177,14 +175,12 @@ DeliveryOutcome deliver_claim(DurableEnv& env, const Definition& def, Run claim,
                               const Writer& w, const Delivery& d, const DeliveryOptions& o) {
   auto entry = env.keeper.keep(w.lease, env.options.lease_ttl, o.asked_at);
   file_in_flight(o.in_flight, entry, d, w.job_owner);
-  ClaimOutcome out = run_claim(env, def, claim, of, w, *entry, o.release_requested);
+  ClaimOutcome out = run_claim(env, def, claim, of, w, *entry);
   file_in_flight(o.in_flight, nullptr, d, w.job_owner);
   env.keeper.drop(entry);
   switch (out.end) {
     case ClaimEnd::kFiled:
       return committed(out.status, DeliveryOutcome::kFinished);
-    case ClaimEnd::kStopped:
-      return committed(put_back(env, d, w.job_owner, Duration::zero()), DeliveryOutcome::kReleased);
     case ClaimEnd::kLeaseLost:
       return DeliveryOutcome::kLeaseLost;
     case ClaimEnd::kCorrupt:

@@ -7,7 +7,6 @@
 // whole.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -28,8 +27,7 @@ Run claim_run(const FanOut::Map& map, std::uint32_t first, std::vector<Value> in
 // How a claim's delivery ended.
 enum class ClaimEnd {
   kFiled,      // every element ran: the claim's commit filed their slots (its status says if ok)
-  kStopped,    // the worker is shutting down: nothing was filed, the claim goes back whole
-  kLeaseLost,  // its lease was lost: nothing was filed, another delivery has the claim
+  kLeaseLost,  // its lease was lost or let go: nothing was filed, the claim runs again whole
   kCorrupt,    // its inputs are not a claim's: nothing ran (status says why)
 };
 struct ClaimOutcome {
@@ -40,10 +38,11 @@ struct ClaimOutcome {
 // Runs the elements of `claim` (delivered under `w`, its lease kept in `lease`) on `def`, and
 // files them with the commit that ends it. An element of an atomic map that fails leaves the
 // rest of its claim unrun, filed cancelled (the map is failing: they would never start).
-// `stop` set: the worker is shutting down, and the claim goes back between two elements.
+// A graceful stop of the worker does not cut a claim short: the claim is its elements' unit of
+// commit, as a step is a run's, so it runs to its end and is filed (Worker::stop); a stop that
+// will not wait (stop_now, shutdown_timeout) lets its lease go, and it ends between two elements.
 ClaimOutcome run_claim(DurableEnv& env, const Definition& def, Run& claim, const ClaimOf& of,
-                       const Writer& w, const LeaseKeeper::Entry& lease,
-                       const std::atomic<bool>* stop);
+                       const Writer& w, const LeaseKeeper::Entry& lease);
 
 // The delivery of claim `of`'s run `claim` under `w`: its elements run (run_claim), then its
 // outcome as a delivery's. A claim whose inputs cannot be read fails, each slot failed with it.

@@ -69,6 +69,45 @@ TYPED_TEST(ClaimedFanOut, ElementsRunInClaimsAndTheMapCollectsInIndexOrder) {
   EXPECT_LE(this->store_->most_outstanding.load(), 4u + 3u - 1u);
 }
 
+// A graceful stop lets the claim in flight run to its end and files it, as a run's step in flight
+// finishes and commits: no element of it runs again, and the owner goes on with the next worker.
+TYPED_TEST(ClaimedFanOut, AGracefulStopFilesTheClaimInFlight) {
+  static std::atomic<bool> go;
+  go = false;
+  Effects& fx = this->fx_;
+  std::atomic<int>& in_step = this->faults_;
+  Definition gated = Builder("Gated")
+                         .input("x", integer())
+                         .input("fail_at", any().optional())
+                         .step("double",
+                               [&fx, &in_step](const Args& a, StepContext& ctx) -> StepResult {
+                                 fx.add('S', ctx.idempotency_key());
+                                 ++in_step;
+                                 while (!go) std::this_thread::sleep_for(1ms);
+                                 return Success(2 * a.get<std::int64_t>("x"));
+                               })
+                         .argument("x", input("x"))
+                         .returns("double")
+                         .build();
+  this->engine_->registry().add(summing(fx, "Sum", 3, true, &gated, 3));
+  const std::string id = this->start("Sum", {{"items", items(3)}});
+  this->start_worker(1);
+  for (int k = 0; k < 2000 && in_step == 0; ++k) std::this_thread::sleep_for(5ms);
+  ASSERT_EQ(in_step.load(), 1);  // element 0 of claim [0..2] is inside its step
+  this->worker_->stop();
+  go = true;
+  this->worker_->wait();
+  EXPECT_EQ(this->claim_status(id, 0, 2), RunStatus::kCompleted);
+  EXPECT_EQ(this->worker_->stats().released, 0u);
+  this->worker_.reset();
+  this->start_worker(1);
+  RunResult r = this->wait_for_end(id);
+  ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
+  EXPECT_EQ(r.value, doubled(3));
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(fx.count('S', id + ":m[" + std::to_string(i) + "]/double"), 1) << i;
+}
+
 // checkpoint_steps() (the default, stated): each element a run of its own, the map's claim 1.
 TYPED_TEST(ClaimedFanOut, CheckpointStepsKeepsEachElementARunOfItsOwn) {
   this->engine_->registry().add(Builder("Each")
