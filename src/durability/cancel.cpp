@@ -25,21 +25,35 @@ Status refuse_cancel(const Run& run) {
   return Status::Ok();
 }
 
+// An element or a claim of a fan-out map is its map's: the operator acts on the run that owns it.
+Status owned_by_map(const std::string& run_id, const char* what, const std::string& map_id) {
+  return Status::InvalidArgument("run " + run_id + " is " + what + " of fan-out map " + map_id +
+                                 ": act on its run " + map_id.substr(0, map_id.find(':')));
+}
+
+// A claimed element has no run: its map's row says whether it exists.
+Status no_run(DurableEnv& env, const std::string& run_id) {
+  if (std::optional<ElementOf> e = parse_element_run_id(run_id)) {
+    Result<MapRow> map = env.backend.load_map(e->map_id);
+    if (map.ok() && map->claim > 1 && e->index < map->total) {
+      return owned_by_map(run_id, "an element", e->map_id);
+    }
+  }
+  return Status::NotFound("no run " + run_id);
+}
+
 }  // namespace
 
 Result<Run> load_operated_run(DurableEnv& env, const std::string& run_id) {
   Result<StoredRun> loaded = env.backend.load_run(run_id);
-  if (loaded.status().code() == StatusCode::kNotFound) {
-    return Status::NotFound("no run " + run_id);
-  }
+  if (loaded.status().code() == StatusCode::kNotFound) return no_run(env, run_id);
   if (!loaded.ok()) return loaded.status();
   Run run;
   if (Status s = records::decode_run(*loaded, run); !s.ok()) return s;
   if (!run.element_of) run.element_of = parse_element_run_id(run.id);
-  if (run.element_of) {
-    return Status::InvalidArgument("run " + run_id + " is an element of fan-out map " +
-                                   run.element_of->map_id + ": act on its run " +
-                                   run.element_of->origin());
+  if (run.element_of) return owned_by_map(run_id, "an element", run.element_of->map_id);
+  if (std::optional<ClaimOf> claim = parse_claim_run_id(run.id)) {
+    return owned_by_map(run_id, "a claim", claim->map_id);
   }
   if (!run.parent_id.empty() || run.id != run.root_id) {
     return Status::InvalidArgument("run " + run_id + " is a composed child of run " + run.root_id +

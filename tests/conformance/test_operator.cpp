@@ -357,11 +357,12 @@ TYPED_TEST(Operator, UndoOfAFailedRunCompensatesTheCutOffStepFirst) {
   EXPECT_NE(undone.error->message.find("crash loop"), std::string::npos) << undone.error->message;
 }
 
-// A map's elements are undone inside its step, highest index first, whether they ran inline
-// or as runs of their own (fan_out); an element run is not an operator's to act on.
-TYPED_TEST(Operator, UndoReachesTheElementsOfInlineAndFanOutMaps) {
-  for (std::uint32_t batch : {0u, 2u}) {
-    const std::string name = batch ? "FanOut" : "Inline";
+// A map's elements are undone inside its step, highest index first, whether they ran inline,
+// as runs of their own (fan_out) or in claims (claim_batch); an element run or a claim is not an
+// operator's to act on.
+TYPED_TEST(Operator, UndoReachesTheElementsOfInlineFanOutAndClaimedMaps) {
+  for (auto [batch, claim] : {std::pair{0u, 1u}, std::pair{2u, 1u}, std::pair{2u, 2u}}) {
+    const std::string name = !batch ? "Inline" : claim > 1 ? "Claimed" : "FanOut";
     Builder element(name + ".element");
     element.input("x", integer());
     element.step("double", [](const Args& a) -> StepResult { return Success(2 * a.get<int>("x")); })
@@ -376,7 +377,7 @@ TYPED_TEST(Operator, UndoReachesTheElementsOfInlineAndFanOutMaps) {
         .source(input("items"))
         .argument("x", reactor::element("m"))
         .wait_for("reserve");
-    if (batch > 0) b.fan_out(batch);
+    if (batch > 0) b.fan_out(batch).claim_batch(claim);
     this->engine_->registry().add(b.build());
     RunResult r = this->engine_->run(name, {{"items", {1, 2, 3}}});
     if (batch > 0) {
@@ -385,10 +386,12 @@ TYPED_TEST(Operator, UndoReachesTheElementsOfInlineAndFanOutMaps) {
       r = this->find(r.run_id);
     }
     ASSERT_EQ(r.status, RunStatus::kCompleted) << name << " " << r.trace_summary();
-    if (batch > 0) {
-      Status s = this->engine_->cancel(r.run_id + ":m[0]");
-      EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << s.to_string();
-      EXPECT_NE(s.message().find("act on its run " + r.run_id), std::string::npos) << s.to_string();
+    for (const char* part : {":m[0]", ":m[0..1]"}) {
+      if (batch == 0 || (claim == 1 && std::string(part) == ":m[0..1]")) continue;
+      Status s = this->engine_->cancel(r.run_id + part);
+      EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << name << part << " " << s.to_string();
+      EXPECT_NE(s.message().find("act on its run " + r.run_id), std::string::npos)
+          << name << part << " " << s.to_string();
     }
     RunResult undone;
     ASSERT_OK_AND_ASSIGN(undone, this->engine_->undo(r.run_id));
