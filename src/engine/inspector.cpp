@@ -106,6 +106,24 @@ std::vector<WaitingInterrupt> Inspector::waiting_in(const std::string& run_id) c
   return out;
 }
 
+Result<std::vector<std::string>> Inspector::failed_elements(const std::string& map_id,
+                                                            std::size_t limit,
+                                                            std::uint32_t max_scanned) const {
+  constexpr std::uint32_t kPage = 256;
+  std::vector<std::string> out;
+  for (std::uint32_t first = 0; first < max_scanned && out.size() < limit; first += kPage) {
+    Result<std::vector<MapSlotRow>> page = maps_.load_map_slots(map_id, first, kPage);
+    if (!page.ok()) return page.status();
+    for (const MapSlotRow& slot : *page) {
+      if (slot.state == SlotState::kFailed && out.size() < limit) {
+        out.push_back(element_run_id(map_id, slot.index));
+      }
+    }
+    if (page->size() < kPage) break;
+  }
+  return out;
+}
+
 Result<MapProgress> Inspector::map_progress(const std::string& map_id) const {
   Result<MapRow> row = maps_.load_map(map_id);
   if (!row.ok()) return row.status();

@@ -347,6 +347,21 @@ class FanOutScenarios : public ::testing::Test {
     EXPECT_TRUE(s.ok()) << s.to_string();
     return m;
   }
+  // The inspector lists exactly the elements at `indices` of map "m" as failed (at most 100 of
+  // them, at most `scanned` slots read), each of which reads as a failed run.
+  void expect_failed_elements(const std::string& run_id, const std::vector<std::uint32_t>& indices,
+                              std::uint32_t scanned = 10000) {
+    std::vector<std::string> want;
+    for (std::uint32_t i : indices) want.push_back(element_run_id(run_id + ":m", i));
+    std::vector<std::string> ids;
+    ASSERT_OK_AND_ASSIGN(ids, Inspector(*store_).failed_elements(run_id + ":m", 100, scanned));
+    EXPECT_EQ(ids, want);
+    for (const std::string& id : ids) {
+      RunResult element;
+      ASSERT_OK_AND_ASSIGN(element, engine_->find(id));
+      EXPECT_EQ(element.status, RunStatus::kFailed) << id;
+    }
+  }
   // The lost executions each slot of map "m" counts, in index order.
   std::vector<std::uint32_t> interrupted_of(const std::string& run_id) {
     std::vector<MapSlotRow> slots;

@@ -105,6 +105,7 @@ TYPED_TEST(FanOutScenarios, ANonAtomicMapCollectsSuccessesAndFailures) {
   ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
   EXPECT_EQ(r.value, (Value{{"ok", 4}, {"failed", 1}, {"first_error", "element 2 fails"}}));
   EXPECT_EQ(this->map_of(id).failed, 1u);
+  this->expect_failed_elements(id, {2});
 }
 
 // undo_all replaces each element's undo with one call, over the completed results read page by

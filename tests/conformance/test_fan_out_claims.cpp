@@ -174,6 +174,7 @@ TYPED_TEST(ClaimedFanOut, ANonAtomicMapCollectsSuccessesAndFailures) {
   EXPECT_EQ(r.value[4]["ok"], true);
   EXPECT_EQ(r.value[4]["value"], 8);
   EXPECT_EQ(this->map_of(id).failed, 1u);
+  this->expect_failed_elements(id, {3});
 }
 
 // The cases of test_fan_out.cpp that hold for claims as for element runs, on claims.

@@ -10,6 +10,8 @@ namespace reactor::web {
 namespace {
 
 constexpr std::size_t kFailedElementsShown = 100;
+// The slots read for them: 40 pages, so that a large map's page stays quick.
+constexpr std::uint32_t kSlotsScanned = 10240;
 
 Value timeline_json(const RunResult& r) {
   Value out = Value::array();
@@ -40,17 +42,14 @@ Value steps_json(const RunResult& r) {
   return out;
 }
 
-// The element runs of `map_id` that failed, at most kFailedElementsShown.
+// The elements of `map_id` that failed (element runs or claimed elements, read from its slots),
+// at most kFailedElementsShown.
 Value failed_elements(Api& api, const std::string& map_id) {
-  RunFilter filter;
-  filter.elements = true;
-  filter.status = RunStatus::kFailed;
-  filter.limit = 5000;
   Value out = Value::array();
-  Result<RunListing> listing = api.inspector.list_runs(filter);
-  if (!listing.ok()) return out;
-  for (const RunSummary& r : listing->runs) {
-    if (r.id.starts_with(map_id + "[") && out.size() < kFailedElementsShown) out.push_back(r.id);
+  Result<std::vector<std::string>> ids =
+      api.inspector.failed_elements(map_id, kFailedElementsShown, kSlotsScanned);
+  if (ids.ok()) {
+    for (std::string& id : *ids) out.push_back(std::move(id));
   }
   return out;
 }
