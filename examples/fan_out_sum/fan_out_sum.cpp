@@ -46,6 +46,7 @@ Definition fan_out_sum(OrderServices& services) {
   return Builder("FanOutSum")
       .input("count", integer().min(0).max(static_cast<double>(kMaxMapElements)))
       .input("batch_size", integer().min(1).default_value(50))
+      .input("claim", integer().min(1).default_value(1))
       .input("fail_at", integer().optional())
       .input("step_ms", integer().min(0).default_value(0))
       .map("sum", sum_element(services))
@@ -61,6 +62,7 @@ Definition fan_out_sum(OrderServices& services) {
       .argument("step_ms", input("step_ms"))
       .argument("fail_at", input("fail_at"))
       .fan_out(input("batch_size"))
+      .claim_batch(input("claim"))  // 1: each element a run; n: claims of n (docs/maps.md)
       .collect([](const MapResults& results) {
         std::int64_t sum = 0;
         for (const ElementOutcome& e : results) sum += e.value.get<std::int64_t>();

@@ -4,7 +4,9 @@
 // takes that back. The map is atomic, at most batch_size elements out at once,
 // and its items come a page at a time, so a map of 100,000 never sits in one
 // record. The run's value is {"sum": count², "count": count}; with fail_at set
-// the run fails and every completed element is undone once.
+// the run fails and every completed element is undone once. With claim = n > 1
+// the elements are claimed n at a time (docs/maps.md, "Claims"): each claim one
+// job, its elements run one after another by the worker that fetches it.
 //
 // Each add and undo leaves its line in the order example's ledger
 // (REACTOR_LEDGER: "S"/"E" around a body, "U" for an undo), keyed by its
@@ -17,9 +19,10 @@
 
 namespace examples {
 
-// Inputs: count (integer ≥ 0), batch_size (integer ≥ 1, default 50), fail_at
-// (integer, optional), step_ms (integer ≥ 0, default 0). Bound to `services`
-// (its ledger), which must outlive the definition.
+// Inputs: count (integer ≥ 0), batch_size (integer ≥ 1, default 50), claim
+// (integer ≥ 1, default 1: each element a run), fail_at (integer, optional),
+// step_ms (integer ≥ 0, default 0). Bound to `services` (its ledger), which must
+// outlive the definition.
 reactor::Definition fan_out_sum(OrderServices& services);
 
 }  // namespace examples

@@ -216,6 +216,10 @@ class Builder {
   // The element reactor must be made of plain steps (no composed child, map, async unit or
   // interrupt). 1 (the default): each element a run of its own, as checkpoint_steps() says.
   Builder& claim_batch(std::uint32_t elements);
+  // The same, its claim size read when the map starts: input("claim"), result(…); an integer
+  // from 1 to kMaxMapElements, else the map fails unresolved. The element reactor must be made
+  // of plain steps whatever the size turns out to be.
+  Builder& claim_batch(ArgumentSource elements);
   // With fan_out: each element a run of its own, checkpointed step by step, so a worker lost
   // mid-element re-runs at most the step in flight (docs/maps.md). The default; stating it
   // keeps a map that relies on it from being given claims: with claim_batch(n > 1) it is refused.

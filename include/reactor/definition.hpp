@@ -178,7 +178,8 @@ struct StepSpec {
   // Elements a worker claims at once (Builder::claim_batch): released together as one run, run
   // one after another in memory, their slots filed by one commit. 1: each element a run.
   std::uint32_t claim = 1;
-  bool checkpoint_steps = false;  // Builder::checkpoint_steps: claim must stay 1
+  std::optional<ArgumentSource> claim_source;  // the claim size as an input or a result
+  bool checkpoint_steps = false;               // Builder::checkpoint_steps: claim must stay 1
   // kAsync: the child is this step's own body as a reactor of one step (async_step), named
   // "<reactor>.<step>"; otherwise a reactor of the user's (async_reactor).
   bool own_body = false;

@@ -9,6 +9,7 @@
 #include "cli/command.hpp"
 #include "cli/text.hpp"
 #include "reactor/inspector.hpp"
+#include "reactor/records.hpp"
 #include "web/shared_json.hpp"
 
 namespace reactor::cli {
@@ -156,7 +157,13 @@ void print_text(const RunResult& r, const MapsOfRun& extra) {
   std::printf("run      %s\nreactor  %s\nstatus   %s\n", r.run_id.c_str(), r.reactor.c_str(),
               to_string(r.status));
   if (extra.element) print_element(*extra.element, extra.is_unit);
-  if (r.ok()) std::printf("value    %s\n", r.value.dump().c_str());
+  if (std::optional<ClaimOf> claim = parse_claim_run_id(r.run_id)) {
+    // A claim's value is its elements': each is shown as '<map>[i]'.
+    std::printf("claim    elements %u..%u of map %s (owner run %s)\n", claim->first, claim->last,
+                claim->map_id.c_str(), claim->map_id.substr(0, claim->map_id.find(':')).c_str());
+  } else if (r.ok()) {
+    std::printf("value    %s\n", r.value.dump().c_str());
+  }
   if (r.error) {
     std::printf("error    %s at '%s': %s\n", to_string(r.error->kind), r.error->step.c_str(),
                 r.error->message.c_str());
@@ -208,7 +215,8 @@ class ShowCommand final : public Command {
     return "Show one stored run: status, steps, fan-out maps' progress, trace, error";
   }
   void declare(CLI::App& sub) override {
-    sub.add_option("run_id", run_id_, "Run id (a map's element run too: '<run>:<map>[i]')")
+    sub.add_option("run_id", run_id_,
+                   "Run id (a map's element too, '<run>:<map>[i]', or claim, '<run>:<map>[a..b]')")
         ->required();
     sub.add_flag("--json", json_, "Print the run result as JSON");
   }

@@ -236,6 +236,17 @@ Builder& Builder::claim_batch(std::uint32_t elements) {
   return *this;
 }
 
+Builder& Builder::claim_batch(ArgumentSource elements) {
+  if (StepSpec* s = current("claim_batch")) {
+    require_map(*s, "claim_batch", state_->misuse);
+    if (elements.kind() == ArgumentSource::Kind::kElement) {
+      state_->misuse.push_back("step '" + s->name + "': claim_batch()'s size cannot be an element");
+    }
+    s->claim_source = std::move(elements);
+  }
+  return *this;
+}
+
 Builder& Builder::checkpoint_steps() {
   if (StepSpec* s = current("checkpoint_steps")) {
     require_map(*s, "checkpoint_steps", state_->misuse);

@@ -1,11 +1,11 @@
 #include "definition/graph_check.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 #include <set>
 #include <string>
 
+#include "definition/fingerprint.hpp"
 #include "reactor/limits.hpp"
 
 namespace reactor {
@@ -73,7 +73,7 @@ class Checker {
     }
     if (s.map_source && s.pages) fail_step(s, "a map takes source() or source_pages(), not both");
     if (s.kind != StepKind::kMap && s.collect) fail_step(s, "collect() applies to maps only");
-    if (s.claim > 1) check_claims(s);
+    if (s.claim > 1 || s.claim_source) check_claims(s);
     if (s.checkpoint_steps && !s.fan_out) {
       fail_step(s, "checkpoint_steps() applies to a map with fan_out() only");
     }
@@ -84,7 +84,8 @@ class Checker {
   void check_claims(const StepSpec& s) const {
     if (!s.fan_out) fail_step(s, "claim_batch() applies to a map with fan_out() only");
     if (s.checkpoint_steps) {
-      fail_step(s, "claim_batch(" + std::to_string(s.claim) +
+      const std::string size = s.claim_source ? s.claim_source->name() : std::to_string(s.claim);
+      fail_step(s, "claim_batch(" + size +
                        ") and checkpoint_steps() exclude each other: a claim checkpoints its "
                        "elements only at its end");
     }
@@ -167,6 +168,7 @@ class Checker {
       check_source(s, *s.map_source, "source");
     }
     if (s.batch_size_source) check_source(s, *s.batch_size_source, "fan_out");
+    if (s.claim_source) check_source(s, *s.claim_source, "claim_batch");
     for (const auto& w : s.wait_for) {
       if (!index_.count(w)) fail_step(s, "wait_for refers to unknown step '" + w + "'");
       if (w == s.name) fail_step(s, "wait_for refers to itself");
@@ -226,11 +228,10 @@ class Checker {
           deps.insert(a.result_step);
         }
       }
-      if (s.batch_size_source && s.batch_size_source->kind() == ArgumentSource::Kind::kResult) {
-        deps.insert(index_.at(s.batch_size_source->name()));
-      }
-      if (s.map_source && s.map_source->kind() == ArgumentSource::Kind::kResult) {
-        deps.insert(index_.at(s.map_source->name()));
+      for (const auto* src : {&s.batch_size_source, &s.claim_source, &s.map_source}) {
+        if (*src && (*src)->kind() == ArgumentSource::Kind::kResult) {
+          deps.insert(index_.at((*src)->name()));
+        }
       }
       if (s.interrupt && s.interrupt->timeout_seconds &&
           s.interrupt->timeout_seconds->kind() == ArgumentSource::Kind::kResult) {
@@ -364,57 +365,6 @@ class Checker {
   std::map<std::string, std::size_t> index_;
 };
 
-// FNV-1a: stable across processes and compilers, unlike std::hash.
-class Fingerprint {
- public:
-  void add(const std::string& s) {
-    for (unsigned char c : s) mix(c);
-    mix(0xff);  // separator, so ("ab","c") differs from ("a","bc")
-  }
-  std::string hex() const {
-    char buf[17];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h_));
-    return buf;
-  }
-
- private:
-  void mix(unsigned char c) {
-    h_ ^= c;
-    h_ *= 0x100000001b3ULL;
-  }
-  std::uint64_t h_ = 0xcbf29ce484222325ULL;
-};
-
-void add_source(Fingerprint& f, const ArgumentSource& src) {
-  f.add(std::to_string(static_cast<int>(src.kind())));
-  f.add(src.name());
-  f.add(src.path());
-}
-
-std::string fingerprint_of(const DefinitionData& d) {
-  Fingerprint f;
-  f.add(d.name);
-  for (const auto& in : d.inputs) f.add("in:" + in.name);
-  for (const auto& s : d.steps) {
-    f.add("step:" + s.name);
-    f.add(std::to_string(static_cast<int>(s.kind)));
-    for (const auto& a : s.arguments) {
-      f.add("arg:" + a.name);
-      add_source(f, a.source);
-    }
-    for (const auto& w : s.wait_for) f.add("wait:" + w);
-    if (s.map_source) add_source(f, *s.map_source);
-    if (s.pages) f.add("pages");
-    if (s.fan_out) f.add("fan_out");
-    if (s.batch_size_source) add_source(f, *s.batch_size_source);
-    if (s.child) f.add("child:" + s.child->fingerprint);
-    if (s.interrupt) {
-      for (const InputSpec& p : s.interrupt->payload) f.add("payload:" + p.name);
-    }
-  }
-  return f.hex();
-}
-
 }  // namespace
 
 bool reads_result_of(const DefinitionData& def, std::size_t reader, std::size_t unit) {
@@ -426,7 +376,7 @@ bool reads_result_of(const DefinitionData& def, std::size_t reader, std::size_t 
   for (const ArgumentSpec& a : r.arguments) {
     if (a.result_step == unit) return true;
   }
-  return names_unit(r.map_source) || names_unit(r.batch_size_source);
+  return names_unit(r.map_source) || names_unit(r.batch_size_source) || names_unit(r.claim_source);
 }
 
 void finish_definition(DefinitionData& data, const std::optional<std::string>& returns_name,

@@ -59,6 +59,23 @@ Status FanOutMaps::map_items(const StepSpec& spec, const Launch& l, std::uint32_
   return Status::Ok();
 }
 
+std::optional<ArgumentError> FanOutMaps::size_of(const std::optional<ArgumentSource>& source,
+                                                 const std::string& map, const char* what,
+                                                 std::uint32_t& out) const {
+  if (!source) return std::nullopt;
+  Value size;
+  std::optional<ArgumentError> err = resolve_source(*source, run_, def_, size);
+  if (err) return err;
+  if (!size.is_number_integer() || size.get<std::int64_t>() < 1 ||
+      size.get<std::int64_t>() > static_cast<std::int64_t>(kMaxMapElements)) {
+    return ArgumentError{"the " + std::string(what) + " of map '" + map + "' is " + size.dump() +
+                             ", not an integer from 1 to " + std::to_string(kMaxMapElements),
+                         {}};
+  }
+  out = static_cast<std::uint32_t>(size.get<std::int64_t>());
+  return std::nullopt;
+}
+
 Attempt FanOutMaps::dispatch_map(std::size_t i, const Launch& l) {
   const StepSpec& spec = def_.steps[i];
   FanOut::Map map;
@@ -69,18 +86,10 @@ Attempt FanOutMaps::dispatch_map(std::size_t i, const Launch& l) {
   map.atomic = spec.atomic;
   map.batch_size = spec.batch_size;
   map.claim = spec.claim;
-  if (spec.batch_size_source) {
-    Value size;
-    std::optional<ArgumentError> err = resolve_source(*spec.batch_size_source, run_, def_, size);
-    if (!err && (!size.is_number_integer() || size.get<std::int64_t>() < 1 ||
-                 size.get<std::int64_t>() > static_cast<std::int64_t>(kMaxMapElements))) {
-      err = ArgumentError{"the batch size of map '" + spec.name + "' is " + size.dump() +
-                              ", not an integer from 1 to " + std::to_string(kMaxMapElements),
-                          {}};
-    }
-    if (err) return Attempt::unresolved(*err);
-    map.batch_size = static_cast<std::uint32_t>(size.get<std::int64_t>());
-  }
+  std::optional<ArgumentError> err =
+      size_of(spec.batch_size_source, spec.name, "batch size", map.batch_size);
+  if (!err) err = size_of(spec.claim_source, spec.name, "claim size", map.claim);
+  if (err) return Attempt::unresolved(*err);
   map.inputs = [&](std::uint32_t first, std::uint32_t limit, std::vector<Value>& inputs) {
     Value items;
     if (Status s = map_items(spec, l, first, limit, items); !s.ok()) return s;

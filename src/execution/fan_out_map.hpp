@@ -33,6 +33,11 @@ class FanOutMaps : public DriverPart {
   void roll_back_elements(std::size_t i, Lock& lock, std::vector<RollbackFailure>& failures);
 
  private:
+  // A size of map `map` read from `source` when it starts (fan_out's batch, claim_batch's):
+  // `out` left as it is without a source; an error unless an integer from 1 to kMaxMapElements.
+  std::optional<ArgumentError> size_of(const std::optional<ArgumentSource>& source,
+                                       const std::string& map, const char* what,
+                                       std::uint32_t& out) const;
   Attempt collect_map(std::size_t i, const MapRow& map);
   Attempt collect_slots(std::size_t i, const MapRow& map);
   void trace_lost_elements(std::size_t i, const std::vector<MapSlotRow>& page);

@@ -3,11 +3,15 @@
 // elements in memory and files their slots with one commit; the same values, failures and
 // undone sets as a map whose elements are runs; a claim lost with its worker runs again whole;
 // a failing owner cancels the claims nobody started.
+#include <gmock/gmock.h>
+
 #include "conformance/fan_out_scenarios.hpp"
 #include "records/run_rows.hpp"
 
 namespace reactor::conformance {
 namespace {
+
+using ::testing::HasSubstr;
 
 template <typename Factory>
 class ClaimedFanOut : public FanOutScenarios<Factory> {
@@ -106,6 +110,38 @@ TYPED_TEST(ClaimedFanOut, AGracefulStopFilesTheClaimInFlight) {
   EXPECT_EQ(r.value, doubled(3));
   for (int i = 0; i < 3; ++i)
     EXPECT_EQ(fx.count('S', id + ":m[" + std::to_string(i) + "]/double"), 1) << i;
+}
+
+// fan_out(input(…)) and claim_batch(input(…)): both sizes read when the map starts; a size that is
+// not an integer from 1 fails the map unresolved, naming it, and nothing is dispatched.
+TYPED_TEST(ClaimedFanOut, SizesReadFromInputsWhenTheMapStarts) {
+  this->engine_->registry().add(Builder("Sized")
+                                    .input("items", array())
+                                    .input("batch", integer())
+                                    .input("claim", integer())
+                                    .map("m", doubler(this->fx_))
+                                    .source(input("items"))
+                                    .argument("x", element("m"))
+                                    .fan_out(input("batch"))
+                                    .claim_batch(input("claim"))
+                                    .returns("m")
+                                    .build());
+  this->start_worker();
+  const std::string id = this->start("Sized", {{"items", items(7)}, {"batch", 4}, {"claim", 3}});
+  RunResult r = this->wait_for_end(id);
+  ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
+  EXPECT_EQ(r.value, doubled(7));
+  const MapRow m = this->map_of(id);
+  EXPECT_EQ(m.claim, 3u);
+  EXPECT_EQ(m.batch_size, 4u);
+  EXPECT_EQ(this->claim_status(id, 3, 5), RunStatus::kCompleted);
+  const std::string zero = this->start("Sized", {{"items", items(7)}, {"batch", 4}, {"claim", 0}});
+  r = this->wait_for_end(zero);
+  ASSERT_EQ(r.status, RunStatus::kFailed);
+  ASSERT_TRUE(r.error);
+  EXPECT_THAT(r.error->message,
+              HasSubstr("the claim size of map 'm' is 0, not an integer from 1 to"));
+  EXPECT_EQ(this->fx_.count('S', zero + ":m[0]/double"), 0);
 }
 
 // checkpoint_steps() (the default, stated): each element a run of its own, the map's claim 1.

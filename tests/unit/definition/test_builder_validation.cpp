@@ -405,6 +405,32 @@ TEST(BuilderValidation, CheckpointStepsNeedsFanOutAndExcludesClaims) {
   EXPECT_EQ(d.steps().front().claim, 1u);
 }
 
+TEST(BuilderValidation, AClaimSizeFromAnInputIsCheckedAsAConstantOne) {
+  Definition composing = Builder("ChargeTwice")
+                             .input("item", any())
+                             .compose("pay", child_reactor())
+                             .argument("amount", value(1))
+                             .build();
+  auto shop = [](const Definition& element_def) {
+    Builder b("Shop");
+    b.input("items", array())
+        .input("claim", integer())
+        .map("charge_all", element_def)
+        .source(input("items"))
+        .argument("item", element("charge_all"))
+        .fan_out(4);
+    return b;
+  };
+  EXPECT_THAT(rejection(shop(composing).claim_batch(input("claim"))),
+              AllOf(HasSubstr("step 'pay'"), HasSubstr("plain steps only")));
+  EXPECT_THAT(rejection(shop(element_reactor()).claim_batch(element("charge_all"))),
+              HasSubstr("claim_batch()'s size cannot be an element"));
+  EXPECT_THAT(rejection(shop(element_reactor()).claim_batch(input("nope"))), HasSubstr("nope"));
+  EXPECT_THAT(rejection(shop(element_reactor()).claim_batch(input("claim")).checkpoint_steps()),
+              HasSubstr("claim_batch(claim) and checkpoint_steps() exclude each other"));
+  EXPECT_NO_THROW(shop(element_reactor()).claim_batch(input("claim")).build());
+}
+
 }  // namespace
 
 TEST(BuilderValidation, RejectsRollbackFunctionsOnStepClasses) {
