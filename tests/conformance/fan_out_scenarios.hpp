@@ -8,109 +8,13 @@
 #include <mutex>
 
 #include "conformance/conformance_support.hpp"
+#include "conformance/fan_out_reactors.hpp"
 #include "conformance/faulty_backend.hpp"
 #include "reactor/reactor.hpp"
 #include "reactor/worker.hpp"
 #include "support/result_testing.hpp"
 
 namespace reactor::conformance {
-
-// Element x: "double" returns 2x (fails for good when x equals fail_at), undone by an undo.
-inline Definition doubler(Effects& fx, const std::string& name = "Doubler") {
-  return Builder(name)
-      .input("x", integer())
-      .input("fail_at", any().optional())
-      .step("double",
-            [&fx](const Args& a, StepContext& ctx) -> StepResult {
-              const std::int64_t x = a.get<std::int64_t>("x");
-              if (a["fail_at"].is_number_integer() && a["fail_at"].get<std::int64_t>() == x) {
-                fx.add('F', ctx.idempotency_key());
-                return Failure("element " + std::to_string(x) + " fails", false);
-              }
-              fx.add('S', ctx.idempotency_key());
-              return Success(2 * x);
-            })
-      .argument("x", input("x"))
-      .argument("fail_at", input("fail_at"))
-      .undo([&fx](const Value&, const Args&, StepContext& ctx) -> StepResult {
-        fx.add('U', ctx.idempotency_key());
-        return Success();
-      })
-      .returns("double")
-      .build();
-}
-
-// Step "reserve", undone by an undo; both logged.
-inline Builder& add_reserve(Builder& b, Effects& fx) {
-  return b
-      .step("reserve",
-            [&fx](const Args&, StepContext& ctx) -> StepResult {
-              fx.add('S', ctx.idempotency_key());
-              return Success("reserved");
-            })
-      .undo([&fx](const Value&, const Args&, StepContext& ctx) -> StepResult {
-        fx.add('U', ctx.idempotency_key());
-        return Success();
-      });
-}
-
-// reserve → map "m" over input "items" (each element a Doubler) → after. `after` fails when the
-// input "fail_after" is true. fan_out(batch) unless batch is 0 (inline), its elements claimed
-// `claim` at a time.
-inline Definition summing(Effects& fx, const std::string& name, std::uint32_t batch,
-                          bool atomic = true, const Definition* element_def = nullptr,
-                          std::uint32_t claim = 1) {
-  Builder b(name);
-  b.input("items", array())
-      .input("fail_at", any().optional())
-      .input("fail_after", boolean().default_value(false));
-  add_reserve(b, fx)
-      .map("m", element_def ? *element_def : doubler(fx))
-      .source(input("items"))
-      .argument("x", element("m"))
-      .argument("fail_at", input("fail_at"))
-      .wait_for("reserve")
-      .atomic(atomic);
-  if (batch > 0) b.fan_out(batch);
-  if (claim > 1) b.claim_batch(claim);
-  b.step("after",
-         [](const Args& a) -> StepResult {
-           if (a.get<bool>("fail")) return Failure("after fails", false);
-           return Success(a["m"]);
-         })
-      .argument("m", result("m"))
-      .argument("fail", input("fail_after"));
-  return b.returns("after").build();
-}
-
-// reserve → map "m" over input "items" (fan_out(2), claims of `claim`) beside step "boom", which
-// fails: the run fails while its map is out.
-inline Definition failing_beside_its_map(Effects& fx, std::uint32_t claim = 1) {
-  Builder b("Sum");
-  b.input("items", array());
-  add_reserve(b, fx)
-      .map("m", doubler(fx))
-      .source(input("items"))
-      .argument("x", element("m"))
-      .wait_for("reserve")
-      .fan_out(2)
-      .claim_batch(claim)
-      .step("boom", [](const Args&) -> StepResult { return Failure("boom", false); })
-      .wait_for("reserve");
-  return b.build();
-}
-
-inline Value items(int n) {
-  Value v = Value::array();
-  for (int i = 0; i < n; ++i) v.push_back(i);
-  return v;
-}
-
-inline Value doubled(int n) {
-  Value v = Value::array();
-  for (int i = 0; i < n; ++i) v.push_back(2 * i);
-  return v;
-}
 
 template <typename Factory>
 class FanOutScenarios : public ::testing::Test {
@@ -318,6 +222,166 @@ class FanOutScenarios : public ::testing::Test {
   }
 
   // Waits for run `id` to end: it completed with doubled(n), each element's step run once.
+  // An element that halts halts the run with its value, rolling nothing back.
+  void element_halt_halts_the_run(std::uint32_t claim) {
+    Definition halter = Builder("Halter")
+                            .input("x", integer())
+                            .input("fail_at", any().optional())
+                            .step("look",
+                                  [](const Args& a) -> StepResult {
+                                    const std::int64_t x = a.get<std::int64_t>("x");
+                                    if (x == 2) return Halt(Value{{"stopped_at", x}});
+                                    return Success(x);
+                                  })
+                            .argument("x", input("x"))
+                            .returns("look")
+                            .build();
+    this->engine_->registry().add(summing(this->fx_, "Sum", 2, true, &halter, claim));
+    const std::string id = this->start("Sum", {{"items", items(4)}});
+    this->start_worker();
+    RunResult r = this->wait_for_end(id);
+    ASSERT_EQ(r.status, RunStatus::kHalted) << (r.error ? r.error->message : "");
+    EXPECT_EQ(r.value, (Value{{"stopped_at", 2}}));
+    EXPECT_EQ(r.step("m")->status, StepStatus::kHalted);
+    EXPECT_EQ(r.step("after")->status, StepStatus::kPending);
+    EXPECT_EQ(this->fx_.count('U', id + "/reserve"), 0) << "a halt rolls nothing back";
+  }
+
+  // An element whose step fails once retries on its own (in a claim, in its thread), and the map
+  // completes.
+  void element_retries_on_its_own(std::uint32_t claim) {
+    std::atomic<int> tries{0};
+    Definition flaky = Builder("Flaky")
+                           .input("x", integer())
+                           .step("once",
+                                 [&tries](const Args& a) -> StepResult {
+                                   if (a.get<int>("x") == 1 && ++tries == 1) {
+                                     return Failure("first try fails");
+                                   }
+                                   return Success(a.get<int>("x"));
+                                 })
+                           .argument("x", input("x"))
+                           .retries(fixed_backoff(2, 200ms))
+                           .returns("once")
+                           .build();
+    Builder b("Sum");
+    b.input("items", array())
+        .map("m", flaky)
+        .source(input("items"))
+        .argument("x", element("m"))
+        .fan_out(2)
+        .claim_batch(claim)
+        .returns("m");
+    this->engine_->registry().add(b.build());
+    const std::string id = this->start("Sum", {{"items", items(3)}});
+    this->start_worker(1);
+    RunResult r;
+    for (int k = 0; k < 200; ++k) {  // a ManualClock stands still: move it past the backoff
+      this->factory_.advance(50ms);
+      if (assign_if_ok(r, this->engine_->find(id)) && is_terminal(r.status)) break;
+      std::this_thread::sleep_for(10ms);
+    }
+    for (int i = 0; i < 3 && r.status != RunStatus::kCompleted; ++i) {
+      RunResult e;
+      (void)assign_if_ok(e, this->engine_->find(id + ":m[" + std::to_string(i) + "]"));
+      ADD_FAILURE() << "element " << i << ": " << to_string(e.status) << " "
+                    << (e.error ? e.error->message : "") << " " << e.trace_summary();
+    }
+    ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
+    EXPECT_EQ(r.value, items(3));
+    EXPECT_EQ(tries.load(), 2);
+  }
+
+  // A rollback cut short (element 1's commit of its slot undone refused) resumes, undoing every
+  // element once, but for the undo in flight: an element run's undo is committed before its slot,
+  // so it does not run again; a claimed element's undos and its slot are one commit, so its undo
+  // (of its one step) runs again, once.
+  void rollback_cut_short_runs_only_the_undo_in_flight_again(std::uint32_t claim) {
+    this->engine_->registry().add(summing(this->fx_, "Sum", 3, true, nullptr, claim));
+    this->store_->refuse = [this](const CommitRequest& c) {
+      return c.settle && c.settle->slots.front().state == SlotState::kUndone &&
+             c.settle->slots.front().index == 1 && this->faults_++ == 0;
+    };
+    const std::string id = this->start("Sum", {{"items", items(5)}, {"fail_after", true}});
+    this->start_worker(1);
+    for (int k = 0; k < 1000 && this->faults_ == 0; ++k) std::this_thread::sleep_for(5ms);
+    ASSERT_GE(this->faults_.load(), 1);
+    this->let_leases_lapse();
+    RunResult r = this->wait_for_end(id);
+    ASSERT_EQ(r.status, RunStatus::kFailed);
+    for (int i = 0; i < 5; ++i) {
+      EXPECT_EQ(this->fx_.count('U', id + ":m[" + std::to_string(i) + "]/double"),
+                i == 1 && claim > 1 ? 2 : 1)
+          << i;
+    }
+    EXPECT_EQ(this->fx_.count('U', id + ":reserve"), 1);
+    EXPECT_EQ(this->map_of(id).undone, 5u);
+  }
+
+  // N1: a fan-out map (its claims of `claim`) inside a fan-out map's element; an inner element
+  // lost with its worker is run again, and the outer element (the inner map's owner) resumes.
+  void nested_map_recovers_an_inner_element(std::uint32_t claim) {
+    Builder inner("Inner");
+    inner.input("x", array())
+        .map("m", doubler(this->fx_))
+        .source(input("x"))
+        .argument("x", element("m"))
+        .fan_out(2)
+        .claim_batch(claim)
+        .collect([](const MapResults& r) {
+          std::int64_t sum = 0;
+          for (const ElementOutcome& e : r) sum += e.value.get<std::int64_t>();
+          return Value(sum);
+        })
+        .returns("m");
+    Builder outer("Sum");
+    outer.input("items", array())
+        .map("outer", inner.build())
+        .source(input("items"))
+        .argument("x", element("outer"))
+        .fan_out(2)
+        .returns("outer");
+    this->engine_->registry().add(outer.build());
+    Value nested = Value::array();
+    for (int i = 0; i < 3; ++i) nested.push_back(items(i + 2));  // [[0,1],[0,1,2],[0,1,2,3]]
+    this->store_->die_with = [this](const Job& job) {
+      return job.spec.run_id.find("/m[") != std::string::npos && this->faults_++ == 0;
+    };
+    const std::string id = this->start("Sum", {{"items", nested}});
+    this->start_worker(1);
+    for (int k = 0; k < 1000 && this->faults_ == 0; ++k) std::this_thread::sleep_for(5ms);
+    ASSERT_GE(this->faults_.load(), 1);  // an inner element's worker died
+    this->let_leases_lapse();
+    RunResult r = this->wait_for_end(id);
+    ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
+    EXPECT_EQ(r.value, (Value{2, 6, 12}));
+    EXPECT_EQ(this->fx_.count('S', id + ":outer[2]/m[3]/double"), 1);
+  }
+
+  // C2: a fan-out map inside a composed child; the root resumes, and the child with it.
+  void map_in_a_composed_child_resumes_its_root(std::uint32_t claim) {
+    Definition child = summing(this->fx_, "Child", 2, true, nullptr, claim);
+    Builder parent("Sum");
+    parent.input("items", array())
+        .compose("child", child)
+        .argument("items", input("items"))
+        .step("after", [](const Args& a) { return Success(a["c"]); })
+        .argument("c", result("child"))
+        .returns("after");
+    this->engine_->registry().add(parent.build());
+    const std::string id = this->start("Sum", {{"items", items(5)}});
+    this->start_worker();
+    RunResult r = this->wait_for_end(id);
+    ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
+    EXPECT_EQ(r.value, doubled(5));
+    EXPECT_EQ(this->fx_.count('S', id + ":child/m[4]/double"), 1);
+    EXPECT_EQ(this->map_of(id, "child/m").done, 5u);
+    // The compose step was carried on, not counted as a lost execution.
+    const StepOutcome* compose = r.step("child");
+    ASSERT_NE(compose, nullptr);
+    EXPECT_EQ(compose->interrupted, 0);
+  }
+
   void expect_completed_each_once(const std::string& id, int n) {
     RunResult r = wait_for_end(id);
     ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");

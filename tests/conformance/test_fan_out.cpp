@@ -43,27 +43,7 @@ TYPED_TEST(FanOutScenarios, EveryElementRunsAsAJobOfItsOwnAndTheMapCollectsInInd
 // An element that returns Halt halts the map's run, with the element's value, as an inline map
 // does: nothing is rolled back (step machine: dispatched, halt, halted).
 TYPED_TEST(FanOutScenarios, AnElementsHaltHaltsTheRunWithItsValue) {
-  Definition halter = Builder("Halter")
-                          .input("x", integer())
-                          .input("fail_at", any().optional())
-                          .step("look",
-                                [](const Args& a) -> StepResult {
-                                  const std::int64_t x = a.get<std::int64_t>("x");
-                                  if (x == 2) return Halt(Value{{"stopped_at", x}});
-                                  return Success(x);
-                                })
-                          .argument("x", input("x"))
-                          .returns("look")
-                          .build();
-  this->engine_->registry().add(summing(this->fx_, "Sum", 2, true, &halter));
-  const std::string id = this->start("Sum", {{"items", items(4)}});
-  this->start_worker();
-  RunResult r = this->wait_for_end(id);
-  ASSERT_EQ(r.status, RunStatus::kHalted) << (r.error ? r.error->message : "");
-  EXPECT_EQ(r.value, (Value{{"stopped_at", 2}}));
-  EXPECT_EQ(r.step("m")->status, StepStatus::kHalted);
-  EXPECT_EQ(r.step("after")->status, StepStatus::kPending);
-  EXPECT_EQ(this->fx_.count('U', id + "/reserve"), 0) << "a halt rolls nothing back";
+  this->element_halt_halts_the_run(1);
 }
 
 // I-7: an atomic failure gives the same Failure and undoes the same elements, highest index
@@ -115,47 +95,7 @@ TYPED_TEST(FanOutScenarios, UndoAllIsOneCallOverTheCompletedResultsPageByPage) {
 }
 
 // An element's retry is its own: it hands the element back to the queue, never holding a thread.
-TYPED_TEST(FanOutScenarios, AnElementRetriesOnItsOwn) {
-  std::atomic<int> tries{0};
-  Definition flaky = Builder("Flaky")
-                         .input("x", integer())
-                         .step("once",
-                               [&tries](const Args& a) -> StepResult {
-                                 if (a.get<int>("x") == 1 && ++tries == 1) {
-                                   return Failure("first try fails");
-                                 }
-                                 return Success(a.get<int>("x"));
-                               })
-                         .argument("x", input("x"))
-                         .retries(fixed_backoff(2, 200ms))
-                         .returns("once")
-                         .build();
-  Builder b("Sum");
-  b.input("items", array())
-      .map("m", flaky)
-      .source(input("items"))
-      .argument("x", element("m"))
-      .fan_out(2)
-      .returns("m");
-  this->engine_->registry().add(b.build());
-  const std::string id = this->start("Sum", {{"items", items(3)}});
-  this->start_worker(1);
-  RunResult r;
-  for (int k = 0; k < 200; ++k) {  // a ManualClock stands still: move it past the backoff
-    this->factory_.advance(50ms);
-    if (assign_if_ok(r, this->engine_->find(id)) && is_terminal(r.status)) break;
-    std::this_thread::sleep_for(10ms);
-  }
-  for (int i = 0; i < 3 && r.status != RunStatus::kCompleted; ++i) {
-    RunResult e;
-    (void)assign_if_ok(e, this->engine_->find(id + ":m[" + std::to_string(i) + "]"));
-    ADD_FAILURE() << "element " << i << ": " << to_string(e.status) << " "
-                  << (e.error ? e.error->message : "") << " " << e.trace_summary();
-  }
-  ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
-  EXPECT_EQ(r.value, items(3));
-  EXPECT_EQ(tries.load(), 2);
-}
+TYPED_TEST(FanOutScenarios, AnElementRetriesOnItsOwn) { this->element_retries_on_its_own(1); }
 
 // An element whose record cannot be read, or that ran on another graph, fails alone: a
 // non-atomic map settles with it failed.
@@ -312,86 +252,18 @@ TYPED_TEST(FanOutScenarios, ADispatchCutShortIsDoneAgainByWhoeverTakesTheRunOver
 // A rollback cut short (an element's undo commit refused) resumes without undoing any element
 // twice.
 TYPED_TEST(FanOutScenarios, ARollbackCutShortResumesWithoutUndoingAnElementTwice) {
-  this->engine_->registry().add(summing(this->fx_, "Sum", 3));
-  this->store_->refuse = [this](const CommitRequest& c) {
-    return c.settle && c.settle->slots.front().state == SlotState::kUndone &&
-           c.settle->slots.front().index == 1 && this->faults_++ == 0;
-  };
-  const std::string id = this->start("Sum", {{"items", items(5)}, {"fail_after", true}});
-  this->start_worker(1);
-  for (int k = 0; k < 1000 && this->faults_ == 0; ++k) std::this_thread::sleep_for(5ms);
-  ASSERT_GE(this->faults_.load(), 1);
-  this->let_leases_lapse();
-  RunResult r = this->wait_for_end(id);
-  ASSERT_EQ(r.status, RunStatus::kFailed);
-  for (int i = 0; i < 5; ++i) {
-    EXPECT_EQ(this->fx_.count('U', id + ":m[" + std::to_string(i) + "]/double"), 1) << i;
-  }
-  EXPECT_EQ(this->fx_.count('U', id + ":reserve"), 1);
-  EXPECT_EQ(this->map_of(id).undone, 5u);
+  this->rollback_cut_short_runs_only_the_undo_in_flight_again(1);
 }
 
 // N1: a fan-out map inside a fan-out map's element; an inner element lost with its worker is
 // run again, and the outer element (the inner map's owner) resumes.
 TYPED_TEST(FanOutScenarios, ANestedMapRecoversAnInnerElement) {
-  Builder inner("Inner");
-  inner.input("x", array())
-      .map("m", doubler(this->fx_))
-      .source(input("x"))
-      .argument("x", element("m"))
-      .fan_out(2)
-      .collect([](const MapResults& r) {
-        std::int64_t sum = 0;
-        for (const ElementOutcome& e : r) sum += e.value.get<std::int64_t>();
-        return Value(sum);
-      })
-      .returns("m");
-  Builder outer("Sum");
-  outer.input("items", array())
-      .map("outer", inner.build())
-      .source(input("items"))
-      .argument("x", element("outer"))
-      .fan_out(2)
-      .returns("outer");
-  this->engine_->registry().add(outer.build());
-  Value nested = Value::array();
-  for (int i = 0; i < 3; ++i) nested.push_back(items(i + 2));  // [[0,1],[0,1,2],[0,1,2,3]]
-  this->store_->die_with = [this](const Job& job) {
-    return job.spec.run_id.find("/m[") != std::string::npos && this->faults_++ == 0;
-  };
-  const std::string id = this->start("Sum", {{"items", nested}});
-  this->start_worker(1);
-  for (int k = 0; k < 1000 && this->faults_ == 0; ++k) std::this_thread::sleep_for(5ms);
-  ASSERT_GE(this->faults_.load(), 1);  // an inner element's worker died
-  this->let_leases_lapse();
-  RunResult r = this->wait_for_end(id);
-  ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
-  EXPECT_EQ(r.value, (Value{2, 6, 12}));
-  EXPECT_EQ(this->fx_.count('S', id + ":outer[2]/m[3]/double"), 1);
+  this->nested_map_recovers_an_inner_element(1);
 }
 
 // C2: a fan-out map inside a composed child; the root resumes, and the child with it.
 TYPED_TEST(FanOutScenarios, AMapInsideAComposedChildResumesItsRoot) {
-  Definition child = summing(this->fx_, "Child", 2);
-  Builder parent("Sum");
-  parent.input("items", array())
-      .compose("child", child)
-      .argument("items", input("items"))
-      .step("after", [](const Args& a) { return Success(a["c"]); })
-      .argument("c", result("child"))
-      .returns("after");
-  this->engine_->registry().add(parent.build());
-  const std::string id = this->start("Sum", {{"items", items(5)}});
-  this->start_worker();
-  RunResult r = this->wait_for_end(id);
-  ASSERT_EQ(r.status, RunStatus::kCompleted) << (r.error ? r.error->message : "");
-  EXPECT_EQ(r.value, doubled(5));
-  EXPECT_EQ(this->fx_.count('S', id + ":child/m[4]/double"), 1);
-  EXPECT_EQ(this->map_of(id, "child/m").done, 5u);
-  // The compose step was carried on, not counted as a lost execution.
-  const StepOutcome* compose = r.step("child");
-  ASSERT_NE(compose, nullptr);
-  EXPECT_EQ(compose->interrupted, 0);
+  this->map_in_a_composed_child_resumes_its_root(1);
 }
 
 }  // namespace

@@ -214,6 +214,19 @@ TYPED_TEST(ClaimedFanOut, ANonAtomicMapCollectsSuccessesAndFailures) {
 }
 
 // The cases of test_fan_out.cpp that hold for claims as for element runs, on claims.
+TYPED_TEST(ClaimedFanOut, AnElementsHaltHaltsTheRunWithItsValue) {
+  this->element_halt_halts_the_run(2);
+}
+TYPED_TEST(ClaimedFanOut, AnElementRetriesOnItsOwn) { this->element_retries_on_its_own(2); }
+TYPED_TEST(ClaimedFanOut, ARollbackCutShortRunsOnlyTheUndoInFlightAgain) {
+  this->rollback_cut_short_runs_only_the_undo_in_flight_again(2);
+}
+TYPED_TEST(ClaimedFanOut, ANestedMapRecoversAnInnerElement) {
+  this->nested_map_recovers_an_inner_element(2);
+}
+TYPED_TEST(ClaimedFanOut, AMapInsideAComposedChildResumesItsRoot) {
+  this->map_in_a_composed_child_resumes_its_root(2);
+}
 TYPED_TEST(ClaimedFanOut, UndoAllIsOneCallOverTheCompletedResultsPageByPage) {
   this->undo_all_is_one_call(32);
 }
