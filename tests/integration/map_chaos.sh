@@ -22,7 +22,11 @@
 #     after an undo by a worker then killed, within the bound —, the failing element and the
 #     elements never started not at all, and one map's undos in descending index order; nothing
 #     undone in a map that completed;
+#   - every element run again is counted in its map's `interrupted`;
 #   - every worker the test did not kill is still alive.
+# MAP_CHAOS_CLAIM = n > 1 runs the maps in claims of n (docs/maps.md, "Claims"; 1: element runs):
+# a killed worker's thread then loses up to a claim, so the bound is kills × threads × n, and a
+# claim cut short by its atomic map's failure files its elements not started cancelled.
 # Bounded to 100 s (about 10 s on SQLite and Redis on two cores). MAP_CHAOS_SEED replays the same
 # maps and kill schedule.
 set -euo pipefail
@@ -37,6 +41,7 @@ source "$(dirname "$0")/worker_env.sh"
 maps=20 elements=200 kills=10 nworkers=3
 worker_threads=${MAP_CHAOS_THREADS:-4}
 step_ms=${MAP_CHAOS_STEP_MS:-10}
+claim=${MAP_CHAOS_CLAIM:-1}
 batch_sizes=(4 10 25 50 200)
 seed=${MAP_CHAOS_SEED:-$((RANDOM * 32768 + RANDOM))}
 RANDOM=$seed
@@ -53,7 +58,7 @@ for m in $(seq 1 $maps); do
     extra=", \"fail_at\": $fail_at"
   fi
   id=$(start_background FanOutSum \
-    "{\"count\": $elements, \"batch_size\": $batch, \"step_ms\": $step_ms$extra}")
+    "{\"count\": $elements, \"batch_size\": $batch, \"claim\": $claim, \"step_ms\": $step_ms$extra}")
   echo "$id $batch $fail_at"
 done >"$dir/maps"
 
@@ -88,25 +93,25 @@ for p in "${pids[@]}"; do
 done
 
 # What the store says of each map: the run as `reactor show --json` reads it ("run-id status
-# sum count collections error-step", where collections counts the owner's executions of the
-# map step that ended it, a success or a failure), the map's row ("run-id state total released
+# sum count collections error-step interrupted", where collections counts the owner's executions
+# of the map step that ended it, a success or a failure), the map's row ("run-id state total released
 # done failed undone") and its slots ("run-id index state").
 while read -r id _ _ <&3; do
   "$reactor" --storage "$db" show "$id" --json | jq -r '
     [.run_id, .status, (.value.sum // "-"), (.value.count // "-"),
      ([.trace[] | select(.type == "run" and .step == "sum"
                          and (.outcome == "success" or .outcome == "failure"))] | length),
-     (.error.step // "-")] | map(tostring) | join(" ")'
+     (.error.step // "-"), (.maps[0].interrupted // 0)] | map(tostring) | join(" ")'
   echo "$id $(store_map "$id:sum")" >>"$dir/map_rows"
   store_map_slots "$id:sum" | sed "s/^/$id /" >>"$dir/slots"
 done 3<"$dir/maps" >"$dir/results"
 
-awk -v elements="$elements" -v threads="$worker_threads" -v seed="$seed" \
+awk -v elements="$elements" -v threads="$worker_threads" -v claim="$claim" -v seed="$seed" \
     -v early="$ended_at_last_kill" -v kills_took="$kills_took" -v took="$all_ended" '
   function err(m) { if (++bad <= 30) print "map_chaos: " m > "/dev/stderr" }
   FILENAME == ARGV[1] { batch[$1] = $2; fail_at[$1] = $3; nmaps++; next }
   FILENAME == ARGV[2] { status[$1] = $2; sum[$1] = $3; cnt[$1] = $4; collected[$1] = $5
-                        err_step[$1] = $6; next }
+                        err_step[$1] = $6; interrupted[$1] = $7; next }
   FILENAME == ARGV[3] { row[$1] = $2 " " $3 " " $4 " " $5 " " $6 " " $7; state[$1] = $2
                         total[$1] = $3; released[$1] = $4; done_[$1] = $5; failed[$1] = $6
                         undone[$1] = $7; next }
@@ -122,7 +127,7 @@ awk -v elements="$elements" -v threads="$worker_threads" -v seed="$seed" \
       if (!(last_pid[$1, k] in killed))
         err("map " run ": element " i ": " $1 " again after an execution by worker " last_pid[$1, k] ", which was not killed")
       else if ($1 == "S" || $1 == "U") lost[last_pid[$1, k]]++
-      if ($1 == "S") reruns++
+      if ($1 == "S") { reruns++; reruns_of[run]++ }
       if ($1 == "U") reundos++
     }
     last_pid[$1, k] = $3
@@ -162,7 +167,10 @@ awk -v elements="$elements" -v threads="$worker_threads" -v seed="$seed" \
         el = name ": element " i
         if (e > 0) ended_elements++
         if (s > 0 && !((run, i) in slot)) err(el " started but has no slot")
-        if (s == 0 && ((run, i) in slot)) err(el " has a slot, slot " slot[run, i] ", but never started")
+        # (a claim cut short by its failing map files the elements it did not start cancelled)
+        cut_short = failing && claim > 1 && ((run, i) in slot) && slot[run, i] == "cancelled"
+        if (s == 0 && ((run, i) in slot) && !cut_short)
+          err(el " has a slot, slot " slot[run, i] ", but never started")
         if (failing && i == f) {
           if (s < 1 || e > 0 || u > 0 || slot[run, i] != "failed")
             err(el " (fail_at): started " s ", ended " e ", undone " u " times, slot " slot[run, i])
@@ -180,20 +188,26 @@ awk -v elements="$elements" -v threads="$worker_threads" -v seed="$seed" \
           if (slot[run, i] != "completed") err(el ": slot " slot[run, i] ", expected completed")
         }
       }
+      # Each element run again counted among the lost executions of its map (with claims, every
+      # element of a lost claim is: an upper bound).
+      if (reruns_of[run] + 0 > interrupted[run])
+        err(name ": " reruns_of[run] " elements run again, " interrupted[run] " counted interrupted")
       if (failing && undone[run] != ended_elements)
         err(name ": " undone[run] " elements filed undone, " ended_elements " ended")
     }
-    # The bound: per kill one lost execution per thread, so kills × threads in all.
+    # The bound: per kill one lost execution per thread (with claims, the elements of one), so kills ×
+    # threads (× claim) in all.
+    per_kill = threads * claim
     for (pid in lost) {
-      if (lost[pid] > threads) err("killed worker " pid " lost " lost[pid] " executions, more than its " threads " threads")
+      if (lost[pid] > per_kill) err("killed worker " pid " lost " lost[pid] " executions, more than its " threads " threads x claims of " claim)
       hit++
     }
-    if (reruns + reundos > nkills * threads)
-      err(reruns + 0 " re-run elements and " reundos + 0 " repeated undos, more than " nkills " kills x " threads " threads")
+    if (reruns + reundos > nkills * per_kill)
+      err(reruns + 0 " re-run elements and " reundos + 0 " repeated undos, more than " nkills " kills x " threads " threads x claims of " claim)
     if (hit == 0) err("PRECONDITION: none of the " nkills " kills cut an execution short; the test proved nothing (seed " seed ")")
     printf "map_chaos: %d maps (%d completed, %d failed and rolled back: %d elements undone), %d kills in %d s (seed %s, %d maps ended by the last), all ended after %d s; %d kills lost an execution: %d element re-runs, %d repeated undos (bound %d)%s\n",
       nmaps, ncompleted, nfailed, completed_undone, nkills, kills_took, seed, early, took, hit,
-      reruns, reundos, nkills * threads, bad ? ", " bad " violations" : ", all invariants hold"
+      reruns, reundos, nkills * per_kill, bad ? ", " bad " violations" : ", all invariants hold"
     exit bad ? 1 : 0
   }
 ' "$dir/maps" "$dir/results" "$dir/map_rows" "$dir/slots" "$dir/killed" "$dir/ledger" || fail=1
