@@ -335,100 +335,61 @@ namespace {
 struct Reserve : Step {
   StepResult run(const Args&, StepContext&) override { return Success(); }
 };
+// "Shop": a map "charge_all" of `element_def` over input "items" (an input "claim" too), with
+// nothing said of fan_out or claims yet.
+Builder shop_map(const Definition& element_def) {
+  Builder b("Shop");
+  b.input("items", array())
+      .input("claim", integer())
+      .map("charge_all", element_def)
+      .source(input("items"))
+      .argument("item", element("charge_all"));
+  return b;
+}
+
+// An element reactor that composes a child: not plain steps.
+Definition composing_element() {
+  return Builder("ChargeTwice")
+      .input("item", any())
+      .compose("pay", child_reactor())
+      .argument("amount", value(1))
+      .build();
+}
+
 // claim_batch() runs elements in memory, inside a claim's run: fan-out maps of plain steps only.
 TEST(BuilderValidation, ClaimBatchNeedsFanOutAndAnElementOfPlainSteps) {
-  EXPECT_THAT(rejection(Builder("Shop")
-                            .input("items", array())
-                            .map("charge_all", element_reactor())
-                            .source(input("items"))
-                            .argument("item", element("charge_all"))
-                            .claim_batch(8)),
+  EXPECT_THAT(rejection(shop_map(element_reactor()).claim_batch(8)),
               HasSubstr("claim_batch() applies to a map with fan_out() only"));
-  Definition composing = Builder("ChargeTwice")
-                             .input("item", any())
-                             .compose("pay", child_reactor())
-                             .argument("amount", value(1))
-                             .build();
-  EXPECT_THAT(rejection(Builder("Shop")
-                            .input("items", array())
-                            .map("charge_all", composing)
-                            .source(input("items"))
-                            .argument("item", element("charge_all"))
-                            .fan_out(4)
-                            .claim_batch(8)),
+  EXPECT_THAT(rejection(shop_map(composing_element()).fan_out(4).claim_batch(8)),
               AllOf(HasSubstr("step 'pay'"), HasSubstr("plain steps only")));
-  EXPECT_THAT(rejection(Builder("Shop")
-                            .input("items", array())
-                            .map("charge_all", element_reactor())
-                            .source(input("items"))
-                            .argument("item", element("charge_all"))
-                            .fan_out(4)
-                            .claim_batch(0)),
+  EXPECT_THAT(rejection(shop_map(element_reactor()).fan_out(4).claim_batch(0)),
               HasSubstr("claim_batch() needs at least 1 element a claim"));
-  EXPECT_NO_THROW(Builder("Shop")
-                      .input("items", array())
-                      .map("charge_all", element_reactor())
-                      .source(input("items"))
-                      .argument("item", element("charge_all"))
-                      .fan_out(4)
-                      .claim_batch(8)
-                      .build());
+  EXPECT_NO_THROW(shop_map(element_reactor()).fan_out(4).claim_batch(8).build());
 }
 
 TEST(BuilderValidation, CheckpointStepsNeedsFanOutAndExcludesClaims) {
-  EXPECT_THAT(rejection(Builder("Shop")
-                            .input("items", array())
-                            .map("charge_all", element_reactor())
-                            .source(input("items"))
-                            .argument("item", element("charge_all"))
-                            .checkpoint_steps()),
+  EXPECT_THAT(rejection(shop_map(element_reactor()).checkpoint_steps()),
               HasSubstr("checkpoint_steps() applies to a map with fan_out() only"));
-  EXPECT_THAT(rejection(Builder("Shop")
-                            .input("items", array())
-                            .map("charge_all", element_reactor())
-                            .source(input("items"))
-                            .argument("item", element("charge_all"))
-                            .fan_out(4)
-                            .checkpoint_steps()
-                            .claim_batch(8)),
+  EXPECT_THAT(rejection(shop_map(element_reactor()).fan_out(4).checkpoint_steps().claim_batch(8)),
               HasSubstr("claim_batch(8) and checkpoint_steps() exclude each other"));
   EXPECT_THAT(rejection(Builder("Shop").input("x", any()).step("s", ok_step).checkpoint_steps()),
               HasSubstr("checkpoint_steps() applies to map steps only"));
-  Definition d = Builder("Shop")
-                     .input("items", array())
-                     .map("charge_all", element_reactor())
-                     .source(input("items"))
-                     .argument("item", element("charge_all"))
-                     .fan_out(4)
-                     .checkpoint_steps()
-                     .build();
+  Definition d = shop_map(element_reactor()).fan_out(4).checkpoint_steps().build();
   EXPECT_EQ(d.steps().front().claim, 1u);
 }
 
 TEST(BuilderValidation, AClaimSizeFromAnInputIsCheckedAsAConstantOne) {
-  Definition composing = Builder("ChargeTwice")
-                             .input("item", any())
-                             .compose("pay", child_reactor())
-                             .argument("amount", value(1))
-                             .build();
-  auto shop = [](const Definition& element_def) {
-    Builder b("Shop");
-    b.input("items", array())
-        .input("claim", integer())
-        .map("charge_all", element_def)
-        .source(input("items"))
-        .argument("item", element("charge_all"))
-        .fan_out(4);
-    return b;
-  };
-  EXPECT_THAT(rejection(shop(composing).claim_batch(input("claim"))),
+  EXPECT_THAT(rejection(shop_map(composing_element()).fan_out(4).claim_batch(input("claim"))),
               AllOf(HasSubstr("step 'pay'"), HasSubstr("plain steps only")));
-  EXPECT_THAT(rejection(shop(element_reactor()).claim_batch(element("charge_all"))),
+  EXPECT_THAT(rejection(shop_map(element_reactor()).fan_out(4).claim_batch(element("charge_all"))),
               HasSubstr("claim_batch()'s size cannot be an element"));
-  EXPECT_THAT(rejection(shop(element_reactor()).claim_batch(input("nope"))), HasSubstr("nope"));
-  EXPECT_THAT(rejection(shop(element_reactor()).claim_batch(input("claim")).checkpoint_steps()),
-              HasSubstr("claim_batch(claim) and checkpoint_steps() exclude each other"));
-  EXPECT_NO_THROW(shop(element_reactor()).claim_batch(input("claim")).build());
+  EXPECT_THAT(rejection(shop_map(element_reactor()).fan_out(4).claim_batch(input("nope"))),
+              HasSubstr("nope"));
+  EXPECT_THAT(
+      rejection(
+          shop_map(element_reactor()).fan_out(4).claim_batch(input("claim")).checkpoint_steps()),
+      HasSubstr("claim_batch(claim) and checkpoint_steps() exclude each other"));
+  EXPECT_NO_THROW(shop_map(element_reactor()).fan_out(4).claim_batch(input("claim")).build());
 }
 
 }  // namespace
