@@ -121,6 +121,8 @@ class Worker {
   // A graceful stop: no more fetching; each run in flight finishes the step
   // it is in, commits it and is handed back (its lease released, its job due
   // at once) for another worker to carry on, instead of being finished here.
+  // A claim of a fan-out map (docs/maps.md) runs its elements to the end and
+  // is filed: it is their unit of commit, as a step is a run's.
   // wait() returns once that is done, or once shutdown_timeout has passed:
   // runs still in flight then are handed back without waiting for their step.
   void stop();
