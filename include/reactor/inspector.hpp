@@ -133,10 +133,11 @@ class Inspector {
   // one not dispatched yet, or one purged with its owner.
   Result<MapProgress> map_progress(const std::string& map_id) const;
 
-  // The ids of map `map_id`'s failed elements (its slots filed failed: element runs or elements
-  // of claims, which `Engine::find` reads alike), in index order, at most `limit` of them, from
-  // at most `max_scanned` slots read a page at a time. The store's error, if it fails.
-  Result<std::vector<std::string>> failed_elements(const std::string& map_id, std::size_t limit,
+  // The ids of `map`'s failed elements (its slots filed failed: element runs or elements of
+  // claims, which `Engine::find` reads alike), in index order, at most `limit` of them, from at
+  // most `max_scanned` slots read a page at a time, and no page more once map.failed are found.
+  // The store's error, if it fails.
+  Result<std::vector<std::string>> failed_elements(const MapProgress& map, std::size_t limit,
                                                    std::uint32_t max_scanned) const;
 
   // Every fan-out map a run dispatched — its own map steps and its composed

@@ -191,20 +191,21 @@ struct MapSlotRow {
 std::string element_run_id(const std::string& map_id, std::uint32_t index);
 std::optional<ElementOf> parse_element_run_id(const std::string& run_id);
 
-// The run that carries the claim of `map` holding element `index`: the element's own run
-// (element_run_id) when a claim is one element, else "<map id>[<first>..<last>]".
-std::string claim_run_id(const MapRow& map, std::uint32_t index);
-// The end of that claim: one past its last element.
-std::uint32_t claim_end(const MapRow& map, std::uint32_t index);
-
-// The elements [first, last] of map `map_id` a claim's run carries, read back from its id;
-// nullopt when `run_id` is not a claim's of more than one element.
+// The elements [first, last] of map `map_id` one claim holds (MapRow::claim).
 struct ClaimOf {
   std::string map_id;
   std::uint32_t first = 0;
   std::uint32_t last = 0;
 };
+// The claim of `map` holding element `index`, and its end: one past its last element.
+ClaimOf claim_of(const MapRow& map, std::uint32_t index);
+std::uint32_t claim_end(const MapRow& map, std::uint32_t index);
+// The run that carries a claim, "<map id>[<first>..<last>]", and back: nullopt when `run_id` is
+// not a claim's of more than one element. For `map` and element `index`: the element's own run
+// (element_run_id) when a claim is one element.
+std::string claim_run_id(const ClaimOf& claim);
 std::optional<ClaimOf> parse_claim_run_id(const std::string& run_id);
+std::string claim_run_id(const MapRow& map, std::uint32_t index);
 
 // The last commit of an element run (of a claim's run: the slots of all its
 // elements): each slot is written (an element run again overwrites it), and

@@ -3,6 +3,7 @@
 // further step; the run is written cancelled under the new token in one commit.
 #include "base/run_errors.hpp"
 #include "base/run_machine.hpp"
+#include "durability/claims.hpp"
 #include "durability/control.hpp"
 #include "durability/writer.hpp"
 #include "reactor/ids.hpp"
@@ -31,11 +32,12 @@ Status owned_by_map(const std::string& run_id, const char* what, const std::stri
                                  ": act on its run " + map_id.substr(0, map_id.find(':')));
 }
 
-// A claimed element has no run: its map's row says whether it exists.
+// A claimed element has no run: its map and its claim's run say whether it exists.
 Status no_run(DurableEnv& env, const std::string& run_id) {
   if (std::optional<ElementOf> e = parse_element_run_id(run_id)) {
-    Result<MapRow> map = env.backend.load_map(e->map_id);
-    if (map.ok() && map->claim > 1 && e->index < map->total) {
+    MapRow map;
+    RunHeaderRow claim;
+    if (find_claimed(env.backend, env.backend, *e, map, claim).ok()) {
       return owned_by_map(run_id, "an element", e->map_id);
     }
   }

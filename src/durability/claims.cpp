@@ -125,12 +125,9 @@ Status file_claim(DurableEnv& env, const Writer& w, Run& claim, std::vector<MapS
 
 Run claim_run(const FanOut::Map& map, std::uint32_t first, std::vector<Value> inputs,
               std::int64_t now_ms) {
-  MapRow row;
-  row.map_id = map.map_id;
-  row.claim = map.claim;
-  row.total = first + static_cast<std::uint32_t>(inputs.size());
   Run c;
-  c.id = c.root_id = claim_run_id(row, first);
+  c.id = c.root_id = claim_run_id(
+      ClaimOf{map.map_id, first, first + static_cast<std::uint32_t>(inputs.size()) - 1});
   c.parent_id = map.parent->id;
   c.path = map.path + c.id.substr(c.id.rfind('['));
   const std::string origin = map.map_id.substr(0, map.map_id.find(':'));
@@ -321,8 +318,8 @@ Status read_claimed_element(Backend& store, const Registry& registry, const Elem
   return Status::Ok();
 }
 
-Status cancel_claim(DurableEnv& env, const Writer& owner, const MapRow& map, std::uint32_t first) {
-  const std::string id = claim_run_id(map, first);
+Status cancel_claim(DurableEnv& env, const Writer& owner, const MapRow& map, const ClaimOf& of) {
+  const std::string id = claim_run_id(of);
   Result<LeaseGrant> grant = env.backend.acquire_lease(
       run_lease_key(id), owner.lease.owner + "/" + id, env.options.lease_ttl);
   if (!grant.ok()) return grant.status();
@@ -348,8 +345,7 @@ Status cancel_claim(DurableEnv& env, const Writer& owner, const MapRow& map, std
   CommitRequest c = w.fenced();
   c.headers.push_back(records::encode_header(claim, 0));
   c.settle =
-      MapSettle{claim_slots(ClaimOf{map.map_id, first, claim_end(map, first) - 1},
-                            SlotState::kCancelled, records::encode_value(Value(*claim.error)))};
+      MapSettle{claim_slots(of, SlotState::kCancelled, records::encode_value(Value(*claim.error)))};
   w.finish_with(c);
   return env.backend.commit(c);
 }

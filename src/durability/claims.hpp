@@ -76,8 +76,8 @@ std::vector<MapSlotRow> claim_slots(const ClaimOf& of, SlotState state, const st
 Status read_claimed_element(Backend& store, const Registry& registry, const ElementOf& of,
                             RunResult& out);
 
-// The claim of `map` holding element `first`, filed never run (FanOut::cancel) when no execution
-// holds it and none started it: its run failed owner_ended, every slot of it cancelled.
-Status cancel_claim(DurableEnv& env, const Writer& owner, const MapRow& map, std::uint32_t first);
+// Claim `of` of `map`, filed never run (FanOut::cancel) when no execution holds it and none
+// started it: its run failed owner_ended, every slot of it cancelled.
+Status cancel_claim(DurableEnv& env, const Writer& owner, const MapRow& map, const ClaimOf& of);
 
 }  // namespace reactor

@@ -325,8 +325,9 @@ Status DurableFanOut::cancel(const std::string& map_id) {
     const std::uint32_t i = unreported[k];
     if (map.claim <= 1) {
       s = cancel_element(map_id, i);
-    } else if (k == 0 || i - i % map.claim != unreported[k - 1] - unreported[k - 1] % map.claim) {
-      s = cancel_claim(env_, owner_, map, i - i % map.claim);  // a claim reports whole
+    } else if (ClaimOf claim = claim_of(map, i);
+               k == 0 || claim.first != claim_of(map, unreported[k - 1]).first) {
+      s = cancel_claim(env_, owner_, map, claim);  // a claim reports whole
     }
   }
   return s;

@@ -106,20 +106,21 @@ std::vector<WaitingInterrupt> Inspector::waiting_in(const std::string& run_id) c
   return out;
 }
 
-Result<std::vector<std::string>> Inspector::failed_elements(const std::string& map_id,
+Result<std::vector<std::string>> Inspector::failed_elements(const MapProgress& map,
                                                             std::size_t limit,
                                                             std::uint32_t max_scanned) const {
   constexpr std::uint32_t kPage = 256;
+  const std::size_t wanted = std::min<std::size_t>(limit, map.failed);
+  const std::uint32_t end = std::min(max_scanned, map.total);
   std::vector<std::string> out;
-  for (std::uint32_t first = 0; first < max_scanned && out.size() < limit; first += kPage) {
-    Result<std::vector<MapSlotRow>> page = maps_.load_map_slots(map_id, first, kPage);
+  for (std::uint32_t first = 0; first < end && out.size() < wanted; first += kPage) {
+    Result<std::vector<MapSlotRow>> page = maps_.load_map_slots(map.map_id, first, kPage);
     if (!page.ok()) return page.status();
     for (const MapSlotRow& slot : *page) {
-      if (slot.state == SlotState::kFailed && out.size() < limit) {
-        out.push_back(element_run_id(map_id, slot.index));
+      if (slot.state == SlotState::kFailed && out.size() < wanted) {
+        out.push_back(element_run_id(map.map_id, slot.index));
       }
     }
-    if (page->size() < kPage) break;
   }
   return out;
 }

@@ -56,11 +56,18 @@ std::string element_run_id(const std::string& map_id, std::uint32_t index) {
   return map_id + "[" + std::to_string(index) + "]";
 }
 
+ClaimOf claim_of(const MapRow& map, std::uint32_t index) {
+  const std::uint32_t claim = std::max<std::uint32_t>(map.claim, 1);
+  return ClaimOf{map.map_id, index - index % claim, claim_end(map, index) - 1};
+}
+
+std::string claim_run_id(const ClaimOf& claim) {
+  return claim.map_id + "[" + std::to_string(claim.first) + ".." + std::to_string(claim.last) + "]";
+}
+
 std::string claim_run_id(const MapRow& map, std::uint32_t index) {
   if (map.claim <= 1) return element_run_id(map.map_id, index);
-  const std::uint32_t first = index - index % map.claim;
-  return map.map_id + "[" + std::to_string(first) + ".." +
-         std::to_string(claim_end(map, index) - 1) + "]";
+  return claim_run_id(claim_of(map, index));
 }
 
 std::uint32_t claim_end(const MapRow& map, std::uint32_t index) {

@@ -411,19 +411,20 @@ class FanOutScenarios : public ::testing::Test {
     EXPECT_TRUE(s.ok()) << s.to_string();
     return m;
   }
-  // The inspector lists exactly the elements at `indices` of map "m" as failed (at most 100 of
-  // them, at most `scanned` slots read), each of which reads as a failed run.
-  void expect_failed_elements(const std::string& run_id, const std::vector<std::uint32_t>& indices,
-                              std::uint32_t scanned = 10000) {
-    std::vector<std::string> want;
-    for (std::uint32_t i : indices) want.push_back(element_run_id(run_id + ":m", i));
-    std::vector<std::string> ids;
-    ASSERT_OK_AND_ASSIGN(ids, Inspector(*store_).failed_elements(run_id + ":m", 100, scanned));
+  // The inspector lists exactly the elements at `indices` of map "m" as failed, each of which
+  // reads as a failed run.
+  void expect_failed_elements(const std::string& id, const std::vector<std::uint32_t>& indices) {
+    std::vector<std::string> want, ids;
+    for (std::uint32_t i : indices) want.push_back(element_run_id(id + ":m", i));
+    Inspector inspector(*store_);
+    MapProgress map;
+    ASSERT_OK_AND_ASSIGN(map, inspector.map_progress(id + ":m"));
+    ASSERT_OK_AND_ASSIGN(ids, inspector.failed_elements(map, 100, 10000));
     EXPECT_EQ(ids, want);
-    for (const std::string& id : ids) {
+    for (const std::string& e : ids) {
       RunResult element;
-      ASSERT_OK_AND_ASSIGN(element, engine_->find(id));
-      EXPECT_EQ(element.status, RunStatus::kFailed) << id;
+      ASSERT_OK_AND_ASSIGN(element, engine_->find(e));
+      EXPECT_EQ(element.status, RunStatus::kFailed) << e;
     }
   }
   // The lost executions each slot of map "m" counts, in index order.

@@ -86,6 +86,8 @@ TEST(ClaimRunIds, AClaimRunIsNamedByItsFirstAndLastElement) {
   m.total = 10;
   m.claim = 4;
   EXPECT_EQ(claim_run_id(m, 5), "r1:sum[4..7]");
+  EXPECT_EQ(claim_of(m, 5).first, 4u);
+  EXPECT_EQ(claim_of(m, 9).last, 9u);
   EXPECT_EQ(claim_end(m, 5), 8u);
   EXPECT_EQ(claim_run_id(m, 9), "r1:sum[8..9]");
   EXPECT_EQ(claim_end(m, 8), 10u);

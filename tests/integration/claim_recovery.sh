@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Recovery of a claimed fan-out map (docs/maps.md, "Claims") whose only worker dies, with real
-# processes: one Claimed run of 24 elements in claims of 4, at most 8 out, a step of
+# processes: one FanOutSum of 24 elements in claims of 4, at most 8 out, a step of
 # CLAIM_RECOVERY_STEP_MS = 300 ms, on one worker of 2 threads (1 s lease, 1 s sweep interval).
 # Once an element has ended and one is inside its step, the worker is killed with SIGKILL and a
 # new one started. Then:
@@ -20,20 +20,14 @@ count=24 claim=4
 worker_threads=2
 step_ms=${CLAIM_RECOVERY_STEP_MS:-300}
 
-id=$(start_background Claimed "{\"items\": [$(seq -s, 0 $((count - 1)))], \"step_ms\": $step_ms}")
+id=$(start_background FanOutSum \
+  "{\"count\": $count, \"batch_size\": 8, \"claim\": $claim, \"step_ms\": $step_ms}")
 worker
 victim=${pids[0]}
 
 # Until an element has ended and one is inside its step (bounded, 20 s).
-ready=0
-for _ in $(seq 1 400); do
-  if [[ -s $dir/ledger ]] && grep -q '^E ' "$dir/ledger" && (($(steps_in_flight | wc -l) >= 1)); then
-    ready=1
-    break
-  fi
-  sleep 0.05
-done
-((ready)) || { echo "claim_recovery: no element was ever in flight after one ended" >&2; exit 1; }
+wait_in_flight 1 1 ||
+  { echo "claim_recovery: no element was ever in flight after one ended" >&2; exit 1; }
 kill_worker "$victim"
 steps_in_flight >"$dir/steps_in_flight"
 worker

@@ -8,16 +8,11 @@
 //   reads; each appends "S|U <idempotency key> <pid>" to the examples' ledger ($REACTOR_LEDGER).
 // - Trip (the same test): Receipt with a fan_out(2) map of two ticket emails beside the bill,
 //   which close reads too; each email appends S and U lines as reserve does.
-// - Claimed (the claim_recovery test, issue 27): a fan-out map over `items` in claims of 4, at
-//   most 8 elements out; element x appends "S" before and "E" after sleeping step_ms, and returns
-//   2x + 1; the run's value is their sum.
-#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <reactor/cli.hpp>
 #include <reactor/reactor.hpp>
 #include <string>
-#include <thread>
 
 #include "order_saga/order_saga.hpp"
 
@@ -138,42 +133,6 @@ Definition tally() {
       .build();
 }
 
-Definition claimed_element() {
-  return Builder("Claimed.element")
-      .input("x", integer())
-      .input("step_ms", integer())
-      .step("add",
-            [](const Args& a, StepContext& ctx) {
-              ledger('S', ctx);
-              std::this_thread::sleep_for(std::chrono::milliseconds(a.get<int>("step_ms")));
-              ledger('E', ctx);
-              return Success(2 * a.get<std::int64_t>("x") + 1);
-            })
-      .argument("x", input("x"))
-      .argument("step_ms", input("step_ms"))
-      .returns("add")
-      .build();
-}
-
-Definition claimed() {
-  return Builder("Claimed")
-      .input("items", array())
-      .input("step_ms", integer().min(0).default_value(0))
-      .map("sum", claimed_element())
-      .source(input("items"))
-      .argument("x", element("sum"))
-      .argument("step_ms", input("step_ms"))
-      .fan_out(8)
-      .claim_batch(4)
-      .collect([](const MapResults& results) {
-        std::int64_t sum = 0;
-        for (const ElementOutcome& e : results) sum += e.value.get<std::int64_t>();
-        return Value{{"sum", sum}, {"count", results.indices()}};
-      })
-      .returns("sum")
-      .build();
-}
-
 Definition echo() {
   return Builder("Echo")
       .input("text", string())
@@ -191,7 +150,6 @@ int main(int argc, char** argv) {
   engine.registry().add(echo());
   engine.registry().add(receipt());
   engine.registry().add(trip());
-  engine.registry().add(claimed());
   CliOptions options;
   options.description = "a collect() that crashes its worker (the crash_loop test)";
   return cli_main(engine, argc, argv, options);

@@ -28,16 +28,7 @@ worker --visibility-timeout 60
 victim=${pids[0]}
 
 # Until the first elements have ended and at least 3 are inside their step (bounded, 20 s).
-ready=0
-for _ in $(seq 1 400); do
-  if [[ -s $dir/ledger ]] && (($(grep -c '^E ' "$dir/ledger") >= 2)) &&
-    (($(steps_in_flight | wc -l) >= 3)); then
-    ready=1
-    break
-  fi
-  sleep 0.05
-done
-((ready)) || { echo "map_recovery: the map never had 3 elements in flight" >&2; exit 1; }
+wait_in_flight 2 3 || { echo "map_recovery: the map never had 3 elements in flight" >&2; exit 1; }
 kill_worker "$victim"
 killed_at=$EPOCHREALTIME
 steps_in_flight >"$dir/steps_in_flight"

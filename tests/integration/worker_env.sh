@@ -123,6 +123,18 @@ steps_in_flight() {
   awk '{ last[$2] = $1 } END { for (k in last) if (last[k] == "S") print k }' "$dir/ledger" |
     sort
 }
+# wait_in_flight ENDED IN_FLIGHT: waits (bounded, 20 s) until at least ENDED steps have ended
+# ("E" lines in the ledger) and at least IN_FLIGHT are inside their body; fails after that.
+wait_in_flight() {
+  for _ in $(seq 1 400); do
+    if [[ -s $dir/ledger ]] && (($(grep -c '^E ' "$dir/ledger") >= $1)) &&
+      (($(steps_in_flight | wc -l) >= $2)); then
+      return 0
+    fi
+    sleep 0.05
+  done
+  return 1
+}
 # count KIND STEP_KEY [PID]: ledger lines of that kind (S, E, C, U) for that step (and process).
 # Fields are compared whole: a key holds "[" ("ROOT:invoice[0]/render"), a pid may prefix another.
 count() {

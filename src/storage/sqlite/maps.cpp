@@ -1,6 +1,10 @@
 // Fan-out maps on SQLite (docs/maps.md): the `maps` and `map_slots` tables, written by a commit
 // (rows upserted by their owner; a settle applied with the rules of storage/map_settle.hpp) and
 // read back page by page.
+#include <algorithm>
+#include <map>
+#include <optional>
+
 #include "storage/map_settle.hpp"
 #include "storage/sqlite/backend.hpp"
 #include "storage/sqlite/row_fields.hpp"
@@ -69,14 +73,8 @@ void enqueue(Connection& db, const JobSpec& j) {
       .run();
 }
 
-// Writes `slot` (an element's slot written again overwrites it) and counts it in `map`.
-void write_slot(Connection& db, MapRow& map, const MapSlotRow& slot) {
-  std::optional<SlotState> before;
-  {
-    Statement st = db.prepare("SELECT state FROM map_slots WHERE map_id = ? AND idx = ?");
-    st.bind(slot.map_id, slot.index);
-    if (st.step()) before = slot_state_from_string(st.text(0));
-  }
+// Writes `slot`: an element's slot written again overwrites it.
+void write_slot(Connection& db, const MapSlotRow& slot) {
   db.prepare(
         "INSERT INTO map_slots(map_id, idx, state, body, interrupted, steps) "
         "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(map_id, idx) DO UPDATE SET state = excluded.state, "
@@ -84,7 +82,32 @@ void write_slot(Connection& db, MapRow& map, const MapSlotRow& slot) {
       .bind(slot.map_id, slot.index, std::string(to_string(slot.state)), slot.body,
             slot.interrupted, slot.steps)
       .run();
-  storage::count_slot(map, before, slot);
+}
+
+// Writes `slots` (of `map`; a slot written again overwrites it) and counts each in `map`, the
+// states of those already there read with one query, as the Redis script does.
+void write_slots(Connection& db, MapRow& map, const std::vector<MapSlotRow>& slots) {
+  std::uint32_t lo = slots.front().index, hi = lo;
+  for (const MapSlotRow& slot : slots) {
+    lo = std::min(lo, slot.index);
+    hi = std::max(hi, slot.index);
+  }
+  std::map<std::uint32_t, SlotState> states;
+  {
+    Statement st =
+        db.prepare("SELECT idx, state FROM map_slots WHERE map_id = ? AND idx >= ? AND idx <= ?");
+    st.bind(map.map_id, lo, hi);
+    while (st.step()) {
+      states[static_cast<std::uint32_t>(st.int64(0))] = slot_state_from_string(st.text(1));
+    }
+  }
+  for (const MapSlotRow& slot : slots) {
+    std::optional<SlotState> before;
+    if (auto it = states.find(slot.index); it != states.end()) before = it->second;
+    write_slot(db, slot);
+    storage::count_slot(map, before, slot);
+    states[slot.index] = slot.state;  // an index twice in one settle: the second sees the first
+  }
 }
 
 }  // namespace
@@ -98,7 +121,7 @@ Status SqliteBackend::write_maps(Connection& db, const CommitRequest& c, std::in
   if (!find_map(db, c.settle->slots.front().map_id, map, why)) {
     return why;  // purged with its owner: nobody waits
   }
-  for (const MapSlotRow& slot : c.settle->slots) write_slot(db, map, slot);
+  write_slots(db, map, c.settle->slots);
   const storage::SettleOutcome out = storage::release_and_settle(map);
   upsert_map(db, map);
   for (std::uint32_t first : out.releases) {

@@ -42,12 +42,12 @@ Value steps_json(const RunResult& r) {
   return out;
 }
 
-// The elements of `map_id` that failed (element runs or claimed elements, read from its slots),
-// at most kFailedElementsShown.
-Value failed_elements(Api& api, const std::string& map_id) {
+// The elements of `map` that failed (element runs or claimed elements, read from its slots), at
+// most kFailedElementsShown.
+Value failed_elements(Api& api, const MapProgress& map) {
   Value out = Value::array();
   Result<std::vector<std::string>> ids =
-      api.inspector.failed_elements(map_id, kFailedElementsShown, kSlotsScanned);
+      api.inspector.failed_elements(map, kFailedElementsShown, kSlotsScanned);
   if (ids.ok()) {
     for (std::string& id : *ids) out.push_back(std::move(id));
   }
@@ -57,7 +57,7 @@ Value failed_elements(Api& api, const std::string& map_id) {
 Value map_json(Api& api, const MapProgress& m) {
   Value out = map_progress_json(m);
   out["element_reactor"] = m.element_reactor;
-  out["failed_elements"] = m.failed > 0 ? failed_elements(api, m.map_id) : Value::array();
+  out["failed_elements"] = failed_elements(api, m);  // no read when none failed
   return out;
 }
 
